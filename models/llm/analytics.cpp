@@ -1,0 +1,83 @@
+// Sums the op tables of model_blocks into whole-model figures.
+#include "models/llm/analytics.hpp"
+
+namespace codesim::llm {
+namespace {
+
+constexpr double kBf16Bytes = 2.0;
+
+struct BlockSums {
+  double params = 0;
+  double active_params = 0;
+  double forward = 0;   // model FLOPs per sequence
+  double training = 0;  // model FLOPs per sequence
+};
+
+BlockSums sum(const LayerBlock& b) {
+  BlockSums s;
+  for (const auto& op : b.ops) {
+    s.params += op.params * b.count();
+    s.active_params += op.active_params * b.count();
+    if (counts_as_model_flops(op.op_class)) {
+      s.forward += op.forward.value * b.count();
+      s.training += op.training().value * b.count();
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+core::Bytes kv_cache_bytes_per_token(const LlmSpec& m) {
+  double per_layer = 0;
+  if (const auto* mla = std::get_if<MlaSpec>(&m.attention)) {
+    per_layer = mla->kv_lora_rank + mla->qk_rope_head_dim;
+  } else {
+    const auto& gqa = std::get<GqaSpec>(m.attention);
+    per_layer = 2.0 * gqa.kv_heads * gqa.head_dim;
+  }
+  return core::Bytes(per_layer * m.layers * kBf16Bytes);
+}
+
+ModelAnalytics analyze(const LlmSpec& m, int seq_len) {
+  ModelAnalytics a;
+  a.seq_len = seq_len;
+  a.kv_cache_per_token = kv_cache_bytes_per_token(m);
+  const OpShape causal{.seq_len = seq_len, .micro_batch = 1, .causal = true};
+  const OpShape full{.seq_len = seq_len, .micro_batch = 1, .causal = false};
+  a.blocks = model_blocks(m, causal);
+  const auto full_blocks = model_blocks(m, full);
+  const double tokens = causal.tokens();
+
+  double forward = 0;
+  double training = 0;
+  double training_full = 0;
+  double training_mtp = 0;
+  for (std::size_t i = 0; i < a.blocks.size(); ++i) {
+    const BlockSums s = sum(a.blocks[i]);
+    const BlockSums f = sum(full_blocks[i]);
+    const auto& kind = a.blocks[i].kind;
+    if (kind == "mtp") {
+      a.params_mtp += s.params;
+      training_mtp += s.training;
+      continue;
+    }
+    a.params_total += s.params;
+    a.params_active += s.active_params;
+    forward += s.forward;
+    training += s.training;
+    training_full += f.training;
+    if (kind == "embedding") {
+      a.params_embedding += s.params;
+    } else if (kind == "head") {
+      a.params_head += s.params;
+    }
+  }
+  a.forward_flops_per_token = core::Flops(forward / tokens);
+  a.training_flops_per_token = core::Flops(training / tokens);
+  a.training_flops_per_token_noncausal = core::Flops(training_full / tokens);
+  a.training_flops_per_token_mtp = core::Flops(training_mtp / tokens);
+  return a;
+}
+
+}  // namespace codesim::llm

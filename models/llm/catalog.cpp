@@ -1,0 +1,133 @@
+// Model presets. The DeepSeek ones carry exactly the values of DeepSeek's own configs
+// (../shared/data/deepseek-v3-configs/config_671B.json, config_236B.json, config_16B.json);
+// those files do not record the MTP module, so mtp_depth is 0 here as there, and a training
+// scenario sets model.mtp_depth: 1 as DeepSeek-V3 trained. Dense shapes: spec/deepseek-v3.md §1.
+#include "models/llm/catalog.hpp"
+
+#include <algorithm>
+
+namespace codesim::llm {
+namespace {
+
+std::vector<LlmSpec> presets() {
+  return {
+      LlmSpec{.name = "deepseek-v3",
+              .hidden = 7168,
+              .layers = 61,
+              .heads = 128,
+              .vocab = 129280,
+              .ffn_inter_dim = 18432,
+              .dense_layers = 3,
+              .attention = MlaSpec{.q_lora_rank = 1536,
+                                   .kv_lora_rank = 512,
+                                   .qk_nope_head_dim = 128,
+                                   .qk_rope_head_dim = 64,
+                                   .v_head_dim = 128},
+              .moe = MoeSpec{.routed_experts = 256,
+                             .shared_experts = 1,
+                             .activated_experts = 8,
+                             .expert_inter_dim = 2048,
+                             .expert_groups = 8,
+                             .limited_groups = 4,
+                             .route_scale = 2.5,
+                             .score = ScoreFunction::sigmoid}},
+      LlmSpec{.name = "deepseek-v2",
+              .hidden = 5120,
+              .layers = 60,
+              .heads = 128,
+              .vocab = 102400,
+              .ffn_inter_dim = 12288,
+              .dense_layers = 1,
+              .attention = MlaSpec{.q_lora_rank = 1536,
+                                   .kv_lora_rank = 512,
+                                   .qk_nope_head_dim = 128,
+                                   .qk_rope_head_dim = 64,
+                                   .v_head_dim = 128},
+              .moe = MoeSpec{.routed_experts = 160,
+                             .shared_experts = 2,
+                             .activated_experts = 6,
+                             .expert_inter_dim = 1536,
+                             .expert_groups = 8,
+                             .limited_groups = 3,
+                             .route_scale = 16.0,
+                             .score = ScoreFunction::softmax}},
+      LlmSpec{.name = "deepseek-v2-lite",
+              .hidden = 2048,
+              .layers = 27,
+              .heads = 16,
+              .vocab = 102400,
+              .ffn_inter_dim = 10944,
+              .dense_layers = 1,
+              .attention = MlaSpec{.q_lora_rank = 0,
+                                   .kv_lora_rank = 512,
+                                   .qk_nope_head_dim = 128,
+                                   .qk_rope_head_dim = 64,
+                                   .v_head_dim = 128},
+              .moe = MoeSpec{.routed_experts = 64,
+                             .shared_experts = 2,
+                             .activated_experts = 6,
+                             .expert_inter_dim = 1408,
+                             .expert_groups = 1,
+                             .limited_groups = 1,
+                             .route_scale = 1.0,
+                             .score = ScoreFunction::softmax}},
+      LlmSpec{.name = "qwen2.5-72b",
+              .hidden = 8192,
+              .layers = 80,
+              .heads = 64,
+              .vocab = 152064,
+              .ffn_inter_dim = 29568,
+              .dense_layers = 80,
+              .attention = GqaSpec{.kv_heads = 8, .head_dim = 128}},
+      LlmSpec{.name = "llama3.1-405b",
+              .hidden = 16384,
+              .layers = 126,
+              .heads = 128,
+              .vocab = 128256,
+              .ffn_inter_dim = 53248,
+              .dense_layers = 126,
+              .attention = GqaSpec{.kv_heads = 8, .head_dim = 128}},
+  };
+}
+
+}  // namespace
+
+std::optional<LlmSpec> find_preset(std::string_view name) {
+  const auto all = presets();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& m) { return m.name == name; });
+  if (it == all.end()) {
+    return std::nullopt;
+  }
+  return *it;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& m : presets()) {
+    names.push_back(m.name);
+  }
+  return names;
+}
+
+}  // namespace codesim::llm
+
+namespace codesim::llm {
+
+std::optional<PublishedFigures> published_figures(std::string_view preset) {
+  const std::string isca = "ISCA 2025 (arXiv 2505.09343) Tables 1-2";
+  if (preset == "deepseek-v3") {
+    return PublishedFigures{isca + "; V3 report: 671B total, 37B active", 70272, 250e9, 671e9, 37e9};
+  }
+  if (preset == "deepseek-v2") {
+    return PublishedFigures{isca, std::nullopt, 155e9, std::nullopt, std::nullopt};
+  }
+  if (preset == "qwen2.5-72b") {
+    return PublishedFigures{isca, 327680, 394e9, std::nullopt, std::nullopt};
+  }
+  if (preset == "llama3.1-405b") {
+    return PublishedFigures{isca, 516096, 2448e9, std::nullopt, std::nullopt};
+  }
+  return std::nullopt;
+}
+
+}  // namespace codesim::llm

@@ -1,0 +1,207 @@
+// Operation lists with FLOPs and bytes. Conventions:
+// - A GEMM of an (m x k) input by a (k x n) weight costs 2mkn FLOPs forward, 2mkn for the input
+//   gradient and 2mkn for the weight gradient.
+// - Attention's two products (Q K^T and P V) cost 2 * tokens * keys * heads * (d_qk + d_v)
+//   forward, where keys = seq_len/2 when causal (the lower triangle) and seq_len otherwise; the
+//   backward computes four products (dV, dP, dQ, dK), twice the forward, and has no weights.
+// - Norms and activations are memory-bound: a few FLOPs per element, not model FLOPs.
+#include "models/llm/layer_ops.hpp"
+
+namespace codesim::llm {
+namespace {
+
+using core::Bytes;
+using core::Flops;
+
+double d(int v) { return static_cast<double>(v); }
+
+LayerOp gemm(std::string name, const OpShape& s, double k, double n) {
+  const double m = s.tokens();
+  const double f = 2.0 * m * k * n;
+  return LayerOp{.name = std::move(name),
+                 .op_class = OpClass::gemm,
+                 .forward = Flops(f),
+                 .backward_input = Flops(f),
+                 .backward_weight = Flops(f),
+                 .forward_bytes = Bytes(s.element_bytes * (m * k + k * n + m * n)),
+                 .params = k * n,
+                 .active_params = k * n};
+}
+
+// RMSNorm over `width` channels: square, sum, scale, multiply (4 FLOPs per element).
+LayerOp norm(std::string name, const OpShape& s, double width) {
+  const double elements = s.tokens() * width;
+  return LayerOp{.name = std::move(name),
+                 .op_class = OpClass::norm,
+                 .forward = Flops(4.0 * elements),
+                 .backward_input = Flops(8.0 * elements),
+                 .backward_weight = Flops(2.0 * elements),
+                 .forward_bytes = Bytes(s.element_bytes * (2.0 * elements + width)),
+                 .params = width,
+                 .active_params = width};
+}
+
+// SwiGLU: silu(gate) * up over `width` channels per token-row (about 5 FLOPs per element).
+LayerOp swiglu(std::string name, const OpShape& s, double rows, double width) {
+  const double elements = rows * width;
+  return LayerOp{.name = std::move(name),
+                 .op_class = OpClass::elementwise,
+                 .forward = Flops(5.0 * elements),
+                 .backward_input = Flops(10.0 * elements),
+                 .backward_weight = Flops(0),
+                 .forward_bytes = Bytes(s.element_bytes * 3.0 * elements)};
+}
+
+LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, double kv_heads) {
+  const double t = s.tokens();
+  const double keys = s.causal ? s.seq_len / 2.0 : d(s.seq_len);
+  const double f = 2.0 * t * keys * heads * (d_qk + d_v);
+  return LayerOp{
+      .name = "attention_core",
+      .op_class = OpClass::attention,
+      .forward = Flops(f),
+      .backward_input = Flops(2.0 * f),
+      .backward_weight = Flops(0),
+      // Fused kernel: read Q, K, V, write O (K and V once per KV head).
+      .forward_bytes = Bytes(s.element_bytes * t * (heads * (d_qk + d_v) + kv_heads * (d_qk + d_v)))};
+}
+
+}  // namespace
+
+std::string_view op_class_name(OpClass c) {
+  switch (c) {
+    case OpClass::gemm: return "gemm";
+    case OpClass::grouped_gemm: return "grouped_gemm";
+    case OpClass::attention: return "attention";
+    case OpClass::norm: return "norm";
+    case OpClass::elementwise: return "elementwise";
+    case OpClass::lookup: return "lookup";
+  }
+  return "";
+}
+
+bool counts_as_model_flops(OpClass c) {
+  return c == OpClass::gemm || c == OpClass::grouped_gemm || c == OpClass::attention;
+}
+
+std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
+  const double h = d(m.hidden);
+  const double heads = d(m.heads);
+  std::vector<LayerOp> ops{norm("attn_norm", s, h)};
+  if (const auto* mla = std::get_if<MlaSpec>(&m.attention)) {
+    const double d_qk = d(mla->qk_nope_head_dim + mla->qk_rope_head_dim);
+    const double d_v = d(mla->v_head_dim);
+    if (mla->q_lora_rank > 0) {
+      ops.push_back(gemm("q_down", s, h, d(mla->q_lora_rank)));
+      ops.push_back(norm("q_norm", s, d(mla->q_lora_rank)));
+      ops.push_back(gemm("q_up", s, d(mla->q_lora_rank), heads * d_qk));
+    } else {
+      ops.push_back(gemm("q_proj", s, h, heads * d_qk));
+    }
+    ops.push_back(gemm("kv_down", s, h, d(mla->kv_lora_rank + mla->qk_rope_head_dim)));
+    ops.push_back(norm("kv_norm", s, d(mla->kv_lora_rank)));
+    ops.push_back(gemm("kv_up", s, d(mla->kv_lora_rank), heads * d(mla->qk_nope_head_dim + mla->v_head_dim)));
+    ops.push_back(attention_core(s, heads, d_qk, d_v, heads));
+    ops.push_back(gemm("o_proj", s, heads * d_v, h));
+  } else {
+    const auto& gqa = std::get<GqaSpec>(m.attention);
+    const double hd = d(gqa.head_dim);
+    ops.push_back(gemm("q_proj", s, h, heads * hd));
+    ops.push_back(gemm("kv_proj", s, h, 2.0 * d(gqa.kv_heads) * hd));
+    ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads)));
+    ops.push_back(gemm("o_proj", s, heads * hd, h));
+  }
+  return ops;
+}
+
+std::vector<LayerOp> dense_ffn_ops(const LlmSpec& m, const OpShape& s) {
+  const double h = d(m.hidden);
+  const double inter = d(m.ffn_inter_dim);
+  return {norm("ffn_norm", s, h), gemm("ffn_gate_up", s, h, 2.0 * inter),
+          swiglu("ffn_act", s, s.tokens(), inter), gemm("ffn_down", s, inter, h)};
+}
+
+std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s) {
+  const MoeSpec& moe = *m.moe;
+  const double h = d(m.hidden);
+  const double inter = d(moe.expert_inter_dim);
+  const double experts = d(moe.routed_experts);
+  const double k = d(moe.activated_experts);
+  std::vector<LayerOp> ops{norm("ffn_norm", s, h), gemm("router", s, h, experts)};
+  if (moe.shared_experts > 0) {
+    const double shared = d(moe.shared_experts) * inter;
+    ops.push_back(gemm("shared_gate_up", s, h, 2.0 * shared));
+    ops.push_back(swiglu("shared_act", s, s.tokens(), shared));
+    ops.push_back(gemm("shared_down", s, shared, h));
+  }
+  // Routed experts: tokens x k rows spread over the experts, one grouped GEMM per projection.
+  const double rows = s.tokens() * k;
+  auto grouped = [&](std::string name, double in, double out) {
+    const double f = 2.0 * rows * in * out;
+    return LayerOp{.name = std::move(name),
+                   .op_class = OpClass::grouped_gemm,
+                   .forward = Flops(f),
+                   .backward_input = Flops(f),
+                   .backward_weight = Flops(f),
+                   .forward_bytes = Bytes(s.element_bytes * (rows * in + experts * in * out + rows * out)),
+                   .params = experts * in * out,
+                   .active_params = k * in * out};
+  };
+  ops.push_back(grouped("experts_gate_up", h, 2.0 * inter));
+  ops.push_back(swiglu("experts_act", s, rows, inter));
+  ops.push_back(grouped("experts_down", inter, h));
+  return ops;
+}
+
+std::vector<LayerOp> layer_ops(const LlmSpec& m, int index, const OpShape& s) {
+  auto ops = attention_ops(m, s);
+  auto ffn = m.is_moe_layer(index) ? moe_ops(m, s) : dense_ffn_ops(m, s);
+  ops.insert(ops.end(), ffn.begin(), ffn.end());
+  return ops;
+}
+
+std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
+  const double h = d(m.hidden);
+  const double vocab = d(m.vocab);
+  std::vector<LayerBlock> blocks;
+  blocks.push_back(LayerBlock{
+      .kind = "embedding",
+      .ops = {LayerOp{.name = "embedding",
+                      .op_class = OpClass::lookup,
+                      .forward_bytes = core::Bytes(s.element_bytes * s.tokens() * h),
+                      .params = vocab * h,
+                      .active_params = vocab * h}}});
+  const int dense_end = m.moe ? m.dense_layers : m.layers;
+  if (dense_end > 0) {
+    blocks.push_back(LayerBlock{.kind = "dense", .first_layer = 0, .last_layer = dense_end - 1,
+                                .ops = layer_ops(m, 0, s)});
+  }
+  if (dense_end < m.layers) {
+    blocks.push_back(LayerBlock{.kind = "moe", .first_layer = dense_end, .last_layer = m.layers - 1,
+                                .ops = layer_ops(m, dense_end, s)});
+  }
+  LayerOp head = gemm("head", s, h, vocab);
+  if (m.tied_embeddings) {
+    head.params = 0;  // the embedding matrix, already counted
+    head.active_params = 0;
+  }
+  blocks.push_back(LayerBlock{.kind = "head", .ops = {norm("final_norm", s, h), head}});
+  for (int i = 0; i < m.mtp_depth; ++i) {
+    // An MTP module: norms of the hidden state and of the next token's embedding, a projection
+    // of their concatenation back to `hidden`, then one transformer layer (embedding and head
+    // are shared with the main model).
+    std::vector<LayerOp> ops{norm("mtp_hidden_norm", s, h), norm("mtp_embed_norm", s, h),
+                             gemm("mtp_proj", s, 2.0 * h, h)};
+    auto layer = layer_ops(m, m.layers - 1, s);
+    ops.insert(ops.end(), layer.begin(), layer.end());
+    LayerOp mtp_head = gemm("mtp_head", s, h, vocab);  // the shared head, run again
+    mtp_head.params = 0;
+    mtp_head.active_params = 0;
+    ops.push_back(norm("mtp_final_norm", s, h));
+    ops.push_back(mtp_head);
+    blocks.push_back(LayerBlock{.kind = "mtp", .ops = std::move(ops)});
+  }
+  return blocks;
+}
+
+}  // namespace codesim::llm

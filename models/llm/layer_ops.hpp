@@ -1,0 +1,62 @@
+// The operations of each part of a model (MLA/GQA attention, dense FFN, MoE, head, MTP) with
+// FLOPs and bytes for forward, input backward and weight backward.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/llm/llm_spec.hpp"
+#include "sim/core/units.hpp"
+
+namespace codesim::llm {
+
+enum class OpClass { gemm, grouped_gemm, attention, norm, elementwise, lookup };
+std::string_view op_class_name(OpClass c);
+
+// Whether an op class counts toward model FLOPs (the counting convention of analytics.hpp):
+// matrix products only, i.e. GEMMs, expert GEMMs and the two products of attention.
+bool counts_as_model_flops(OpClass c);
+
+// What the ops are computed for: micro_batch sequences of seq_len tokens.
+struct OpShape {
+  int seq_len = 4096;
+  int micro_batch = 1;
+  bool causal = true;         // attention over the lower triangle only
+  int element_bytes = 2;      // activations and weights in HBM (BF16)
+
+  double tokens() const { return static_cast<double>(seq_len) * micro_batch; }
+};
+
+struct LayerOp {
+  std::string name;
+  OpClass op_class = OpClass::gemm;
+  core::Flops forward;
+  core::Flops backward_input;   // gradient w.r.t. the op's input (and attention's Q, K, V)
+  core::Flops backward_weight;  // gradient w.r.t. the op's weights
+  core::Bytes forward_bytes;    // HBM traffic of the forward: weights + inputs + outputs
+  double params = 0;            // weights the op holds
+  double active_params = 0;     // weights one token uses (routed experts: top-k of them)
+
+  core::Flops training() const { return forward + backward_input + backward_weight; }
+};
+
+// A run of identical layers (or the embedding, head or MTP block) and its ops.
+struct LayerBlock {
+  std::string kind;  // "embedding", "dense", "moe", "head", "mtp"
+  int first_layer = -1;  // transformer layer indices [first, last]; -1 outside the stack
+  int last_layer = -1;
+  std::vector<LayerOp> ops;
+
+  int count() const { return first_layer < 0 ? 1 : last_layer - first_layer + 1; }
+};
+
+std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s);
+std::vector<LayerOp> dense_ffn_ops(const LlmSpec& m, const OpShape& s);
+std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s);
+// One transformer layer: attention then the dense FFN or the MoE of layer `index`.
+std::vector<LayerOp> layer_ops(const LlmSpec& m, int index, const OpShape& s);
+
+// Embedding, dense layers, MoE layers, output head, then the MTP modules if any.
+std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s);
+
+}  // namespace codesim::llm

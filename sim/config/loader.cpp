@@ -1,0 +1,213 @@
+// Decoding of flat YAML entries through the schema.
+#include "sim/config/loader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+
+#include "sim/config/schema.hpp"
+#include "sim/config/yaml_source.hpp"
+#include "sim/core/text.hpp"
+
+namespace codesim::config {
+namespace {
+
+namespace fs = std::filesystem;
+using core::Diagnostic;
+using core::SourceLocation;
+using core::UnitError;
+
+std::string shown(const YAML::Node& n) {
+  if (n.IsMap()) {
+    return "a map";
+  }
+  if (n.IsSequence()) {
+    return "a list";
+  }
+  return "'" + n.Scalar() + "'";
+}
+
+const std::string& scalar(const YAML::Node& n, std::string_view expected) {
+  if (!n.IsScalar()) {
+    throw UnitError("expected " + std::string(expected) + ", got " + shown(n), "");
+  }
+  return n.Scalar();
+}
+
+std::int64_t to_integer(const std::string& text) {
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size()) {
+    throw UnitError("expected an integer, got '" + text + "'", "");
+  }
+  return v;
+}
+
+std::string to_choice(const FieldSpec& f, const std::string& text) {
+  if (std::find(f.choices.begin(), f.choices.end(), text) != f.choices.end()) {
+    return text;
+  }
+  const auto near = core::closest_match(text, f.choices);
+  throw UnitError("unknown value '" + text + "'",
+                  near.empty() ? "expected one of: " + core::join(f.choices, ", ")
+                               : "did you mean '" + near + "'? (one of: " + core::join(f.choices, ", ") + ")");
+}
+
+std::vector<YAML::Node> list_items(const YAML::Node& n, std::string_view expected) {
+  if (!n.IsSequence()) {
+    throw UnitError("expected " + std::string(expected) + ", got " + shown(n), "write a list: [a, b]");
+  }
+  return {n.begin(), n.end()};
+}
+
+// Points `where` at a list item, so that an error in it is reported there.
+void point_at(SourceLocation& where, const YAML::Node& item) {
+  if (item.Mark().line >= 0) {
+    where.line = item.Mark().line + 1;
+    where.column = item.Mark().column + 1;
+  }
+}
+
+// Decodes a value; `where` starts at the value and moves to the list item being decoded.
+Value decode(const FieldSpec& f, const YAML::Node& n, SourceLocation& where) {
+  const std::string& file = where.file;
+  if (!n.IsDefined() || n.IsNull()) {
+    throw UnitError("has no value", "");
+  }
+  switch (f.type) {
+    case FieldType::integer:
+      return to_integer(scalar(n, "an integer"));
+    case FieldType::real: {
+      const auto& text = scalar(n, "a number");
+      double v = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) {
+        throw UnitError("expected a number, got '" + text + "'", "");
+      }
+      return v;
+    }
+    case FieldType::boolean: {
+      const auto& text = scalar(n, "true or false");
+      if (text != "true" && text != "false") {
+        throw UnitError("expected true or false, got '" + text + "'", "");
+      }
+      return text == "true";
+    }
+    case FieldType::string:
+      return scalar(n, "text");
+    case FieldType::path: {
+      const auto& text = scalar(n, "a file path");
+      if (text.empty()) {
+        return text;
+      }
+      const fs::path p(text);
+      return (p.is_absolute() ? p : (fs::path(file).parent_path() / p)).lexically_normal().string();
+    }
+    case FieldType::choice:
+      return to_choice(f, scalar(n, "a name"));
+    case FieldType::quantity:
+      return core::parse_quantity(scalar(n, "a " + std::string(core::dimension_noun(f.dimension))),
+                                  f.dimension);
+    case FieldType::integer_list: {
+      std::vector<std::int64_t> out;
+      for (const auto& item : list_items(n, "a list of integers")) {
+        point_at(where, item);
+        out.push_back(to_integer(scalar(item, "an integer")));
+      }
+      return out;
+    }
+    case FieldType::choice_list: {
+      std::vector<std::string> out;
+      for (const auto& item : list_items(n, "a list of names")) {
+        point_at(where, item);
+        out.push_back(to_choice(f, scalar(item, "a name")));
+      }
+      return out;
+    }
+  }
+  return {};
+}
+
+std::string shown_value(const FieldSpec& f, double v) {
+  return f.type == FieldType::quantity ? core::format_quantity(v, f.dimension) : core::format_number(v);
+}
+
+void check_range(const FieldSpec& f, const Value& value) {
+  double v = 0;
+  if (const auto* i = std::get_if<std::int64_t>(&value)) {
+    v = static_cast<double>(*i);
+  } else if (const auto* d = std::get_if<double>(&value)) {
+    v = *d;
+  } else {
+    return;
+  }
+  if (f.min) {
+    if (f.min_exclusive && !(v > *f.min)) {
+      throw UnitError("must be greater than " + shown_value(f, *f.min) + ", got " + shown_value(f, v), "");
+    }
+    if (!f.min_exclusive && v < *f.min) {
+      throw UnitError("must be at least " + shown_value(f, *f.min) + ", got " + shown_value(f, v), "");
+    }
+  }
+  if (f.max && v > *f.max) {
+    throw UnitError("must be at most " + shown_value(f, *f.max) + ", got " + shown_value(f, v), "");
+  }
+}
+
+Scenario decode_all(const FlatScenario& flat, const std::string& path) {
+  std::vector<Diagnostic> problems = flat.problems;
+  std::map<std::string, SourceLocation> where;
+  Scenario s;
+  s.source_file = path;
+  for (const auto& f : scenario_schema()) {
+    if (f.path == "include") {
+      continue;
+    }
+    const auto it = flat.entries.find(f.path);
+    if (it == flat.entries.end() && f.default_kind == DefaultKind::derived) {
+      f.set(s, f.derive(s));
+      continue;
+    }
+    if (it == flat.entries.end() && f.default_kind != DefaultKind::value) {
+      if (f.default_kind == DefaultKind::required) {
+        problems.push_back(Diagnostic{{path, 0, 0}, f.path, "missing required key", ""});
+      }
+      continue;
+    }
+    SourceLocation loc = it != flat.entries.end() ? it->second.where : SourceLocation{path, 0, 0};
+    try {
+      const YAML::Node node = it != flat.entries.end() ? it->second.node : YAML::Load(f.default_text);
+      if (it != flat.entries.end()) {
+        where[f.path] = loc;
+      }
+      const Value v = decode(f, node, loc);
+      check_range(f, v);
+      f.set(s, v);
+    } catch (const UnitError& e) {
+      problems.push_back(Diagnostic{loc, f.path, e.what(), e.hint()});
+    } catch (const core::InputError& e) {
+      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (s.name.empty()) {
+    s.name = fs::path(path).stem().string();
+  }
+  if (problems.empty()) {
+    problems = check_rules(s, where);
+  }
+  if (!problems.empty()) {
+    throw core::InputError(std::move(problems));
+  }
+  return s;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) { return decode_all(read_scenario_yaml(path), path); }
+
+Scenario load_scenario_text(const std::string& text, const std::string& path) {
+  return decode_all(read_scenario_text(text, path), path);
+}
+
+}  // namespace codesim::config

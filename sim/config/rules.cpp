@@ -1,0 +1,148 @@
+// Cross-field rules of a scenario: what no single field can check alone.
+#include <set>
+
+#include "sim/config/loader.hpp"
+
+namespace codesim::config {
+namespace {
+
+using core::Diagnostic;
+using core::SourceLocation;
+
+class Rules {
+ public:
+  Rules(const Scenario& s, const std::map<std::string, SourceLocation>& where) : s_(s), where_(where) {}
+
+  // A problem reported at the first of `keys` written in a file (else at the file).
+  void fail(std::initializer_list<std::string> keys, std::string message, std::string hint = {}) {
+    SourceLocation loc{s_.source_file, 0, 0};
+    for (const auto& k : keys) {
+      if (const auto it = where_.find(k); it != where_.end()) {
+        loc = it->second;
+        break;
+      }
+    }
+    problems_.push_back(Diagnostic{loc, *keys.begin(), std::move(message), std::move(hint)});
+  }
+
+  std::vector<Diagnostic> take() { return std::move(problems_); }
+
+ private:
+  const Scenario& s_;
+  const std::map<std::string, SourceLocation>& where_;
+  std::vector<Diagnostic> problems_;
+};
+
+std::string n(long long v) { return std::to_string(v); }
+
+void check_model(const Scenario& s, Rules& r) {
+  if (!s.model.preset.empty() && !s.model.config.empty()) {
+    r.fail({"model.config", "model.preset"}, "give model.preset or model.config, not both");
+  }
+  if (s.model.preset.empty() && s.model.config.empty()) {
+    r.fail({"model"}, "no model given", "add model: {preset: deepseek-v3} or model: {config: path/to/config.json}");
+  }
+}
+
+void check_parallelism(const Scenario& s, Rules& r) {
+  const auto& p = s.parallelism;
+  const long long gpus = static_cast<long long>(s.hardware.nodes) * s.hardware.spec.gpus_per_node;
+  const long long ranks = static_cast<long long>(p.pp) * p.dp * p.tp;
+  if (ranks != gpus) {
+    r.fail({"parallelism.dp", "parallelism.pp", "parallelism.tp", "hardware.nodes"},
+           "pp x dp x tp = " + n(p.pp) + " x " + n(p.dp) + " x " + n(p.tp) + " = " + n(ranks) +
+               " must equal the GPU count, nodes x gpus_per_node = " + n(s.hardware.nodes) + " x " +
+               n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
+  } else if (gpus % (static_cast<long long>(p.pp) * p.ep) != 0) {
+    r.fail({"parallelism.ep", "parallelism.pp"},
+           "the GPU count (" + n(gpus) + ") must be divisible by pp x ep = " + n(p.pp) + " x " + n(p.ep) +
+               " = " + n(static_cast<long long>(p.pp) * p.ep),
+           "each pipeline stage's " + n(p.dp * p.tp) + " GPUs split into expert-parallel groups of ep");
+  }
+  const auto& m = s.model.spec;
+  if (m.moe && m.moe->routed_experts % p.ep != 0) {
+    r.fail({"parallelism.ep"}, "the model's " + n(m.moe->routed_experts) +
+                                   " routed experts do not spread evenly over ep = " + n(p.ep) + " GPUs");
+  }
+  if (!m.moe && p.ep > 1) {
+    r.fail({"parallelism.ep"}, "ep must be 1 for a dense model (" + m.name + " has no experts)");
+  }
+  if (m.heads > 0 && m.heads % p.tp != 0) {
+    r.fail({"parallelism.tp"}, "tp = " + n(p.tp) + " must divide the model's " + n(m.heads) + " attention heads");
+  }
+  if (m.layers > 0 && p.pp > m.layers) {
+    r.fail({"parallelism.pp"}, "pp = " + n(p.pp) + " exceeds the model's " + n(m.layers) + " layers");
+  }
+}
+
+void check_hardware(const Scenario& s, Rules& r) {
+  if (s.hardware.comm_sms >= s.hardware.spec.gpu.sms) {
+    r.fail({"hardware.comm_sms", "hardware.sms"},
+           "comm_sms (" + n(s.hardware.comm_sms) + ") must leave SMs for compute: the GPU has " +
+               n(s.hardware.spec.gpu.sms));
+  }
+}
+
+void check_workload(const Scenario& s, Rules& r) {
+  if (s.workload.kind != WorkloadKind::train) {
+    return;
+  }
+  const long long per_step = static_cast<long long>(s.parallelism.dp) * s.schedule.micro_batch_sequences;
+  if (s.workload.global_batch_sequences % per_step != 0) {
+    r.fail({"workload.global_batch_sequences", "schedule.micro_batch_sequences", "parallelism.dp"},
+           "global_batch_sequences (" + n(s.workload.global_batch_sequences) +
+               ") must be a multiple of dp x micro_batch_sequences = " + n(s.parallelism.dp) + " x " +
+               n(s.schedule.micro_batch_sequences) + " = " + n(per_step));
+  }
+}
+
+void check_routing(const Scenario& s, Rules& r) {
+  const auto& m = s.model.spec;
+  if (m.moe && s.routing.node_limit > m.moe->expert_groups) {
+    r.fail({"routing.node_limit"}, "node_limit (" + n(s.routing.node_limit) + ") exceeds the model's " +
+                                       n(m.moe->expert_groups) + " expert groups",
+           "node_limit = " + n(m.moe->expert_groups) + " already means no limit");
+  }
+}
+
+void check_topology(const Scenario& s, Rules& r) {
+  const auto& t = s.topology;
+  if (t.family == TopologyFamily::mpft && t.planes != s.hardware.spec.gpus_per_node) {
+    r.fail({"topology.planes", "hardware.gpus_per_node"},
+           "mpft needs one plane per GPU of a node: planes = " + n(t.planes) + ", gpus_per_node = " +
+               n(s.hardware.spec.gpus_per_node));
+  }
+  if (t.family != TopologyFamily::mpft && t.planes != 1) {
+    r.fail({"topology.planes"}, "only mpft has several planes; " + std::string(enum_name(t.family)) +
+                                    " has 1, got " + n(t.planes));
+  }
+  if (t.switch_radix % 2 != 0) {
+    r.fail({"topology.switch_radix"}, "must be even (half the ports down, half up), got " + n(t.switch_radix));
+  }
+  std::set<int> seen;
+  for (int p : t.failed_planes) {
+    if (p < 0 || p >= t.planes) {
+      r.fail({"topology.failed_planes"}, "plane " + n(p) + " does not exist (planes are 0 to " + n(t.planes - 1) + ")");
+    } else if (!seen.insert(p).second) {
+      r.fail({"topology.failed_planes"}, "plane " + n(p) + " is listed twice");
+    }
+  }
+  if (!t.failed_planes.empty() && static_cast<int>(seen.size()) >= t.planes) {
+    r.fail({"topology.failed_planes"}, "every plane has failed: nothing could communicate");
+  }
+}
+
+}  // namespace
+
+std::vector<Diagnostic> check_rules(const Scenario& s, const std::map<std::string, SourceLocation>& where) {
+  Rules r(s, where);
+  check_model(s, r);
+  check_hardware(s, r);
+  check_parallelism(s, r);
+  check_workload(s, r);
+  check_routing(s, r);
+  check_topology(s, r);
+  return r.take();
+}
+
+}  // namespace codesim::config

@@ -1,0 +1,302 @@
+// The scenario fields. Defaults live here and only here.
+#include "sim/config/schema.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/hardware/catalog.hpp"
+#include "models/llm/catalog.hpp"
+#include "models/llm/config_json.hpp"
+#include "sim/core/text.hpp"
+
+namespace codesim::config {
+namespace {
+
+struct FieldInfo {
+  std::string doc;
+  DefaultKind default_kind = DefaultKind::value;
+  std::string default_text;
+  std::string preset_source;
+  std::optional<double> min;
+  bool min_exclusive = false;
+  std::optional<double> max;
+};
+
+FieldInfo with_default(std::string text, std::string doc) {
+  return {.doc = std::move(doc), .default_text = std::move(text)};
+}
+FieldInfo from_preset(std::string source, std::string doc) {
+  return {.doc = std::move(doc), .default_kind = DefaultKind::preset, .preset_source = std::move(source)};
+}
+FieldInfo derived(std::string how, std::string doc) {
+  return {.doc = std::move(doc), .default_kind = DefaultKind::derived, .default_text = std::move(how)};
+}
+FieldInfo optional_field(std::string doc) {
+  return {.doc = std::move(doc), .default_kind = DefaultKind::empty};
+}
+FieldInfo at_least(FieldInfo f, double min) {
+  f.min = min;
+  return f;
+}
+FieldInfo positive(FieldInfo f) {
+  f.min = 0;
+  f.min_exclusive = true;
+  return f;
+}
+FieldInfo between(FieldInfo f, double min, double max) {
+  f.min = min;
+  f.max = max;
+  return f;
+}
+
+// A model fills model.spec and the defaults that come from it.
+void apply_model(Scenario& s, llm::LlmSpec spec) {
+  s.routing.node_limit = spec.moe ? spec.moe->limited_groups : 1;
+  s.model.spec = std::move(spec);
+}
+
+template <class T>
+std::vector<std::string> choices_for() {
+  if constexpr (NamedEnum<T>) {
+    return choice_names<T>();
+  } else if constexpr (requires { typename T::value_type; } && !std::is_same_v<T, std::string>) {
+    if constexpr (NamedEnum<typename T::value_type>) {
+      return choice_names<typename T::value_type>();
+    }
+  }
+  return {};
+}
+
+// A field bound to a Scenario member through `access`, a generic lambda returning a reference.
+template <class Access>
+FieldSpec field(std::string path, Access access, FieldInfo info) {
+  using T = std::remove_cvref_t<decltype(access(std::declval<Scenario&>()))>;
+  FieldSpec f;
+  f.path = std::move(path);
+  f.type = Codec<T>::type;
+  if constexpr (IsQuantity<T>::value) {
+    f.dimension = dimension_of<T>();
+  }
+  f.choices = choices_for<T>();
+  f.default_kind = info.default_kind;
+  f.default_text = std::move(info.default_text);
+  f.preset_source = std::move(info.preset_source);
+  f.min = info.min;
+  f.min_exclusive = info.min_exclusive;
+  f.max = info.max;
+  f.doc = std::move(info.doc);
+  f.set = [access](Scenario& s, const Value& v) { access(s) = Codec<T>::from(v); };
+  f.get = [access](const Scenario& s) { return Codec<T>::to(access(s)); };
+  return f;
+}
+
+#define MEMBER(expr) [](auto& s) -> auto& { return s.expr; }
+
+std::vector<FieldSpec> build_schema() {
+  std::vector<FieldSpec> f;
+
+  f.push_back(field("name", MEMBER(name), optional_field("Scenario name; defaults to the file's stem.")));
+  f.push_back(field("description", MEMBER(description), optional_field("One line for reports.")));
+  {
+    FieldSpec include = field("include", MEMBER(name), optional_field(
+        "Preset file(s) loaded first, relative to this file; this file's keys override theirs."));
+    include.type = FieldType::path;
+    include.set = [](Scenario&, const Value&) {};  // applied while reading the YAML
+    include.get = [](const Scenario&) { return Value(std::string()); };
+    f.push_back(std::move(include));
+  }
+
+  // --- model
+  {
+    FieldSpec preset = field("model.preset", MEMBER(model.preset),
+                             optional_field("Model from the catalog (give this or model.config)."));
+    preset.type = FieldType::choice;
+    preset.choices = llm::preset_names();
+    preset.set = [](Scenario& s, const Value& v) {
+      s.model.preset = std::get<std::string>(v);
+      apply_model(s, *llm::find_preset(s.model.preset));
+    };
+    f.push_back(std::move(preset));
+    FieldSpec config = field("model.config", MEMBER(model.config), optional_field(
+        "Model config JSON, DeepSeek or Hugging Face format, relative to this file."));
+    config.type = FieldType::path;
+    config.set = [](Scenario& s, const Value& v) {
+      s.model.config = std::get<std::string>(v);
+      apply_model(s, llm::load_model_config(s.model.config));
+    };
+    f.push_back(std::move(config));
+  }
+  f.push_back(field("model.mtp_depth", MEMBER(model.spec.mtp_depth),
+                    between(from_preset("model", "Multi-token-prediction modules trained with the model (DeepSeek-V3: 1)."), 0, 8)));
+
+  // --- hardware
+  {
+    FieldSpec gpu = field("hardware.gpu", MEMBER(hardware.preset), with_default(
+        "h800", "GPU and node preset; every hardware field below overrides it."));
+    gpu.type = FieldType::choice;
+    gpu.choices = hardware::preset_names();
+    gpu.set = [](Scenario& s, const Value& v) {
+      s.hardware.preset = std::get<std::string>(v);
+      s.hardware.spec = *hardware::find_preset(s.hardware.preset);
+    };
+    f.push_back(std::move(gpu));
+  }
+  const std::string hw = "hardware.gpu";
+  f.push_back(field("hardware.nodes", MEMBER(hardware.nodes),
+                    between(with_default("1", "Number of nodes."), 1, 1'000'000)));
+  f.push_back(field("hardware.gpus_per_node", MEMBER(hardware.spec.gpus_per_node),
+                    between(from_preset(hw, "GPUs per node (one NVLink domain)."), 1, 1024)));
+  f.push_back(field("hardware.sms", MEMBER(hardware.spec.gpu.sms),
+                    between(from_preset(hw, "Streaming multiprocessors per GPU."), 1, 10'000)));
+  f.push_back(field("hardware.comm_sms", MEMBER(hardware.comm_sms),
+                    at_least(with_default("20", "SMs held by communication kernels while they overlap compute (DeepSeek-V3 training: 20 of 132)."), 0)));
+  f.push_back(field("hardware.bf16_peak", MEMBER(hardware.spec.gpu.bf16_peak),
+                    positive(from_preset(hw, "Dense BF16 tensor-core peak per GPU (the MFU reference)."))));
+  f.push_back(field("hardware.fp8_peak", MEMBER(hardware.spec.gpu.fp8_peak),
+                    positive(from_preset(hw, "Dense FP8 tensor-core peak per GPU."))));
+  f.push_back(field("hardware.hbm_capacity", MEMBER(hardware.spec.gpu.hbm_capacity),
+                    positive(from_preset(hw, "HBM per GPU."))));
+  f.push_back(field("hardware.hbm_bandwidth", MEMBER(hardware.spec.gpu.hbm_bandwidth),
+                    positive(from_preset(hw, "HBM bandwidth per GPU."))));
+  f.push_back(field("hardware.nvlink_bandwidth", MEMBER(hardware.spec.scale_up.bandwidth),
+                    positive(from_preset(hw, "Achievable NVLink bandwidth per GPU per direction."))));
+  f.push_back(field("hardware.nvlink_latency", MEMBER(hardware.spec.scale_up.latency),
+                    at_least(from_preset(hw, "NVLink end-to-end latency of a small message."), 0)));
+  f.push_back(field("hardware.nic_bandwidth", MEMBER(hardware.spec.nic.bandwidth),
+                    positive(from_preset(hw, "Scale-out NIC bandwidth per GPU per direction (400Gbps = 50GBps)."))));
+  f.push_back(field("hardware.nic_latency", MEMBER(hardware.spec.nic.latency_same_leaf),
+                    at_least(from_preset(hw, "NIC-to-NIC latency through one leaf switch."), 0)));
+  f.push_back(field("hardware.nic_latency_cross_leaf", MEMBER(hardware.spec.nic.latency_cross_leaf),
+                    at_least(from_preset(hw, "NIC-to-NIC latency across the spine."), 0)));
+  f.push_back(field("hardware.pcie_bandwidth", MEMBER(hardware.spec.pcie_bandwidth),
+                    positive(from_preset(hw, "GPU-to-NIC PCIe bandwidth per direction."))));
+
+  // --- topology
+  f.push_back(field("topology.family", MEMBER(topology.family),
+                    with_default("node", "Network family joining the nodes.")));
+  f.push_back(field("topology.planes", MEMBER(topology.planes),
+                    between(with_default("1", "Network planes (mpft: one per GPU index of a node)."), 1, 64)));
+  f.push_back(field("topology.switch_radix", MEMBER(topology.switch_radix),
+                    between(with_default("64", "Ports per switch."), 4, 1024)));
+  f.push_back(field("topology.switch_latency", MEMBER(topology.switch_latency),
+                    at_least(with_default("0.5us", "Per-hop switch latency (illustrative; calibrate)."), 0)));
+  f.push_back(field("topology.routing", MEMBER(topology.path_selection),
+                    with_default("ecmp-hash", "How flows pick among equal-cost paths.")));
+  f.push_back(field("topology.failed_planes", MEMBER(topology.failed_planes),
+                    optional_field("Indices of planes taken out of service.")));
+
+  // --- parallelism
+  f.push_back(field("parallelism.pp", MEMBER(parallelism.pp),
+                    between(with_default("1", "Pipeline-parallel stages."), 1, 1024)));
+  f.push_back(field("parallelism.ep", MEMBER(parallelism.ep),
+                    between(with_default("1", "Expert-parallel group size (GPUs sharing one layer's experts)."), 1, 1'000'000)));
+  f.push_back(field("parallelism.tp", MEMBER(parallelism.tp),
+                    between(with_default("1", "Tensor-parallel degree."), 1, 1024)));
+  f.push_back(field("parallelism.dp", MEMBER(parallelism.dp),
+                    between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage (ZeRO-1)."), 1, 1'000'000)));
+  f.back().derive = [](const Scenario& s) {
+    return Value(std::int64_t{s.gpus() / (s.parallelism.pp * s.parallelism.tp)});
+  };
+
+  // --- schedule
+  f.push_back(field("schedule.method", MEMBER(schedule.method),
+                    with_default("1f1b", "Pipeline schedule.")));
+  f.push_back(field("schedule.micro_batch_sequences", MEMBER(schedule.micro_batch_sequences),
+                    between(with_default("1", "Sequences per micro-batch per data-parallel rank."), 1, 1'000'000)));
+
+  // --- workload
+  f.push_back(field("workload.kind", MEMBER(workload.kind), with_default("train", "What step is simulated.")));
+  f.push_back(field("workload.seq_len", MEMBER(workload.seq_len),
+                    between(with_default("4096", "Tokens per sequence."), 1, 10'000'000)));
+  f.push_back(field("workload.global_batch_sequences", MEMBER(workload.global_batch_sequences),
+                    between(derived("dp x micro_batch_sequences", "Sequences per optimizer step, over all data-parallel ranks."), 1, 1'000'000'000)));
+  f.back().derive = [](const Scenario& s) {
+    return Value(std::int64_t{s.parallelism.dp} * s.schedule.micro_batch_sequences);
+  };
+  f.push_back(field("workload.precision.gemm", MEMBER(workload.precision.gemm),
+                    with_default("fp8", "Precision of the GEMMs that DeepSeek runs in FP8.")));
+  f.push_back(field("workload.precision.dispatch", MEMBER(workload.precision.dispatch),
+                    with_default("fp8", "Payload format of expert dispatch.")));
+  f.push_back(field("workload.precision.combine", MEMBER(workload.precision.combine),
+                    with_default("bf16", "Payload format of expert combine.")));
+
+  // --- routing
+  f.push_back(field("routing.node_limit", MEMBER(routing.node_limit),
+                    between(from_preset("model", "M: at most M nodes (expert groups) per token; the model's limited-group count by default."), 1, 1024)));
+  f.push_back(field("routing.dispatch", MEMBER(routing.dispatch),
+                    with_default("deepep-normal", "Expert-parallel dispatch and combine algorithm.")));
+  f.push_back(field("routing.balance", MEMBER(routing.balance),
+                    with_default("bias", "Expert load balancing: none, aux-loss-free bias, or perfect.")));
+  f.push_back(field("routing.skew.zipf", MEMBER(routing.skew.zipf),
+                    between(with_default("0", "Zipf exponent of topic popularity in the synthetic tokens (0 = uniform)."), 0, 10)));
+  f.push_back(field("routing.skew.topics", MEMBER(routing.skew.topics),
+                    between(with_default("1", "Topic clusters in the synthetic tokens."), 1, 1'000'000)));
+  f.push_back(field("routing.seed", MEMBER(routing.seed),
+                    at_least(with_default("1", "Seed of the synthetic tokens and gate weights."), 0)));
+
+  // --- output
+  f.push_back(field("output.formats", MEMBER(output.formats),
+                    with_default("[table]", "Report formats written by `codesim run`.")));
+  f.push_back(field("output.dir", MEMBER(output.dir), with_default("out", "Directory for reports.")));
+  {
+    FieldSpec trace = field("output.chrome_trace", MEMBER(output.chrome_trace),
+                            optional_field("Chrome trace of the simulated step (path)."));
+    trace.type = FieldType::path;
+    f.push_back(std::move(trace));
+  }
+  return f;
+}
+
+#undef MEMBER
+
+}  // namespace
+
+const std::vector<FieldSpec>& scenario_schema() {
+  static const std::vector<FieldSpec> schema = build_schema();  // immutable after first use
+  return schema;
+}
+
+const FieldSpec* find_field(std::string_view path) {
+  const auto& all = scenario_schema();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& f) { return f.path == path; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+bool is_section(std::string_view path) {
+  const std::string prefix = std::string(path) + ".";
+  return std::any_of(scenario_schema().begin(), scenario_schema().end(),
+                     [&](const auto& f) { return f.path.starts_with(prefix); });
+}
+
+std::vector<std::string> children_of(std::string_view section) {
+  const std::string prefix = section.empty() ? "" : std::string(section) + ".";
+  std::vector<std::string> names;
+  for (const auto& f : scenario_schema()) {
+    if (!f.path.starts_with(prefix)) {
+      continue;
+    }
+    const std::string rest = f.path.substr(prefix.size());
+    const std::string child = rest.substr(0, rest.find('.'));
+    if (std::find(names.begin(), names.end(), child) == names.end()) {
+      names.push_back(child);
+    }
+  }
+  return names;
+}
+
+std::string type_description(const FieldSpec& f) {
+  switch (f.type) {
+    case FieldType::integer: return "integer";
+    case FieldType::real: return "number";
+    case FieldType::boolean: return "true or false";
+    case FieldType::string: return "text";
+    case FieldType::path: return "file path";
+    case FieldType::quantity: return std::string(core::dimension_noun(f.dimension));
+    case FieldType::integer_list: return "list of integers";
+    case FieldType::choice: return "one of: " + core::join(f.choices, ", ");
+    case FieldType::choice_list: return "list of: " + core::join(f.choices, ", ");
+  }
+  return "";
+}
+
+}  // namespace codesim::config

@@ -1,0 +1,56 @@
+// Input errors that carry where they come from (file, line, column, key path) and a hint.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace codesim::core {
+
+// 1-based line and column in a text file; 0 means unknown.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+// One problem in an input: printed as "file:line:col: key.path: message" then "  hint: ...".
+struct Diagnostic {
+  SourceLocation where;
+  std::string key_path;  // empty when the problem is not about one key
+  std::string message;
+  std::string hint;  // empty when there is none
+
+  std::string to_string() const;
+};
+
+// Bad input (scenario, model config, trace, CLI value): the CLI maps it to exit code 2.
+// Holds every problem found, so that a user fixes them all in one pass.
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(std::vector<Diagnostic> diagnostics);
+  explicit InputError(Diagnostic diagnostic);
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// A unit or value problem before its location is known; the caller wraps it in a Diagnostic.
+class UnitError : public std::runtime_error {
+ public:
+  UnitError(std::string message, std::string hint)
+      : std::runtime_error(std::move(message)), hint_(std::move(hint)) {}
+  const std::string& hint() const { return hint_; }
+
+ private:
+  std::string hint_;
+};
+
+// The simulation itself failed (deadlock, engine error): exit code 1.
+class SimulationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace codesim::core

@@ -1,0 +1,20 @@
+// Small text helpers: edit distance for did-you-mean suggestions, joining.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace codesim::core {
+
+// Levenshtein distance (insert, delete, substitute each cost 1).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word` if it is close enough to be a likely typo (distance at most
+// max(1, |word| / 4)); empty otherwise.
+std::string closest_match(std::string_view word, std::span<const std::string> candidates);
+
+std::string join(std::span<const std::string> parts, std::string_view separator);
+
+}  // namespace codesim::core

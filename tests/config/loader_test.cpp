@@ -1,0 +1,116 @@
+// Loading scenarios: presets, includes, overrides, defaults, round trips.
+#include <gtest/gtest.h>
+
+#include "models/hardware/catalog.hpp"
+#include "sim/config/dump.hpp"
+#include "sim/config/loader.hpp"
+
+namespace codesim::config {
+namespace {
+
+const std::string kShipped = CODESIM_SOURCE_DIR "/scenarios/deepseek-v3-h800-mpft.yaml";
+
+std::string error_of(const std::string& yaml) {
+  try {
+    load_scenario_text(yaml, "s.yaml");
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Loader, ShippedScenarioAsPublished) {
+  const Scenario s = load_scenario(kShipped);
+  EXPECT_EQ(s.name, "deepseek-v3-h800-mpft");
+  EXPECT_EQ(s.gpus(), 2048);  // 256 nodes x 8
+  EXPECT_EQ(s.parallelism.pp * s.parallelism.dp * s.parallelism.tp, s.gpus());
+  EXPECT_EQ(s.model.spec.hidden, 7168);
+  EXPECT_EQ(s.model.spec.mtp_depth, 1);
+  EXPECT_EQ(s.topology.family, TopologyFamily::mpft);  // from the included preset
+  EXPECT_EQ(s.topology.planes, 8);
+  EXPECT_DOUBLE_EQ(s.topology.switch_latency.value, 0.5e-6);
+  EXPECT_EQ(s.schedule.method, ScheduleMethod::dualpipe);
+  EXPECT_EQ(s.workload.precision.combine, WirePrecision::bf16);
+  EXPECT_EQ(s.routing.node_limit, 4);
+  EXPECT_DOUBLE_EQ(s.routing.skew.zipf, 1.1);
+  EXPECT_EQ(s.output.formats, (std::vector{OutputFormat::table, OutputFormat::json}));
+}
+
+TEST(Loader, DefaultsAndPresetFill) {
+  const Scenario s = load_scenario_text("model: {preset: deepseek-v3}\n", "s.yaml");
+  const auto h800 = *hardware::find_preset("h800");
+  EXPECT_EQ(s.name, "s");  // file stem
+  EXPECT_EQ(s.hardware.preset, "h800");
+  EXPECT_EQ(s.hardware.nodes, 1);
+  EXPECT_EQ(s.hardware.comm_sms, 20);
+  EXPECT_EQ(s.hardware.spec.scale_up.bandwidth, h800.scale_up.bandwidth);
+  EXPECT_EQ(s.parallelism.dp, 8);                   // derived: 8 GPUs / (pp 1 x tp 1)
+  EXPECT_EQ(s.workload.global_batch_sequences, 8);  // derived: dp x micro-batch
+  EXPECT_EQ(s.routing.node_limit, 4);               // the model's n_limited_groups
+  EXPECT_EQ(s.topology.family, TopologyFamily::node);
+}
+
+TEST(Loader, ExplicitValuesOverrideThePreset) {
+  const Scenario s = load_scenario_text(
+      "model: {preset: deepseek-v3}\nhardware:\n  gpu: h200\n  nvlink_bandwidth: 900GBps\n  nic_bandwidth: 800Gbps\n",
+      "s.yaml");
+  EXPECT_DOUBLE_EQ(s.hardware.spec.scale_up.bandwidth.value, 900e9);
+  EXPECT_DOUBLE_EQ(s.hardware.spec.nic.bandwidth.value, 800e9 / 8);  // bits
+  EXPECT_DOUBLE_EQ(s.hardware.spec.gpu.hbm_capacity.value, 141e9);   // kept from h200
+}
+
+TEST(Loader, IncludingFileOverridesTheIncluded) {
+  // The shipped preset says comm_sms 20; a file including it says 32.
+  const Scenario s = load_scenario_text(
+      "include: presets/h800-cluster.yaml\nmodel: {preset: deepseek-v3}\nhardware: {comm_sms: 32}\n",
+      CODESIM_SOURCE_DIR "/scenarios/x.yaml");
+  EXPECT_EQ(s.hardware.comm_sms, 32);
+  EXPECT_EQ(s.topology.family, TopologyFamily::mpft);
+}
+
+TEST(Loader, ResolvedYamlLoadsBackToTheSameScenario) {
+  const Scenario s = load_scenario(kShipped);
+  const std::string once = to_yaml(s);
+  const Scenario again = load_scenario_text(once, kShipped);
+  EXPECT_EQ(to_yaml(again), once);
+  EXPECT_EQ(to_json(again), to_json(s));
+}
+
+TEST(Loader, ModelFromConfigFile) {
+  const Scenario s = load_scenario_text(
+      "model: {config: ../shared/data/deepseek-v3-configs/config_236B.json}\n", CODESIM_SOURCE_DIR "/s.yaml");
+  EXPECT_EQ(s.model.spec.hidden, 5120);
+  EXPECT_EQ(s.routing.node_limit, 3);  // V2: n_limited_groups = 3
+}
+
+TEST(LoaderErrors, CollectsEveryFieldProblem) {
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes: 0\n  sms: many\n  nvlink_latency: 3\n"),
+            "s.yaml:3:10: error: hardware.nodes: must be at least 1, got 0\n"
+            "s.yaml:4:8: error: hardware.sms: expected an integer, got 'many'\n"
+            "s.yaml:5:19: error: hardware.nvlink_latency: '3' has no unit; a duration needs one\n"
+            "  hint: write e.g. 1.5us, 3ms, 2s");
+}
+
+TEST(LoaderErrors, RulesNameTheKeysInvolved) {
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: 3}\n"),
+            "s.yaml:3:19: error: parallelism.dp: pp x dp x tp = 3 x 5 x 1 = 15 must equal the GPU count, "
+            "nodes x gpus_per_node = 2 x 8 = 16");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 3}\n"),
+            "s.yaml:2:19: error: parallelism.dp: pp x dp x tp = 1 x 2 x 3 = 6 must equal the GPU count, "
+            "nodes x gpus_per_node = 1 x 8 = 8\n"
+            "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
+}
+
+TEST(LoaderErrors, NullValueAndListOfWrongThings) {
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes:\n"),
+            "s.yaml:3:3: error: hardware.nodes: has no value");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\noutput: {formats: [table, pdf]}\n"),
+            "s.yaml:2:27: error: output.formats: unknown value 'pdf'\n  hint: expected one of: table, json, csv, md, html");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\noutput: {formats: [jsn]}\n"),
+            "s.yaml:2:20: error: output.formats: unknown value 'jsn'\n"
+            "  hint: did you mean 'json'? (one of: table, json, csv, md, html)");
+  EXPECT_EQ(error_of("- a\n- b\n"), "s.yaml:1:1: error: a scenario must be a map of sections, got a list");
+}
+
+}  // namespace
+}  // namespace codesim::config

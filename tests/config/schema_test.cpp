@@ -1,0 +1,63 @@
+// The schema table itself: every field documented, unique, and its default decodable.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "sim/config/schema.hpp"
+#include "sim/config/schema_doc.hpp"
+
+namespace codesim::config {
+namespace {
+
+TEST(Schema, FieldsAreUniqueAndDocumented) {
+  std::set<std::string> seen;
+  for (const auto& f : scenario_schema()) {
+    EXPECT_TRUE(seen.insert(f.path).second) << f.path;
+    EXPECT_FALSE(f.doc.empty()) << f.path;
+    EXPECT_TRUE(f.set && f.get) << f.path;
+    if (f.default_kind == DefaultKind::derived) {
+      EXPECT_TRUE(static_cast<bool>(f.derive)) << f.path;
+    }
+    if (f.default_kind == DefaultKind::preset) {
+      EXPECT_FALSE(f.preset_source.empty()) << f.path;
+    }
+  }
+}
+
+TEST(Schema, PresetSelectorsComeBeforeTheFieldsTheyFill) {
+  // Decoding runs in table order, so an explicit value must come after its preset.
+  const auto& all = scenario_schema();
+  auto index = [&](const std::string& path) {
+    return std::find_if(all.begin(), all.end(), [&](const auto& f) { return f.path == path; }) - all.begin();
+  };
+  for (const auto& f : all) {
+    if (f.preset_source == "hardware.gpu") {
+      EXPECT_LT(index("hardware.gpu"), index(f.path)) << f.path;
+    }
+    if (f.preset_source == "model") {
+      EXPECT_LT(index("model.config"), index(f.path)) << f.path;
+    }
+  }
+}
+
+TEST(Schema, SectionsAndChildren) {
+  EXPECT_TRUE(is_section("workload.precision"));
+  EXPECT_FALSE(is_section("workload.seq_len"));
+  const auto top = children_of("");
+  for (const char* s : {"name", "model", "hardware", "topology", "parallelism", "schedule", "workload", "routing", "output"}) {
+    EXPECT_NE(std::find(top.begin(), top.end(), s), top.end()) << s;
+  }
+}
+
+TEST(SchemaDoc, OneRowPerField) {
+  const auto rows = schema_rows();
+  EXPECT_EQ(rows.size(), scenario_schema().size());
+  const auto nvlink = std::find_if(rows.begin(), rows.end(),
+                                   [](const auto& r) { return r.key == "hardware.nvlink_bandwidth"; });
+  EXPECT_EQ(nvlink->type, "bandwidth");
+  EXPECT_EQ(nvlink->unit, "B/s (e.g. 50GBps, 400Gbps, 160 GB/s)");
+  EXPECT_EQ(nvlink->default_value, "from hardware.gpu");
+}
+
+}  // namespace
+}  // namespace codesim::config

@@ -1,0 +1,38 @@
+// Edit distance and did-you-mean.
+#include <gtest/gtest.h>
+
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+
+namespace codesim::core {
+namespace {
+
+TEST(EditDistance, CountsInsertDeleteSubstitute) {
+  EXPECT_EQ(edit_distance("", ""), 0u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);  // k->s, e->i, +g
+  EXPECT_EQ(edit_distance("bandwith", "bandwidth"), 1u);
+}
+
+TEST(ClosestMatch, SuggestsOnlyLikelyTypos) {
+  const std::vector<std::string> keys = {"nvlink_bandwidth", "nic_bandwidth", "nodes"};
+  EXPECT_EQ(closest_match("nvlink_bandwith", keys), "nvlink_bandwidth");
+  EXPECT_EQ(closest_match("node", keys), "nodes");
+  EXPECT_EQ(closest_match("completely_else", keys), "");
+}
+
+TEST(Diagnostic, PrintsFileLineColumnKeyAndHint) {
+  const Diagnostic d{{"a.yaml", 3, 5}, "hardware.nodes", "must be at least 1, got 0", "try 256"};
+  EXPECT_EQ(d.to_string(), "a.yaml:3:5: error: hardware.nodes: must be at least 1, got 0\n  hint: try 256");
+  const Diagnostic no_line{{"a.yaml", 0, 0}, "", "cannot read the scenario file", ""};
+  EXPECT_EQ(no_line.to_string(), "a.yaml: error: cannot read the scenario file");
+}
+
+TEST(InputError, JoinsAllDiagnostics) {
+  const InputError e({Diagnostic{{"f", 1, 1}, "a", "x", ""}, Diagnostic{{"f", 2, 1}, "b", "y", ""}});
+  EXPECT_EQ(std::string(e.what()), "f:1:1: error: a: x\nf:2:1: error: b: y");
+  EXPECT_EQ(e.diagnostics().size(), 2u);
+}
+
+}  // namespace
+}  // namespace codesim::core

@@ -1,0 +1,91 @@
+// Model configs in DeepSeek's and Hugging Face's formats; their errors word for word.
+#include <gtest/gtest.h>
+
+#include "models/llm/catalog.hpp"
+#include "models/llm/config_json.hpp"
+#include "sim/core/error.hpp"
+
+namespace codesim::llm {
+namespace {
+
+const std::string kData = CODESIM_SOURCE_DIR "/../shared/data/deepseek-v3-configs/";
+const std::string kTestData = CODESIM_SOURCE_DIR "/tests/data/";
+
+LlmSpec named(LlmSpec m, const std::string& name) {
+  m.name = name;
+  return m;
+}
+
+TEST(ModelConfig, DeepSeekFilesEqualThePresets) {
+  EXPECT_EQ(named(load_model_config(kData + "config_671B.json"), "deepseek-v3"), *find_preset("deepseek-v3"));
+  EXPECT_EQ(named(load_model_config(kData + "config_v3.1.json"), "deepseek-v3"), *find_preset("deepseek-v3"));
+  EXPECT_EQ(named(load_model_config(kData + "config_236B.json"), "deepseek-v2"), *find_preset("deepseek-v2"));
+  EXPECT_EQ(named(load_model_config(kData + "config_16B.json"), "deepseek-v2-lite"),
+            *find_preset("deepseek-v2-lite"));
+}
+
+TEST(ModelConfig, HuggingFaceSpellingGivesTheSameModel) {
+  LlmSpec v3 = *find_preset("deepseek-v3");
+  v3.mtp_depth = 1;  // the HF config records num_nextn_predict_layers: 1
+  EXPECT_EQ(named(load_model_config(kTestData + "hf_deepseek_v3_config.json"), "deepseek-v3"), v3);
+  EXPECT_EQ(named(load_model_config(kTestData + "hf_llama3.1_405b_config.json"), "llama3.1-405b"),
+            *find_preset("llama3.1-405b"));
+}
+
+TEST(ModelConfig, NamedAfterTheFile) {
+  EXPECT_EQ(load_model_config(kData + "config_671B.json").name, "config_671B");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_model_config(text, "m.json");
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ModelConfigErrors, WordForWord) {
+  EXPECT_EQ(error_of("{\"dim\": 7168,\n \"n_layers\" 61}"),
+            "m.json:2:14: error: invalid JSON: syntax error while parsing object separator - "
+            "unexpected number literal; expected ':'");
+  EXPECT_EQ(error_of("[1, 2]"), "m.json:1:1: error: a model config must be a JSON object");
+  EXPECT_EQ(error_of("{\"layers\": 3}"),
+            "m.json:1:1: error: not a model config: found neither 'dim' nor 'hidden_size'\n"
+            "  hint: DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size'");
+  const std::string base =
+      "\"vocab_size\": 1000, \"inter_dim\": 64, \"n_layers\": 2, \"n_heads\": 4, \"kv_lora_rank\": 16, "
+      "\"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8, \"v_head_dim\": 8";
+  EXPECT_EQ(error_of("{\"dim\": \"7168\", " + base + "}"),
+            "m.json:1:2: error: dim: expected an integer, got a string \"7168\"");
+  EXPECT_EQ(error_of("{\"dim\": 64, " + base + ", \"n_head\": 3}"),
+            "m.json:1:162: error: n_head: unknown key in a DeepSeek-format config\n  hint: did you mean 'n_heads'?");
+  EXPECT_EQ(error_of("{\"dim\": 0, " + base + "}"),
+            "m.json:1:2: error: dim: must be between 1 and 1000000000, got 0");
+  EXPECT_EQ(error_of("{\"dim\": 64, \"vocab_size\": 1000}"),
+            "m.json: error: n_layers: missing required key\n"
+            "m.json: error: n_heads: missing required key\n"
+            "m.json: error: inter_dim: missing required key\n"
+            "m.json: error: kv_lora_rank: missing required key\n"
+            "m.json: error: qk_nope_head_dim: missing required key\n"
+            "m.json: error: qk_rope_head_dim: missing required key\n"
+            "m.json: error: v_head_dim: missing required key");
+  EXPECT_EQ(error_of("{\"dim\": 64, " + base + ", \"n_routed_experts\": 8, \"n_activated_experts\": 9, "
+                     "\"moe_inter_dim\": 32}"),
+            "m.json:1:185: error: n_activated_experts: exceeds n_routed_experts (8)");
+  EXPECT_EQ(error_of("{\"hidden_size\": 64, \"num_hidden_layers\": 2, \"num_attention_heads\": 6, "
+                     "\"vocab_size\": 10, \"intermediate_size\": 8, \"num_key_value_heads\": 4}"),
+            "m.json:1:113: error: num_key_value_heads: must divide num_attention_heads (6), got 4");
+}
+
+TEST(ModelConfigErrors, MissingFile) {
+  try {
+    load_model_config("no/such/config.json");
+    FAIL();
+  } catch (const core::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "no/such/config.json: error: cannot read the model config file");
+  }
+}
+
+}  // namespace
+}  // namespace codesim::llm
