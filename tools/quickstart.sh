@@ -4,11 +4,7 @@
 # plus the scenario itself, loaded, validated and resolved.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./tools/setup.sh
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$(nproc)" --target codesim
+./tools/build.sh codesim
 bin=build/sim/cli/codesim
 scenario=scenarios/deepseek-v3-h800-mpft.yaml
 out=out/quickstart

@@ -1,9 +1,9 @@
 // The hardware presets. Figures are vendor datasheet values (dense, no sparsity) and DeepSeek's
-// published measurements; where no achievable figure is published the nominal one is used and
-// the comment says so.
+// published measurements (spec/hardware-and-topologies.md); where no achievable figure is
+// published the nominal one is used and the comment says so.
 #include "models/hardware/catalog.hpp"
 
-#include <algorithm>
+#include "sim/core/named.hpp"
 
 namespace codesim::hardware {
 namespace {
@@ -14,101 +14,72 @@ using namespace core::literals;
 constexpr NicSpec kConnectX7{
     .bandwidth = 400_Gbps, .latency_same_leaf = 2.8_us, .latency_cross_leaf = 3.7_us};
 
+// NVLink end-to-end latency of a small message, measured by DeepSeek on H800; no other GPU's
+// figure is published, so every preset uses it until calibrated.
+constexpr core::Seconds kNvlinkLatency = 3.33_us;
+
+// Hopper SXM (H800, H100, H200): 132 SMs, 989 / 1979 dense BF16 / FP8 TFLOPS.
+constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
+  return {.sms = 132,
+          .bf16_peak = 989_TFLOPS,
+          .fp8_peak = 1979_TFLOPS,
+          .hbm_capacity = hbm,
+          .hbm_bandwidth = hbm_bandwidth};
+}
+
+// An NVLink domain whose achievable bandwidth is not published: nominal is used.
+constexpr ScaleUpSpec nominal_nvlink(core::BytesPerSecond bandwidth, int domain_gpus) {
+  return {.bandwidth = bandwidth,
+          .nominal_bandwidth = bandwidth,
+          .latency = kNvlinkLatency,
+          .domain_gpus = domain_gpus};
+}
+
+HardwareSpec node(std::string name, GpuSpec gpu, ScaleUpSpec scale_up) {
+  return {.name = std::move(name),
+          .gpu = gpu,
+          .scale_up = scale_up,
+          .nic = kConnectX7,
+          .pcie_bandwidth = 64_GBps,
+          .gpus_per_node = scale_up.domain_gpus};
+}
+
 std::vector<HardwareSpec> presets() {
   return {
-      HardwareSpec{
-          .name = "h800",
-          .gpu = {.sms = 132,
-                  .bf16_peak = 989_TFLOPS,
-                  .fp8_peak = 1979_TFLOPS,
-                  .hbm_capacity = 80_GB,
-                  .hbm_bandwidth = 3.35_TBps},
-          // 200 GB/s nominal per direction; 160 GB/s achievable (DeepSeek, ISCA 2025 §4).
-          .scale_up = {.bandwidth = 160_GBps,
-                       .nominal_bandwidth = 200_GBps,
-                       .latency = 3.33_us,
-                       .domain_gpus = 8},
-          .nic = kConnectX7,
-          .pcie_bandwidth = 64_GBps,
-          .gpus_per_node = 8},
-      HardwareSpec{
-          .name = "h100",
-          .gpu = {.sms = 132,
-                  .bf16_peak = 989_TFLOPS,
-                  .fp8_peak = 1979_TFLOPS,
-                  .hbm_capacity = 80_GB,
-                  .hbm_bandwidth = 3.35_TBps},
-          // No published achievable figure: nominal 450 GB/s; latency as measured on H800.
-          .scale_up = {.bandwidth = 450_GBps,
-                       .nominal_bandwidth = 450_GBps,
-                       .latency = 3.33_us,
-                       .domain_gpus = 8},
-          .nic = kConnectX7,
-          .pcie_bandwidth = 64_GBps,
-          .gpus_per_node = 8},
-      HardwareSpec{
-          .name = "h200",
-          .gpu = {.sms = 132,
-                  .bf16_peak = 989_TFLOPS,
-                  .fp8_peak = 1979_TFLOPS,
-                  .hbm_capacity = 141_GB,
-                  .hbm_bandwidth = 4.8_TBps},
-          .scale_up = {.bandwidth = 450_GBps,
-                       .nominal_bandwidth = 450_GBps,
-                       .latency = 3.33_us,
-                       .domain_gpus = 8},
-          .nic = kConnectX7,
-          .pcie_bandwidth = 64_GBps,
-          .gpus_per_node = 8},
-      HardwareSpec{
-          .name = "b200",
-          .gpu = {.sms = 148,
-                  .bf16_peak = 2250_TFLOPS,
-                  .fp8_peak = 4500_TFLOPS,
-                  .hbm_capacity = 192_GB,
-                  .hbm_bandwidth = 8.0_TBps},
-          .scale_up = {.bandwidth = 900_GBps,
-                       .nominal_bandwidth = 900_GBps,
-                       .latency = 3.33_us,
-                       .domain_gpus = 8},
-          .nic = kConnectX7,
-          .pcie_bandwidth = 64_GBps,
-          .gpus_per_node = 8},
-      HardwareSpec{
-          .name = "gb200",
-          .gpu = {.sms = 148,
-                  .bf16_peak = 2500_TFLOPS,
-                  .fp8_peak = 5000_TFLOPS,
-                  .hbm_capacity = 186_GB,
-                  .hbm_bandwidth = 8.0_TBps},
-          // NVL72: one NVLink domain of 72 GPUs, 900 GB/s per GPU per direction.
-          .scale_up = {.bandwidth = 900_GBps,
-                       .nominal_bandwidth = 900_GBps,
-                       .latency = 3.33_us,
-                       .domain_gpus = 72},
-          .nic = kConnectX7,
-          .pcie_bandwidth = 64_GBps,
-          .gpus_per_node = 72},
+      // 200 GB/s nominal per direction; 160 GB/s achievable (DeepSeek, ISCA 2025 §4).
+      node("h800", hopper(80_GB, 3.35_TBps),
+           {.bandwidth = 160_GBps,
+            .nominal_bandwidth = 200_GBps,
+            .latency = kNvlinkLatency,
+            .domain_gpus = 8}),
+      node("h100", hopper(80_GB, 3.35_TBps), nominal_nvlink(450_GBps, 8)),
+      node("h200", hopper(141_GB, 4.8_TBps), nominal_nvlink(450_GBps, 8)),
+      node("b200",
+           {.sms = 148,
+            .bf16_peak = 2250_TFLOPS,
+            .fp8_peak = 4500_TFLOPS,
+            .hbm_capacity = 192_GB,
+            .hbm_bandwidth = 8.0_TBps},
+           nominal_nvlink(900_GBps, 8)),
+      // GB200 in an NVL72 rack: one NVLink domain of 72 GPUs.
+      node("gb200",
+           {.sms = 148,
+            .bf16_peak = 2500_TFLOPS,
+            .fp8_peak = 5000_TFLOPS,
+            .hbm_capacity = 186_GB,
+            .hbm_bandwidth = 8.0_TBps},
+           nominal_nvlink(900_GBps, 72)),
   };
 }
 
 }  // namespace
 
 std::optional<HardwareSpec> find_preset(std::string_view name) {
-  const auto all = presets();
-  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& h) { return h.name == name; });
-  if (it == all.end()) {
-    return std::nullopt;
-  }
-  return *it;
+  return core::find_named(presets(), name);
 }
 
 std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  for (const auto& h : presets()) {
-    names.push_back(h.name);
-  }
-  return names;
+  return core::names_of(presets());
 }
 
 }  // namespace codesim::hardware

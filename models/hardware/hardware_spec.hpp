@@ -8,9 +8,9 @@
 namespace codesim::hardware {
 
 struct GpuSpec {
-  int sms = 0;                       // streaming multiprocessors
-  core::FlopsPerSecond bf16_peak;    // dense tensor-core peak, whole GPU
-  core::FlopsPerSecond fp8_peak;     // dense tensor-core peak, whole GPU
+  int sms = 0;                     // streaming multiprocessors
+  core::FlopsPerSecond bf16_peak;  // dense tensor-core peak, whole GPU
+  core::FlopsPerSecond fp8_peak;   // dense tensor-core peak, whole GPU
   core::Bytes hbm_capacity;
   core::BytesPerSecond hbm_bandwidth;
 };
@@ -25,9 +25,9 @@ struct ScaleUpSpec {
 
 // Scale-out NIC, one per GPU.
 struct NicSpec {
-  core::BytesPerSecond bandwidth;      // per direction
-  core::Seconds latency_same_leaf;     // end to end through one leaf switch
-  core::Seconds latency_cross_leaf;    // end to end through the spine
+  core::BytesPerSecond bandwidth;    // per direction
+  core::Seconds latency_same_leaf;   // end to end through one leaf switch
+  core::Seconds latency_cross_leaf;  // end to end through the spine
 };
 
 struct HardwareSpec {

@@ -17,17 +17,17 @@ namespace codesim::llm {
 
 struct ModelAnalytics {
   int seq_len = 0;
-  double params_total = 0;     // main model: embedding, layers, final norm, head (no MTP)
-  double params_active = 0;    // per token: the whole embedding and head, top-k routed experts
+  double params_total = 0;   // main model: embedding, layers, final norm, head (no MTP)
+  double params_active = 0;  // per token: the whole embedding and head, top-k routed experts
   double params_embedding = 0;
   double params_head = 0;
-  double params_mtp = 0;       // unique parameters of the MTP modules
-  core::Bytes kv_cache_per_token;  // BF16, all layers
-  core::Flops forward_flops_per_token;               // causal, main model
-  core::Flops training_flops_per_token;              // causal, main model
-  core::Flops training_flops_per_token_noncausal;    // main model
-  core::Flops training_flops_per_token_mtp;          // causal, MTP modules
-  std::vector<LayerBlock> blocks;                    // causal, one sequence
+  double params_mtp = 0;                           // unique parameters of the MTP modules
+  core::Bytes kv_cache_per_token;                  // BF16, all layers
+  core::Flops forward_flops_per_token;             // causal, main model
+  core::Flops training_flops_per_token;            // causal, main model
+  core::Flops training_flops_per_token_noncausal;  // main model
+  core::Flops training_flops_per_token_mtp;        // causal, MTP modules
+  std::vector<LayerBlock> blocks;                  // causal, one sequence
 };
 
 // KV cache of one token over all layers in BF16: MLA caches the latent and the RoPE key,

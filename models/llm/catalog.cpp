@@ -4,7 +4,7 @@
 // scenario sets model.mtp_depth: 1 as DeepSeek-V3 trained. Dense shapes: spec/deepseek-v3.md §1.
 #include "models/llm/catalog.hpp"
 
-#include <algorithm>
+#include "sim/core/named.hpp"
 
 namespace codesim::llm {
 namespace {
@@ -93,20 +93,11 @@ std::vector<LlmSpec> presets() {
 }  // namespace
 
 std::optional<LlmSpec> find_preset(std::string_view name) {
-  const auto all = presets();
-  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& m) { return m.name == name; });
-  if (it == all.end()) {
-    return std::nullopt;
-  }
-  return *it;
+  return core::find_named(presets(), name);
 }
 
 std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  for (const auto& m : presets()) {
-    names.push_back(m.name);
-  }
-  return names;
+  return core::names_of(presets());
 }
 
 }  // namespace codesim::llm
@@ -116,7 +107,8 @@ namespace codesim::llm {
 std::optional<PublishedFigures> published_figures(std::string_view preset) {
   const std::string isca = "ISCA 2025 (arXiv 2505.09343) Tables 1-2";
   if (preset == "deepseek-v3") {
-    return PublishedFigures{isca + "; V3 report: 671B total, 37B active", 70272, 250e9, 671e9, 37e9};
+    return PublishedFigures{isca + "; V3 report: 671B total, 37B active", 70272, 250e9, 671e9,
+                            37e9};
   }
   if (preset == "deepseek-v2") {
     return PublishedFigures{isca, std::nullopt, 155e9, std::nullopt, std::nullopt};

@@ -56,10 +56,11 @@ constexpr Key kTied{"", "tie_word_embeddings"};
 
 // Keys of DeepSeek's ModelArgs that do not change the simulated shapes.
 constexpr std::array<std::string_view, 10> kDeepseekIgnored = {
-    "mscale", "dtype", "scale_fmt", "max_batch_size", "max_seq_len", "original_seq_len",
-    "rope_theta", "rope_factor", "beta_fast", "beta_slow"};
+    "mscale",           "dtype",      "scale_fmt",   "max_batch_size", "max_seq_len",
+    "original_seq_len", "rope_theta", "rope_factor", "beta_fast",      "beta_slow"};
 
-SourceLocation location_of_offset(std::string_view text, std::size_t offset, const std::string& file) {
+SourceLocation location_of_offset(std::string_view text, std::size_t offset,
+                                  const std::string& file) {
   SourceLocation loc{file, 1, 1};
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
     if (text[i] == '\n') {
@@ -103,7 +104,8 @@ class Reader {
   }
 
   void error(std::string_view key, std::string message, std::string hint = {}) {
-    problems_.push_back(Diagnostic{locate(key), std::string(key), std::move(message), std::move(hint)});
+    problems_.push_back(
+        Diagnostic{locate(key), std::string(key), std::move(message), std::move(hint)});
   }
 
   // An integer >= min_value; `fallback` when the key is absent (nullopt: required).
@@ -210,10 +212,10 @@ class Reader {
   std::vector<Diagnostic> problems_;
 };
 
-constexpr std::array kAllKeys = {kHidden, kLayers,      kHeads,  kVocab,      kInter,  kDenseLayers,
-                                 kRouted, kShared,      kActivated, kExpertInter, kGroups, kLimited,
-                                 kRouteScale, kScore,   kQLora,  kKvLora,     kNope,   kRope,
-                                 kVHead,  kKvHeads,     kHeadDim, kMtp,       kTied};
+constexpr std::array kAllKeys = {
+    kHidden,    kLayers,      kHeads,  kVocab,   kInter,      kDenseLayers, kRouted, kShared,
+    kActivated, kExpertInter, kGroups, kLimited, kRouteScale, kScore,       kQLora,  kKvLora,
+    kNope,      kRope,        kVHead,  kKvHeads, kHeadDim,    kMtp,         kTied};
 
 }  // namespace
 
@@ -227,19 +229,22 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
       reason = reason.substr(p);
     }
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    throw core::InputError(Diagnostic{location_of_offset(text, offset, file), "",
-                                      "invalid JSON: " + reason, {}});
+    throw core::InputError(
+        Diagnostic{location_of_offset(text, offset, file), "", "invalid JSON: " + reason, {}});
   }
   if (!doc.is_object()) {
-    throw core::InputError(Diagnostic{{file, 1, 1}, "", "a model config must be a JSON object", {}});
+    throw core::InputError(
+        Diagnostic{{file, 1, 1}, "", "a model config must be a JSON object", {}});
   }
   Format format = Format::deepseek;
   if (doc.contains("hidden_size")) {
     format = Format::hugging_face;
   } else if (!doc.contains("dim")) {
-    throw core::InputError(Diagnostic{
-        {file, 1, 1}, "", "not a model config: found neither 'dim' nor 'hidden_size'",
-        "DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size'"});
+    throw core::InputError(
+        Diagnostic{{file, 1, 1},
+                   "",
+                   "not a model config: found neither 'dim' nor 'hidden_size'",
+                   "DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size'"});
   }
   Reader r(text, file, std::move(doc), format);
   if (format == Format::deepseek) {
@@ -296,8 +301,8 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
                                    std::to_string(moe.routed_experts) + ")");
     }
     if (m.dense_layers > m.layers) {
-      r.error(r.name(kDenseLayers), "exceeds " + std::string(r.name(kLayers)) + " (" +
-                                        std::to_string(m.layers) + ")");
+      r.error(r.name(kDenseLayers),
+              "exceeds " + std::string(r.name(kLayers)) + " (" + std::to_string(m.layers) + ")");
     }
     m.moe = moe;
   } else {

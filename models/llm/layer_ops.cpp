@@ -13,19 +13,27 @@ namespace {
 using core::Bytes;
 using core::Flops;
 
-double d(int v) { return static_cast<double>(v); }
+double d(int v) {
+  return static_cast<double>(v);
+}
 
-LayerOp gemm(std::string name, const OpShape& s, double k, double n) {
-  const double m = s.tokens();
-  const double f = 2.0 * m * k * n;
+// `rows` x k inputs times k x n weights, with `experts` weight matrices of which `active` serve a
+// token (1 and 1 for a plain GEMM).
+LayerOp matmul(std::string name, OpClass op_class, const OpShape& s, double rows, double k,
+               double n, double experts, double active) {
+  const double f = 2.0 * rows * k * n;
   return LayerOp{.name = std::move(name),
-                 .op_class = OpClass::gemm,
+                 .op_class = op_class,
                  .forward = Flops(f),
                  .backward_input = Flops(f),
                  .backward_weight = Flops(f),
-                 .forward_bytes = Bytes(s.element_bytes * (m * k + k * n + m * n)),
-                 .params = k * n,
-                 .active_params = k * n};
+                 .forward_bytes = Bytes(s.element_bytes * (rows * k + experts * k * n + rows * n)),
+                 .params = experts * k * n,
+                 .active_params = active * k * n};
+}
+
+LayerOp gemm(std::string name, const OpShape& s, double k, double n) {
+  return matmul(std::move(name), OpClass::gemm, s, s.tokens(), k, n, 1, 1);
 }
 
 // RMSNorm over `width` channels: square, sum, scale, multiply (4 FLOPs per element).
@@ -56,26 +64,32 @@ LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, 
   const double t = s.tokens();
   const double keys = s.causal ? s.seq_len / 2.0 : d(s.seq_len);
   const double f = 2.0 * t * keys * heads * (d_qk + d_v);
-  return LayerOp{
-      .name = "attention_core",
-      .op_class = OpClass::attention,
-      .forward = Flops(f),
-      .backward_input = Flops(2.0 * f),
-      .backward_weight = Flops(0),
-      // Fused kernel: read Q, K, V, write O (K and V once per KV head).
-      .forward_bytes = Bytes(s.element_bytes * t * (heads * (d_qk + d_v) + kv_heads * (d_qk + d_v)))};
+  return LayerOp{.name = "attention_core",
+                 .op_class = OpClass::attention,
+                 .forward = Flops(f),
+                 .backward_input = Flops(2.0 * f),
+                 .backward_weight = Flops(0),
+                 // Fused kernel: read Q, K, V, write O (K and V once per KV head).
+                 .forward_bytes =
+                     Bytes(s.element_bytes * t * (heads * (d_qk + d_v) + kv_heads * (d_qk + d_v)))};
 }
 
 }  // namespace
 
 std::string_view op_class_name(OpClass c) {
   switch (c) {
-    case OpClass::gemm: return "gemm";
-    case OpClass::grouped_gemm: return "grouped_gemm";
-    case OpClass::attention: return "attention";
-    case OpClass::norm: return "norm";
-    case OpClass::elementwise: return "elementwise";
-    case OpClass::lookup: return "lookup";
+    case OpClass::gemm:
+      return "gemm";
+    case OpClass::grouped_gemm:
+      return "grouped_gemm";
+    case OpClass::attention:
+      return "attention";
+    case OpClass::norm:
+      return "norm";
+    case OpClass::elementwise:
+      return "elementwise";
+    case OpClass::lookup:
+      return "lookup";
   }
   return "";
 }
@@ -100,7 +114,8 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
     }
     ops.push_back(gemm("kv_down", s, h, d(mla->kv_lora_rank + mla->qk_rope_head_dim)));
     ops.push_back(norm("kv_norm", s, d(mla->kv_lora_rank)));
-    ops.push_back(gemm("kv_up", s, d(mla->kv_lora_rank), heads * d(mla->qk_nope_head_dim + mla->v_head_dim)));
+    ops.push_back(
+        gemm("kv_up", s, d(mla->kv_lora_rank), heads * d(mla->qk_nope_head_dim + mla->v_head_dim)));
     ops.push_back(attention_core(s, heads, d_qk, d_v, heads));
     ops.push_back(gemm("o_proj", s, heads * d_v, h));
   } else {
@@ -137,15 +152,7 @@ std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s) {
   // Routed experts: tokens x k rows spread over the experts, one grouped GEMM per projection.
   const double rows = s.tokens() * k;
   auto grouped = [&](std::string name, double in, double out) {
-    const double f = 2.0 * rows * in * out;
-    return LayerOp{.name = std::move(name),
-                   .op_class = OpClass::grouped_gemm,
-                   .forward = Flops(f),
-                   .backward_input = Flops(f),
-                   .backward_weight = Flops(f),
-                   .forward_bytes = Bytes(s.element_bytes * (rows * in + experts * in * out + rows * out)),
-                   .params = experts * in * out,
-                   .active_params = k * in * out};
+    return matmul(std::move(name), OpClass::grouped_gemm, s, rows, in, out, experts, k);
   };
   ops.push_back(grouped("experts_gate_up", h, 2.0 * inter));
   ops.push_back(swiglu("experts_act", s, rows, inter));
@@ -164,20 +171,22 @@ std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
   const double h = d(m.hidden);
   const double vocab = d(m.vocab);
   std::vector<LayerBlock> blocks;
-  blocks.push_back(LayerBlock{
-      .kind = "embedding",
-      .ops = {LayerOp{.name = "embedding",
-                      .op_class = OpClass::lookup,
-                      .forward_bytes = core::Bytes(s.element_bytes * s.tokens() * h),
-                      .params = vocab * h,
-                      .active_params = vocab * h}}});
+  blocks.push_back(
+      LayerBlock{.kind = "embedding",
+                 .ops = {LayerOp{.name = "embedding",
+                                 .op_class = OpClass::lookup,
+                                 .forward_bytes = core::Bytes(s.element_bytes * s.tokens() * h),
+                                 .params = vocab * h,
+                                 .active_params = vocab * h}}});
   const int dense_end = m.moe ? m.dense_layers : m.layers;
   if (dense_end > 0) {
-    blocks.push_back(LayerBlock{.kind = "dense", .first_layer = 0, .last_layer = dense_end - 1,
-                                .ops = layer_ops(m, 0, s)});
+    blocks.push_back(LayerBlock{
+        .kind = "dense", .first_layer = 0, .last_layer = dense_end - 1, .ops = layer_ops(m, 0, s)});
   }
   if (dense_end < m.layers) {
-    blocks.push_back(LayerBlock{.kind = "moe", .first_layer = dense_end, .last_layer = m.layers - 1,
+    blocks.push_back(LayerBlock{.kind = "moe",
+                                .first_layer = dense_end,
+                                .last_layer = m.layers - 1,
                                 .ops = layer_ops(m, dense_end, s)});
   }
   LayerOp head = gemm("head", s, h, vocab);

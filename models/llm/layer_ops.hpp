@@ -21,8 +21,8 @@ bool counts_as_model_flops(OpClass c);
 struct OpShape {
   int seq_len = 4096;
   int micro_batch = 1;
-  bool causal = true;         // attention over the lower triangle only
-  int element_bytes = 2;      // activations and weights in HBM (BF16)
+  bool causal = true;     // attention over the lower triangle only
+  int element_bytes = 2;  // activations and weights in HBM (BF16)
 
   double tokens() const { return static_cast<double>(seq_len) * micro_batch; }
 };
@@ -42,7 +42,7 @@ struct LayerOp {
 
 // A run of identical layers (or the embedding, head or MTP block) and its ops.
 struct LayerBlock {
-  std::string kind;  // "embedding", "dense", "moe", "head", "mtp"
+  std::string kind;      // "embedding", "dense", "moe", "head", "mtp"
   int first_layer = -1;  // transformer layer indices [first, last]; -1 outside the stack
   int last_layer = -1;
   std::vector<LayerOp> ops;

@@ -31,10 +31,10 @@ enum class ScoreFunction { softmax, sigmoid };
 struct MoeSpec {
   int routed_experts = 0;
   int shared_experts = 0;
-  int activated_experts = 0;   // top-k routed experts per token
-  int expert_inter_dim = 0;    // SwiGLU width of one expert
-  int expert_groups = 1;       // groups for group-limited routing
-  int limited_groups = 1;      // groups a token may reach
+  int activated_experts = 0;  // top-k routed experts per token
+  int expert_inter_dim = 0;   // SwiGLU width of one expert
+  int expert_groups = 1;      // groups for group-limited routing
+  int limited_groups = 1;     // groups a token may reach
   double route_scale = 1.0;
   ScoreFunction score = ScoreFunction::softmax;
 
@@ -47,12 +47,12 @@ struct LlmSpec {
   int layers = 0;
   int heads = 0;
   int vocab = 0;
-  int ffn_inter_dim = 0;   // SwiGLU width of the dense FFN
-  int dense_layers = 0;    // the first dense_layers use the dense FFN; all do without `moe`
+  int ffn_inter_dim = 0;  // SwiGLU width of the dense FFN
+  int dense_layers = 0;   // the first dense_layers use the dense FFN; all do without `moe`
   std::variant<MlaSpec, GqaSpec> attention;
   std::optional<MoeSpec> moe;
-  int mtp_depth = 0;            // multi-token-prediction modules trained with the model
-  bool tied_embeddings = false; // output head shares the embedding matrix
+  int mtp_depth = 0;             // multi-token-prediction modules trained with the model
+  bool tied_embeddings = false;  // output head shares the embedding matrix
 
   bool operator==(const LlmSpec&) const = default;
   bool is_moe_layer(int index) const { return moe.has_value() && index >= dense_layers; }

@@ -9,8 +9,8 @@
 namespace codesim::cli {
 
 struct ModelOptions {
-  std::string name;         // preset name; empty when config is given
-  std::string config;       // model config JSON path
+  std::string name;    // preset name; empty when config is given
+  std::string config;  // model config JSON path
   int seq_len = 4096;
   std::optional<int> mtp_depth;
   std::string format = "table";

@@ -25,29 +25,40 @@ void buffered(F&& command) {
 
 int main(int argc, char** argv) {
   using namespace codesim;
-  CLI::App app{"codesim: discrete-event simulator of GPU clusters for large Mixture-of-Experts models"};
+  CLI::App app{
+      "codesim: discrete-event simulator of GPU clusters for large Mixture-of-Experts models"};
   app.set_version_flag("--version", "codesim " CODESIM_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
 
   cli::ModelOptions model;
   int mtp_depth = -1;
-  auto* model_cmd = app.add_subcommand("model", "Parameters, KV cache, FLOPs per token and per-layer ops of a model");
-  model_cmd->add_option("name", model.name, "Preset: deepseek-v3, deepseek-v2, deepseek-v2-lite, qwen2.5-72b, llama3.1-405b");
-  model_cmd->add_option("--config", model.config, "Model config JSON (DeepSeek or Hugging Face format)");
-  model_cmd->add_option("--seq-len", model.seq_len, "Sequence length for FLOPs per token")->check(CLI::Range(1, 10'000'000));
-  model_cmd->add_option("--mtp-depth", mtp_depth, "Override the number of MTP modules")->check(CLI::Range(0, 8));
-  model_cmd->add_option("--format", model.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  auto* model_cmd = app.add_subcommand(
+      "model", "Parameters, KV cache, FLOPs per token and per-layer ops of a model");
+  model_cmd->add_option(
+      "name", model.name,
+      "Preset: deepseek-v3, deepseek-v2, deepseek-v2-lite, qwen2.5-72b, llama3.1-405b");
+  model_cmd->add_option("--config", model.config,
+                        "Model config JSON (DeepSeek or Hugging Face format)");
+  model_cmd->add_option("--seq-len", model.seq_len, "Sequence length for FLOPs per token")
+      ->check(CLI::Range(1, 10'000'000));
+  model_cmd->add_option("--mtp-depth", mtp_depth, "Override the number of MTP modules")
+      ->check(CLI::Range(0, 8));
+  model_cmd->add_option("--format", model.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
 
   std::string describe_format = "table";
-  auto* describe_cmd = app.add_subcommand("describe", "Print the scenario schema (key, type, unit, default, doc)");
-  describe_cmd->add_option("--format", describe_format, "table, json or md")->check(CLI::IsMember({"table", "json", "md"}));
+  auto* describe_cmd =
+      app.add_subcommand("describe", "Print the scenario schema (key, type, unit, default, doc)");
+  describe_cmd->add_option("--format", describe_format, "table, json or md")
+      ->check(CLI::IsMember({"table", "json", "md"}));
 
   std::string check_file;
   std::string check_format = "yaml";
   auto* check_cmd = app.add_subcommand("check", "Validate a scenario and print it resolved");
   check_cmd->add_option("scenario", check_file, "Scenario YAML")->required();
-  check_cmd->add_option("--format", check_format, "yaml or json")->check(CLI::IsMember({"yaml", "json"}));
+  check_cmd->add_option("--format", check_format, "yaml or json")
+      ->check(CLI::IsMember({"yaml", "json"}));
 
   try {
     app.parse(argc, argv);

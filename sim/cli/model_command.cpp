@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "models/llm/analytics.hpp"
@@ -13,8 +14,6 @@
 #include "sim/core/text.hpp"
 #include "sim/report/table.hpp"
 
-#include <nlohmann/json.hpp>
-
 namespace codesim::cli {
 namespace {
 
@@ -23,7 +22,9 @@ using nlohmann::ordered_json;
 constexpr int kSchemaVersion = 1;
 
 // Parameter and byte counts are whole numbers; print them as JSON integers.
-std::int64_t count(double v) { return std::llround(v); }
+std::int64_t count(double v) {
+  return std::llround(v);
+}
 
 llm::LlmSpec resolve(const ModelOptions& o) {
   if (!o.config.empty()) {
@@ -34,9 +35,12 @@ llm::LlmSpec resolve(const ModelOptions& o) {
   }
   const auto names = llm::preset_names();
   const auto near = core::closest_match(o.name, names);
-  throw core::InputError(core::Diagnostic{
-      {"codesim model", 0, 0}, "", "unknown model '" + o.name + "'",
-      (near.empty() ? std::string() : "did you mean '" + near + "'? ") + "presets: " + core::join(names, ", ")});
+  throw core::InputError(
+      core::Diagnostic{{"codesim model", 0, 0},
+                       "",
+                       "unknown model '" + o.name + "'",
+                       (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
+                           "presets: " + core::join(names, ", ")});
 }
 
 std::string fixed(double v, int digits) {
@@ -56,7 +60,8 @@ ordered_json op_json(const llm::LayerOp& op) {
           {"active_params", count(op.active_params)}};
 }
 
-ordered_json to_json(const llm::LlmSpec& m, const llm::ModelAnalytics& a, const std::string& source) {
+ordered_json to_json(const llm::LlmSpec& m, const llm::ModelAnalytics& a,
+                     const std::string& source) {
   ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["name"] = m.name;
@@ -129,30 +134,39 @@ void print_table(const llm::LlmSpec& m, const llm::ModelAnalytics& a, const std:
   const auto pub = [&](auto member) { return p ? (*p).*member : std::optional<double>{}; };
   report::Table summary({"figure", "value"});
   summary.add_row({"model", m.name + " (" + source + ")"});
-  summary.add_row({"parameters, total (B)", versus(a.params_total, pub(&llm::PublishedFigures::params_total), 1e9, 2)});
-  summary.add_row({"parameters, active per token (B)", versus(a.params_active, pub(&llm::PublishedFigures::params_active), 1e9, 2)});
+  summary.add_row({"parameters, total (B)",
+                   versus(a.params_total, pub(&llm::PublishedFigures::params_total), 1e9, 2)});
+  summary.add_row({"parameters, active per token (B)",
+                   versus(a.params_active, pub(&llm::PublishedFigures::params_active), 1e9, 2)});
   if (m.mtp_depth > 0) {
     summary.add_row({"parameters, MTP modules (B)", fixed(a.params_mtp / 1e9, 2)});
   }
-  summary.add_row({"KV cache per token (B, BF16)", versus(a.kv_cache_per_token.value, pub(&llm::PublishedFigures::kv_cache_bytes_per_token), 1, 0)});
+  summary.add_row({"KV cache per token (B, BF16)",
+                   versus(a.kv_cache_per_token.value,
+                          pub(&llm::PublishedFigures::kv_cache_bytes_per_token), 1, 0)});
   summary.add_row({"training GFLOP/token, causal, seq " + std::to_string(a.seq_len),
-                   versus(a.training_flops_per_token.value, pub(&llm::PublishedFigures::training_flops_per_token), 1e9, 1)});
-  summary.add_row({"training GFLOP/token, non-causal", fixed(a.training_flops_per_token_noncausal.value / 1e9, 1)});
+                   versus(a.training_flops_per_token.value,
+                          pub(&llm::PublishedFigures::training_flops_per_token), 1e9, 1)});
+  summary.add_row({"training GFLOP/token, non-causal",
+                   fixed(a.training_flops_per_token_noncausal.value / 1e9, 1)});
   if (m.mtp_depth > 0) {
-    summary.add_row({"training GFLOP/token, MTP modules", fixed(a.training_flops_per_token_mtp.value / 1e9, 1)});
+    summary.add_row({"training GFLOP/token, MTP modules",
+                     fixed(a.training_flops_per_token_mtp.value / 1e9, 1)});
   }
   out << summary.render() << "\n";
   using Align = report::Table::Align;
-  report::Table ops({"block", "op", "class", "fwd GFLOP", "bwd-in GFLOP", "bwd-w GFLOP", "params (M)"},
-                    {Align::left, Align::left, Align::left, Align::right, Align::right, Align::right, Align::right});
+  report::Table ops(
+      {"block", "op", "class", "fwd GFLOP", "bwd-in GFLOP", "bwd-w GFLOP", "params (M)"},
+      {Align::left, Align::left, Align::left, Align::right, Align::right, Align::right,
+       Align::right});
   for (const auto& b : a.blocks) {
     const std::string label = b.first_layer < 0 ? b.kind
-                                                : b.kind + " " + std::to_string(b.first_layer) + "-" +
-                                                      std::to_string(b.last_layer);
+                                                : b.kind + " " + std::to_string(b.first_layer) +
+                                                      "-" + std::to_string(b.last_layer);
     for (const auto& op : b.ops) {
-      ops.add_row({label, op.name, std::string(llm::op_class_name(op.op_class)), fixed(op.forward.value / 1e9, 2),
-                   fixed(op.backward_input.value / 1e9, 2), fixed(op.backward_weight.value / 1e9, 2),
-                   fixed(op.params / 1e6, 2)});
+      ops.add_row({label, op.name, std::string(llm::op_class_name(op.op_class)),
+                   fixed(op.forward.value / 1e9, 2), fixed(op.backward_input.value / 1e9, 2),
+                   fixed(op.backward_weight.value / 1e9, 2), fixed(op.params / 1e6, 2)});
     }
   }
   out << "Per-layer ops, one sequence of " << a.seq_len << " tokens:\n" << ops.render();

@@ -49,14 +49,16 @@ std::string to_choice(const FieldSpec& f, const std::string& text) {
     return text;
   }
   const auto near = core::closest_match(text, f.choices);
-  throw UnitError("unknown value '" + text + "'",
-                  near.empty() ? "expected one of: " + core::join(f.choices, ", ")
-                               : "did you mean '" + near + "'? (one of: " + core::join(f.choices, ", ") + ")");
+  throw UnitError(
+      "unknown value '" + text + "'",
+      near.empty() ? "expected one of: " + core::join(f.choices, ", ")
+                   : "did you mean '" + near + "'? (one of: " + core::join(f.choices, ", ") + ")");
 }
 
 std::vector<YAML::Node> list_items(const YAML::Node& n, std::string_view expected) {
   if (!n.IsSequence()) {
-    throw UnitError("expected " + std::string(expected) + ", got " + shown(n), "write a list: [a, b]");
+    throw UnitError("expected " + std::string(expected) + ", got " + shown(n),
+                    "write a list: [a, b]");
   }
   return {n.begin(), n.end()};
 }
@@ -130,7 +132,8 @@ Value decode(const FieldSpec& f, const YAML::Node& n, SourceLocation& where) {
 }
 
 std::string shown_value(const FieldSpec& f, double v) {
-  return f.type == FieldType::quantity ? core::format_quantity(v, f.dimension) : core::format_number(v);
+  return f.type == FieldType::quantity ? core::format_quantity(v, f.dimension)
+                                       : core::format_number(v);
 }
 
 void check_range(const FieldSpec& f, const Value& value) {
@@ -144,10 +147,12 @@ void check_range(const FieldSpec& f, const Value& value) {
   }
   if (f.min) {
     if (f.min_exclusive && !(v > *f.min)) {
-      throw UnitError("must be greater than " + shown_value(f, *f.min) + ", got " + shown_value(f, v), "");
+      throw UnitError(
+          "must be greater than " + shown_value(f, *f.min) + ", got " + shown_value(f, v), "");
     }
     if (!f.min_exclusive && v < *f.min) {
-      throw UnitError("must be at least " + shown_value(f, *f.min) + ", got " + shown_value(f, v), "");
+      throw UnitError("must be at least " + shown_value(f, *f.min) + ", got " + shown_value(f, v),
+                      "");
     }
   }
   if (f.max && v > *f.max) {
@@ -177,7 +182,8 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
     }
     SourceLocation loc = it != flat.entries.end() ? it->second.where : SourceLocation{path, 0, 0};
     try {
-      const YAML::Node node = it != flat.entries.end() ? it->second.node : YAML::Load(f.default_text);
+      const YAML::Node node =
+          it != flat.entries.end() ? it->second.node : YAML::Load(f.default_text);
       if (it != flat.entries.end()) {
         where[f.path] = loc;
       }
@@ -204,7 +210,9 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
 
 }  // namespace
 
-Scenario load_scenario(const std::string& path) { return decode_all(read_scenario_yaml(path), path); }
+Scenario load_scenario(const std::string& path) {
+  return decode_all(read_scenario_yaml(path), path);
+}
 
 Scenario load_scenario_text(const std::string& text, const std::string& path) {
   return decode_all(read_scenario_text(text, path), path);

@@ -11,7 +11,8 @@ using core::SourceLocation;
 
 class Rules {
  public:
-  Rules(const Scenario& s, const std::map<std::string, SourceLocation>& where) : s_(s), where_(where) {}
+  Rules(const Scenario& s, const std::map<std::string, SourceLocation>& where)
+      : s_(s), where_(where) {}
 
   // A problem reported at the first of `keys` written in a file (else at the file).
   void fail(std::initializer_list<std::string> keys, std::string message, std::string hint = {}) {
@@ -33,14 +34,17 @@ class Rules {
   std::vector<Diagnostic> problems_;
 };
 
-std::string n(long long v) { return std::to_string(v); }
+std::string n(long long v) {
+  return std::to_string(v);
+}
 
 void check_model(const Scenario& s, Rules& r) {
   if (!s.model.preset.empty() && !s.model.config.empty()) {
     r.fail({"model.config", "model.preset"}, "give model.preset or model.config, not both");
   }
   if (s.model.preset.empty() && s.model.config.empty()) {
-    r.fail({"model"}, "no model given", "add model: {preset: deepseek-v3} or model: {config: path/to/config.json}");
+    r.fail({"model"}, "no model given",
+           "add model: {preset: deepseek-v3} or model: {config: path/to/config.json}");
   }
 }
 
@@ -55,31 +59,35 @@ void check_parallelism(const Scenario& s, Rules& r) {
                n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
   } else if (gpus % (static_cast<long long>(p.pp) * p.ep) != 0) {
     r.fail({"parallelism.ep", "parallelism.pp"},
-           "the GPU count (" + n(gpus) + ") must be divisible by pp x ep = " + n(p.pp) + " x " + n(p.ep) +
-               " = " + n(static_cast<long long>(p.pp) * p.ep),
-           "each pipeline stage's " + n(p.dp * p.tp) + " GPUs split into expert-parallel groups of ep");
+           "the GPU count (" + n(gpus) + ") must be divisible by pp x ep = " + n(p.pp) + " x " +
+               n(p.ep) + " = " + n(static_cast<long long>(p.pp) * p.ep),
+           "each pipeline stage's " + n(p.dp * p.tp) +
+               " GPUs split into expert-parallel groups of ep");
   }
   const auto& m = s.model.spec;
   if (m.moe && m.moe->routed_experts % p.ep != 0) {
     r.fail({"parallelism.ep"}, "the model's " + n(m.moe->routed_experts) +
-                                   " routed experts do not spread evenly over ep = " + n(p.ep) + " GPUs");
+                                   " routed experts do not spread evenly over ep = " + n(p.ep) +
+                                   " GPUs");
   }
   if (!m.moe && p.ep > 1) {
     r.fail({"parallelism.ep"}, "ep must be 1 for a dense model (" + m.name + " has no experts)");
   }
   if (m.heads > 0 && m.heads % p.tp != 0) {
-    r.fail({"parallelism.tp"}, "tp = " + n(p.tp) + " must divide the model's " + n(m.heads) + " attention heads");
+    r.fail({"parallelism.tp"},
+           "tp = " + n(p.tp) + " must divide the model's " + n(m.heads) + " attention heads");
   }
   if (m.layers > 0 && p.pp > m.layers) {
-    r.fail({"parallelism.pp"}, "pp = " + n(p.pp) + " exceeds the model's " + n(m.layers) + " layers");
+    r.fail({"parallelism.pp"},
+           "pp = " + n(p.pp) + " exceeds the model's " + n(m.layers) + " layers");
   }
 }
 
 void check_hardware(const Scenario& s, Rules& r) {
   if (s.hardware.comm_sms >= s.hardware.spec.gpu.sms) {
-    r.fail({"hardware.comm_sms", "hardware.sms"},
-           "comm_sms (" + n(s.hardware.comm_sms) + ") must leave SMs for compute: the GPU has " +
-               n(s.hardware.spec.gpu.sms));
+    r.fail({"hardware.comm_sms", "hardware.sms"}, "comm_sms (" + n(s.hardware.comm_sms) +
+                                                      ") must leave SMs for compute: the GPU has " +
+                                                      n(s.hardware.spec.gpu.sms));
   }
 }
 
@@ -87,20 +95,22 @@ void check_workload(const Scenario& s, Rules& r) {
   if (s.workload.kind != WorkloadKind::train) {
     return;
   }
-  const long long per_step = static_cast<long long>(s.parallelism.dp) * s.schedule.micro_batch_sequences;
+  const long long per_step =
+      static_cast<long long>(s.parallelism.dp) * s.schedule.micro_batch_sequences;
   if (s.workload.global_batch_sequences % per_step != 0) {
     r.fail({"workload.global_batch_sequences", "schedule.micro_batch_sequences", "parallelism.dp"},
            "global_batch_sequences (" + n(s.workload.global_batch_sequences) +
-               ") must be a multiple of dp x micro_batch_sequences = " + n(s.parallelism.dp) + " x " +
-               n(s.schedule.micro_batch_sequences) + " = " + n(per_step));
+               ") must be a multiple of dp x micro_batch_sequences = " + n(s.parallelism.dp) +
+               " x " + n(s.schedule.micro_batch_sequences) + " = " + n(per_step));
   }
 }
 
 void check_routing(const Scenario& s, Rules& r) {
   const auto& m = s.model.spec;
   if (m.moe && s.routing.node_limit > m.moe->expert_groups) {
-    r.fail({"routing.node_limit"}, "node_limit (" + n(s.routing.node_limit) + ") exceeds the model's " +
-                                       n(m.moe->expert_groups) + " expert groups",
+    r.fail({"routing.node_limit"},
+           "node_limit (" + n(s.routing.node_limit) + ") exceeds the model's " +
+               n(m.moe->expert_groups) + " expert groups",
            "node_limit = " + n(m.moe->expert_groups) + " already means no limit");
   }
 }
@@ -109,20 +119,23 @@ void check_topology(const Scenario& s, Rules& r) {
   const auto& t = s.topology;
   if (t.family == TopologyFamily::mpft && t.planes != s.hardware.spec.gpus_per_node) {
     r.fail({"topology.planes", "hardware.gpus_per_node"},
-           "mpft needs one plane per GPU of a node: planes = " + n(t.planes) + ", gpus_per_node = " +
-               n(s.hardware.spec.gpus_per_node));
+           "mpft needs one plane per GPU of a node: planes = " + n(t.planes) +
+               ", gpus_per_node = " + n(s.hardware.spec.gpus_per_node));
   }
   if (t.family != TopologyFamily::mpft && t.planes != 1) {
-    r.fail({"topology.planes"}, "only mpft has several planes; " + std::string(enum_name(t.family)) +
-                                    " has 1, got " + n(t.planes));
+    r.fail({"topology.planes"}, "only mpft has several planes; " +
+                                    std::string(enum_name(t.family)) + " has 1, got " +
+                                    n(t.planes));
   }
   if (t.switch_radix % 2 != 0) {
-    r.fail({"topology.switch_radix"}, "must be even (half the ports down, half up), got " + n(t.switch_radix));
+    r.fail({"topology.switch_radix"},
+           "must be even (half the ports down, half up), got " + n(t.switch_radix));
   }
   std::set<int> seen;
   for (int p : t.failed_planes) {
     if (p < 0 || p >= t.planes) {
-      r.fail({"topology.failed_planes"}, "plane " + n(p) + " does not exist (planes are 0 to " + n(t.planes - 1) + ")");
+      r.fail({"topology.failed_planes"},
+             "plane " + n(p) + " does not exist (planes are 0 to " + n(t.planes - 1) + ")");
     } else if (!seen.insert(p).second) {
       r.fail({"topology.failed_planes"}, "plane " + n(p) + " is listed twice");
     }
@@ -134,7 +147,8 @@ void check_topology(const Scenario& s, Rules& r) {
 
 }  // namespace
 
-std::vector<Diagnostic> check_rules(const Scenario& s, const std::map<std::string, SourceLocation>& where) {
+std::vector<Diagnostic> check_rules(const Scenario& s,
+                                    const std::map<std::string, SourceLocation>& where) {
   Rules r(s, where);
   check_model(s, r);
   check_hardware(s, r);

@@ -27,10 +27,10 @@ enum class OutputFormat { table, json, csv, md, html };
 template <class E>
 struct EnumNames;
 
-#define CODESIM_ENUM_NAMES(E, ...)                                        \
-  template <>                                                             \
-  struct EnumNames<E> {                                                   \
-    static constexpr std::array values = {__VA_ARGS__};                   \
+#define CODESIM_ENUM_NAMES(E, ...)                      \
+  template <>                                           \
+  struct EnumNames<E> {                                 \
+    static constexpr std::array values = {__VA_ARGS__}; \
   };
 
 CODESIM_ENUM_NAMES(TopologyFamily, std::pair{TopologyFamily::node, std::string_view("node")},
@@ -41,7 +41,8 @@ CODESIM_ENUM_NAMES(TopologyFamily, std::pair{TopologyFamily::node, std::string_v
                    std::pair{TopologyFamily::slimfly, std::string_view("slimfly")},
                    std::pair{TopologyFamily::dragonfly, std::string_view("dragonfly")},
                    std::pair{TopologyFamily::nvl72, std::string_view("nvl72")})
-CODESIM_ENUM_NAMES(PathSelection, std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
+CODESIM_ENUM_NAMES(PathSelection,
+                   std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
                    std::pair{PathSelection::spread, std::string_view("spread")},
                    std::pair{PathSelection::fixed, std::string_view("static")})
 CODESIM_ENUM_NAMES(ScheduleMethod, std::pair{ScheduleMethod::one_f_one_b, std::string_view("1f1b")},
@@ -57,9 +58,11 @@ CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_vie
                    std::pair{WirePrecision::fp8, std::string_view("fp8")},
                    std::pair{WirePrecision::logfmt8, std::string_view("logfmt8")},
                    std::pair{WirePrecision::logfmt10, std::string_view("logfmt10")})
-CODESIM_ENUM_NAMES(DispatchMode, std::pair{DispatchMode::deepep_normal, std::string_view("deepep-normal")},
+CODESIM_ENUM_NAMES(DispatchMode,
+                   std::pair{DispatchMode::deepep_normal, std::string_view("deepep-normal")},
                    std::pair{DispatchMode::direct, std::string_view("direct")},
-                   std::pair{DispatchMode::deepep_low_latency, std::string_view("deepep-low-latency")})
+                   std::pair{DispatchMode::deepep_low_latency,
+                             std::string_view("deepep-low-latency")})
 CODESIM_ENUM_NAMES(Balance, std::pair{Balance::none, std::string_view("none")},
                    std::pair{Balance::bias, std::string_view("bias")},
                    std::pair{Balance::perfect, std::string_view("perfect")})

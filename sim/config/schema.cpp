@@ -26,10 +26,13 @@ FieldInfo with_default(std::string text, std::string doc) {
   return {.doc = std::move(doc), .default_text = std::move(text)};
 }
 FieldInfo from_preset(std::string source, std::string doc) {
-  return {.doc = std::move(doc), .default_kind = DefaultKind::preset, .preset_source = std::move(source)};
+  return {.doc = std::move(doc),
+          .default_kind = DefaultKind::preset,
+          .preset_source = std::move(source)};
 }
 FieldInfo derived(std::string how, std::string doc) {
-  return {.doc = std::move(doc), .default_kind = DefaultKind::derived, .default_text = std::move(how)};
+  return {
+      .doc = std::move(doc), .default_kind = DefaultKind::derived, .default_text = std::move(how)};
 }
 FieldInfo optional_field(std::string doc) {
   return {.doc = std::move(doc), .default_kind = DefaultKind::empty};
@@ -90,16 +93,21 @@ FieldSpec field(std::string path, Access access, FieldInfo info) {
   return f;
 }
 
-#define MEMBER(expr) [](auto& s) -> auto& { return s.expr; }
+#define MEMBER(expr)     \
+  [](auto& s) -> auto& { \
+    return s.expr;       \
+  }
 
 std::vector<FieldSpec> build_schema() {
   std::vector<FieldSpec> f;
 
-  f.push_back(field("name", MEMBER(name), optional_field("Scenario name; defaults to the file's stem.")));
+  f.push_back(
+      field("name", MEMBER(name), optional_field("Scenario name; defaults to the file's stem.")));
   f.push_back(field("description", MEMBER(description), optional_field("One line for reports.")));
   {
-    FieldSpec include = field("include", MEMBER(name), optional_field(
-        "Preset file(s) loaded first, relative to this file; this file's keys override theirs."));
+    FieldSpec include = field("include", MEMBER(name),
+                              optional_field("Preset file(s) loaded first, relative to this file; "
+                                             "this file's keys override theirs."));
     include.type = FieldType::path;
     include.set = [](Scenario&, const Value&) {};  // applied while reading the YAML
     include.get = [](const Scenario&) { return Value(std::string()); };
@@ -117,8 +125,10 @@ std::vector<FieldSpec> build_schema() {
       apply_model(s, *llm::find_preset(s.model.preset));
     };
     f.push_back(std::move(preset));
-    FieldSpec config = field("model.config", MEMBER(model.config), optional_field(
-        "Model config JSON, DeepSeek or Hugging Face format, relative to this file."));
+    FieldSpec config =
+        field("model.config", MEMBER(model.config),
+              optional_field(
+                  "Model config JSON, DeepSeek or Hugging Face format, relative to this file."));
     config.type = FieldType::path;
     config.set = [](Scenario& s, const Value& v) {
       s.model.config = std::get<std::string>(v);
@@ -126,13 +136,18 @@ std::vector<FieldSpec> build_schema() {
     };
     f.push_back(std::move(config));
   }
-  f.push_back(field("model.mtp_depth", MEMBER(model.spec.mtp_depth),
-                    between(from_preset("model", "Multi-token-prediction modules trained with the model (DeepSeek-V3: 1)."), 0, 8)));
+  f.push_back(field(
+      "model.mtp_depth", MEMBER(model.spec.mtp_depth),
+      between(
+          from_preset("model",
+                      "Multi-token-prediction modules trained with the model (DeepSeek-V3: 1)."),
+          0, 8)));
 
   // --- hardware
   {
-    FieldSpec gpu = field("hardware.gpu", MEMBER(hardware.preset), with_default(
-        "h800", "GPU and node preset; every hardware field below overrides it."));
+    FieldSpec gpu = field(
+        "hardware.gpu", MEMBER(hardware.preset),
+        with_default("h800", "GPU and node preset; every hardware field below overrides it."));
     gpu.type = FieldType::choice;
     gpu.choices = hardware::preset_names();
     gpu.set = [](Scenario& s, const Value& v) {
@@ -149,21 +164,27 @@ std::vector<FieldSpec> build_schema() {
   f.push_back(field("hardware.sms", MEMBER(hardware.spec.gpu.sms),
                     between(from_preset(hw, "Streaming multiprocessors per GPU."), 1, 10'000)));
   f.push_back(field("hardware.comm_sms", MEMBER(hardware.comm_sms),
-                    at_least(with_default("20", "SMs held by communication kernels while they overlap compute (DeepSeek-V3 training: 20 of 132)."), 0)));
-  f.push_back(field("hardware.bf16_peak", MEMBER(hardware.spec.gpu.bf16_peak),
-                    positive(from_preset(hw, "Dense BF16 tensor-core peak per GPU (the MFU reference)."))));
+                    at_least(with_default("20",
+                                          "SMs held by communication kernels while they overlap "
+                                          "compute (DeepSeek-V3 training: 20 of 132)."),
+                             0)));
+  f.push_back(
+      field("hardware.bf16_peak", MEMBER(hardware.spec.gpu.bf16_peak),
+            positive(from_preset(hw, "Dense BF16 tensor-core peak per GPU (the MFU reference)."))));
   f.push_back(field("hardware.fp8_peak", MEMBER(hardware.spec.gpu.fp8_peak),
                     positive(from_preset(hw, "Dense FP8 tensor-core peak per GPU."))));
   f.push_back(field("hardware.hbm_capacity", MEMBER(hardware.spec.gpu.hbm_capacity),
                     positive(from_preset(hw, "HBM per GPU."))));
   f.push_back(field("hardware.hbm_bandwidth", MEMBER(hardware.spec.gpu.hbm_bandwidth),
                     positive(from_preset(hw, "HBM bandwidth per GPU."))));
-  f.push_back(field("hardware.nvlink_bandwidth", MEMBER(hardware.spec.scale_up.bandwidth),
-                    positive(from_preset(hw, "Achievable NVLink bandwidth per GPU per direction."))));
+  f.push_back(
+      field("hardware.nvlink_bandwidth", MEMBER(hardware.spec.scale_up.bandwidth),
+            positive(from_preset(hw, "Achievable NVLink bandwidth per GPU per direction."))));
   f.push_back(field("hardware.nvlink_latency", MEMBER(hardware.spec.scale_up.latency),
                     at_least(from_preset(hw, "NVLink end-to-end latency of a small message."), 0)));
   f.push_back(field("hardware.nic_bandwidth", MEMBER(hardware.spec.nic.bandwidth),
-                    positive(from_preset(hw, "Scale-out NIC bandwidth per GPU per direction (400Gbps = 50GBps)."))));
+                    positive(from_preset(
+                        hw, "Scale-out NIC bandwidth per GPU per direction (400Gbps = 50GBps)."))));
   f.push_back(field("hardware.nic_latency", MEMBER(hardware.spec.nic.latency_same_leaf),
                     at_least(from_preset(hw, "NIC-to-NIC latency through one leaf switch."), 0)));
   f.push_back(field("hardware.nic_latency_cross_leaf", MEMBER(hardware.spec.nic.latency_cross_leaf),
@@ -174,12 +195,14 @@ std::vector<FieldSpec> build_schema() {
   // --- topology
   f.push_back(field("topology.family", MEMBER(topology.family),
                     with_default("node", "Network family joining the nodes.")));
-  f.push_back(field("topology.planes", MEMBER(topology.planes),
-                    between(with_default("1", "Network planes (mpft: one per GPU index of a node)."), 1, 64)));
+  f.push_back(field(
+      "topology.planes", MEMBER(topology.planes),
+      between(with_default("1", "Network planes (mpft: one per GPU index of a node)."), 1, 64)));
   f.push_back(field("topology.switch_radix", MEMBER(topology.switch_radix),
                     between(with_default("64", "Ports per switch."), 4, 1024)));
-  f.push_back(field("topology.switch_latency", MEMBER(topology.switch_latency),
-                    at_least(with_default("0.5us", "Per-hop switch latency (illustrative; calibrate)."), 0)));
+  f.push_back(field(
+      "topology.switch_latency", MEMBER(topology.switch_latency),
+      at_least(with_default("0.5us", "Per-hop switch latency (illustrative; calibrate)."), 0)));
   f.push_back(field("topology.routing", MEMBER(topology.path_selection),
                     with_default("ecmp-hash", "How flows pick among equal-cost paths.")));
   f.push_back(field("topology.failed_planes", MEMBER(topology.failed_planes),
@@ -188,12 +211,16 @@ std::vector<FieldSpec> build_schema() {
   // --- parallelism
   f.push_back(field("parallelism.pp", MEMBER(parallelism.pp),
                     between(with_default("1", "Pipeline-parallel stages."), 1, 1024)));
-  f.push_back(field("parallelism.ep", MEMBER(parallelism.ep),
-                    between(with_default("1", "Expert-parallel group size (GPUs sharing one layer's experts)."), 1, 1'000'000)));
+  f.push_back(field(
+      "parallelism.ep", MEMBER(parallelism.ep),
+      between(with_default("1", "Expert-parallel group size (GPUs sharing one layer's experts)."),
+              1, 1'000'000)));
   f.push_back(field("parallelism.tp", MEMBER(parallelism.tp),
                     between(with_default("1", "Tensor-parallel degree."), 1, 1024)));
-  f.push_back(field("parallelism.dp", MEMBER(parallelism.dp),
-                    between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage (ZeRO-1)."), 1, 1'000'000)));
+  f.push_back(
+      field("parallelism.dp", MEMBER(parallelism.dp),
+            between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage (ZeRO-1)."), 1,
+                    1'000'000)));
   f.back().derive = [](const Scenario& s) {
     return Value(std::int64_t{s.gpus() / (s.parallelism.pp * s.parallelism.tp)});
   };
@@ -202,14 +229,18 @@ std::vector<FieldSpec> build_schema() {
   f.push_back(field("schedule.method", MEMBER(schedule.method),
                     with_default("1f1b", "Pipeline schedule.")));
   f.push_back(field("schedule.micro_batch_sequences", MEMBER(schedule.micro_batch_sequences),
-                    between(with_default("1", "Sequences per micro-batch per data-parallel rank."), 1, 1'000'000)));
+                    between(with_default("1", "Sequences per micro-batch per data-parallel rank."),
+                            1, 1'000'000)));
 
   // --- workload
-  f.push_back(field("workload.kind", MEMBER(workload.kind), with_default("train", "What step is simulated.")));
+  f.push_back(field("workload.kind", MEMBER(workload.kind),
+                    with_default("train", "What step is simulated.")));
   f.push_back(field("workload.seq_len", MEMBER(workload.seq_len),
                     between(with_default("4096", "Tokens per sequence."), 1, 10'000'000)));
   f.push_back(field("workload.global_batch_sequences", MEMBER(workload.global_batch_sequences),
-                    between(derived("dp x micro_batch_sequences", "Sequences per optimizer step, over all data-parallel ranks."), 1, 1'000'000'000)));
+                    between(derived("dp x micro_batch_sequences",
+                                    "Sequences per optimizer step, over all data-parallel ranks."),
+                            1, 1'000'000'000)));
   f.back().derive = [](const Scenario& s) {
     return Value(std::int64_t{s.parallelism.dp} * s.schedule.micro_batch_sequences);
   };
@@ -222,22 +253,33 @@ std::vector<FieldSpec> build_schema() {
 
   // --- routing
   f.push_back(field("routing.node_limit", MEMBER(routing.node_limit),
-                    between(from_preset("model", "M: at most M nodes (expert groups) per token; the model's limited-group count by default."), 1, 1024)));
-  f.push_back(field("routing.dispatch", MEMBER(routing.dispatch),
-                    with_default("deepep-normal", "Expert-parallel dispatch and combine algorithm.")));
-  f.push_back(field("routing.balance", MEMBER(routing.balance),
-                    with_default("bias", "Expert load balancing: none, aux-loss-free bias, or perfect.")));
-  f.push_back(field("routing.skew.zipf", MEMBER(routing.skew.zipf),
-                    between(with_default("0", "Zipf exponent of topic popularity in the synthetic tokens (0 = uniform)."), 0, 10)));
-  f.push_back(field("routing.skew.topics", MEMBER(routing.skew.topics),
-                    between(with_default("1", "Topic clusters in the synthetic tokens."), 1, 1'000'000)));
-  f.push_back(field("routing.seed", MEMBER(routing.seed),
-                    at_least(with_default("1", "Seed of the synthetic tokens and gate weights."), 0)));
+                    between(from_preset("model",
+                                        "M: at most M nodes (expert groups) per token; the model's "
+                                        "limited-group count by default."),
+                            1, 1024)));
+  f.push_back(
+      field("routing.dispatch", MEMBER(routing.dispatch),
+            with_default("deepep-normal", "Expert-parallel dispatch and combine algorithm.")));
+  f.push_back(
+      field("routing.balance", MEMBER(routing.balance),
+            with_default("bias", "Expert load balancing: none, aux-loss-free bias, or perfect.")));
+  f.push_back(field(
+      "routing.skew.zipf", MEMBER(routing.skew.zipf),
+      between(with_default(
+                  "0", "Zipf exponent of topic popularity in the synthetic tokens (0 = uniform)."),
+              0, 10)));
+  f.push_back(
+      field("routing.skew.topics", MEMBER(routing.skew.topics),
+            between(with_default("1", "Topic clusters in the synthetic tokens."), 1, 1'000'000)));
+  f.push_back(
+      field("routing.seed", MEMBER(routing.seed),
+            at_least(with_default("1", "Seed of the synthetic tokens and gate weights."), 0)));
 
   // --- output
   f.push_back(field("output.formats", MEMBER(output.formats),
                     with_default("[table]", "Report formats written by `codesim run`.")));
-  f.push_back(field("output.dir", MEMBER(output.dir), with_default("out", "Directory for reports.")));
+  f.push_back(
+      field("output.dir", MEMBER(output.dir), with_default("out", "Directory for reports.")));
   {
     FieldSpec trace = field("output.chrome_trace", MEMBER(output.chrome_trace),
                             optional_field("Chrome trace of the simulated step (path)."));
@@ -258,7 +300,8 @@ const std::vector<FieldSpec>& scenario_schema() {
 
 const FieldSpec* find_field(std::string_view path) {
   const auto& all = scenario_schema();
-  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& f) { return f.path == path; });
+  const auto it =
+      std::find_if(all.begin(), all.end(), [&](const auto& f) { return f.path == path; });
   return it == all.end() ? nullptr : &*it;
 }
 
@@ -286,15 +329,24 @@ std::vector<std::string> children_of(std::string_view section) {
 
 std::string type_description(const FieldSpec& f) {
   switch (f.type) {
-    case FieldType::integer: return "integer";
-    case FieldType::real: return "number";
-    case FieldType::boolean: return "true or false";
-    case FieldType::string: return "text";
-    case FieldType::path: return "file path";
-    case FieldType::quantity: return std::string(core::dimension_noun(f.dimension));
-    case FieldType::integer_list: return "list of integers";
-    case FieldType::choice: return "one of: " + core::join(f.choices, ", ");
-    case FieldType::choice_list: return "list of: " + core::join(f.choices, ", ");
+    case FieldType::integer:
+      return "integer";
+    case FieldType::real:
+      return "number";
+    case FieldType::boolean:
+      return "true or false";
+    case FieldType::string:
+      return "text";
+    case FieldType::path:
+      return "file path";
+    case FieldType::quantity:
+      return std::string(core::dimension_noun(f.dimension));
+    case FieldType::integer_list:
+      return "list of integers";
+    case FieldType::choice:
+      return "one of: " + core::join(f.choices, ", ");
+    case FieldType::choice_list:
+      return "list of: " + core::join(f.choices, ", ");
   }
   return "";
 }

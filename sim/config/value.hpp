@@ -17,7 +17,17 @@ namespace codesim::config {
 using Value = std::variant<std::int64_t, double, bool, std::string, std::vector<std::int64_t>,
                            std::vector<std::string>>;
 
-enum class FieldType { integer, real, boolean, string, path, choice, quantity, integer_list, choice_list };
+enum class FieldType {
+  integer,
+  real,
+  boolean,
+  string,
+  path,
+  choice,
+  quantity,
+  integer_list,
+  choice_list
+};
 
 template <class T>
 struct IsQuantity : std::false_type {};
@@ -25,7 +35,9 @@ template <class Tag>
 struct IsQuantity<core::Quantity<Tag>> : std::true_type {};
 
 template <class E>
-concept NamedEnum = std::is_enum_v<E> && requires { EnumNames<E>::values; };
+concept NamedEnum = std::is_enum_v<E> && requires {
+  EnumNames<E>::values;
+};
 
 template <class T>
 constexpr core::Dimension dimension_of() {
@@ -93,7 +105,9 @@ struct Codec<std::string> {
 template <class Tag>
 struct Codec<core::Quantity<Tag>> {
   static constexpr FieldType type = FieldType::quantity;
-  static core::Quantity<Tag> from(const Value& v) { return core::Quantity<Tag>(std::get<double>(v)); }
+  static core::Quantity<Tag> from(const Value& v) {
+    return core::Quantity<Tag>(std::get<double>(v));
+  }
   static Value to(core::Quantity<Tag> x) { return x.value; }
 };
 template <>
@@ -106,7 +120,9 @@ struct Codec<std::vector<int>> {
     }
     return out;
   }
-  static Value to(const std::vector<int>& xs) { return std::vector<std::int64_t>(xs.begin(), xs.end()); }
+  static Value to(const std::vector<int>& xs) {
+    return std::vector<std::int64_t>(xs.begin(), xs.end());
+  }
 };
 template <NamedEnum E>
 struct Codec<E> {

@@ -26,10 +26,14 @@ SourceLocation location(const std::string& file, const YAML::Mark& mark) {
 
 std::string node_kind(const YAML::Node& n) {
   switch (n.Type()) {
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Null: return "nothing";
-    default: return "'" + n.Scalar() + "'";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Null:
+      return "nothing";
+    default:
+      return "'" + n.Scalar() + "'";
   }
 }
 
@@ -66,11 +70,13 @@ class Reader {
       return;
     }
     if (root.IsNull()) {
-      problem({path, 0, 0}, "", "the scenario is empty", "start from scenarios/deepseek-v3-h800-mpft.yaml");
+      problem({path, 0, 0}, "", "the scenario is empty",
+              "start from scenarios/deepseek-v3-h800-mpft.yaml");
       return;
     }
     if (!root.IsMap()) {
-      problem(location(path, root.Mark()), "", "a scenario must be a map of sections, got " + node_kind(root));
+      problem(location(path, root.Mark()), "",
+              "a scenario must be a map of sections, got " + node_kind(root));
       return;
     }
     if (const auto inc = root["include"]) {
@@ -89,8 +95,10 @@ class Reader {
         items.push_back(item);
       }
     }
-    if (items.empty() || std::any_of(items.begin(), items.end(), [](const auto& n) { return !n.IsScalar(); })) {
-      problem(location(path, inc.Mark()), "include", "expected a file path or a list of file paths, got " + node_kind(inc));
+    if (items.empty() ||
+        std::any_of(items.begin(), items.end(), [](const auto& n) { return !n.IsScalar(); })) {
+      problem(location(path, inc.Mark()), "include",
+              "expected a file path or a list of file paths, got " + node_kind(inc));
       return;
     }
     for (const auto& item : items) {
@@ -134,7 +142,8 @@ class Reader {
   }
 
   void problem(SourceLocation where, std::string key, std::string message, std::string hint = {}) {
-    out_.problems.push_back(Diagnostic{std::move(where), std::move(key), std::move(message), std::move(hint)});
+    out_.problems.push_back(
+        Diagnostic{std::move(where), std::move(key), std::move(message), std::move(hint)});
   }
 
   FlatScenario& out_;

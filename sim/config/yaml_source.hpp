@@ -2,19 +2,19 @@
 // unknown keys with a did-you-mean. Later entries (the including file) override earlier ones.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "sim/core/error.hpp"
 
 namespace codesim::config {
 
 struct Entry {
-  YAML::Node node;              // the value as written
-  core::SourceLocation where;   // of the value
+  YAML::Node node;             // the value as written
+  core::SourceLocation where;  // of the value
 };
 
 struct FlatScenario {

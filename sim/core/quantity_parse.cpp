@@ -2,9 +2,9 @@
 #include "sim/core/quantity_parse.hpp"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cctype>
 #include <cstdlib>
 #include <deque>
 #include <optional>
@@ -181,39 +181,56 @@ std::optional<double> scaled_decimal(std::string_view number, int exp10) {
   return v;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
 }  // namespace
 
 std::string_view dimension_noun(Dimension d) {
   switch (d) {
-    case D::bytes: return "size";
-    case D::seconds: return "duration";
-    case D::flops: return "FLOP count";
-    case D::bytes_per_second: return "bandwidth";
-    case D::flops_per_second: return "compute rate";
+    case D::bytes:
+      return "size";
+    case D::seconds:
+      return "duration";
+    case D::flops:
+      return "FLOP count";
+    case D::bytes_per_second:
+      return "bandwidth";
+    case D::flops_per_second:
+      return "compute rate";
   }
   return "quantity";
 }
 
 std::string_view base_unit(Dimension d) {
   switch (d) {
-    case D::bytes: return "B";
-    case D::seconds: return "s";
-    case D::flops: return "FLOP";
-    case D::bytes_per_second: return "B/s";
-    case D::flops_per_second: return "FLOP/s";
+    case D::bytes:
+      return "B";
+    case D::seconds:
+      return "s";
+    case D::flops:
+      return "FLOP";
+    case D::bytes_per_second:
+      return "B/s";
+    case D::flops_per_second:
+      return "FLOP/s";
   }
   return "";
 }
 
 std::string_view unit_examples(Dimension d) {
   switch (d) {
-    case D::bytes: return "80GB, 141GiB, 7168B";
-    case D::seconds: return "1.5us, 3ms, 2s";
-    case D::flops: return "250GFLOP, 1.2PFLOP";
-    case D::bytes_per_second: return "50GBps, 400Gbps, 160 GB/s";
-    case D::flops_per_second: return "989TFLOPS, 1979TFLOP/s";
+    case D::bytes:
+      return "80GB, 141GiB, 7168B";
+    case D::seconds:
+      return "1.5us, 3ms, 2s";
+    case D::flops:
+      return "250GFLOP, 1.2PFLOP";
+    case D::bytes_per_second:
+      return "50GBps, 400Gbps, 160 GB/s";
+    case D::flops_per_second:
+      return "989TFLOPS, 1979TFLOP/s";
   }
   return "";
 }
@@ -230,9 +247,9 @@ double parse_quantity(std::string_view raw, Dimension d) {
                     "write a number and a unit, e.g. " + example);
   }
   if (unit.empty()) {
-    throw UnitError(quoted(text) + " has no unit; a " + std::string(dimension_noun(d)) +
-                        " needs one",
-                    "write e.g. " + example);
+    throw UnitError(
+        quoted(text) + " has no unit; a " + std::string(dimension_noun(d)) + " needs one",
+        "write e.g. " + example);
   }
   const Classified c = classify(unit);
   if (c.confusion == Confusion::bits_size) {
@@ -278,8 +295,8 @@ namespace {
 // Decimal digits of |v| and the power of ten of the first digit: 1.5e-6 -> ("15", -6).
 std::pair<std::string, int> decimal_digits(double v) {
   std::array<char, 64> buf{};
-  const auto [ptr, ec] =
-      std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(v), std::chars_format::scientific);
+  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(v),
+                                       std::chars_format::scientific);
   const std::string s(buf.data(), ec == std::errc() ? ptr : buf.data());
   const auto e = s.find('e');
   std::string digits;
@@ -318,8 +335,8 @@ std::vector<Prefix> prefixes(Dimension d) {
     case D::seconds:
       return {{-12, "ps"}, {-9, "ns"}, {-6, "us"}, {-3, "ms"}, {0, "s"}};
     case D::flops:
-      return {{0, "FLOP"},   {3, "KFLOP"},  {6, "MFLOP"},
-              {9, "GFLOP"},  {12, "TFLOP"}, {15, "PFLOP"}, {18, "EFLOP"}};
+      return {{0, "FLOP"},   {3, "KFLOP"},  {6, "MFLOP"}, {9, "GFLOP"},
+              {12, "TFLOP"}, {15, "PFLOP"}, {18, "EFLOP"}};
     case D::bytes_per_second:
       return {{0, "Bps"}, {3, "KBps"}, {6, "MBps"}, {9, "GBps"}, {12, "TBps"}, {15, "PBps"}};
     case D::flops_per_second:

@@ -1,4 +1,5 @@
-// Strong unit types for the quantities codesim moves around (bytes, seconds, FLOPs and their rates).
+// Strong unit types for the quantities codesim moves around (bytes, seconds, FLOPs and their
+// rates).
 #pragma once
 
 #include <compare>
@@ -49,22 +50,44 @@ using Flops = Quantity<FlopsTag>;                    // floating-point operation
 using BytesPerSecond = Quantity<BytesPerSecondTag>;  // bytes per second (1 GB/s = 1e9 B/s)
 using FlopsPerSecond = Quantity<FlopsPerSecondTag>;  // FLOP per second
 
-constexpr Seconds operator/(Bytes b, BytesPerSecond r) { return Seconds(b.value / r.value); }
-constexpr Seconds operator/(Flops f, FlopsPerSecond r) { return Seconds(f.value / r.value); }
-constexpr BytesPerSecond operator/(Bytes b, Seconds t) { return BytesPerSecond(b.value / t.value); }
-constexpr FlopsPerSecond operator/(Flops f, Seconds t) { return FlopsPerSecond(f.value / t.value); }
-constexpr Bytes operator*(BytesPerSecond r, Seconds t) { return Bytes(r.value * t.value); }
-constexpr Flops operator*(FlopsPerSecond r, Seconds t) { return Flops(r.value * t.value); }
+constexpr Seconds operator/(Bytes b, BytesPerSecond r) {
+  return Seconds(b.value / r.value);
+}
+constexpr Seconds operator/(Flops f, FlopsPerSecond r) {
+  return Seconds(f.value / r.value);
+}
+constexpr BytesPerSecond operator/(Bytes b, Seconds t) {
+  return BytesPerSecond(b.value / t.value);
+}
+constexpr FlopsPerSecond operator/(Flops f, Seconds t) {
+  return FlopsPerSecond(f.value / t.value);
+}
+constexpr Bytes operator*(BytesPerSecond r, Seconds t) {
+  return Bytes(r.value * t.value);
+}
+constexpr Flops operator*(FlopsPerSecond r, Seconds t) {
+  return Flops(r.value * t.value);
+}
 
 namespace literals {
-constexpr Bytes operator""_B(long double v) { return Bytes(static_cast<double>(v)); }
-constexpr Bytes operator""_B(unsigned long long v) { return Bytes(static_cast<double>(v)); }
-constexpr Bytes operator""_GB(unsigned long long v) { return Bytes(static_cast<double>(v) * 1e9); }
+constexpr Bytes operator""_B(long double v) {
+  return Bytes(static_cast<double>(v));
+}
+constexpr Bytes operator""_B(unsigned long long v) {
+  return Bytes(static_cast<double>(v));
+}
+constexpr Bytes operator""_GB(unsigned long long v) {
+  return Bytes(static_cast<double>(v) * 1e9);
+}
 constexpr Bytes operator""_GiB(unsigned long long v) {
   return Bytes(static_cast<double>(v) * 1073741824.0);
 }
-constexpr Seconds operator""_s(long double v) { return Seconds(static_cast<double>(v)); }
-constexpr Seconds operator""_us(long double v) { return Seconds(static_cast<double>(v) * 1e-6); }
+constexpr Seconds operator""_s(long double v) {
+  return Seconds(static_cast<double>(v));
+}
+constexpr Seconds operator""_us(long double v) {
+  return Seconds(static_cast<double>(v) * 1e-6);
+}
 constexpr Seconds operator""_us(unsigned long long v) {
   return Seconds(static_cast<double>(v) * 1e-6);
 }

@@ -25,86 +25,125 @@ TEST_P(BadScenario, ExitsTwoWithTheExactMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadScenario,
     ::testing::Values(
-    BadInput{"bad_model_json.yaml",
-         "tests/bad_input/broken_config.json:4:13: error: invalid JSON: syntax error while parsing object - unexpected string literal; expected '}'\n"},
-    BadInput{"bits_for_bytes.yaml",
-         "tests/bad_input/bits_for_bytes.yaml:4:17: error: hardware.hbm_capacity: '80Gb' is in bits; sizes are in bytes\n"
-         "  hint: write the size in bytes with 'B' (8 bits = 1B), e.g. 80GB, 141GiB, 7168B\n"},
-    BadInput{"comm_sms_all.yaml",
-         "tests/bad_input/comm_sms_all.yaml:4:13: error: hardware.comm_sms: comm_sms (132) must leave SMs for compute: the GPU has 132\n"},
-    BadInput{"cycle_a.yaml",
-         "tests/bad_input/cycle_a.yaml:1:10: error: include: includes nest deeper than 16 files (a cycle?)\n"},
-    BadInput{"dense_with_ep.yaml",
-         "tests/bad_input/dense_with_ep.yaml:6:7: error: parallelism.ep: ep must be 1 for a dense model (llama3.1-405b has no experts)\n"},
-    BadInput{"empty.yaml",
-         "tests/bad_input/empty.yaml: error: the scenario is empty\n"
-         "  hint: start from scenarios/deepseek-v3-h800-mpft.yaml\n"},
-    BadInput{"ep_not_dividing.yaml",
-         "tests/bad_input/ep_not_dividing.yaml:7:7: error: parallelism.ep: the GPU count (2048) must be divisible by pp x ep = 16 x 96 = 1536\n"
-         "  hint: each pipeline stage's 128 GPUs split into expert-parallel groups of ep\n"
-         "tests/bad_input/ep_not_dividing.yaml:7:7: error: parallelism.ep: the model's 256 routed experts do not spread evenly over ep = 96 GPUs\n"},
-    BadInput{"failed_plane.yaml",
-         "tests/bad_input/failed_plane.yaml:8:18: error: topology.failed_planes: plane 8 does not exist (planes are 0 to 7)\n"},
-    BadInput{"global_batch.yaml",
-         "tests/bad_input/global_batch.yaml:10:27: error: workload.global_batch_sequences: global_batch_sequences (1000) must be a multiple of dp x micro_batch_sequences = 128 x 1 = 128\n"},
-    BadInput{"inconsistent_parallelism.yaml",
-         "tests/bad_input/inconsistent_parallelism.yaml:8:7: error: parallelism.dp: pp x dp x tp = 16 x 64 x 1 = 1024 must equal the GPU count, nodes x gpus_per_node = 256 x 8 = 2048\n"},
-    BadInput{"list_expected.yaml",
-         "tests/bad_input/list_expected.yaml:4:12: error: output.formats: expected a list of names, got 'table'\n"
-         "  hint: write a list: [a, b]\n"},
-    BadInput{"missing_include.yaml",
-         "tests/bad_input/missing_include.yaml:1:10: error: include: cannot read the included file 'tests/bad_input/presets/does-not-exist.yaml'\n"},
-    BadInput{"missing_unit.yaml",
-         "tests/bad_input/missing_unit.yaml:4:21: error: hardware.nvlink_bandwidth: '160' has no unit; a bandwidth needs one\n"
-         "  hint: write e.g. 50GBps, 400Gbps, 160 GB/s\n"},
-    BadInput{"model_json_missing_key.yaml",
-         "tests/bad_input/incomplete_config.json:1:15: error: n_layers: expected an integer, got a string \"61\"\n"
-         "tests/bad_input/incomplete_config.json: error: v_head_dim: missing required key\n"},
-    BadInput{"negative_bandwidth.yaml",
-         "tests/bad_input/negative_bandwidth.yaml:4:21: error: hardware.nvlink_bandwidth: must be greater than 0Bps, got -160GBps\n"},
-    BadInput{"no_model.yaml",
-         "tests/bad_input/no_model.yaml: error: model: no model given\n"
-         "  hint: add model: {preset: deepseek-v3} or model: {config: path/to/config.json}\n"},
-    BadInput{"node_limit.yaml",
-         "tests/bad_input/node_limit.yaml:4:15: error: routing.node_limit: node_limit (9) exceeds the model's 8 expert groups\n"
-         "  hint: node_limit = 8 already means no limit\n"},
-    BadInput{"preset_and_config.yaml",
-         "tests/bad_input/preset_and_config.yaml:3:11: error: model.config: give model.preset or model.config, not both\n"},
-    BadInput{"real_expected.yaml",
-         "tests/bad_input/real_expected.yaml:5:11: error: routing.skew.zipf: expected a number, got 'high'\n"},
-    BadInput{"section_as_scalar.yaml",
-         "tests/bad_input/section_as_scalar.yaml:3:11: error: hardware: expected a map of settings, got 'h800'\n"
-         "  hint: keys here: gpu, nodes, gpus_per_node, sms, comm_sms, bf16_peak, fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_latency, nic_bandwidth, nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
-    BadInput{"several_errors.yaml",
-         "tests/bad_input/several_errors.yaml:4:10: error: hardware.nodes: must be at least 1, got -1\n"
-         "tests/bad_input/several_errors.yaml:5:18: error: hardware.nic_bandwidth: '400' has no unit; a bandwidth needs one\n"
-         "  hint: write e.g. 50GBps, 400Gbps, 160 GB/s\n"
-         "tests/bad_input/several_errors.yaml:7:7: error: parallelism.tp: expected an integer, got 'two'\n"},
-    BadInput{"size_for_rate.yaml",
-         "tests/bad_input/size_for_rate.yaml:4:18: error: hardware.nic_bandwidth: '400GB' is a size, not a bandwidth\n"
-         "  hint: append 'ps' or '/s': 400GBps\n"},
-    BadInput{"unknown_choice.yaml",
-         "tests/bad_input/unknown_choice.yaml:4:11: error: schedule.method: unknown value 'dualpip'\n"
-         "  hint: did you mean 'dualpipe'? (one of: 1f1b, zb1p, dualpipe, dualpipev)\n"},
-    BadInput{"unknown_key.yaml",
-         "tests/bad_input/unknown_key.yaml:4:3: error: hardware.nvlink_bandwith: unknown key\n"
-         "  hint: did you mean 'nvlink_bandwidth'?\n"},
-    BadInput{"unknown_model.yaml",
-         "tests/bad_input/unknown_model.yaml:2:11: error: model.preset: unknown value 'deepseek-v4'\n"
-         "  hint: did you mean 'deepseek-v3'? (one of: deepseek-v3, deepseek-v2, deepseek-v2-lite, qwen2.5-72b, llama3.1-405b)\n"},
-    BadInput{"unknown_section.yaml",
-         "tests/bad_input/unknown_section.yaml:3:1: error: hardwre: unknown key\n"
-         "  hint: did you mean 'hardware'?\n"},
-    BadInput{"unknown_unit.yaml",
-         "tests/bad_input/unknown_unit.yaml:4:19: error: topology.switch_latency: unknown unit 'parsecs' in '5 parsecs'\n"
-         "  hint: a duration is written like 1.5us, 3ms, 2s\n"},
-    BadInput{"wrong_type.yaml",
-         "tests/bad_input/wrong_type.yaml:4:7: error: parallelism.pp: expected an integer, got 'four'\n"},
-    BadInput{"yaml_syntax.yaml",
-         "tests/bad_input/yaml_syntax.yaml:4:1: error: invalid YAML: end of sequence flow not found\n"},
-    BadInput{"zero_nodes.yaml",
-         "tests/bad_input/zero_nodes.yaml:4:10: error: hardware.nodes: must be at least 1, got 0\n"},
-        BadInput{"missing_file.yaml", "tests/bad_input/missing_file.yaml: error: cannot read the scenario file\n"}),
+        BadInput{"bad_model_json.yaml",
+                 "tests/bad_input/broken_config.json:4:13: error: invalid JSON: syntax error while "
+                 "parsing object - unexpected string literal; expected '}'\n"},
+        BadInput{
+            "bits_for_bytes.yaml",
+            "tests/bad_input/bits_for_bytes.yaml:4:17: error: hardware.hbm_capacity: '80Gb' is in "
+            "bits; sizes are in bytes\n"
+            "  hint: write the size in bytes with 'B' (8 bits = 1B), e.g. 80GB, 141GiB, 7168B\n"},
+        BadInput{"comm_sms_all.yaml",
+                 "tests/bad_input/comm_sms_all.yaml:4:13: error: hardware.comm_sms: comm_sms (132) "
+                 "must leave SMs for compute: the GPU has 132\n"},
+        BadInput{"cycle_a.yaml",
+                 "tests/bad_input/cycle_a.yaml:1:10: error: include: includes nest deeper than 16 "
+                 "files (a cycle?)\n"},
+        BadInput{"dense_with_ep.yaml",
+                 "tests/bad_input/dense_with_ep.yaml:6:7: error: parallelism.ep: ep must be 1 for "
+                 "a dense model (llama3.1-405b has no experts)\n"},
+        BadInput{"empty.yaml",
+                 "tests/bad_input/empty.yaml: error: the scenario is empty\n"
+                 "  hint: start from scenarios/deepseek-v3-h800-mpft.yaml\n"},
+        BadInput{"ep_not_dividing.yaml",
+                 "tests/bad_input/ep_not_dividing.yaml:7:7: error: parallelism.ep: the GPU count "
+                 "(2048) must be divisible by pp x ep = 16 x 96 = 1536\n"
+                 "  hint: each pipeline stage's 128 GPUs split into expert-parallel groups of ep\n"
+                 "tests/bad_input/ep_not_dividing.yaml:7:7: error: parallelism.ep: the model's 256 "
+                 "routed experts do not spread evenly over ep = 96 GPUs\n"},
+        BadInput{"failed_plane.yaml",
+                 "tests/bad_input/failed_plane.yaml:8:18: error: topology.failed_planes: plane 8 "
+                 "does not exist (planes are 0 to 7)\n"},
+        BadInput{"global_batch.yaml",
+                 "tests/bad_input/global_batch.yaml:10:27: error: workload.global_batch_sequences: "
+                 "global_batch_sequences (1000) must be a multiple of dp x micro_batch_sequences = "
+                 "128 x 1 = 128\n"},
+        BadInput{"inconsistent_parallelism.yaml",
+                 "tests/bad_input/inconsistent_parallelism.yaml:8:7: error: parallelism.dp: pp x "
+                 "dp x tp = 16 x 64 x 1 = 1024 must equal the GPU count, nodes x gpus_per_node = "
+                 "256 x 8 = 2048\n"},
+        BadInput{"list_expected.yaml",
+                 "tests/bad_input/list_expected.yaml:4:12: error: output.formats: expected a list "
+                 "of names, got 'table'\n"
+                 "  hint: write a list: [a, b]\n"},
+        BadInput{"missing_include.yaml",
+                 "tests/bad_input/missing_include.yaml:1:10: error: include: cannot read the "
+                 "included file 'tests/bad_input/presets/does-not-exist.yaml'\n"},
+        BadInput{"missing_unit.yaml",
+                 "tests/bad_input/missing_unit.yaml:4:21: error: hardware.nvlink_bandwidth: '160' "
+                 "has no unit; a bandwidth needs one\n"
+                 "  hint: write e.g. 50GBps, 400Gbps, 160 GB/s\n"},
+        BadInput{
+            "model_json_missing_key.yaml",
+            "tests/bad_input/incomplete_config.json:1:15: error: n_layers: expected an integer, "
+            "got a string \"61\"\n"
+            "tests/bad_input/incomplete_config.json: error: v_head_dim: missing required key\n"},
+        BadInput{"negative_bandwidth.yaml",
+                 "tests/bad_input/negative_bandwidth.yaml:4:21: error: hardware.nvlink_bandwidth: "
+                 "must be greater than 0Bps, got -160GBps\n"},
+        BadInput{
+            "no_model.yaml",
+            "tests/bad_input/no_model.yaml: error: model: no model given\n"
+            "  hint: add model: {preset: deepseek-v3} or model: {config: path/to/config.json}\n"},
+        BadInput{"node_limit.yaml",
+                 "tests/bad_input/node_limit.yaml:4:15: error: routing.node_limit: node_limit (9) "
+                 "exceeds the model's 8 expert groups\n"
+                 "  hint: node_limit = 8 already means no limit\n"},
+        BadInput{"preset_and_config.yaml",
+                 "tests/bad_input/preset_and_config.yaml:3:11: error: model.config: give "
+                 "model.preset or model.config, not both\n"},
+        BadInput{"real_expected.yaml",
+                 "tests/bad_input/real_expected.yaml:5:11: error: routing.skew.zipf: expected a "
+                 "number, got 'high'\n"},
+        BadInput{"section_as_scalar.yaml",
+                 "tests/bad_input/section_as_scalar.yaml:3:11: error: hardware: expected a map of "
+                 "settings, got 'h800'\n"
+                 "  hint: keys here: gpu, nodes, gpus_per_node, sms, comm_sms, bf16_peak, "
+                 "fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_latency, "
+                 "nic_bandwidth, nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
+        BadInput{"several_errors.yaml",
+                 "tests/bad_input/several_errors.yaml:4:10: error: hardware.nodes: must be at "
+                 "least 1, got -1\n"
+                 "tests/bad_input/several_errors.yaml:5:18: error: hardware.nic_bandwidth: '400' "
+                 "has no unit; a bandwidth needs one\n"
+                 "  hint: write e.g. 50GBps, 400Gbps, 160 GB/s\n"
+                 "tests/bad_input/several_errors.yaml:7:7: error: parallelism.tp: expected an "
+                 "integer, got 'two'\n"},
+        BadInput{"size_for_rate.yaml",
+                 "tests/bad_input/size_for_rate.yaml:4:18: error: hardware.nic_bandwidth: '400GB' "
+                 "is a size, not a bandwidth\n"
+                 "  hint: append 'ps' or '/s': 400GBps\n"},
+        BadInput{"unknown_choice.yaml",
+                 "tests/bad_input/unknown_choice.yaml:4:11: error: schedule.method: unknown value "
+                 "'dualpip'\n"
+                 "  hint: did you mean 'dualpipe'? (one of: 1f1b, zb1p, dualpipe, dualpipev)\n"},
+        BadInput{
+            "unknown_key.yaml",
+            "tests/bad_input/unknown_key.yaml:4:3: error: hardware.nvlink_bandwith: unknown key\n"
+            "  hint: did you mean 'nvlink_bandwidth'?\n"},
+        BadInput{"unknown_model.yaml",
+                 "tests/bad_input/unknown_model.yaml:2:11: error: model.preset: unknown value "
+                 "'deepseek-v4'\n"
+                 "  hint: did you mean 'deepseek-v3'? (one of: deepseek-v3, deepseek-v2, "
+                 "deepseek-v2-lite, qwen2.5-72b, llama3.1-405b)\n"},
+        BadInput{"unknown_section.yaml",
+                 "tests/bad_input/unknown_section.yaml:3:1: error: hardwre: unknown key\n"
+                 "  hint: did you mean 'hardware'?\n"},
+        BadInput{"unknown_unit.yaml",
+                 "tests/bad_input/unknown_unit.yaml:4:19: error: topology.switch_latency: unknown "
+                 "unit 'parsecs' in '5 parsecs'\n"
+                 "  hint: a duration is written like 1.5us, 3ms, 2s\n"},
+        BadInput{"wrong_type.yaml",
+                 "tests/bad_input/wrong_type.yaml:4:7: error: parallelism.pp: expected an integer, "
+                 "got 'four'\n"},
+        BadInput{"yaml_syntax.yaml",
+                 "tests/bad_input/yaml_syntax.yaml:4:1: error: invalid YAML: end of sequence flow "
+                 "not found\n"},
+        BadInput{"zero_nodes.yaml",
+                 "tests/bad_input/zero_nodes.yaml:4:10: error: hardware.nodes: must be at least 1, "
+                 "got 0\n"},
+        BadInput{"missing_file.yaml",
+                 "tests/bad_input/missing_file.yaml: error: cannot read the scenario file\n"}),
     [](const auto& param_info) {
       std::string name = param_info.param.file;
       name = name.substr(0, name.find('.'));

@@ -24,7 +24,8 @@ TEST(ModelCli, PublishedFiguresFromThePresets) {
   EXPECT_EQ(model_json("qwen2.5-72b")["kv_cache_bytes_per_token"].get<long long>(), 327680);
   EXPECT_EQ(model_json("llama3.1-405b")["kv_cache_bytes_per_token"].get<long long>(), 516096);
   EXPECT_NEAR(model_json("deepseek-v2")["training_gflop_per_token"].get<double>() / 155, 1.0, 0.03);
-  EXPECT_NEAR(model_json("llama3.1-405b")["training_gflop_per_token"].get<double>() / 2448, 1.0, 0.03);
+  EXPECT_NEAR(model_json("llama3.1-405b")["training_gflop_per_token"].get<double>() / 2448, 1.0,
+              0.03);
   // The paper's Qwen figure is printed beside ours.
   EXPECT_EQ(model_json("qwen2.5-72b")["published"]["training_gflop_per_token"].get<double>(), 394);
 }
@@ -42,9 +43,11 @@ TEST(ModelCli, ConfigFileEqualsThePreset) {
 }
 
 TEST(ModelCli, SeqLenChangesOnlyAttention) {
-  // Attention FLOPs grow linearly with seq_len per token (causal: 3 x 2 x s/2 x heads x (192+128) x 61).
+  // Attention FLOPs grow linearly with seq_len per token (causal: 3 x 2 x s/2 x heads x (192+128) x
+  // 61).
   const double at_4k = model_json("deepseek-v3")["training_gflop_per_token"].get<double>();
-  const double at_8k = model_json("deepseek-v3 --seq-len 8192")["training_gflop_per_token"].get<double>();
+  const double at_8k =
+      model_json("deepseek-v3 --seq-len 8192")["training_gflop_per_token"].get<double>();
   const double attention_4k = 3.0 * 2 * 2048 * 128 * (192 + 128) * 61 / 1e9;
   EXPECT_NEAR(at_8k - at_4k, attention_4k, 1e-6);
 }
@@ -52,7 +55,8 @@ TEST(ModelCli, SeqLenChangesOnlyAttention) {
 TEST(ModelCli, TableListsTheFiguresAndOps) {
   const auto r = run_codesim("model deepseek-v3");
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.out.find("KV cache per token (B, BF16)            70272  (published 70272, +0.0%)"), std::string::npos)
+  EXPECT_NE(r.out.find("KV cache per token (B, BF16)            70272  (published 70272, +0.0%)"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("moe 3-60   experts_gate_up"), std::string::npos);
 }
@@ -61,8 +65,8 @@ TEST(ExitCodes, VersionHelpAndUsage) {
   EXPECT_EQ(run_codesim("--version").out, "codesim 0.1.0\n");
   EXPECT_EQ(run_codesim("--version").exit_code, 0);
   EXPECT_EQ(run_codesim("--help").exit_code, 0);
-  EXPECT_EQ(run_codesim("").exit_code, 2);                          // no subcommand
-  EXPECT_EQ(run_codesim("frobnicate").exit_code, 2);                // unknown subcommand
+  EXPECT_EQ(run_codesim("").exit_code, 2);            // no subcommand
+  EXPECT_EQ(run_codesim("frobnicate").exit_code, 2);  // unknown subcommand
   EXPECT_EQ(run_codesim("model deepseek-v3 --format xml").exit_code, 2);
   EXPECT_EQ(run_codesim("model deepseek-v3 --seq-len 0").exit_code, 2);
 }
@@ -70,10 +74,11 @@ TEST(ExitCodes, VersionHelpAndUsage) {
 TEST(ExitCodes, UnknownModelNamesThePresets) {
   const auto r = run_codesim("model deepseek-v4");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "codesim model: error: unknown model 'deepseek-v4'\n"
-            "  hint: did you mean 'deepseek-v3'? presets: deepseek-v3, deepseek-v2, deepseek-v2-lite, "
-            "qwen2.5-72b, llama3.1-405b\n");
+  EXPECT_EQ(
+      r.err,
+      "codesim model: error: unknown model 'deepseek-v4'\n"
+      "  hint: did you mean 'deepseek-v3'? presets: deepseek-v3, deepseek-v2, deepseek-v2-lite, "
+      "qwen2.5-72b, llama3.1-405b\n");
   EXPECT_EQ(r.out, "");
 }
 

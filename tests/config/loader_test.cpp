@@ -1,9 +1,10 @@
 // Loading scenarios: presets, includes, overrides, defaults, round trips.
+#include "sim/config/loader.hpp"
+
 #include <gtest/gtest.h>
 
 #include "models/hardware/catalog.hpp"
 #include "sim/config/dump.hpp"
-#include "sim/config/loader.hpp"
 
 namespace codesim::config {
 namespace {
@@ -52,7 +53,8 @@ TEST(Loader, DefaultsAndPresetFill) {
 
 TEST(Loader, ExplicitValuesOverrideThePreset) {
   const Scenario s = load_scenario_text(
-      "model: {preset: deepseek-v3}\nhardware:\n  gpu: h200\n  nvlink_bandwidth: 900GBps\n  nic_bandwidth: 800Gbps\n",
+      "model: {preset: deepseek-v3}\nhardware:\n  gpu: h200\n  nvlink_bandwidth: 900GBps\n  "
+      "nic_bandwidth: 800Gbps\n",
       "s.yaml");
   EXPECT_DOUBLE_EQ(s.hardware.spec.scale_up.bandwidth.value, 900e9);
   EXPECT_DOUBLE_EQ(s.hardware.spec.nic.bandwidth.value, 800e9 / 8);  // bits
@@ -62,7 +64,8 @@ TEST(Loader, ExplicitValuesOverrideThePreset) {
 TEST(Loader, IncludingFileOverridesTheIncluded) {
   // The shipped preset says comm_sms 20; a file including it says 32.
   const Scenario s = load_scenario_text(
-      "include: presets/h800-cluster.yaml\nmodel: {preset: deepseek-v3}\nhardware: {comm_sms: 32}\n",
+      "include: presets/h800-cluster.yaml\nmodel: {preset: deepseek-v3}\nhardware: {comm_sms: "
+      "32}\n",
       CODESIM_SOURCE_DIR "/scenarios/x.yaml");
   EXPECT_EQ(s.hardware.comm_sms, 32);
   EXPECT_EQ(s.topology.family, TopologyFamily::mpft);
@@ -77,14 +80,16 @@ TEST(Loader, ResolvedYamlLoadsBackToTheSameScenario) {
 }
 
 TEST(Loader, ModelFromConfigFile) {
-  const Scenario s = load_scenario_text(
-      "model: {config: ../shared/data/deepseek-v3-configs/config_236B.json}\n", CODESIM_SOURCE_DIR "/s.yaml");
+  const Scenario s =
+      load_scenario_text("model: {config: ../shared/data/deepseek-v3-configs/config_236B.json}\n",
+                         CODESIM_SOURCE_DIR "/s.yaml");
   EXPECT_EQ(s.model.spec.hidden, 5120);
   EXPECT_EQ(s.routing.node_limit, 3);  // V2: n_limited_groups = 3
 }
 
 TEST(LoaderErrors, CollectsEveryFieldProblem) {
-  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes: 0\n  sms: many\n  nvlink_latency: 3\n"),
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes: 0\n  sms: many\n  "
+                     "nvlink_latency: 3\n"),
             "s.yaml:3:10: error: hardware.nodes: must be at least 1, got 0\n"
             "s.yaml:4:8: error: hardware.sms: expected an integer, got 'many'\n"
             "s.yaml:5:19: error: hardware.nvlink_latency: '3' has no unit; a duration needs one\n"
@@ -92,24 +97,28 @@ TEST(LoaderErrors, CollectsEveryFieldProblem) {
 }
 
 TEST(LoaderErrors, RulesNameTheKeysInvolved) {
-  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: 3}\n"),
-            "s.yaml:3:19: error: parallelism.dp: pp x dp x tp = 3 x 5 x 1 = 15 must equal the GPU count, "
-            "nodes x gpus_per_node = 2 x 8 = 16");
-  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 3}\n"),
-            "s.yaml:2:19: error: parallelism.dp: pp x dp x tp = 1 x 2 x 3 = 6 must equal the GPU count, "
-            "nodes x gpus_per_node = 1 x 8 = 8\n"
-            "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
+  EXPECT_EQ(
+      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: 3}\n"),
+      "s.yaml:3:19: error: parallelism.dp: pp x dp x tp = 3 x 5 x 1 = 15 must equal the GPU count, "
+      "nodes x gpus_per_node = 2 x 8 = 16");
+  EXPECT_EQ(
+      error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 3}\n"),
+      "s.yaml:2:19: error: parallelism.dp: pp x dp x tp = 1 x 2 x 3 = 6 must equal the GPU count, "
+      "nodes x gpus_per_node = 1 x 8 = 8\n"
+      "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
 }
 
 TEST(LoaderErrors, NullValueAndListOfWrongThings) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes:\n"),
             "s.yaml:3:3: error: hardware.nodes: has no value");
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\noutput: {formats: [table, pdf]}\n"),
-            "s.yaml:2:27: error: output.formats: unknown value 'pdf'\n  hint: expected one of: table, json, csv, md, html");
+            "s.yaml:2:27: error: output.formats: unknown value 'pdf'\n  hint: expected one of: "
+            "table, json, csv, md, html");
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\noutput: {formats: [jsn]}\n"),
             "s.yaml:2:20: error: output.formats: unknown value 'jsn'\n"
             "  hint: did you mean 'json'? (one of: table, json, csv, md, html)");
-  EXPECT_EQ(error_of("- a\n- b\n"), "s.yaml:1:1: error: a scenario must be a map of sections, got a list");
+  EXPECT_EQ(error_of("- a\n- b\n"),
+            "s.yaml:1:1: error: a scenario must be a map of sections, got a list");
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // The schema table itself: every field documented, unique, and its default decodable.
+#include "sim/config/schema.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "sim/config/schema.hpp"
 #include "sim/config/schema_doc.hpp"
 
 namespace codesim::config {
@@ -28,7 +29,8 @@ TEST(Schema, PresetSelectorsComeBeforeTheFieldsTheyFill) {
   // Decoding runs in table order, so an explicit value must come after its preset.
   const auto& all = scenario_schema();
   auto index = [&](const std::string& path) {
-    return std::find_if(all.begin(), all.end(), [&](const auto& f) { return f.path == path; }) - all.begin();
+    return std::find_if(all.begin(), all.end(), [&](const auto& f) { return f.path == path; }) -
+           all.begin();
   };
   for (const auto& f : all) {
     if (f.preset_source == "hardware.gpu") {
@@ -44,7 +46,8 @@ TEST(Schema, SectionsAndChildren) {
   EXPECT_TRUE(is_section("workload.precision"));
   EXPECT_FALSE(is_section("workload.seq_len"));
   const auto top = children_of("");
-  for (const char* s : {"name", "model", "hardware", "topology", "parallelism", "schedule", "workload", "routing", "output"}) {
+  for (const char* s : {"name", "model", "hardware", "topology", "parallelism", "schedule",
+                        "workload", "routing", "output"}) {
     EXPECT_NE(std::find(top.begin(), top.end(), s), top.end()) << s;
   }
 }
@@ -52,8 +55,8 @@ TEST(Schema, SectionsAndChildren) {
 TEST(SchemaDoc, OneRowPerField) {
   const auto rows = schema_rows();
   EXPECT_EQ(rows.size(), scenario_schema().size());
-  const auto nvlink = std::find_if(rows.begin(), rows.end(),
-                                   [](const auto& r) { return r.key == "hardware.nvlink_bandwidth"; });
+  const auto nvlink = std::find_if(
+      rows.begin(), rows.end(), [](const auto& r) { return r.key == "hardware.nvlink_bandwidth"; });
   EXPECT_EQ(nvlink->type, "bandwidth");
   EXPECT_EQ(nvlink->unit, "B/s (e.g. 50GBps, 400Gbps, 160 GB/s)");
   EXPECT_EQ(nvlink->default_value, "from hardware.gpu");

@@ -1,8 +1,9 @@
 // Edit distance and did-you-mean.
+#include "sim/core/text.hpp"
+
 #include <gtest/gtest.h>
 
 #include "sim/core/error.hpp"
-#include "sim/core/text.hpp"
 
 namespace codesim::core {
 namespace {
@@ -23,13 +24,15 @@ TEST(ClosestMatch, SuggestsOnlyLikelyTypos) {
 
 TEST(Diagnostic, PrintsFileLineColumnKeyAndHint) {
   const Diagnostic d{{"a.yaml", 3, 5}, "hardware.nodes", "must be at least 1, got 0", "try 256"};
-  EXPECT_EQ(d.to_string(), "a.yaml:3:5: error: hardware.nodes: must be at least 1, got 0\n  hint: try 256");
+  EXPECT_EQ(d.to_string(),
+            "a.yaml:3:5: error: hardware.nodes: must be at least 1, got 0\n  hint: try 256");
   const Diagnostic no_line{{"a.yaml", 0, 0}, "", "cannot read the scenario file", ""};
   EXPECT_EQ(no_line.to_string(), "a.yaml: error: cannot read the scenario file");
 }
 
 TEST(InputError, JoinsAllDiagnostics) {
-  const InputError e({Diagnostic{{"f", 1, 1}, "a", "x", ""}, Diagnostic{{"f", 2, 1}, "b", "y", ""}});
+  const InputError e(
+      {Diagnostic{{"f", 1, 1}, "a", "x", ""}, Diagnostic{{"f", 2, 1}, "b", "y", ""}});
   EXPECT_EQ(std::string(e.what()), "f:1:1: error: a: x\nf:2:1: error: b: y");
   EXPECT_EQ(e.diagnostics().size(), 2u);
 }

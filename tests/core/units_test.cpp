@@ -1,7 +1,7 @@
 // Strong unit types: the arithmetic that turns sizes and rates into times.
-#include <gtest/gtest.h>
-
 #include "sim/core/units.hpp"
+
+#include <gtest/gtest.h>
 
 namespace codesim::core {
 namespace {

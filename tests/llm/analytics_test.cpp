@@ -1,7 +1,8 @@
 // Model analytics against formulas written out here, and against the published figures.
+#include "models/llm/analytics.hpp"
+
 #include <gtest/gtest.h>
 
-#include "models/llm/analytics.hpp"
 #include "models/llm/catalog.hpp"
 
 namespace codesim::llm {
@@ -30,13 +31,16 @@ struct V3 {
   double dense_ffn() const { return 3 * h * inter; }
   double moe(double routed) const { return h * experts + 3 * h * expert_inter * (shared + routed); }
   // QK^T and PV of one layer per token, causal: 2 * (s/2) * heads * (d_qk + d_v).
-  double attention_forward_per_token() const { return 2 * (kSeq / 2) * heads * ((nope + rope) + dv); }
+  double attention_forward_per_token() const {
+    return 2 * (kSeq / 2) * heads * ((nope + rope) + dv);
+  }
 };
 
 TEST(Analytics, DeepSeekV3ParametersFollowTheShapes) {
   const V3 v;
   const double layer_common = v.mla_matrices() + v.mla_norms() + v.h /*ffn norm*/;
-  const double total = 2 * v.vocab * v.h + v.h /*final norm*/ + v.dense * (layer_common + v.dense_ffn()) +
+  const double total = 2 * v.vocab * v.h + v.h /*final norm*/ +
+                       v.dense * (layer_common + v.dense_ffn()) +
                        (v.layers - v.dense) * (layer_common + v.moe(v.experts));
   const double active = 2 * v.vocab * v.h + v.h + v.dense * (layer_common + v.dense_ffn()) +
                         (v.layers - v.dense) * (layer_common + v.moe(v.topk));
@@ -65,15 +69,19 @@ TEST(Analytics, DeepSeekV3TrainingFlopsFollowTheConvention) {
 
 TEST(Analytics, PublishedTrainingFlopsWithinThreePercent) {
   // ISCA 2025 Table 2, seq 4096, causal; one convention for all.
-  EXPECT_NEAR(analyze(preset("deepseek-v2"), 4096).training_flops_per_token.value / 155e9, 1.0, 0.03);
-  EXPECT_NEAR(analyze(preset("llama3.1-405b"), 4096).training_flops_per_token.value / 2448e9, 1.0, 0.03);
+  EXPECT_NEAR(analyze(preset("deepseek-v2"), 4096).training_flops_per_token.value / 155e9, 1.0,
+              0.03);
+  EXPECT_NEAR(analyze(preset("llama3.1-405b"), 4096).training_flops_per_token.value / 2448e9, 1.0,
+              0.03);
 }
 
 TEST(Analytics, QwenDiffersFromThePaperByTheDocumentedAmount) {
   // The paper prints 394 without its convention; ours gives 12.9% more (README "Qwen").
   // Dense GQA model: 6 x (attention + FFN matrices + head) + 3 x attention products.
-  const double h = 8192, layers = 80, heads = 64, kv_heads = 8, d = 128, inter = 29568, vocab = 152064;
-  const double matrices = layers * (h * heads * d + 2 * h * kv_heads * d + heads * d * h + 3 * h * inter) + vocab * h;
+  const double h = 8192, layers = 80, heads = 64, kv_heads = 8, d = 128, inter = 29568,
+               vocab = 152064;
+  const double matrices =
+      layers * (h * heads * d + 2 * h * kv_heads * d + heads * d * h + 3 * h * inter) + vocab * h;
   const double attention = layers * 2 * (kSeq / 2) * heads * (d + d);
   const double expected = 3 * (2 * matrices + attention);
   const double ours = analyze(preset("qwen2.5-72b"), 4096).training_flops_per_token.value;
@@ -116,7 +124,8 @@ TEST(LayerOps, BackwardIsTwiceForwardForEveryMatrixProduct) {
 TEST(LayerOps, GemmFlopsAreTwoMKN) {
   const OpShape s{.seq_len = 4096, .micro_batch = 1};
   const auto ops = attention_ops(preset("deepseek-v3"), s);
-  const auto it = std::find_if(ops.begin(), ops.end(), [](const auto& op) { return op.name == "o_proj"; });
+  const auto it =
+      std::find_if(ops.begin(), ops.end(), [](const auto& op) { return op.name == "o_proj"; });
   ASSERT_NE(it, ops.end());
   EXPECT_DOUBLE_EQ(it->forward.value, 2.0 * 4096 * (128 * 128) * 7168);
 }

@@ -1,8 +1,9 @@
 // Model configs in DeepSeek's and Hugging Face's formats; their errors word for word.
+#include "models/llm/config_json.hpp"
+
 #include <gtest/gtest.h>
 
 #include "models/llm/catalog.hpp"
-#include "models/llm/config_json.hpp"
 #include "sim/core/error.hpp"
 
 namespace codesim::llm {
@@ -17,9 +18,12 @@ LlmSpec named(LlmSpec m, const std::string& name) {
 }
 
 TEST(ModelConfig, DeepSeekFilesEqualThePresets) {
-  EXPECT_EQ(named(load_model_config(kData + "config_671B.json"), "deepseek-v3"), *find_preset("deepseek-v3"));
-  EXPECT_EQ(named(load_model_config(kData + "config_v3.1.json"), "deepseek-v3"), *find_preset("deepseek-v3"));
-  EXPECT_EQ(named(load_model_config(kData + "config_236B.json"), "deepseek-v2"), *find_preset("deepseek-v2"));
+  EXPECT_EQ(named(load_model_config(kData + "config_671B.json"), "deepseek-v3"),
+            *find_preset("deepseek-v3"));
+  EXPECT_EQ(named(load_model_config(kData + "config_v3.1.json"), "deepseek-v3"),
+            *find_preset("deepseek-v3"));
+  EXPECT_EQ(named(load_model_config(kData + "config_236B.json"), "deepseek-v2"),
+            *find_preset("deepseek-v2"));
   EXPECT_EQ(named(load_model_config(kData + "config_16B.json"), "deepseek-v2-lite"),
             *find_preset("deepseek-v2-lite"));
 }
@@ -54,12 +58,14 @@ TEST(ModelConfigErrors, WordForWord) {
             "m.json:1:1: error: not a model config: found neither 'dim' nor 'hidden_size'\n"
             "  hint: DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size'");
   const std::string base =
-      "\"vocab_size\": 1000, \"inter_dim\": 64, \"n_layers\": 2, \"n_heads\": 4, \"kv_lora_rank\": 16, "
+      "\"vocab_size\": 1000, \"inter_dim\": 64, \"n_layers\": 2, \"n_heads\": 4, \"kv_lora_rank\": "
+      "16, "
       "\"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8, \"v_head_dim\": 8";
   EXPECT_EQ(error_of("{\"dim\": \"7168\", " + base + "}"),
             "m.json:1:2: error: dim: expected an integer, got a string \"7168\"");
   EXPECT_EQ(error_of("{\"dim\": 64, " + base + ", \"n_head\": 3}"),
-            "m.json:1:162: error: n_head: unknown key in a DeepSeek-format config\n  hint: did you mean 'n_heads'?");
+            "m.json:1:162: error: n_head: unknown key in a DeepSeek-format config\n  hint: did you "
+            "mean 'n_heads'?");
   EXPECT_EQ(error_of("{\"dim\": 0, " + base + "}"),
             "m.json:1:2: error: dim: must be between 1 and 1000000000, got 0");
   EXPECT_EQ(error_of("{\"dim\": 64, \"vocab_size\": 1000}"),
@@ -70,7 +76,8 @@ TEST(ModelConfigErrors, WordForWord) {
             "m.json: error: qk_nope_head_dim: missing required key\n"
             "m.json: error: qk_rope_head_dim: missing required key\n"
             "m.json: error: v_head_dim: missing required key");
-  EXPECT_EQ(error_of("{\"dim\": 64, " + base + ", \"n_routed_experts\": 8, \"n_activated_experts\": 9, "
+  EXPECT_EQ(error_of("{\"dim\": 64, " + base +
+                     ", \"n_routed_experts\": 8, \"n_activated_experts\": 9, "
                      "\"moe_inter_dim\": 32}"),
             "m.json:1:185: error: n_activated_experts: exceeds n_routed_experts (8)");
   EXPECT_EQ(error_of("{\"hidden_size\": 64, \"num_hidden_layers\": 2, \"num_attention_heads\": 6, "
@@ -83,7 +90,8 @@ TEST(ModelConfigErrors, MissingFile) {
     load_model_config("no/such/config.json");
     FAIL();
   } catch (const core::InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "no/such/config.json: error: cannot read the model config file");
+    EXPECT_EQ(std::string(e.what()),
+              "no/such/config.json: error: cannot read the model config file");
   }
 }
 

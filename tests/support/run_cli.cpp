@@ -27,8 +27,8 @@ CliResult run_codesim(const std::string& args) {
   fs::create_directories(dir);
   const std::string out = (dir / "out").string();
   const std::string err = (dir / "err").string();
-  const std::string command = "cd '" CODESIM_SOURCE_DIR "' && '" CODESIM_BINARY "' " + args + " >'" + out +
-                              "' 2>'" + err + "'";
+  const std::string command = "cd '" CODESIM_SOURCE_DIR "' && '" CODESIM_BINARY "' " + args +
+                              " >'" + out + "' 2>'" + err + "'";
   const int status = std::system(command.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,0 +1,42 @@
+// Hardware presets against spec/hardware-and-topologies.md.
+#include "models/hardware/catalog.hpp"
+
+#include <gtest/gtest.h>
+
+namespace codesim::hardware {
+namespace {
+
+struct Row {
+  const char* name;
+  int sms;
+  double bf16_tflops, fp8_tflops, hbm_gb, hbm_tbps, nvlink_gbps;
+  int domain;
+};
+
+TEST(HardwareCatalog, PresetsMatchTheDatasheetTable) {
+  // name, SMs, BF16 / FP8 dense TFLOPS, HBM GB, HBM TB/s, NVLink GB/s per direction, domain.
+  const Row rows[] = {{"h800", 132, 989, 1979, 80, 3.35, 160, 8},
+                      {"h100", 132, 989, 1979, 80, 3.35, 450, 8},
+                      {"h200", 132, 989, 1979, 141, 4.8, 450, 8},
+                      {"b200", 148, 2250, 4500, 192, 8.0, 900, 8},
+                      {"gb200", 148, 2500, 5000, 186, 8.0, 900, 72}};
+  EXPECT_EQ(preset_names().size(), std::size(rows));
+  for (const auto& r : rows) {
+    const auto h = find_preset(r.name);
+    ASSERT_TRUE(h.has_value()) << r.name;
+    EXPECT_EQ(h->gpu.sms, r.sms) << r.name;
+    EXPECT_DOUBLE_EQ(h->gpu.bf16_peak.value, r.bf16_tflops * 1e12) << r.name;
+    EXPECT_DOUBLE_EQ(h->gpu.fp8_peak.value, r.fp8_tflops * 1e12) << r.name;
+    EXPECT_DOUBLE_EQ(h->gpu.hbm_capacity.value, r.hbm_gb * 1e9) << r.name;
+    EXPECT_DOUBLE_EQ(h->gpu.hbm_bandwidth.value, r.hbm_tbps * 1e12) << r.name;
+    EXPECT_DOUBLE_EQ(h->scale_up.bandwidth.value, r.nvlink_gbps * 1e9) << r.name;
+    EXPECT_EQ(h->scale_up.domain_gpus, r.domain) << r.name;
+    EXPECT_EQ(h->gpus_per_node, r.domain) << r.name;
+    EXPECT_DOUBLE_EQ(h->nic.bandwidth.value, 400e9 / 8) << r.name;  // 400 Gb/s ConnectX-7
+  }
+  EXPECT_DOUBLE_EQ(find_preset("h800")->scale_up.nominal_bandwidth.value, 200e9);
+  EXPECT_FALSE(find_preset("a100").has_value());
+}
+
+}  // namespace
+}  // namespace codesim::hardware
