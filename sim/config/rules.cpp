@@ -2,6 +2,7 @@
 #include <set>
 
 #include "sim/config/loader.hpp"
+#include "sim/config/schema.hpp"
 
 namespace codesim::config {
 namespace {
@@ -27,6 +28,7 @@ class Rules {
   }
 
   std::vector<Diagnostic> take() { return std::move(problems_); }
+  bool empty() const { return problems_.empty(); }
 
  private:
   const Scenario& s_;
@@ -83,7 +85,19 @@ void check_parallelism(const Scenario& s, Rules& r) {
   }
 }
 
-void check_hardware(const Scenario& s, Rules& r) {
+void check_hardware(const Scenario& s, const std::map<std::string, SourceLocation>& where,
+                    Rules& r) {
+  if (s.hardware.preset == kCustomHardware) {
+    for (const auto& f : scenario_schema()) {
+      if (f.preset_source == "hardware.gpu" && !where.contains(f.path)) {
+        r.fail({f.path, "hardware.gpu"}, "missing: a custom GPU has no preset to take it from",
+               "give it (" + type_description(f) + ") or start from a preset such as h800");
+      }
+    }
+    if (!r.empty()) {
+      return;  // the checks below need every figure
+    }
+  }
   if (s.hardware.comm_sms >= s.hardware.spec.gpu.sms) {
     r.fail({"hardware.comm_sms", "hardware.sms"}, "comm_sms (" + n(s.hardware.comm_sms) +
                                                       ") must leave SMs for compute: the GPU has " +
@@ -151,7 +165,7 @@ std::vector<Diagnostic> check_rules(const Scenario& s,
                                     const std::map<std::string, SourceLocation>& where) {
   Rules r(s, where);
   check_model(s, r);
-  check_hardware(s, r);
+  check_hardware(s, where, r);
   check_parallelism(s, r);
   check_workload(s, r);
   check_routing(s, r);

@@ -145,14 +145,19 @@ std::vector<FieldSpec> build_schema() {
 
   // --- hardware
   {
-    FieldSpec gpu = field(
-        "hardware.gpu", MEMBER(hardware.preset),
-        with_default("h800", "GPU and node preset; every hardware field below overrides it."));
+    FieldSpec gpu =
+        field("hardware.gpu", MEMBER(hardware.preset),
+              with_default("h800",
+                           "GPU and node preset; every hardware field below overrides it. "
+                           "'custom' starts from nothing: every hardware field must be given."));
     gpu.type = FieldType::choice;
     gpu.choices = hardware::preset_names();
+    gpu.choices.emplace_back(kCustomHardware);
     gpu.set = [](Scenario& s, const Value& v) {
       s.hardware.preset = std::get<std::string>(v);
-      s.hardware.spec = *hardware::find_preset(s.hardware.preset);
+      s.hardware.spec = s.hardware.preset == kCustomHardware
+                            ? hardware::HardwareSpec{.name = kCustomHardware}
+                            : *hardware::find_preset(s.hardware.preset);
     };
     f.push_back(std::move(gpu));
   }

@@ -13,6 +13,9 @@
 
 namespace codesim::config {
 
+// hardware.gpu value for a GPU described field by field, with no preset behind it.
+inline constexpr const char* kCustomHardware = "custom";
+
 enum class DefaultKind {
   value,     // default_text, spelled as in YAML
   preset,    // taken from the preset chosen by preset_source

@@ -36,6 +36,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"comm_sms_all.yaml",
                  "tests/bad_input/comm_sms_all.yaml:4:13: error: hardware.comm_sms: comm_sms (132) "
                  "must leave SMs for compute: the GPU has 132\n"},
+        BadInput{"custom_incomplete.yaml",
+                 "tests/bad_input/custom_incomplete.yaml:4:8: error: hardware.gpus_per_node: "
+                 "missing: a custom GPU has no preset to take it from\n"
+                 "  hint: give it (integer) or start from a preset such as h800\n"
+                 "tests/bad_input/custom_incomplete.yaml:4:8: error: hardware.pcie_bandwidth: "
+                 "missing: a custom GPU has no preset to take it from\n"
+                 "  hint: give it (bandwidth) or start from a preset such as h800\n"},
         BadInput{"cycle_a.yaml",
                  "tests/bad_input/cycle_a.yaml:1:10: error: include: includes nest deeper than 16 "
                  "files (a cycle?)\n"},

@@ -61,6 +61,14 @@ TEST(Loader, ExplicitValuesOverrideThePreset) {
   EXPECT_DOUBLE_EQ(s.hardware.spec.gpu.hbm_capacity.value, 141e9);   // kept from h200
 }
 
+TEST(Loader, CustomGpuTakesEveryFigureFromTheFile) {
+  const Scenario s = load_scenario(CODESIM_SOURCE_DIR "/scenarios/custom-gpu-node.yaml");
+  EXPECT_EQ(s.hardware.preset, "custom");
+  EXPECT_DOUBLE_EQ(s.hardware.spec.scale_up.bandwidth.value, 900e9);
+  EXPECT_DOUBLE_EQ(s.hardware.spec.nic.bandwidth.value, 800e9 / 8);
+  EXPECT_EQ(to_yaml(load_scenario_text(to_yaml(s), "r.yaml")), to_yaml(s));
+}
+
 TEST(Loader, IncludingFileOverridesTheIncluded) {
   // The shipped preset says comm_sms 20; a file including it says 32.
   const Scenario s = load_scenario_text(
