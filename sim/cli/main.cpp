@@ -60,6 +60,31 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--format", check_format, "yaml or json")
       ->check(CLI::IsMember({"yaml", "json"}));
 
+  cli::TopoOptions topo;
+  auto* topo_cmd = app.add_subcommand(
+      "topo", "Build a topology and print its properties, routes or DOT; compare ISCA Table 3");
+  topo_cmd->add_option("--scenario", topo.scenario, "Take the topology from a scenario");
+  topo_cmd->add_option("--family", topo.family,
+                       "node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
+  topo_cmd->add_option("--hardware", topo.hardware, "Hardware preset for the nodes");
+  topo_cmd->add_option("--nodes", topo.nodes, "Nodes (default: fill the network)")
+      ->check(CLI::Range(0, 10'000'000));
+  topo_cmd->add_option("--radix", topo.radix, "Switch ports (fat trees)");
+  topo_cmd->add_option("--planes", topo.planes, "MPFT planes");
+  topo_cmd->add_option("--q", topo.q, "Slim Fly q (prime)");
+  topo_cmd->add_option("--p", topo.p, "Slim Fly / Dragonfly endpoints per router");
+  topo_cmd->add_option("--a", topo.a, "Dragonfly routers per group");
+  topo_cmd->add_option("--h", topo.h, "Dragonfly global links per router");
+  topo_cmd->add_option("--groups", topo.groups, "Dragonfly groups");
+  topo_cmd->add_option("--plane-crossing", topo.plane_crossing, "MPFT: at-source or at-destination")
+      ->check(CLI::IsMember({"at-source", "at-destination"}));
+  topo_cmd->add_option("--compare", topo.compare,
+                       "ISCA Table 3 instances, e.g. ft2,mpft,ft3,sf,df");
+  topo_cmd->add_option("--route", topo.route, "Equal-cost routes between GPUs A,B");
+  topo_cmd->add_flag("--bench", topo.bench, "Print build time and peak memory");
+  topo_cmd->add_option("--format", topo.format, "table, json or dot")
+      ->check(CLI::IsMember({"table", "json", "dot"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -79,6 +104,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_model(model, out); });
     } else if (*describe_cmd) {
       buffered([&](std::ostream& out) { cli::run_describe(describe_format, out); });
+    } else if (*topo_cmd) {
+      buffered([&](std::ostream& out) { cli::run_topo(topo, out); });
     } else if (*check_cmd) {
       buffered([&](std::ostream& out) { cli::run_check(check_file, check_format, out); });
     }

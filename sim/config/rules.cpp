@@ -131,30 +131,27 @@ void check_routing(const Scenario& s, Rules& r) {
 
 void check_topology(const Scenario& s, Rules& r) {
   const auto& t = s.topology;
-  if (t.family == TopologyFamily::mpft && t.planes != s.hardware.spec.gpus_per_node) {
-    r.fail({"topology.planes", "hardware.gpus_per_node"},
-           "mpft needs one plane per GPU of a node: planes = " + n(t.planes) +
-               ", gpus_per_node = " + n(s.hardware.spec.gpus_per_node));
+  for (const auto& problem :
+       topologies::validate(t.network, s.hardware.nodes, s.hardware.spec.gpus_per_node)) {
+    const std::string key =
+        problem.parameter == "nodes" ? "hardware.nodes" : "topology." + problem.parameter;
+    r.fail({key}, problem.message);
   }
-  if (t.family != TopologyFamily::mpft && t.planes != 1) {
+  if (t.network.family != topologies::Family::mpft && t.network.planes != 1) {
     r.fail({"topology.planes"}, "only mpft has several planes; " +
-                                    std::string(enum_name(t.family)) + " has 1, got " +
-                                    n(t.planes));
-  }
-  if (t.switch_radix % 2 != 0) {
-    r.fail({"topology.switch_radix"},
-           "must be even (half the ports down, half up), got " + n(t.switch_radix));
+                                    std::string(enum_name(t.network.family)) + " has 1, got " +
+                                    n(t.network.planes));
   }
   std::set<int> seen;
   for (int p : t.failed_planes) {
-    if (p < 0 || p >= t.planes) {
+    if (p < 0 || p >= t.network.planes) {
       r.fail({"topology.failed_planes"},
-             "plane " + n(p) + " does not exist (planes are 0 to " + n(t.planes - 1) + ")");
+             "plane " + n(p) + " does not exist (planes are 0 to " + n(t.network.planes - 1) + ")");
     } else if (!seen.insert(p).second) {
       r.fail({"topology.failed_planes"}, "plane " + n(p) + " is listed twice");
     }
   }
-  if (!t.failed_planes.empty() && static_cast<int>(seen.size()) >= t.planes) {
+  if (!t.failed_planes.empty() && static_cast<int>(seen.size()) >= t.network.planes) {
     r.fail({"topology.failed_planes"}, "every plane has failed: nothing could communicate");
   }
 }

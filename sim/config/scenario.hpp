@@ -10,10 +10,11 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/units.hpp"
+#include "topologies/cost.hpp"
+#include "topologies/network_spec.hpp"
 
 namespace codesim::config {
 
-enum class TopologyFamily { node, ft2, ft3, mrft, mpft, slimfly, dragonfly, nvl72 };
 enum class PathSelection { ecmp_hash, spread, fixed };
 enum class ScheduleMethod { one_f_one_b, zb1p, dualpipe, dualpipev };
 enum class WorkloadKind { train, prefill, decode };
@@ -33,14 +34,18 @@ struct EnumNames;
     static constexpr std::array values = {__VA_ARGS__}; \
   };
 
-CODESIM_ENUM_NAMES(TopologyFamily, std::pair{TopologyFamily::node, std::string_view("node")},
-                   std::pair{TopologyFamily::ft2, std::string_view("ft2")},
-                   std::pair{TopologyFamily::ft3, std::string_view("ft3")},
-                   std::pair{TopologyFamily::mrft, std::string_view("mrft")},
-                   std::pair{TopologyFamily::mpft, std::string_view("mpft")},
-                   std::pair{TopologyFamily::slimfly, std::string_view("slimfly")},
-                   std::pair{TopologyFamily::dragonfly, std::string_view("dragonfly")},
-                   std::pair{TopologyFamily::nvl72, std::string_view("nvl72")})
+CODESIM_ENUM_NAMES(topologies::Family,
+                   std::pair{topologies::Family::node, std::string_view("node")},
+                   std::pair{topologies::Family::ft2, std::string_view("ft2")},
+                   std::pair{topologies::Family::ft3, std::string_view("ft3")},
+                   std::pair{topologies::Family::mrft, std::string_view("mrft")},
+                   std::pair{topologies::Family::mpft, std::string_view("mpft")},
+                   std::pair{topologies::Family::slimfly, std::string_view("slimfly")},
+                   std::pair{topologies::Family::dragonfly, std::string_view("dragonfly")})
+CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
+                   std::pair{topologies::PlaneCrossing::at_source, std::string_view("at-source")},
+                   std::pair{topologies::PlaneCrossing::at_destination,
+                             std::string_view("at-destination")})
 CODESIM_ENUM_NAMES(PathSelection,
                    std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
                    std::pair{PathSelection::spread, std::string_view("spread")},
@@ -97,10 +102,8 @@ struct HardwareSection {
 };
 
 struct TopologySection {
-  TopologyFamily family = TopologyFamily::node;
-  int planes = 1;
-  int switch_radix = 64;
-  core::Seconds switch_latency;
+  topologies::NetworkSpec network;
+  core::Seconds switch_latency;  // per switch-to-switch link
   PathSelection path_selection = PathSelection::ecmp_hash;
   std::vector<int> failed_planes;
 };
@@ -156,6 +159,7 @@ struct Scenario {
   ModelSection model;
   HardwareSection hardware;
   TopologySection topology;
+  topologies::UnitPrices cost;
   ParallelismSection parallelism;
   ScheduleSection schedule;
   WorkloadSection workload;

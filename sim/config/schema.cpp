@@ -198,20 +198,60 @@ std::vector<FieldSpec> build_schema() {
                     positive(from_preset(hw, "GPU-to-NIC PCIe bandwidth per direction."))));
 
   // --- topology
-  f.push_back(field("topology.family", MEMBER(topology.family),
-                    with_default("node", "Network family joining the nodes.")));
+  f.push_back(field("topology.family", MEMBER(topology.network.family),
+                    with_default("node",
+                                 "Network family joining the nodes (a node is one NVLink domain: "
+                                 "hardware.gpus_per_node GPUs, 72 for gb200).")));
   f.push_back(field(
-      "topology.planes", MEMBER(topology.planes),
+      "topology.planes", MEMBER(topology.network.planes),
       between(with_default("1", "Network planes (mpft: one per GPU index of a node)."), 1, 64)));
-  f.push_back(field("topology.switch_radix", MEMBER(topology.switch_radix),
-                    between(with_default("64", "Ports per switch."), 4, 1024)));
+  f.push_back(
+      field("topology.switch_radix", MEMBER(topology.network.radix),
+            between(with_default("64", "Ports per switch (fat trees, mrft, mpft)."), 4, 1024)));
+  f.push_back(
+      field("topology.slimfly_q", MEMBER(topology.network.slimfly_q),
+            at_least(with_default("0", "Slim Fly MMS parameter q, a prime: 2q^2 routers."), 0)));
   f.push_back(field(
-      "topology.switch_latency", MEMBER(topology.switch_latency),
-      at_least(with_default("0.5us", "Per-hop switch latency (illustrative; calibrate)."), 0)));
+      "topology.endpoints_per_router", MEMBER(topology.network.endpoints_per_router),
+      at_least(with_default("0", "Slim Fly and Dragonfly: endpoints (NICs) per router, p."), 0)));
+  f.push_back(field("topology.dragonfly_a", MEMBER(topology.network.dragonfly_a),
+                    at_least(with_default("0", "Dragonfly: routers per group, a."), 0)));
+  f.push_back(field("topology.dragonfly_h", MEMBER(topology.network.dragonfly_h),
+                    at_least(with_default("0", "Dragonfly: global links per router, h."), 0)));
+  f.push_back(field("topology.dragonfly_groups", MEMBER(topology.network.dragonfly_groups),
+                    at_least(with_default("0", "Dragonfly: groups, at most a x h + 1."), 0)));
+  f.push_back(field("topology.plane_crossing", MEMBER(topology.network.plane_crossing),
+                    with_default("at-source",
+                                 "mpft: where a packet for another GPU index crosses NVLink "
+                                 "to the right plane, on the sending or the receiving node.")));
+  f.push_back(field("topology.switch_latency", MEMBER(topology.switch_latency),
+                    at_least(with_default("0.45us",
+                                          "Latency added per switch-to-switch link; default from "
+                                          "DeepSeek's IB latencies, (3.7us cross-leaf - 2.8us "
+                                          "same-leaf) / 2."),
+                             0)));
   f.push_back(field("topology.routing", MEMBER(topology.path_selection),
                     with_default("ecmp-hash", "How flows pick among equal-cost paths.")));
   f.push_back(field("topology.failed_planes", MEMBER(topology.failed_planes),
                     optional_field("Indices of planes taken out of service.")));
+
+  // --- cost: unit prices, defaults (and how they were fitted) in topologies/cost.hpp
+  const topologies::UnitPrices prices;
+  f.push_back(field(
+      "cost.switch_usd", MEMBER(cost.switch_usd),
+      at_least(with_default(core::format_number(prices.switch_usd), "Price of one switch, USD."),
+               0)));
+  f.push_back(field("cost.switch_link_usd", MEMBER(cost.switch_link_usd),
+                    at_least(with_default(core::format_number(prices.switch_link_usd),
+                                          "Switch-to-switch link with its transceivers, USD."),
+                             0)));
+  f.push_back(field("cost.endpoint_link_usd", MEMBER(cost.endpoint_link_usd),
+                    at_least(with_default(core::format_number(prices.endpoint_link_usd),
+                                          "NIC-to-switch link with its transceivers, USD."),
+                             0)));
+  f.push_back(
+      field("cost.nic_usd", MEMBER(cost.nic_usd),
+            at_least(with_default(core::format_number(prices.nic_usd), "One NIC, USD."), 0)));
 
   // --- parallelism
   f.push_back(field("parallelism.pp", MEMBER(parallelism.pp),

@@ -27,9 +27,9 @@ TEST(Loader, ShippedScenarioAsPublished) {
   EXPECT_EQ(s.parallelism.pp * s.parallelism.dp * s.parallelism.tp, s.gpus());
   EXPECT_EQ(s.model.spec.hidden, 7168);
   EXPECT_EQ(s.model.spec.mtp_depth, 1);
-  EXPECT_EQ(s.topology.family, TopologyFamily::mpft);  // from the included preset
-  EXPECT_EQ(s.topology.planes, 8);
-  EXPECT_DOUBLE_EQ(s.topology.switch_latency.value, 0.5e-6);
+  EXPECT_EQ(s.topology.network.family, topologies::Family::mpft);  // from the included preset
+  EXPECT_EQ(s.topology.network.planes, 8);
+  EXPECT_DOUBLE_EQ(s.topology.switch_latency.value, 0.45e-6);  // (3.7us - 2.8us) / 2
   EXPECT_EQ(s.schedule.method, ScheduleMethod::dualpipe);
   EXPECT_EQ(s.workload.precision.combine, WirePrecision::bf16);
   EXPECT_EQ(s.routing.node_limit, 4);
@@ -48,7 +48,7 @@ TEST(Loader, DefaultsAndPresetFill) {
   EXPECT_EQ(s.parallelism.dp, 8);                   // derived: 8 GPUs / (pp 1 x tp 1)
   EXPECT_EQ(s.workload.global_batch_sequences, 8);  // derived: dp x micro-batch
   EXPECT_EQ(s.routing.node_limit, 4);               // the model's n_limited_groups
-  EXPECT_EQ(s.topology.family, TopologyFamily::node);
+  EXPECT_EQ(s.topology.network.family, topologies::Family::node);
 }
 
 TEST(Loader, ExplicitValuesOverrideThePreset) {
@@ -76,7 +76,7 @@ TEST(Loader, IncludingFileOverridesTheIncluded) {
       "32}\n",
       CODESIM_SOURCE_DIR "/scenarios/x.yaml");
   EXPECT_EQ(s.hardware.comm_sms, 32);
-  EXPECT_EQ(s.topology.family, TopologyFamily::mpft);
+  EXPECT_EQ(s.topology.network.family, topologies::Family::mpft);
 }
 
 TEST(Loader, ResolvedYamlLoadsBackToTheSameScenario) {
@@ -106,7 +106,7 @@ TEST(LoaderErrors, CollectsEveryFieldProblem) {
 
 TEST(LoaderErrors, RulesNameTheKeysInvolved) {
   EXPECT_EQ(
-      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: 3}\n"),
+      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: 3}\ntopology: {family: ft2}\n"),
       "s.yaml:3:19: error: parallelism.dp: pp x dp x tp = 3 x 5 x 1 = 15 must equal the GPU count, "
       "nodes x gpus_per_node = 2 x 8 = 16");
   EXPECT_EQ(

@@ -1,0 +1,281 @@
+// `codesim topo`: topology properties, routes, DOT export, and the ISCA Table 3 comparison.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <ostream>
+
+#include "models/hardware/catalog.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/quantity_parse.hpp"
+#include "sim/core/text.hpp"
+#include "sim/report/table.hpp"
+#include "topologies/build.hpp"
+#include "topologies/export.hpp"
+#include "topologies/paper_instances.hpp"
+#include "topologies/routing.hpp"
+
+namespace codesim::cli {
+namespace {
+
+using nlohmann::ordered_json;
+using topologies::Family;
+
+constexpr int kSchemaVersion = 1;
+
+[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
+  throw core::InputError(core::Diagnostic{{"codesim topo", 0, 0}, "", message, hint});
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+double peak_rss_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+Family family_from(const std::string& name) {
+  static const std::map<std::string, Family> names = {
+      {"node", Family::node},   {"ft2", Family::ft2},
+      {"ft3", Family::ft3},     {"mrft", Family::mrft},
+      {"mpft", Family::mpft},   {"slimfly", Family::slimfly},
+      {"sf", Family::slimfly},  {"dragonfly", Family::dragonfly},
+      {"df", Family::dragonfly}};
+  const auto it = names.find(name);
+  if (it == names.end()) {
+    usage_error("unknown family '" + name + "'",
+                "one of: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
+  }
+  return it->second;
+}
+
+// Flag that sets each spec parameter, for messages.
+std::string flag_of(const std::string& parameter) {
+  static const std::map<std::string, std::string> flags = {
+      {"switch_radix", "--radix"},      {"planes", "--planes"}, {"slimfly_q", "--q"},
+      {"endpoints_per_router", "--p"},  {"dragonfly_a", "--a"}, {"dragonfly_h", "--h"},
+      {"dragonfly_groups", "--groups"}, {"nodes", "--nodes"},   {"family", "--family"}};
+  const auto it = flags.find(parameter);
+  return it == flags.end() ? parameter : it->second;
+}
+
+struct Built {
+  std::string name;
+  topologies::NetworkSpec spec;
+  topologies::Topology topology;
+  topologies::UnitPrices prices;
+  double build_seconds = 0;
+};
+
+Built build_from_flags(const TopoOptions& o) {
+  const auto hw = hardware::find_preset(o.hardware);
+  if (!hw) {
+    usage_error("unknown hardware '" + o.hardware + "'",
+                "one of: " + core::join(hardware::preset_names(), ", "));
+  }
+  topologies::NetworkSpec spec{.family = family_from(o.family),
+                               .radix = o.radix,
+                               .planes = o.family == "mpft" ? o.planes : 1,
+                               .slimfly_q = o.q,
+                               .endpoints_per_router = o.p,
+                               .dragonfly_a = o.a,
+                               .dragonfly_h = o.h,
+                               .dragonfly_groups = o.groups,
+                               .plane_crossing = o.plane_crossing == "at-destination"
+                                                     ? topologies::PlaneCrossing::at_destination
+                                                     : topologies::PlaneCrossing::at_source};
+  const auto node = topologies::node_spec_from(*hw, core::Seconds(0.45e-6));
+  int nodes = o.nodes;
+  if (nodes == 0) {
+    nodes = spec.family == Family::node
+                ? 1
+                : static_cast<int>(topologies::endpoint_capacity(spec) / node.gpus_per_node);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    auto t = topologies::build_topology(spec, node, nodes);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return Built{o.family, spec, std::move(t), {}, seconds};
+  } catch (const topologies::SpecError& e) {
+    std::vector<core::Diagnostic> ds;
+    for (const auto& p : e.problems()) {
+      ds.push_back({{"codesim topo", 0, 0}, flag_of(p.parameter), p.message, ""});
+    }
+    throw core::InputError(std::move(ds));
+  }
+}
+
+Built build_from_scenario(const std::string& path) {
+  const config::Scenario s = config::load_scenario(path);  // validated, topology included
+  const auto node = topologies::node_spec_from(s.hardware.spec, s.topology.switch_latency);
+  const auto start = std::chrono::steady_clock::now();
+  auto t = topologies::build_topology(s.topology.network, node, s.hardware.nodes);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Built{s.name, s.topology.network, std::move(t), s.cost, seconds};
+}
+
+void print_properties(const std::vector<ordered_json>& rows, std::ostream& out) {
+  using Align = report::Table::Align;
+  report::Table t({"name", "endpoints", "switches", "links", "cost (M$)", "cost/endpoint (k$)",
+                   "diameter", "bisection (TB/s)"},
+                  {Align::left, Align::right, Align::right, Align::right, Align::right,
+                   Align::right, Align::right, Align::right});
+  for (const auto& r : rows) {
+    t.add_row({r["name"].get<std::string>(), std::to_string(r["endpoints"].get<long long>()),
+               std::to_string(r["switches"].get<long long>()),
+               std::to_string(r["links"].get<long long>()),
+               fixed(r["cost_usd"].get<double>() / 1e6, 1),
+               fixed(r["cost_per_endpoint_usd"].get<double>() / 1e3, 2),
+               std::to_string(r["diameter"].get<int>()),
+               fixed(r["bisection_bandwidth_Bps"].get<double>() / 1e12, 1) +
+                   (r["bisection_exact"].get<bool>() ? "" : " (est.)")});
+  }
+  out << t.render();
+}
+
+void run_compare(const TopoOptions& o, std::ostream& out) {
+  const auto h800 = *hardware::find_preset("h800");
+  const auto node = topologies::node_spec_from(h800, core::Seconds(0.45e-6));
+  ordered_json rows = ordered_json::array();
+  std::vector<ordered_json> table_rows;
+  report::Table paper({"name", "endpoints", "switches", "links", "cost (M$)", "cost/endpoint (k$)",
+                       "cost vs paper"});
+  std::string list = o.compare;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto comma = list.find(',', start);
+    const std::string name =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    const auto inst = topologies::find_paper_instance(name);
+    if (!inst) {
+      usage_error("unknown instance '" + name + "' in --compare",
+                  "instances of ISCA 2025 Table 3: ft2, mpft, ft3, sf, df");
+    }
+    const auto p = topologies::closed_form(inst->spec, node, inst->nodes, topologies::UnitPrices{});
+    auto row = topologies::to_json(inst->name, p);
+    row["published"] = {{"endpoints", inst->endpoints},
+                        {"switches", inst->switches},
+                        {"links", inst->links},
+                        {"cost_usd", inst->cost_musd * 1e6},
+                        {"cost_per_endpoint_usd", inst->cost_per_endpoint_kusd * 1e3}};
+    paper.add_row({inst->name, std::to_string(inst->endpoints), std::to_string(inst->switches),
+                   std::to_string(inst->links), fixed(inst->cost_musd, 0),
+                   fixed(inst->cost_per_endpoint_kusd, 2),
+                   (p.cost.total_usd() >= inst->cost_musd * 1e6 ? "+" : "") +
+                       fixed(100.0 * (p.cost.total_usd() / (inst->cost_musd * 1e6) - 1.0), 1) +
+                       "%"});
+    table_rows.push_back(row);
+    rows.push_back(row);
+  }
+  if (o.format == "json") {
+    out << rows.dump(2) << "\n";
+    return;
+  }
+  out << "codesim (closed forms; unit prices in topologies/cost.hpp, link prices fitted to Table "
+         "3):\n";
+  print_properties(table_rows, out);
+  out << "\nISCA 2025 Table 3 as published:\n" << paper.render();
+}
+
+void print_route(const topologies::Topology& t, const std::string& spec, bool json,
+                 std::ostream& out) {
+  const auto comma = spec.find(',');
+  int a = -1;
+  int b = -1;
+  try {
+    a = std::stoi(spec.substr(0, comma));
+    b = comma == std::string::npos ? -1 : std::stoi(spec.substr(comma + 1));
+  } catch (const std::exception&) {
+  }
+  if (a < 0 || b < 0 || a >= t.gpus() || b >= t.gpus()) {
+    usage_error("--route wants two GPU indices A,B between 0 and " + std::to_string(t.gpus() - 1) +
+                ", got '" + spec + "'");
+  }
+  const auto set = topologies::route(t, a, b, {.max_paths = 8});
+  ordered_json paths = ordered_json::array();
+  for (const auto& p : set.paths) {
+    ordered_json hops = ordered_json::array();
+    for (const auto v : p.vertices) {
+      hops.push_back(topologies::vertex_label(t, v));
+    }
+    paths.push_back(hops);
+  }
+  if (json) {
+    out << ordered_json{{"schema_version", kSchemaVersion},
+                        {"from", a},
+                        {"to", b},
+                        {"hops", set.hops},
+                        {"switch_hops", set.switch_hops},
+                        {"equal_cost_paths", set.count},
+                        {"paths", paths}}
+               .dump(2)
+        << "\n";
+    return;
+  }
+  out << "GPU " << a << " -> GPU " << b << ": " << set.hops << " links, " << set.switch_hops
+      << " switch-to-switch, " << set.count << " equal-cost path(s)\n";
+  for (const auto& p : paths) {
+    std::vector<std::string> names;
+    for (const auto& n : p) {
+      names.push_back(n.get<std::string>());
+    }
+    out << "  " << core::join(names, " > ") << "\n";
+  }
+}
+
+}  // namespace
+
+void run_topo(const TopoOptions& o, std::ostream& out) {
+  if (!o.compare.empty()) {
+    run_compare(o, out);
+    return;
+  }
+  if (o.scenario.empty() == o.family.empty()) {
+    usage_error("give --scenario FILE or --family NAME (with its size flags), or --compare LIST");
+  }
+  const Built b = o.scenario.empty() ? build_from_flags(o) : build_from_scenario(o.scenario);
+  if (!o.route.empty()) {
+    print_route(b.topology, o.route, o.format == "json", out);
+    return;
+  }
+  if (o.format == "dot") {
+    try {
+      out << topologies::to_dot(b.topology);
+    } catch (const std::length_error& e) {
+      usage_error(e.what(), "DOT is for small topologies; use --format json for large ones");
+    }
+    return;
+  }
+  const auto p = topologies::measure(b.topology, b.spec, b.prices);
+  ordered_json j = topologies::to_json(b.name, p);
+  j["schema_version"] = kSchemaVersion;
+  j["nodes"] = b.topology.nodes();
+  j["gpus"] = b.topology.gpus();
+  if (o.bench) {
+    j["bench"] = {{"build_seconds", b.build_seconds}, {"peak_rss_MB", peak_rss_mb()}};
+  }
+  if (o.format == "json") {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  print_properties({j}, out);
+  out << "cables: " << p.counts.switch_links << " switch-to-switch, " << p.counts.endpoint_links
+      << " NIC-to-switch, " << p.counts.nvlinks << " NVLink, " << p.counts.pcie_links << " PCIe\n";
+  if (o.bench) {
+    out << "bench: built in " << fixed(b.build_seconds, 3) << " s, peak memory "
+        << fixed(peak_rss_mb(), 0) << " MB\n";
+  }
+}
+
+}  // namespace codesim::cli

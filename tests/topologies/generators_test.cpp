@@ -1,0 +1,235 @@
+// Generated topologies against closed forms, for several sizes of every family.
+#include <gtest/gtest.h>
+
+#include <boost/graph/connected_components.hpp>
+#include <set>
+#include <tuple>
+
+#include "tests/topologies/support.hpp"
+#include "topologies/build.hpp"
+#include "topologies/dragonfly.hpp"
+#include "topologies/paper_instances.hpp"
+#include "topologies/properties.hpp"
+#include "topologies/slim_fly.hpp"
+
+namespace codesim::topologies {
+namespace {
+
+using testing::h800_node;
+
+bool connected(const Topology& t) {
+  std::vector<int> component(t.vertex_count());
+  return boost::connected_components(t.graph(), component.data()) == 1;
+}
+
+void expect_counts_match_closed_form(const NetworkSpec& s, int nodes, int gpus_per_node = 8) {
+  const auto node = h800_node(gpus_per_node);
+  const Topology t = build_topology(s, node, nodes);
+  const Counts built = count(t);
+  const Counts formula = closed_form(s, node, nodes, UnitPrices{}).counts;
+  const std::string what = std::string(family_name(s.family)) + " nodes=" + std::to_string(nodes);
+  EXPECT_EQ(built.endpoints, formula.endpoints) << what;
+  EXPECT_EQ(built.switches, formula.switches) << what;
+  EXPECT_EQ(built.switch_links, formula.switch_links) << what;
+  EXPECT_EQ(built.nvlinks, formula.nvlinks) << what;
+  EXPECT_EQ(built.pcie_links, formula.pcie_links) << what;
+  EXPECT_TRUE(connected(t)) << what;
+  EXPECT_EQ(computed_diameter(t), closed_form(s, node, nodes, UnitPrices{}).diameter) << what;
+}
+
+TEST(FatTree2, FullSizeIsKSquaredOverTwo) {
+  // k^2/2 endpoints, k leaves + k/2 spines, k^2/2 leaf-spine links.
+  for (int k : {8, 16, 64}) {
+    const Topology t =
+        build_topology({.family = Family::ft2, .radix = k}, h800_node(), k * k / 2 / 8);
+    const Counts c = count(t);
+    EXPECT_EQ(c.endpoints, k * k / 2);
+    EXPECT_EQ(c.switches, 3 * k / 2);
+    EXPECT_EQ(c.switch_links, k * k / 2);
+  }
+}
+
+TEST(FatTree2, PartialSizesMatchTheClosedForm) {
+  for (int nodes : {1, 3, 8, 16}) {
+    expect_counts_match_closed_form({.family = Family::ft2, .radix = 16}, nodes);
+  }
+}
+
+TEST(FatTree3, FullSizeIsKCubedOverFour) {
+  // k^3/4 endpoints, 5k^2/4 switches, k^3/2 switch links.
+  for (int k : {8, 16}) {
+    const Topology t =
+        build_topology({.family = Family::ft3, .radix = k}, h800_node(), k * k * k / 4 / 8);
+    const Counts c = count(t);
+    EXPECT_EQ(c.endpoints, k * k * k / 4);
+    EXPECT_EQ(c.switches, 5 * k * k / 4);
+    EXPECT_EQ(c.switch_links, k * k * k / 2);
+    EXPECT_TRUE(connected(t));
+    EXPECT_EQ(computed_diameter(t), 4);
+  }
+  for (int nodes : {1, 2, 5, 16}) {
+    expect_counts_match_closed_form({.family = Family::ft3, .radix = 8}, nodes);
+  }
+}
+
+TEST(MultiRail, RailsShareSpines) {
+  for (int nodes : {1, 4, 9}) {
+    expect_counts_match_closed_form({.family = Family::mrft, .radix = 16}, nodes);
+  }
+  // Each leaf serves one rail: every NIC on a leaf has the same local index.
+  const Topology t = build_topology({.family = Family::mrft, .radix = 16}, h800_node(), 8);
+  const Graph& g = t.graph();
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    if (g[v].kind != VertexKind::leaf) {
+      continue;
+    }
+    std::set<int> rails;
+    for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(v, g))) {
+      if (g[u].kind == VertexKind::nic) {
+        rails.insert(g[u].local);
+      }
+    }
+    EXPECT_EQ(rails.size(), 1u);
+  }
+}
+
+TEST(MultiPlane, PlanesArePFatTrees) {
+  // P x (3k/2) switches and P x k^2/2 links at full size; planes never meet.
+  const int k = 16;
+  const Topology t =
+      build_topology({.family = Family::mpft, .radix = k, .planes = 8}, h800_node(), k * k / 2);
+  const Counts c = count(t);
+  EXPECT_EQ(c.endpoints, 8 * k * k / 2);
+  EXPECT_EQ(c.switches, 8 * 3 * k / 2);
+  EXPECT_EQ(c.switch_links, 8 * k * k / 2);
+  const Graph& g = t.graph();
+  for (const EdgeId e : t.links()) {
+    const Vertex& a = g[boost::source(e, g)];
+    const Vertex& b = g[boost::target(e, g)];
+    if (is_switch(a.kind) && is_switch(b.kind)) {
+      EXPECT_EQ(a.plane, b.plane);
+    }
+    if (a.kind == VertexKind::nic && is_switch(b.kind)) {
+      EXPECT_EQ(a.local, b.plane);  // GPU i's NIC in plane i
+    }
+  }
+  for (int nodes : {1, 5, 20}) {
+    expect_counts_match_closed_form({.family = Family::mpft, .radix = 8, .planes = 8}, nodes);
+  }
+}
+
+TEST(SlimFly, MmsGraphIsRegularWithDiameterTwo) {
+  // 2q^2 routers of network radix (3q - delta)/2, q = 4w + delta.
+  for (int q : {5, 7, 11, 13}) {
+    const int delta = q % 4 == 1 ? 1 : -1;
+    const auto edges = mms_graph_edges(q);
+    EXPECT_EQ(static_cast<int>(edges.size()), q * q * (3 * q - delta) / 2) << q;
+    std::vector<int> degree(2 * q * q);
+    for (const auto& [a, b] : edges) {
+      ++degree[a];
+      ++degree[b];
+    }
+    for (int d : degree) {
+      EXPECT_EQ(d, (3 * q - delta) / 2) << q;
+    }
+    const int p = 2;
+    const NetworkSpec s{.family = Family::slimfly, .slimfly_q = q, .endpoints_per_router = p};
+    const Topology t = build_topology(s, h800_node(2), q * q * 2 * p / 2);
+    EXPECT_TRUE(connected(t)) << q;
+    EXPECT_EQ(computed_diameter(t), 2) << q;
+    expect_counts_match_closed_form(s, q * q * 2 * p / 2, 2);
+  }
+}
+
+TEST(Dragonfly, GroupsFullyJoined) {
+  // g a routers; g a(a-1)/2 local + g a h/2 global links; diameter 3.
+  for (const auto& [a, h, groups] : {std::tuple{4, 2, 9}, {3, 1, 4}, {4, 2, 5}, {6, 3, 19}}) {
+    const NetworkSpec s{.family = Family::dragonfly,
+                        .endpoints_per_router = 2,
+                        .dragonfly_a = a,
+                        .dragonfly_h = h,
+                        .dragonfly_groups = groups};
+    const int nodes = a * 2 * groups / 2;  // 2 GPUs per node
+    expect_counts_match_closed_form(s, nodes, 2);
+    EXPECT_EQ(count(build_topology(s, h800_node(2), nodes)).switch_links,
+              groups * a * (a - 1) / 2 + groups * a * h / 2);
+  }
+  // Every pair of groups is joined when g <= a h + 1.
+  const auto pairs = dragonfly_global_pairs(9, 8);
+  std::set<std::pair<int, int>> joined;
+  for (auto [x, y] : pairs) {
+    joined.insert({std::min(x, y), std::max(x, y)});
+  }
+  EXPECT_EQ(joined.size(), 9u * 8u / 2u);
+}
+
+TEST(SingleNode, IsOneNvlinkDomain) {
+  const Topology t = build_topology({.family = Family::node}, h800_node(72), 1);
+  EXPECT_EQ(t.gpus(), 72);
+  EXPECT_EQ(count(t).switches, 0);
+  EXPECT_TRUE(connected(t));
+}
+
+TEST(Bisection, ClosedFormEqualsMaxFlowOnSmallInstances) {
+  // Fat trees and MPFT: full bisection, E/2 x 50 GB/s; the max flow between the two halves of the
+  // endpoints reaches it exactly.
+  const auto node = h800_node();
+  const std::vector<std::pair<NetworkSpec, int>> cases = {
+      {{.family = Family::ft2, .radix = 8}, 4},
+      {{.family = Family::ft3, .radix = 8}, 16},
+      {{.family = Family::mrft, .radix = 8}, 4},
+      {{.family = Family::mpft, .radix = 8, .planes = 8}, 16}};
+  for (const auto& [s, nodes] : cases) {
+    const Topology t = build_topology(s, node, nodes);
+    const auto formula = closed_form(s, node, nodes, UnitPrices{}).bisection;
+    EXPECT_DOUBLE_EQ(formula.value, nodes * 8 / 2 * 50e9) << family_name(s.family);
+    EXPECT_NEAR(computed_halves_cut(t).value / formula.value, 1.0, 1e-9) << family_name(s.family);
+  }
+  // Dragonfly with one link per group pair: the groups split in halves, (g/2)^2 links cross.
+  for (const auto& [a, h, groups] : {std::tuple{3, 1, 4}, {5, 1, 6}}) {
+    const NetworkSpec s{.family = Family::dragonfly,
+                        .endpoints_per_router = 2,
+                        .dragonfly_a = a,
+                        .dragonfly_h = h,
+                        .dragonfly_groups = groups};
+    const auto pair = h800_node(2);  // nodes of 2 GPUs, so the NIC halves are the group halves
+    const int nodes = a * 2 * groups / 2;
+    const Topology t = build_topology(s, pair, nodes);
+    const double crossing = (groups / 2) * (groups - groups / 2);
+    EXPECT_DOUBLE_EQ(closed_form(s, pair, nodes, UnitPrices{}).bisection.value, crossing * 50e9);
+    EXPECT_NEAR(computed_halves_cut(t).value, crossing * 50e9, 1.0);
+  }
+}
+
+TEST(PaperTable3, CountsExactCostWithinFivePercent) {
+  // ISCA 2025 Table 3; prices in topologies/cost.hpp (link prices fitted to this table).
+  const auto node = h800_node();
+  for (const auto& inst : paper_instances()) {
+    const Properties p = closed_form(inst.spec, node, inst.nodes, UnitPrices{});
+    EXPECT_EQ(p.counts.endpoints, inst.endpoints) << inst.name;
+    EXPECT_EQ(p.counts.switches, inst.switches) << inst.name;
+    EXPECT_EQ(p.counts.switch_links, inst.links) << inst.name;
+    EXPECT_NEAR(p.cost.total_usd() / (inst.cost_musd * 1e6), 1.0, 0.05) << inst.name;
+    EXPECT_NEAR(p.cost.total_usd() / static_cast<double>(inst.endpoints) /
+                    (inst.cost_per_endpoint_kusd * 1e3),
+                1.0, 0.05)
+        << inst.name;
+  }
+}
+
+TEST(PaperTable3, BuiltInstancesHaveThePublishedCounts) {
+  // Slim Fly q = 28 has no MMS graph (28 is not a prime power): closed form only.
+  for (const auto& inst : paper_instances()) {
+    if (inst.spec.family == Family::slimfly) {
+      EXPECT_FALSE(validate(inst.spec, static_cast<int>(inst.nodes), 8).empty());
+      continue;
+    }
+    const Counts c = count(build_topology(inst.spec, h800_node(), static_cast<int>(inst.nodes)));
+    EXPECT_EQ(c.endpoints, inst.endpoints) << inst.name;
+    EXPECT_EQ(c.switches, inst.switches) << inst.name;
+    EXPECT_EQ(c.switch_links, inst.links) << inst.name;
+  }
+}
+
+}  // namespace
+}  // namespace codesim::topologies

@@ -1,0 +1,117 @@
+// Fat-tree generators.
+#include "topologies/fat_tree.hpp"
+
+namespace codesim::topologies {
+namespace {
+
+int ceil_div(long long a, long long b) {
+  return static_cast<int>((a + b - 1) / b);
+}
+
+// Leaves and spines of one two-layer tree; every leaf links once to every spine.
+struct TwoLayer {
+  std::vector<VertexId> leaves;
+  std::vector<VertexId> spines;
+};
+
+TwoLayer add_two_layer(Topology& t, int leaves, int spines, int plane, int leaves_per_group) {
+  TwoLayer tree;
+  for (int s = 0; s < spines; ++s) {
+    tree.spines.push_back(t.add_vertex(Vertex{.kind = VertexKind::spine, .plane = plane}));
+  }
+  for (int l = 0; l < leaves; ++l) {
+    const VertexId leaf = t.add_vertex(
+        Vertex{.kind = VertexKind::leaf, .plane = plane, .group = l / leaves_per_group});
+    tree.leaves.push_back(leaf);
+    for (VertexId spine : tree.spines) {
+      t.add_switch_link(leaf, spine, plane);
+    }
+  }
+  return tree;
+}
+
+}  // namespace
+
+Topology build_single_node(const NodeSpec& node) {
+  Topology t("node", node);
+  t.add_nodes(1, false);
+  return t;
+}
+
+Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes) {
+  Topology t("ft2", node);
+  t.add_nodes(nodes, true);
+  const int down = s.radix / 2;
+  const int leaves = ceil_div(t.gpus(), down);
+  const TwoLayer tree = add_two_layer(t, leaves, s.radix / 2, -1, leaves);
+  for (int e = 0; e < t.gpus(); ++e) {
+    t.add_endpoint_link(t.nic(e), tree.leaves[e / down]);
+  }
+  return t;
+}
+
+Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes) {
+  Topology t("mrft", node);
+  t.add_nodes(nodes, true);
+  const int down = s.radix / 2;
+  const int rails = node.gpus_per_node;
+  const int leaves_per_rail = ceil_div(nodes, down);
+  const TwoLayer tree = add_two_layer(t, rails * leaves_per_rail, s.radix / 2, -1, leaves_per_rail);
+  for (int n = 0; n < nodes; ++n) {
+    for (int rail = 0; rail < rails; ++rail) {
+      t.add_endpoint_link(t.nic(n * rails + rail), tree.leaves[rail * leaves_per_rail + n / down]);
+    }
+  }
+  return t;
+}
+
+Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes) {
+  Topology t("mpft", node);
+  t.set_plane_crossing(s.plane_crossing);
+  t.add_nodes(nodes, true);
+  const int down = s.radix / 2;
+  const int leaves = ceil_div(nodes, down);
+  for (int plane = 0; plane < s.planes; ++plane) {
+    const TwoLayer tree = add_two_layer(t, leaves, s.radix / 2, plane, leaves);
+    for (int n = 0; n < nodes; ++n) {
+      t.add_endpoint_link(t.nic(n * node.gpus_per_node + plane), tree.leaves[n / down], plane);
+    }
+  }
+  return t;
+}
+
+Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes) {
+  Topology t("ft3", node);
+  t.add_nodes(nodes, true);
+  const int half = s.radix / 2;
+  const int pods = ceil_div(t.gpus(), static_cast<long long>(half) * half);
+  // Core (j, c) for j, c < k/2: aggregation switch j of every pod links to cores (j, 0..k/2-1).
+  std::vector<VertexId> cores;
+  for (int c = 0; c < half * half; ++c) {
+    cores.push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
+  }
+  std::vector<VertexId> edges;
+  for (int pod = 0; pod < pods; ++pod) {
+    std::vector<VertexId> aggregation;
+    for (int j = 0; j < half; ++j) {
+      const VertexId agg = t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod});
+      aggregation.push_back(agg);
+      for (int c = 0; c < half; ++c) {
+        t.add_switch_link(agg, cores[j * half + c]);
+      }
+    }
+    for (int i = 0; i < half; ++i) {
+      const VertexId edge = t.add_vertex(Vertex{.kind = VertexKind::leaf, .group = pod});
+      edges.push_back(edge);
+      for (VertexId agg : aggregation) {
+        t.add_switch_link(edge, agg);
+      }
+    }
+  }
+  for (int e = 0; e < t.gpus(); ++e) {
+    t.add_endpoint_link(t.nic(e), edges[e / half]);
+  }
+  return t;
+}
+
+}  // namespace codesim::topologies

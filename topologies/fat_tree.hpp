@@ -1,0 +1,24 @@
+// Fat-tree families of radix k:
+//
+//  FT2:  k/2 spines                        FT3:  (k/2)^2 cores
+//        k leaves, k/2 down + k/2 up             k pods of k/2 aggregation + k/2 edge switches
+//        k^2/2 endpoints                         k^3/4 endpoints
+//
+//  MRFT: an FT2 whose leaves each serve one rail (GPU index) of k/2 nodes; rails meet at spines.
+//  MPFT: P planes, each its own FT2; GPU i's NIC sits in plane i.
+//
+// Smaller clusters populate leaves (FT2) or pods (FT3) in order; spines and cores are built whole.
+#pragma once
+
+#include "topologies/network_spec.hpp"
+#include "topologies/topology.hpp"
+
+namespace codesim::topologies {
+
+Topology build_single_node(const NodeSpec& node);
+Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes);
+Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes);
+Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes);
+Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes);
+
+}  // namespace codesim::topologies

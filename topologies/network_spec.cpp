@@ -1,0 +1,143 @@
+// Spec validation: radix limits, divisibility, capacity.
+#include "topologies/network_spec.hpp"
+
+#include "topologies/slim_fly.hpp"
+
+namespace codesim::topologies {
+namespace {
+
+std::string n(long long v) {
+  return std::to_string(v);
+}
+
+}  // namespace
+
+std::string_view family_name(Family f) {
+  switch (f) {
+    case Family::node:
+      return "node";
+    case Family::ft2:
+      return "ft2";
+    case Family::ft3:
+      return "ft3";
+    case Family::mrft:
+      return "mrft";
+    case Family::mpft:
+      return "mpft";
+    case Family::slimfly:
+      return "slimfly";
+    case Family::dragonfly:
+      return "dragonfly";
+  }
+  return "";
+}
+
+long long endpoint_capacity(const NetworkSpec& s) {
+  const long long k = s.radix;
+  switch (s.family) {
+    case Family::node:
+      return 0;
+    case Family::ft2:
+    case Family::mrft:
+      return k * k / 2;
+    case Family::ft3:
+      return k * k * k / 4;
+    case Family::mpft:
+      return s.planes * k * k / 2;
+    case Family::slimfly:
+      return 2LL * s.slimfly_q * s.slimfly_q * s.endpoints_per_router;
+    case Family::dragonfly:
+      return static_cast<long long>(s.dragonfly_a) * s.endpoints_per_router * s.dragonfly_groups;
+  }
+  return 0;
+}
+
+std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_node) {
+  std::vector<SpecProblem> p;
+  const long long endpoints = static_cast<long long>(nodes) * gpus_per_node;
+  switch (s.family) {
+    case Family::node:
+      if (nodes != 1) {
+        p.push_back({"family", "a single node has no network; " + n(nodes) +
+                                   " nodes need one (ft2, mpft, ...)"});
+      }
+      return p;
+    case Family::ft2:
+    case Family::ft3:
+    case Family::mrft:
+    case Family::mpft:
+      if (s.radix < 4 || s.radix % 2 != 0) {
+        p.push_back(
+            {"switch_radix",
+             "must be even and at least 4 (half the ports down, half up), got " + n(s.radix)});
+        return p;
+      }
+      break;
+    case Family::slimfly:
+      if (!is_prime(s.slimfly_q) || s.slimfly_q < 5) {
+        p.push_back(
+            {"slimfly_q",
+             "must be a prime of at least 5 (codesim builds MMS graphs over prime fields), got " +
+                 n(s.slimfly_q)});
+      }
+      if (s.endpoints_per_router < 1) {
+        p.push_back(
+            {"endpoints_per_router", "must be at least 1, got " + n(s.endpoints_per_router)});
+      }
+      break;
+    case Family::dragonfly:
+      if (s.dragonfly_a < 2) {
+        p.push_back({"dragonfly_a", "a group needs at least 2 routers, got " + n(s.dragonfly_a)});
+      }
+      if (s.dragonfly_h < 1) {
+        p.push_back(
+            {"dragonfly_h", "each router needs at least 1 global link, got " + n(s.dragonfly_h)});
+      }
+      if (s.endpoints_per_router < 1) {
+        p.push_back(
+            {"endpoints_per_router", "must be at least 1, got " + n(s.endpoints_per_router)});
+      }
+      if (s.dragonfly_groups < 2) {
+        p.push_back({"dragonfly_groups", "must be at least 2, got " + n(s.dragonfly_groups)});
+      } else if (s.dragonfly_a >= 2 && s.dragonfly_h >= 1) {
+        const long long max_groups = static_cast<long long>(s.dragonfly_a) * s.dragonfly_h + 1;
+        if (s.dragonfly_groups > max_groups) {
+          p.push_back({"dragonfly_groups", "at most a x h + 1 = " + n(max_groups) +
+                                               " groups can all be joined directly, got " +
+                                               n(s.dragonfly_groups)});
+        }
+        if ((static_cast<long long>(s.dragonfly_groups) * s.dragonfly_a * s.dragonfly_h) % 2 != 0) {
+          p.push_back(
+              {"dragonfly_groups",
+               "groups x a x h must be even (each global link has two ends), got " +
+                   n(static_cast<long long>(s.dragonfly_groups) * s.dragonfly_a * s.dragonfly_h)});
+        }
+      }
+      break;
+  }
+  if (!p.empty()) {
+    return p;
+  }
+  if (s.family == Family::mpft && s.planes != gpus_per_node) {
+    p.push_back({"planes", "mpft puts GPU i's NIC in plane i: planes must equal gpus_per_node (" +
+                               n(gpus_per_node) + "), got " + n(s.planes)});
+    return p;
+  }
+  const long long capacity = endpoint_capacity(s);
+  if (endpoints > capacity) {
+    p.push_back({"nodes", n(nodes) + " nodes x " + n(gpus_per_node) + " GPUs = " + n(endpoints) +
+                              " endpoints exceed the " + std::string(family_name(s.family)) +
+                              "'s " + n(capacity)});
+  }
+  if (s.family == Family::mrft) {
+    const long long leaves_per_rail = (nodes + s.radix / 2 - 1) / (s.radix / 2);
+    if (leaves_per_rail * gpus_per_node > s.radix) {
+      p.push_back({"nodes", "mrft needs " + n(leaves_per_rail) + " leaves per rail x " +
+                                n(gpus_per_node) + " rails, more than the " + n(s.radix) +
+                                " a spine can reach"});
+    }
+  }
+  return p;
+}
+
+}  // namespace codesim::topologies

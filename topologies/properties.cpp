@@ -1,0 +1,197 @@
+// Closed forms and direct measurements of topology properties.
+#include "topologies/properties.hpp"
+
+#include <algorithm>
+#include <boost/graph/push_relabel_max_flow.hpp>
+#include <deque>
+
+namespace codesim::topologies {
+namespace {
+
+long long ceil_div(long long a, long long b) {
+  return (a + b - 1) / b;
+}
+
+// Two-layer tree over `endpoints` NICs: leaves of k/2 endpoints, k/2 spines.
+void add_two_layer(Counts& c, long long leaves, long long radix) {
+  c.switches += leaves + radix / 2;
+  c.switch_links += leaves * (radix / 2);
+}
+
+// Expected links across a random balanced split of n vertices joined by `links` links:
+// each link crosses with probability (n/2)^2 / (n(n-1)/2) = n / (2(n-1)).
+double random_cut(double links, double n) {
+  return links * n / (2.0 * (n - 1.0));
+}
+
+}  // namespace
+
+Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nodes,
+                       const UnitPrices& prices) {
+  Properties p;
+  p.family = std::string(family_name(s.family));
+  const long long gpus = nodes * node.gpus_per_node;
+  Counts& c = p.counts;
+  c.nvlinks = gpus;
+  const long long k = s.radix;
+  const long long half = k / 2;
+  double cut_links = static_cast<double>(gpus / 2);  // full bisection: half the endpoints
+  switch (s.family) {
+    case Family::node:
+      p.bisection = node.nvlink_bandwidth * static_cast<double>(gpus / 2);
+      p.cost = cost(c, prices);
+      return p;
+    case Family::ft2: {
+      const long long leaves = ceil_div(gpus, half);
+      add_two_layer(c, leaves, k);
+      p.diameter = leaves > 1 ? 2 : 0;
+      break;
+    }
+    case Family::mrft: {
+      const long long leaves = node.gpus_per_node * ceil_div(nodes, half);
+      add_two_layer(c, leaves, k);
+      p.diameter = leaves > 1 ? 2 : 0;
+      break;
+    }
+    case Family::mpft: {
+      const long long leaves = ceil_div(nodes, half);
+      for (int plane = 0; plane < s.planes; ++plane) {
+        add_two_layer(c, leaves, k);
+      }
+      p.diameter = leaves > 1 ? 2 : 0;
+      break;
+    }
+    case Family::ft3: {
+      const long long pods = ceil_div(gpus, half * half);
+      c.switches = pods * k + half * half;
+      c.switch_links = pods * half * half * 2;  // edge-aggregation plus aggregation-core
+      p.diameter = pods > 1 ? 4 : (ceil_div(gpus, half) > 1 ? 2 : 0);
+      break;
+    }
+    case Family::slimfly: {
+      const long long q = s.slimfly_q;
+      const long long delta = q % 4 == 1 ? 1 : (q % 4 == 3 ? -1 : 0);
+      c.switches = 2 * q * q;
+      c.switch_links = q * q * (3 * q - delta) / 2;
+      p.diameter = 2;
+      // No closed form for the minimum bisection of an MMS graph: estimate it by a random
+      // balanced split of the routers.
+      cut_links = std::min(cut_links, random_cut(static_cast<double>(c.switch_links),
+                                                 static_cast<double>(c.switches)));
+      p.bisection_exact = false;
+      break;
+    }
+    case Family::dragonfly: {
+      const long long a = s.dragonfly_a;
+      const long long g = s.dragonfly_groups;
+      const long long global = g * a * s.dragonfly_h / 2;
+      c.switches = a * g;
+      c.switch_links = g * a * (a - 1) / 2 + global;
+      p.diameter = g > 1 ? 3 : 1;
+      // Split the groups in halves; global links are spread evenly over group pairs, so the
+      // share crossing is (g/2)(g - g/2) / (g(g-1)/2). An estimate: other cuts may be smaller.
+      const double crossing = static_cast<double>(global) *
+                              static_cast<double>((g / 2) * (g - g / 2)) /
+                              (static_cast<double>(g) * static_cast<double>(g - 1) / 2.0);
+      cut_links = std::min(cut_links, crossing);
+      p.bisection_exact = false;
+      break;
+    }
+  }
+  c.endpoints = gpus;
+  c.endpoint_links = gpus;
+  c.pcie_links = gpus;
+  p.bisection = node.nic_bandwidth * cut_links;
+  p.cost = cost(c, prices);
+  return p;
+}
+
+Properties measure(const Topology& t, const NetworkSpec& s, const UnitPrices& prices) {
+  Properties p = closed_form(s, t.node_spec(), t.nodes(), prices);
+  p.counts = count(t);
+  p.cost = cost(p.counts, prices);
+  return p;
+}
+
+int computed_diameter(const Topology& t) {
+  const Graph& g = t.graph();
+  std::vector<VertexId> attached;  // switches with at least one NIC
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    if (!is_switch(g[v].kind)) {
+      continue;
+    }
+    for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(v, g))) {
+      if (g[u].kind == VertexKind::nic) {
+        attached.push_back(v);
+        break;
+      }
+    }
+  }
+  int diameter = 0;
+  std::vector<int> dist(boost::num_vertices(g));
+  for (const VertexId src : attached) {
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[src] = 0;
+    std::deque<VertexId> queue{src};
+    while (!queue.empty()) {
+      const VertexId v = queue.front();
+      queue.pop_front();
+      for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(v, g))) {
+        if (is_switch(g[u].kind) && dist[u] < 0) {
+          dist[u] = dist[v] + 1;
+          queue.push_back(u);
+        }
+      }
+    }
+    for (const VertexId dst : attached) {
+      diameter = std::max(diameter, dist[dst]);
+    }
+  }
+  return diameter;
+}
+
+core::BytesPerSecond computed_halves_cut(const Topology& t) {
+  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+  using FlowGraph = boost::adjacency_list<
+      boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+      boost::property<
+          boost::edge_capacity_t, double,
+          boost::property<boost::edge_residual_capacity_t, double,
+                          boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
+  const Graph& g = t.graph();
+  const auto n = boost::num_vertices(g);
+  FlowGraph f(n + 2);
+  const auto source = n;
+  const auto sink = n + 1;
+  auto capacity = boost::get(boost::edge_capacity, f);
+  auto reverse = boost::get(boost::edge_reverse, f);
+  // An undirected link of capacity c is two arcs of capacity c, each the other's reverse.
+  auto add_pair = [&](std::size_t a, std::size_t b, double c_ab, double c_ba) {
+    const auto ab = boost::add_edge(a, b, f).first;
+    const auto ba = boost::add_edge(b, a, f).first;
+    capacity[ab] = c_ab;
+    capacity[ba] = c_ba;
+    reverse[ab] = ba;
+    reverse[ba] = ab;
+  };
+  for (const EdgeId e : t.links()) {
+    const VertexId a = boost::source(e, g);
+    const VertexId b = boost::target(e, g);
+    const bool network = (is_switch(g[a].kind) || g[a].kind == VertexKind::nic) &&
+                         (is_switch(g[b].kind) || g[b].kind == VertexKind::nic);
+    if (network) {
+      add_pair(a, b, g[e].bandwidth.value, g[e].bandwidth.value);
+    }
+  }
+  const double unlimited = 1e30;
+  for (int i = 0; i < t.gpus(); ++i) {
+    if (i < t.gpus() / 2) {
+      add_pair(source, t.nic(i), unlimited, 0);
+    } else {
+      add_pair(t.nic(i), sink, unlimited, 0);
+    }
+  }
+  return core::BytesPerSecond(boost::push_relabel_max_flow(f, source, sink));
+}
+
+}  // namespace codesim::topologies

@@ -1,0 +1,101 @@
+// Topology building blocks shared by every generator.
+#include "topologies/topology.hpp"
+
+namespace codesim::topologies {
+
+std::string_view vertex_kind_name(VertexKind k) {
+  switch (k) {
+    case VertexKind::gpu:
+      return "gpu";
+    case VertexKind::nvswitch:
+      return "nvswitch";
+    case VertexKind::nic:
+      return "nic";
+    case VertexKind::leaf:
+      return "leaf";
+    case VertexKind::spine:
+      return "spine";
+    case VertexKind::core:
+      return "core";
+    case VertexKind::router:
+      return "router";
+  }
+  return "";
+}
+
+std::string_view link_kind_name(LinkKind k) {
+  switch (k) {
+    case LinkKind::nvlink:
+      return "nvlink";
+    case LinkKind::pcie:
+      return "pcie";
+    case LinkKind::ib:
+      return "ib";
+    case LinkKind::ethernet:
+      return "ethernet";
+  }
+  return "";
+}
+
+bool is_switch(VertexKind k) {
+  return k == VertexKind::leaf || k == VertexKind::spine || k == VertexKind::core ||
+         k == VertexKind::router;
+}
+
+NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_latency) {
+  return NodeSpec{.gpus_per_node = h.gpus_per_node,
+                  .nvlink_bandwidth = h.scale_up.bandwidth,
+                  .nvlink_latency = h.scale_up.latency,
+                  .pcie_bandwidth = h.pcie_bandwidth,
+                  .nic_bandwidth = h.nic.bandwidth,
+                  .nic_latency = h.nic.latency_same_leaf,
+                  .switch_latency = switch_latency};
+}
+
+Topology::Topology(std::string family, NodeSpec node) : family_(std::move(family)), node_(node) {}
+
+VertexId Topology::add_vertex(const Vertex& v) {
+  return boost::add_vertex(v, graph_);
+}
+
+EdgeId Topology::add_link(VertexId a, VertexId b, LinkKind kind, core::BytesPerSecond bandwidth,
+                          core::Seconds latency, int plane) {
+  const int id = static_cast<int>(links_.size());
+  const auto [e, added] = boost::add_edge(a, b, Link{kind, bandwidth, latency, plane, id}, graph_);
+  (void)added;  // parallel links are allowed (Dragonfly groups joined twice)
+  links_.push_back(e);
+  return e;
+}
+
+void Topology::add_nodes(int nodes, bool with_nics) {
+  const int per_node = node_.gpus_per_node;
+  gpus_.reserve(gpus_.size() + static_cast<std::size_t>(nodes) * per_node);
+  for (int n = 0; n < nodes; ++n) {
+    const int node = nodes_ + n;
+    const VertexId nvswitch = add_vertex(Vertex{.kind = VertexKind::nvswitch, .node = node});
+    nvswitches_.push_back(nvswitch);
+    for (int i = 0; i < per_node; ++i) {
+      const VertexId g = add_vertex(Vertex{.kind = VertexKind::gpu, .node = node, .local = i});
+      gpus_.push_back(g);
+      // GPU -> NVSwitch -> GPU: half the end-to-end latency on each side.
+      add_link(g, nvswitch, LinkKind::nvlink, node_.nvlink_bandwidth, node_.nvlink_latency / 2.0);
+      if (with_nics) {
+        const VertexId nic = add_vertex(Vertex{.kind = VertexKind::nic, .node = node, .local = i});
+        nics_.push_back(nic);
+        add_link(g, nic, LinkKind::pcie, node_.pcie_bandwidth, core::Seconds(0));
+      }
+    }
+  }
+  nodes_ += nodes;
+}
+
+EdgeId Topology::add_endpoint_link(VertexId nic, VertexId sw, int plane) {
+  graph_[nic].plane = plane;
+  return add_link(nic, sw, LinkKind::ib, node_.nic_bandwidth, node_.nic_latency / 2.0, plane);
+}
+
+EdgeId Topology::add_switch_link(VertexId a, VertexId b, int plane) {
+  return add_link(a, b, LinkKind::ib, node_.nic_bandwidth, node_.switch_latency, plane);
+}
+
+}  // namespace codesim::topologies
