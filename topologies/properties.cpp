@@ -110,6 +110,14 @@ Properties measure(const Topology& t, const NetworkSpec& s, const UnitPrices& pr
   Properties p = closed_form(s, t.node_spec(), t.nodes(), prices);
   p.counts = count(t);
   p.cost = cost(p.counts, prices);
+  if (t.multi_plane()) {
+    // Each failed plane takes away its share of the scale-out bandwidth.
+    int working = 0;
+    for (int plane = 0; plane < s.planes; ++plane) {
+      working += t.plane_failed(plane) ? 0 : 1;
+    }
+    p.bisection = p.bisection * (static_cast<double>(working) / s.planes);
+  }
   return p;
 }
 

@@ -118,12 +118,19 @@ PathSet route(const Topology& t, int gpu_a, int gpu_b, const RoutingOptions& opt
   // Where the packet enters and leaves the network.
   VertexId enter = a;
   VertexId leave = b;
-  if (t.multi_plane() && va.local != vb.local) {
-    if (t.plane_crossing() == PlaneCrossing::at_source) {
-      enter = t.gpu(va.node, vb.local);
-    } else {
-      leave = t.gpu(vb.node, va.local);
+  if (t.multi_plane()) {
+    // The plane it travels in: the destination's (at_source) or the source's (at_destination),
+    // or the next working plane after it when that one has failed.
+    const int per_node = t.node_spec().gpus_per_node;
+    int plane = t.plane_crossing() == PlaneCrossing::at_source ? vb.local : va.local;
+    for (int tries = 0; tries < per_node && t.plane_failed(plane); ++tries) {
+      plane = (plane + 1) % per_node;
     }
+    if (t.plane_failed(plane)) {
+      throw std::runtime_error("every plane has failed");
+    }
+    enter = t.gpu(va.node, plane);
+    leave = t.gpu(vb.node, plane);
   }
   const int enter_index =
       t.vertex(enter).node * t.node_spec().gpus_per_node + t.vertex(enter).local;

@@ -5,7 +5,8 @@
 // Same node: GPU -NVLink- NVSwitch -NVLink- GPU. Other node: GPU -PCIe- NIC - switches - NIC
 // -PCIe- GPU. MPFT: planes never meet, so a GPU reaching another node's GPU of a different index
 // first crosses NVLink to the local GPU in the destination's plane (PlaneCrossing::at_source), or
-// the destination's node forwards it (at_destination).
+// the destination's node forwards it (at_destination); a failed plane's traffic takes the next
+// working plane, crossing NVLink on both nodes.
 #pragma once
 
 #include <cstdint>

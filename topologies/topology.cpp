@@ -54,6 +54,15 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
 
 Topology::Topology(std::string family, NodeSpec node) : family_(std::move(family)), node_(node) {}
 
+void Topology::set_failed_planes(const std::vector<int>& planes) {
+  failed_planes_.assign(static_cast<std::size_t>(node_.gpus_per_node), false);
+  for (int p : planes) {
+    if (p >= 0 && p < node_.gpus_per_node) {
+      failed_planes_[p] = true;
+    }
+  }
+}
+
 VertexId Topology::add_vertex(const Vertex& v) {
   return boost::add_vertex(v, graph_);
 }

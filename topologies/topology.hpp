@@ -95,6 +95,11 @@ class Topology {
   PlaneCrossing plane_crossing() const { return plane_crossing_; }
   void set_plane_crossing(PlaneCrossing c) { plane_crossing_ = c; }
   bool multi_plane() const { return family_ == "mpft"; }
+  // MPFT planes out of service: their traffic moves, over NVLink, to the next plane that works.
+  void set_failed_planes(const std::vector<int>& planes);
+  bool plane_failed(int plane) const {
+    return plane >= 0 && plane < static_cast<int>(failed_planes_.size()) && failed_planes_[plane];
+  }
 
  private:
   std::string family_;
@@ -106,6 +111,7 @@ class Topology {
   std::vector<VertexId> nvswitches_;
   int nodes_ = 0;
   PlaneCrossing plane_crossing_ = PlaneCrossing::at_source;
+  std::vector<bool> failed_planes_;
 };
 
 }  // namespace codesim::topologies

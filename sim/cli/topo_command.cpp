@@ -9,6 +9,7 @@
 #include "models/hardware/catalog.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/config/topology_from.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
@@ -116,9 +117,8 @@ Built build_from_flags(const TopoOptions& o) {
 
 Built build_from_scenario(const std::string& path) {
   const config::Scenario s = config::load_scenario(path);  // validated, topology included
-  const auto node = topologies::node_spec_from(s.hardware.spec, s.topology.switch_latency);
   const auto start = std::chrono::steady_clock::now();
-  auto t = topologies::build_topology(s.topology.network, node, s.hardware.nodes);
+  auto t = config::build_topology(s);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return Built{s.name, s.topology.network, std::move(t), s.cost, seconds};

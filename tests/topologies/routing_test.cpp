@@ -150,3 +150,28 @@ TEST(Routing, RejectsGpusOutsideTheTopology) {
 
 }  // namespace
 }  // namespace codesim::topologies
+
+namespace codesim::topologies {
+namespace {
+
+TEST(Routing, FailedPlaneTrafficTakesTheNextPlane) {
+  // Plane 6 out of service: GPU 1 of node 0 -> GPU 6 of node 3 goes over plane 7, with NVLink on
+  // both nodes; bisection loses one plane in eight.
+  const NetworkSpec s{.family = Family::mpft, .radix = 8, .planes = 8};
+  Topology t = build_topology(s, testing::h800_node(), 16);
+  const auto full = measure(t, s, UnitPrices{}).bisection;
+  t.set_failed_planes({6});
+  const PathSet set = route(t, 1, 3 * 8 + 6);
+  const Path& p = set.paths.front();
+  EXPECT_EQ(p.vertices[2], t.gpu(0, 7));
+  EXPECT_EQ(p.vertices[p.vertices.size() - 3], t.gpu(3, 7));
+  EXPECT_EQ(t.link(p.links.front()).kind, LinkKind::nvlink);
+  EXPECT_EQ(t.link(p.links.back()).kind, LinkKind::nvlink);
+  for (const auto e : p.links) {
+    EXPECT_NE(t.link(e).plane, 6);
+  }
+  EXPECT_DOUBLE_EQ(measure(t, s, UnitPrices{}).bisection.value, full.value * 7 / 8);
+}
+
+}  // namespace
+}  // namespace codesim::topologies

@@ -1,0 +1,18 @@
+// Scenario -> topology.
+#include "sim/config/topology_from.hpp"
+
+#include "topologies/build.hpp"
+
+namespace codesim::config {
+
+topologies::NodeSpec node_spec(const Scenario& s) {
+  return topologies::node_spec_from(s.hardware.spec, s.topology.switch_latency);
+}
+
+topologies::Topology build_topology(const Scenario& s) {
+  auto t = topologies::build_topology(s.topology.network, node_spec(s), s.hardware.nodes);
+  t.set_failed_planes(s.topology.failed_planes);
+  return t;
+}
+
+}  // namespace codesim::config
