@@ -15,11 +15,13 @@ std::vector<double> expert_load(const GateOutput& out, int experts) {
   return load;
 }
 
-BalanceResult balance_bias(const SyntheticGate& g, const GateSpec& spec, const BalanceOptions& options) {
+BalanceResult balance_bias(const SyntheticGate& g, const GateSpec& spec,
+                           const BalanceOptions& options) {
   BalanceResult r;
   r.bias = Eigen::VectorXf::Zero(spec.experts);
   for (int step = 0; step < options.steps; ++step) {
-    const auto x = sample_tokens(g, options.tokens_per_step, options.seed * 1'000'003ULL + static_cast<std::uint64_t>(step));
+    const auto x = sample_tokens(g, options.tokens_per_step,
+                                 options.seed * 1'000'003ULL + static_cast<std::uint64_t>(step));
     const auto load = expert_load(gate(x, g.weight, r.bias, spec), spec.experts);
     r.load_cv.push_back(coefficient_of_variation(load));
     const double mean = std::accumulate(load.begin(), load.end(), 0.0) / spec.experts;

@@ -24,7 +24,8 @@ struct BalanceResult {
 };
 
 // Tokens of step i are drawn with seed (options.seed, i).
-BalanceResult balance_bias(const SyntheticGate& g, const GateSpec& spec, const BalanceOptions& options);
+BalanceResult balance_bias(const SyntheticGate& g, const GateSpec& spec,
+                           const BalanceOptions& options);
 
 // Token-expert pairs per expert.
 std::vector<double> expert_load(const GateOutput& out, int experts);

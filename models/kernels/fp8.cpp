@@ -55,8 +55,9 @@ float decode(std::uint8_t code, const MinifloatFormat& f) {
   if (exponent == 0) {
     return static_cast<float>(sign * std::ldexp(mantissa, 1 - f.bias - f.mantissa_bits));
   }
-  return static_cast<float>(sign * std::ldexp(1.0 + static_cast<double>(mantissa) / (1 << f.mantissa_bits),
-                                              exponent - f.bias));
+  return static_cast<float>(
+      sign *
+      std::ldexp(1.0 + static_cast<double>(mantissa) / (1 << f.mantissa_bits), exponent - f.bias));
 }
 
 float round_to_bf16(float x) {
@@ -82,13 +83,15 @@ Fp8Tensor quantize(const RowMatrixXf& x, int tile_rows, int tile_cols) {
     for (int j = 0; j < col_tiles; ++j) {
       const int r0 = i * tile_rows;
       const int c0 = j * tile_cols;
-      const auto block = x.block(r0, c0, std::min(tile_rows, t.rows - r0), std::min(tile_cols, t.cols - c0));
+      const auto block =
+          x.block(r0, c0, std::min(tile_rows, t.rows - r0), std::min(tile_cols, t.cols - c0));
       const float amax = block.cwiseAbs().maxCoeff();
       const float scale = amax > 0 ? amax / 448.0f : 1.0f;
       t.scales[static_cast<std::size_t>(i) * col_tiles + j] = scale;
       for (int r = 0; r < block.rows(); ++r) {
         for (int c = 0; c < block.cols(); ++c) {
-          t.codes[static_cast<std::size_t>(r0 + r) * t.cols + c0 + c] = encode(block(r, c) / scale, kE4M3);
+          t.codes[static_cast<std::size_t>(r0 + r) * t.cols + c0 + c] =
+              encode(block(r, c) / scale, kE4M3);
         }
       }
     }

@@ -27,12 +27,15 @@ inline constexpr MinifloatFormat kE5M2{5, 2, 15, 57344.0, true};
 // DeepSeek's kernels convert); subnormals kept; NaN -> the format's NaN code.
 std::uint8_t encode(float x, const MinifloatFormat& f);
 float decode(std::uint8_t code, const MinifloatFormat& f);
-inline float round_to(float x, const MinifloatFormat& f) { return decode(encode(x, f), f); }
+inline float round_to(float x, const MinifloatFormat& f) {
+  return decode(encode(x, f), f);
+}
 
 // BF16: float rounded to nearest even on its top 16 bits.
 float round_to_bf16(float x);
 
-// An FP8 tensor in tiles of tile_rows x tile_cols, one FP32 scale per tile: x ~ decode(code) * scale.
+// An FP8 tensor in tiles of tile_rows x tile_cols, one FP32 scale per tile: x ~ decode(code) *
+// scale.
 struct Fp8Tensor {
   int rows = 0;
   int cols = 0;
@@ -52,14 +55,18 @@ struct Fp8Tensor {
 
 // E4M3 with scale = max|tile| / 448 (1 for an all-zero tile).
 Fp8Tensor quantize(const RowMatrixXf& x, int tile_rows, int tile_cols);
-inline Fp8Tensor quantize_activations(const RowMatrixXf& x) { return quantize(x, 1, 128); }
-inline Fp8Tensor quantize_weights(const RowMatrixXf& w) { return quantize(w, 128, 128); }
+inline Fp8Tensor quantize_activations(const RowMatrixXf& x) {
+  return quantize(x, 1, 128);
+}
+inline Fp8Tensor quantize_weights(const RowMatrixXf& w) {
+  return quantize(w, 128, 128);
+}
 RowMatrixXf dequantize(const Fp8Tensor& t);
 
 struct AccumulatorSpec {
-  int mantissa_bits = 13;          // fraction bits the tensor core keeps after aligning products
-  int chunk = 32;                  // products aligned together (one WGMMA K step)
-  int promotion_interval = 128;    // N_C: move partial sums to FP32 this often; 0 = never
+  int mantissa_bits = 13;        // fraction bits the tensor core keeps after aligning products
+  int chunk = 32;                // products aligned together (one WGMMA K step)
+  int promotion_interval = 128;  // N_C: move partial sums to FP32 this often; 0 = never
 };
 
 // C = A B with A (M x K) and B (K x N) in FP8: every group of `chunk` products is aligned to the

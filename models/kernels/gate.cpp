@@ -33,9 +33,12 @@ GateSpec gate_spec(const llm::LlmSpec& m) {
                   .score = m.moe->score};
 }
 
-double gate_flops(int tokens, int hidden, int experts) { return 2.0 * tokens * hidden * experts; }
+double gate_flops(int tokens, int hidden, int experts) {
+  return 2.0 * tokens * hidden * experts;
+}
 
-GateOutput gate(const RowMatrixXf& x, const RowMatrixXf& w, const Eigen::VectorXf& bias, const GateSpec& spec) {
+GateOutput gate(const RowMatrixXf& x, const RowMatrixXf& w, const Eigen::VectorXf& bias,
+                const GateSpec& spec) {
   const int tokens = static_cast<int>(x.rows());
   const int experts = spec.experts;
   const int per_group = experts / spec.groups;
@@ -92,7 +95,8 @@ GateOutput gate(const RowMatrixXf& x, const RowMatrixXf& w, const Eigen::VectorX
     for (int k = 0; k < spec.topk; ++k) {
       const std::size_t i = static_cast<std::size_t>(t) * spec.topk + k;
       out.experts[i] = order[k];
-      const float weight = spec.score == llm::ScoreFunction::sigmoid ? s[order[k]] / sum : s[order[k]];
+      const float weight =
+          spec.score == llm::ScoreFunction::sigmoid ? s[order[k]] / sum : s[order[k]];
       out.weights[i] = weight * spec.route_scale;
     }
   }

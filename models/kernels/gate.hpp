@@ -35,11 +35,14 @@ struct GateOutput {
   RowMatrixXf scores;          // tokens x experts: s, before the bias
 
   int expert(int token, int k) const { return experts[static_cast<std::size_t>(token) * topk + k]; }
-  float weight(int token, int k) const { return weights[static_cast<std::size_t>(token) * topk + k]; }
+  float weight(int token, int k) const {
+    return weights[static_cast<std::size_t>(token) * topk + k];
+  }
 };
 
 // x: tokens x hidden; w: experts x hidden; bias: experts (zeros for none).
-GateOutput gate(const RowMatrixXf& x, const RowMatrixXf& w, const Eigen::VectorXf& bias, const GateSpec& spec);
+GateOutput gate(const RowMatrixXf& x, const RowMatrixXf& w, const Eigen::VectorXf& bias,
+                const GateSpec& spec);
 
 // Matrix-product FLOPs of the gate: 2 x tokens x hidden x experts.
 double gate_flops(int tokens, int hidden, int experts);

@@ -55,7 +55,9 @@ std::vector<float> logfmt_decode(const LogFmtTile& tile, int bits) {
   std::vector<float> out(tile.codes.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     const int k = tile.codes[i] & (sign_bit - 1);
-    const double v = k == 0 ? 0.0 : std::exp(static_cast<double>(tile.min_log) + static_cast<double>(tile.step) * (k - 1));
+    const double v = k == 0 ? 0.0
+                            : std::exp(static_cast<double>(tile.min_log) +
+                                       static_cast<double>(tile.step) * (k - 1));
     out[i] = static_cast<float>((tile.codes[i] & sign_bit) ? -v : v);
   }
   return out;
@@ -72,6 +74,8 @@ std::vector<float> logfmt_roundtrip(const std::vector<float>& x, int bits) {
   return out;
 }
 
-double logfmt_bytes(double values, int bits) { return values * bits / 8.0 + std::ceil(values / 128.0) * 8.0; }
+double logfmt_bytes(double values, int bits) {
+  return values * bits / 8.0 + std::ceil(values / 128.0) * 8.0;
+}
 
 }  // namespace codesim::kernels

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "models/kernels/gemm.hpp"
 #include "models/kernels/rng.hpp"
 
 namespace codesim::kernels {
@@ -19,12 +20,6 @@ RowMatrixXf random_matrix(int rows, int cols, Rng& rng) {
   return m;
 }
 
-// C = A B, counting 2mkn.
-RowMatrixXf matmul(const RowMatrixXf& a, const RowMatrixXf& b, double& flops) {
-  flops += 2.0 * static_cast<double>(a.rows()) * static_cast<double>(a.cols()) * static_cast<double>(b.cols());
-  return a * b;
-}
-
 void rms_norm(RowMatrixXf& x) {
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
     const float rms = std::sqrt(x.row(r).squaredNorm() / static_cast<float>(x.cols()) + 1e-6f);
@@ -37,7 +32,8 @@ void rope(RowMatrixXf& x) {
   const auto d = x.cols();
   for (Eigen::Index pos = 0; pos < x.rows(); ++pos) {
     for (Eigen::Index i = 0; i + 1 < d; i += 2) {
-      const double theta = static_cast<double>(pos) * std::pow(10000.0, -static_cast<double>(i) / static_cast<double>(d));
+      const double theta = static_cast<double>(pos) *
+                           std::pow(10000.0, -static_cast<double>(i) / static_cast<double>(d));
       const float c = static_cast<float>(std::cos(theta));
       const float s = static_cast<float>(std::sin(theta));
       const float a = x(pos, i);
@@ -75,13 +71,13 @@ Projections project(const RowMatrixXf& x, const MlaWeights& w, double& flops) {
   const int d_qk = s.qk_nope_head_dim + s.qk_rope_head_dim;
   Projections p;
   if (s.q_lora_rank > 0) {
-    RowMatrixXf c_q = matmul(x, w.wq_a, flops);
+    RowMatrixXf c_q = gemm(x, w.wq_a, flops);
     rms_norm(c_q);
-    p.q = matmul(c_q, w.wq_b, flops);
+    p.q = gemm(c_q, w.wq_b, flops);
   } else {
-    p.q = matmul(x, w.wq_a, flops);
+    p.q = gemm(x, w.wq_a, flops);
   }
-  const RowMatrixXf kv = matmul(x, w.wkv_a, flops);
+  const RowMatrixXf kv = gemm(x, w.wkv_a, flops);
   p.c_kv = kv.leftCols(s.kv_lora_rank);
   rms_norm(p.c_kv);
   p.k_rope = kv.rightCols(s.qk_rope_head_dim);
@@ -96,7 +92,8 @@ Projections project(const RowMatrixXf& x, const MlaWeights& w, double& flops) {
 
 }  // namespace
 
-MlaWeights random_mla_weights(const llm::MlaSpec& shape, int hidden, int heads, std::uint64_t seed) {
+MlaWeights random_mla_weights(const llm::MlaSpec& shape, int hidden, int heads,
+                              std::uint64_t seed) {
   Rng rng(seed);
   const int d_qk = shape.qk_nope_head_dim + shape.qk_rope_head_dim;
   MlaWeights w{shape, hidden, heads, {}, {}, {}, {}, {}};
@@ -107,7 +104,8 @@ MlaWeights random_mla_weights(const llm::MlaSpec& shape, int hidden, int heads, 
     w.wq_a = random_matrix(hidden, heads * d_qk, rng);
   }
   w.wkv_a = random_matrix(hidden, shape.kv_lora_rank + shape.qk_rope_head_dim, rng);
-  w.wkv_b = random_matrix(shape.kv_lora_rank, heads * (shape.qk_nope_head_dim + shape.v_head_dim), rng);
+  w.wkv_b =
+      random_matrix(shape.kv_lora_rank, heads * (shape.qk_nope_head_dim + shape.v_head_dim), rng);
   w.wo = random_matrix(heads * shape.v_head_dim, hidden, rng);
   return w;
 }
@@ -118,18 +116,18 @@ KernelResult mla_naive(const RowMatrixXf& x, const MlaWeights& w) {
   const int d_kv = s.qk_nope_head_dim + s.v_head_dim;
   KernelResult r;
   const Projections p = project(x, w, r.flops);
-  const RowMatrixXf kv = matmul(p.c_kv, w.wkv_b, r.flops);  // tokens x heads*(nope + v)
+  const RowMatrixXf kv = gemm(p.c_kv, w.wkv_b, r.flops);  // tokens x heads*(nope + v)
   RowMatrixXf heads_out(x.rows(), w.heads * s.v_head_dim);
   for (int h = 0; h < w.heads; ++h) {
     RowMatrixXf k(x.rows(), d_qk);
     k << kv.middleCols(h * d_kv, s.qk_nope_head_dim), p.k_rope;
     const RowMatrixXf q = p.q.middleCols(h * d_qk, d_qk);
-    RowMatrixXf scores = matmul(q, k.transpose(), r.flops);
+    RowMatrixXf scores = gemm(q, k.transpose(), r.flops);
     causal_softmax(scores, d_qk);
     const RowMatrixXf v = kv.middleCols(h * d_kv + s.qk_nope_head_dim, s.v_head_dim);
-    heads_out.middleCols(h * s.v_head_dim, s.v_head_dim) = matmul(scores, v, r.flops);
+    heads_out.middleCols(h * s.v_head_dim, s.v_head_dim) = gemm(scores, v, r.flops);
   }
-  r.out = matmul(heads_out, w.wo, r.flops);
+  r.out = gemm(heads_out, w.wo, r.flops);
   return r;
 }
 
@@ -141,28 +139,29 @@ KernelResult mla_absorbed(const RowMatrixXf& x, const MlaWeights& w) {
   const Projections p = project(x, w, r.flops);
   RowMatrixXf heads_out(x.rows(), w.heads * s.v_head_dim);
   for (int h = 0; h < w.heads; ++h) {
-    const RowMatrixXf w_uk = w.wkv_b.middleCols(h * d_kv, s.qk_nope_head_dim);              // kv_lora x nope
-    const RowMatrixXf w_uv = w.wkv_b.middleCols(h * d_kv + s.qk_nope_head_dim, s.v_head_dim);  // kv_lora x v
+    const RowMatrixXf w_uk = w.wkv_b.middleCols(h * d_kv, s.qk_nope_head_dim);  // kv_lora x nope
+    const RowMatrixXf w_uv =
+        w.wkv_b.middleCols(h * d_kv + s.qk_nope_head_dim, s.v_head_dim);  // kv_lora x v
     const RowMatrixXf q_nope = p.q.middleCols(h * d_qk, s.qk_nope_head_dim);
     const RowMatrixXf q_rope = p.q.middleCols(h * d_qk + s.qk_nope_head_dim, s.qk_rope_head_dim);
-    const RowMatrixXf q_latent = matmul(q_nope, w_uk.transpose(), r.flops);
-    RowMatrixXf scores = matmul(q_latent, p.c_kv.transpose(), r.flops);
-    scores += matmul(q_rope, p.k_rope.transpose(), r.flops);
+    const RowMatrixXf q_latent = gemm(q_nope, w_uk.transpose(), r.flops);
+    RowMatrixXf scores = gemm(q_latent, p.c_kv.transpose(), r.flops);
+    scores += gemm(q_rope, p.k_rope.transpose(), r.flops);
     causal_softmax(scores, d_qk);
-    const RowMatrixXf o_latent = matmul(scores, p.c_kv, r.flops);
-    heads_out.middleCols(h * s.v_head_dim, s.v_head_dim) = matmul(o_latent, w_uv, r.flops);
+    const RowMatrixXf o_latent = gemm(scores, p.c_kv, r.flops);
+    heads_out.middleCols(h * s.v_head_dim, s.v_head_dim) = gemm(o_latent, w_uv, r.flops);
   }
-  r.out = matmul(heads_out, w.wo, r.flops);
+  r.out = gemm(heads_out, w.wo, r.flops);
   return r;
 }
 
 KernelResult swiglu_mlp(const RowMatrixXf& x, const RowMatrixXf& w_gate, const RowMatrixXf& w_up,
                         const RowMatrixXf& w_down) {
   KernelResult r;
-  const RowMatrixXf g = matmul(x, w_gate, r.flops);
-  const RowMatrixXf u = matmul(x, w_up, r.flops);
+  const RowMatrixXf g = gemm(x, w_gate, r.flops);
+  const RowMatrixXf u = gemm(x, w_up, r.flops);
   const RowMatrixXf a = (g.array() / (1.0f + (-g.array()).exp()) * u.array()).matrix();
-  r.out = matmul(a, w_down, r.flops);
+  r.out = gemm(a, w_down, r.flops);
   return r;
 }
 

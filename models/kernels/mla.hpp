@@ -1,7 +1,8 @@
 // Multi-head latent attention forward (DeepSeek-V2/V3), naive and with the up-projections
 // absorbed, and the SwiGLU expert MLP; each reports the FLOPs of its matrix products.
 //
-// naive:    c_kv = x W_dkv; k_nope_h = c_kv W_uk_h; v_h = c_kv W_uv_h; scores_h = q_nope_h k_nope_h^T
+// naive:    c_kv = x W_dkv; k_nope_h = c_kv W_uk_h; v_h = c_kv W_uv_h; scores_h = q_nope_h
+// k_nope_h^T
 //           + q_rope_h k_rope^T; o_h = softmax(scores_h / sqrt(d_qk), causal) v_h; out = [o_h] W_o
 // absorbed: q_lat_h = q_nope_h W_uk_h^T; scores_h = q_lat_h c_kv^T + q_rope_h k_rope^T;
 //           o_h = (softmax(...) c_kv) W_uv_h (what inference does: the cache holds c_kv, k_rope).

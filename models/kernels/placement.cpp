@@ -35,7 +35,8 @@ void replicate_and_pack(const std::vector<int>& members, const std::vector<doubl
       all.push_back({members[i], load[members[i]] / copies[i]});
     }
   }
-  std::stable_sort(all.begin(), all.end(), [](const Copy& a, const Copy& b) { return a.load > b.load; });
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Copy& a, const Copy& b) { return a.load > b.load; });
   const int per_gpu = slots / static_cast<int>(gpus.size());
   std::vector<double> gpu_load(gpus.size(), 0);
   std::vector<int> used(gpus.size(), 0);
@@ -65,8 +66,8 @@ void replicate_and_pack(const std::vector<int>& members, const std::vector<doubl
 
 Placement contiguous_placement(int experts, int ep, int gpus_per_node) {
   if (ep <= 0 || experts % ep != 0) {
-    throw std::invalid_argument("ep = " + std::to_string(ep) + " must divide the " + std::to_string(experts) +
-                                " experts");
+    throw std::invalid_argument("ep = " + std::to_string(ep) + " must divide the " +
+                                std::to_string(experts) + " experts");
   }
   Placement p{experts, ep, gpus_per_node, std::vector<std::vector<int>>(experts)};
   const int per_gpu = experts / ep;
@@ -81,12 +82,13 @@ Placement eplb_placement(const std::vector<double>& load, int ep, int gpus_per_n
   const int experts = static_cast<int>(load.size());
   const int slots = experts + redundant;
   if (ep <= 0 || slots % ep != 0) {
-    throw std::invalid_argument("experts + redundant = " + std::to_string(slots) + " must divide evenly over ep = " +
-                                std::to_string(ep));
+    throw std::invalid_argument("experts + redundant = " + std::to_string(slots) +
+                                " must divide evenly over ep = " + std::to_string(ep));
   }
   Placement p{experts, ep, gpus_per_node, std::vector<std::vector<int>>(experts)};
   const int nodes = p.nodes();
-  if (policy == EplbPolicy::global || nodes <= 1 || groups % nodes != 0 || ep % gpus_per_node != 0) {
+  if (policy == EplbPolicy::global || nodes <= 1 || groups % nodes != 0 ||
+      ep % gpus_per_node != 0) {
     std::vector<int> all(experts);
     std::iota(all.begin(), all.end(), 0);
     std::vector<int> gpus(ep);
@@ -102,14 +104,16 @@ Placement eplb_placement(const std::vector<double>& load, int ep, int gpus_per_n
   }
   std::vector<int> order(groups);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return group_load[a] > group_load[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return group_load[a] > group_load[b]; });
   const int groups_per_node = groups / nodes;
   std::vector<std::vector<int>> node_groups(nodes);
   std::vector<double> node_load(nodes, 0);
   for (int g : order) {
     int best = -1;
     for (int n = 0; n < nodes; ++n) {
-      if (static_cast<int>(node_groups[n].size()) < groups_per_node && (best < 0 || node_load[n] < node_load[best])) {
+      if (static_cast<int>(node_groups[n].size()) < groups_per_node &&
+          (best < 0 || node_load[n] < node_load[best])) {
         best = n;
       }
     }

@@ -98,7 +98,8 @@ double coefficient_of_variation(const std::vector<double>& load) {
   if (load.empty()) {
     return 0.0;
   }
-  const double mean = std::accumulate(load.begin(), load.end(), 0.0) / static_cast<double>(load.size());
+  const double mean =
+      std::accumulate(load.begin(), load.end(), 0.0) / static_cast<double>(load.size());
   double var = 0;
   for (double l : load) {
     var += (l - mean) * (l - mean);

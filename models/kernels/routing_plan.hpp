@@ -23,14 +23,14 @@ struct RoutingPlan {
   int topk = 0;
   int ep = 0;
   int gpus_per_node = 8;
-  std::vector<int> source;                 // per token: its GPU
-  std::vector<std::vector<int>> gpus;      // per token: GPUs reached, ascending
-  std::vector<std::vector<int>> nodes;     // per token: nodes reached, ascending
-  Eigen::MatrixXi direct;                  // ep x ep: tokens s sends straight to d (s != d)
-  Eigen::MatrixXi rdma;                    // ep x ep: two-hop IB tokens s -> forwarder f
-  Eigen::MatrixXi nvlink;                  // ep x ep: two-hop NVLink tokens (from s or a forwarder)
-  std::vector<double> expert_load;         // token-expert pairs per logical expert
-  std::vector<double> gpu_load;            // token-expert pairs per GPU
+  std::vector<int> source;              // per token: its GPU
+  std::vector<std::vector<int>> gpus;   // per token: GPUs reached, ascending
+  std::vector<std::vector<int>> nodes;  // per token: nodes reached, ascending
+  Eigen::MatrixXi direct;               // ep x ep: tokens s sends straight to d (s != d)
+  Eigen::MatrixXi rdma;                 // ep x ep: two-hop IB tokens s -> forwarder f
+  Eigen::MatrixXi nvlink;               // ep x ep: two-hop NVLink tokens (from s or a forwarder)
+  std::vector<double> expert_load;      // token-expert pairs per logical expert
+  std::vector<double> gpu_load;         // token-expert pairs per GPU
 
   int max_nodes_per_token() const;
   double mean_nodes_per_token() const;

@@ -8,7 +8,8 @@
 
 namespace codesim::kernels {
 
-SyntheticGate make_synthetic_gate(int experts, int hidden, const SkewSpec& skew, std::uint64_t seed) {
+SyntheticGate make_synthetic_gate(int experts, int hidden, const SkewSpec& skew,
+                                  std::uint64_t seed) {
   Rng rng(seed);
   SyntheticGate g;
   g.skew = skew;

@@ -19,7 +19,7 @@
 namespace codesim::kernels {
 
 struct SkewSpec {
-  double zipf = 0.0;       // topic popularity exponent; 0 = uniform
+  double zipf = 0.0;  // topic popularity exponent; 0 = uniform
   int topics = 64;
   int preferred_experts = 8;  // experts each topic leans toward
   int expert_groups = 8;      // the gate's groups
@@ -33,7 +33,8 @@ struct SyntheticGate {
   SkewSpec skew;
 };
 
-SyntheticGate make_synthetic_gate(int experts, int hidden, const SkewSpec& skew, std::uint64_t seed);
+SyntheticGate make_synthetic_gate(int experts, int hidden, const SkewSpec& skew,
+                                  std::uint64_t seed);
 
 // tokens x hidden; the same (gate, tokens, seed) gives the same bits.
 RowMatrixXf sample_tokens(const SyntheticGate& g, int tokens, std::uint64_t seed);

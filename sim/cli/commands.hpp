@@ -2,6 +2,7 @@
 // file that sees CLI11) parses flags and maps exceptions to exit codes.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -43,7 +44,41 @@ struct TopoOptions {
   bool bench = false;   // print build time and peak memory
   std::string format = "table";
 };
-// `codesim topo`: build a topology and print its properties, routes, DOT, or the Table 3 comparison.
+// `codesim topo`: build a topology and print its properties, routes, DOT, or the Table 3
+// comparison.
 void run_topo(const TopoOptions& o, std::ostream& out);
+
+struct KernelsOptions {
+  std::string what;  // routing | fp8 | logfmt | mla
+  std::string model = "deepseek-v3";
+  std::uint64_t seed = 1;
+  std::string format = "table";
+  // routing
+  int tokens = 4096;  // tokens of one micro-batch over the EP group
+  int ep = 64;
+  int gpus_per_node = 8;
+  int node_limit = 0;  // 0: the model's n_limited_groups
+  int hidden = 0;      // 0: the model's hidden size
+  double zipf = 1.1;
+  int topics = 64;
+  double strength = 2.0;
+  int balance_steps = 100;
+  int balance_tokens = 1024;
+  double gamma = 0.001;
+  int redundant = 0;
+  std::string eplb = "global";
+  // fp8
+  int m = 64;
+  int k = 4096;
+  int n = 64;
+  int mantissa_bits = 13;
+  int interval = 128;
+  // logfmt
+  int values = 128 * 1024;
+  // mla
+  int heads = 8;
+};
+// `codesim kernels`: run a CPU reference kernel and report what it measures.
+void run_kernels(const KernelsOptions& o, std::ostream& out);
 
 }  // namespace codesim::cli

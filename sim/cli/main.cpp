@@ -85,6 +85,52 @@ int main(int argc, char** argv) {
   topo_cmd->add_option("--format", topo.format, "table, json or dot")
       ->check(CLI::IsMember({"table", "json", "dot"}));
 
+  cli::KernelsOptions kernels;
+  auto* kernels_cmd =
+      app.add_subcommand("kernels", "Run a CPU reference kernel: routing, fp8, logfmt or mla");
+  kernels_cmd->add_option("what", kernels.what, "routing | fp8 | logfmt | mla")
+      ->required()
+      ->check(CLI::IsMember({"routing", "fp8", "logfmt", "mla"}));
+  kernels_cmd->add_option("--model", kernels.model, "Model preset");
+  kernels_cmd->add_option("--seed", kernels.seed, "Seed of the synthetic data");
+  kernels_cmd->add_option("--format", kernels.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  kernels_cmd->add_option("--tokens", kernels.tokens,
+                          "routing: tokens of the micro-batch; mla: sequence length");
+  kernels_cmd->add_option("--ep", kernels.ep, "routing: expert-parallel GPUs");
+  kernels_cmd->add_option("--gpus-per-node", kernels.gpus_per_node, "routing: GPUs per node")
+      ->check(CLI::Range(1, 1024));
+  kernels_cmd->add_option("--node-limit", kernels.node_limit,
+                          "routing: M, nodes (groups) per token");
+  kernels_cmd->add_option("--hidden", kernels.hidden,
+                          "routing: hidden size of the synthetic tokens (default: the model's)");
+  kernels_cmd->add_option("--zipf", kernels.zipf, "routing: Zipf exponent of topic popularity")
+      ->check(CLI::Range(0.0, 10.0));
+  kernels_cmd->add_option("--topics", kernels.topics, "routing: topic clusters")
+      ->check(CLI::Range(1, 100000));
+  kernels_cmd
+      ->add_option("--strength", kernels.strength, "routing: logit lift of a topic's experts")
+      ->check(CLI::Range(0.0, 100.0));
+  kernels_cmd->add_option("--balance-steps", kernels.balance_steps,
+                          "routing: steps of bias balancing");
+  kernels_cmd->add_option("--balance-tokens", kernels.balance_tokens,
+                          "routing: tokens per balancing step");
+  kernels_cmd->add_option("--gamma", kernels.gamma, "routing: bias update speed")
+      ->check(CLI::Range(0.0, 1.0));
+  kernels_cmd
+      ->add_option("--redundant", kernels.redundant, "routing: redundant expert replicas (EPLB)")
+      ->check(CLI::Range(0, 100000));
+  kernels_cmd->add_option("--eplb", kernels.eplb, "routing: global or hierarchical")
+      ->check(CLI::IsMember({"global", "hierarchical"}));
+  kernels_cmd->add_option("--m", kernels.m, "fp8: rows of A");
+  kernels_cmd->add_option("--k", kernels.k, "fp8: inner dimension");
+  kernels_cmd->add_option("--n", kernels.n, "fp8: columns of B");
+  kernels_cmd->add_option("--mantissa-bits", kernels.mantissa_bits,
+                          "fp8: accumulator fraction bits");
+  kernels_cmd->add_option("--interval", kernels.interval, "fp8: promotion interval N_C");
+  kernels_cmd->add_option("--values", kernels.values, "logfmt: values to encode");
+  kernels_cmd->add_option("--heads", kernels.heads, "mla: attention heads to run");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -104,6 +150,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_model(model, out); });
     } else if (*describe_cmd) {
       buffered([&](std::ostream& out) { cli::run_describe(describe_format, out); });
+    } else if (*kernels_cmd) {
+      buffered([&](std::ostream& out) { cli::run_kernels(kernels, out); });
     } else if (*topo_cmd) {
       buffered([&](std::ostream& out) { cli::run_topo(topo, out); });
     } else if (*check_cmd) {

@@ -12,10 +12,13 @@
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
+#include "sim/report/format.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::cli {
 namespace {
+
+using report::fixed;
 
 using nlohmann::ordered_json;
 
@@ -41,12 +44,6 @@ llm::LlmSpec resolve(const ModelOptions& o) {
                        "unknown model '" + o.name + "'",
                        (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
                            "presets: " + core::join(names, ", ")});
-}
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
 }
 
 ordered_json op_json(const llm::LayerOp& op) {

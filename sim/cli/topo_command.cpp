@@ -13,6 +13,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
+#include "sim/report/format.hpp"
 #include "sim/report/table.hpp"
 #include "topologies/build.hpp"
 #include "topologies/export.hpp"
@@ -22,6 +23,8 @@
 namespace codesim::cli {
 namespace {
 
+using report::fixed;
+
 using nlohmann::ordered_json;
 using topologies::Family;
 
@@ -29,12 +32,6 @@ constexpr int kSchemaVersion = 1;
 
 [[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
   throw core::InputError(core::Diagnostic{{"codesim topo", 0, 0}, "", message, hint});
-}
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
 }
 
 double peak_rss_mb() {

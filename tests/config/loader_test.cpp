@@ -106,7 +106,8 @@ TEST(LoaderErrors, CollectsEveryFieldProblem) {
 
 TEST(LoaderErrors, RulesNameTheKeysInvolved) {
   EXPECT_EQ(
-      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: 3}\ntopology: {family: ft2}\n"),
+      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: "
+               "3}\ntopology: {family: ft2}\n"),
       "s.yaml:3:19: error: parallelism.dp: pp x dp x tp = 3 x 5 x 1 = 15 must equal the GPU count, "
       "nodes x gpus_per_node = 2 x 8 = 16");
   EXPECT_EQ(

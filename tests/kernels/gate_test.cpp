@@ -1,11 +1,12 @@
 // The gate against a straightforward float64 reimplementation of spec/deepseek-v3.md §2.
+#include "models/kernels/gate.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "models/kernels/gate.hpp"
 #include "models/kernels/rng.hpp"
 #include "models/kernels/synthetic.hpp"
 #include "models/llm/catalog.hpp"
@@ -19,7 +20,8 @@ struct Reference {
 };
 
 // One token, in double, written out step by step.
-Reference reference_gate(const std::vector<double>& logits, const std::vector<double>& bias, const GateSpec& g) {
+Reference reference_gate(const std::vector<double>& logits, const std::vector<double>& bias,
+                         const GateSpec& g) {
   const int n = g.experts;
   std::vector<double> s(n);
   if (g.score == llm::ScoreFunction::sigmoid) {
@@ -43,12 +45,15 @@ Reference reference_gate(const std::vector<double>& logits, const std::vector<do
   const int per_group = n / g.groups;
   std::vector<std::pair<double, int>> group_scores;
   for (int grp = 0; grp < g.groups; ++grp) {  // 3. group score: sum of the top 2 (max for softmax)
-    std::vector<double> members(biased.begin() + grp * per_group, biased.begin() + (grp + 1) * per_group);
+    std::vector<double> members(biased.begin() + grp * per_group,
+                                biased.begin() + (grp + 1) * per_group);
     std::sort(members.rbegin(), members.rend());
-    group_scores.push_back({g.score == llm::ScoreFunction::sigmoid ? members[0] + members[1] : members[0], grp});
+    group_scores.push_back(
+        {g.score == llm::ScoreFunction::sigmoid ? members[0] + members[1] : members[0], grp});
   }
-  std::sort(group_scores.begin(), group_scores.end(),
-            [](auto a, auto b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  std::sort(group_scores.begin(), group_scores.end(), [](auto a, auto b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
   std::vector<bool> kept(g.groups, false);
   for (int i = 0; i < g.topk_groups; ++i) {
     kept[group_scores[i].second] = true;
@@ -59,8 +64,9 @@ Reference reference_gate(const std::vector<double>& logits, const std::vector<do
       candidates.push_back(e);
     }
   }
-  std::sort(candidates.begin(), candidates.end(),
-            [&](int a, int b) { return biased[a] > biased[b] || (biased[a] == biased[b] && a < b); });
+  std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+    return biased[a] > biased[b] || (biased[a] == biased[b] && a < b);
+  });
   Reference r;  // 4. top-k; 5. weights from the unbiased s, normalized (sigmoid), scaled
   double total = 0;
   for (int k = 0; k < g.topk; ++k) {
@@ -68,7 +74,8 @@ Reference reference_gate(const std::vector<double>& logits, const std::vector<do
     total += s[candidates[k]];
   }
   for (int e : r.experts) {
-    r.weights.push_back((g.score == llm::ScoreFunction::sigmoid ? s[e] / total : s[e]) * g.route_scale);
+    r.weights.push_back((g.score == llm::ScoreFunction::sigmoid ? s[e] / total : s[e]) *
+                        g.route_scale);
   }
   return r;
 }
@@ -94,10 +101,12 @@ void compare_with_reference(const GateSpec& spec, int hidden, std::uint64_t seed
     for (int e = 0; e < spec.experts; ++e) {
       logits[e] = x.row(t).cast<double>().dot(w.row(e).cast<double>());
     }
-    const Reference r = reference_gate(logits, std::vector<double>(bias.data(), bias.data() + spec.experts), spec);
+    const Reference r =
+        reference_gate(logits, std::vector<double>(bias.data(), bias.data() + spec.experts), spec);
     for (int k = 0; k < spec.topk; ++k) {
       EXPECT_EQ(out.expert(t, k), r.experts[k]) << "token " << t << " k " << k;
-      EXPECT_NEAR(out.weight(t, k), r.weights[k], 1e-6 * spec.route_scale) << "token " << t << " k " << k;
+      EXPECT_NEAR(out.weight(t, k), r.weights[k], 1e-6 * spec.route_scale)
+          << "token " << t << " k " << k;
     }
   }
 }

@@ -15,13 +15,13 @@ namespace {
 TEST(E4M3, KnownValues) {
   EXPECT_EQ(encode(0.0f, kE4M3), 0x00);
   EXPECT_EQ(encode(-0.0f, kE4M3), 0x80);
-  EXPECT_EQ(encode(1.0f, kE4M3), 0x38);                        // exponent 7 = bias, mantissa 0
-  EXPECT_EQ(encode(448.0f, kE4M3), 0x7E);                      // 1.75 x 2^8, the largest
-  EXPECT_EQ(encode(1000.0f, kE4M3), 0x7E);                     // saturates
+  EXPECT_EQ(encode(1.0f, kE4M3), 0x38);     // exponent 7 = bias, mantissa 0
+  EXPECT_EQ(encode(448.0f, kE4M3), 0x7E);   // 1.75 x 2^8, the largest
+  EXPECT_EQ(encode(1000.0f, kE4M3), 0x7E);  // saturates
   EXPECT_EQ(encode(-1e9f, kE4M3), 0xFE);
-  EXPECT_EQ(encode(std::ldexp(1.0f, -9), kE4M3), 0x01);        // smallest subnormal 2^-9
-  EXPECT_EQ(encode(std::ldexp(1.0f, -11), kE4M3), 0x00);       // a quarter of it rounds to 0
-  EXPECT_EQ(encode(std::ldexp(1.0f, -6), kE4M3), 0x08);        // smallest normal
+  EXPECT_EQ(encode(std::ldexp(1.0f, -9), kE4M3), 0x01);   // smallest subnormal 2^-9
+  EXPECT_EQ(encode(std::ldexp(1.0f, -11), kE4M3), 0x00);  // a quarter of it rounds to 0
+  EXPECT_EQ(encode(std::ldexp(1.0f, -6), kE4M3), 0x08);   // smallest normal
   EXPECT_EQ(encode(NAN, kE4M3), 0x7F);
   EXPECT_TRUE(std::isnan(decode(0x7F, kE4M3)));
   EXPECT_EQ(decode(0x7E, kE4M3), 448.0f);
@@ -46,8 +46,9 @@ TEST(E5M2, KnownValues) {
 
 TEST(Bf16, RoundsToNearestEven) {
   EXPECT_EQ(round_to_bf16(1.0f), 1.0f);
-  EXPECT_EQ(round_to_bf16(1.0f + std::ldexp(1.0f, -8)), 1.0f);                       // halfway, even
-  EXPECT_EQ(round_to_bf16(1.0f + 3 * std::ldexp(1.0f, -8)), 1.0f + std::ldexp(1.0f, -6));  // halfway, odd up
+  EXPECT_EQ(round_to_bf16(1.0f + std::ldexp(1.0f, -8)), 1.0f);  // halfway, even
+  EXPECT_EQ(round_to_bf16(1.0f + 3 * std::ldexp(1.0f, -8)),
+            1.0f + std::ldexp(1.0f, -6));  // halfway, odd up
 }
 
 RowMatrixXf gaussian(int rows, int cols, std::uint64_t seed) {
@@ -80,7 +81,8 @@ TEST(Fp8Gemm, PromotionIsFarMoreAccurateAtK4096) {
   const double unpromoted = relative_error(fp8_gemm(a, b, {.promotion_interval = 0}), exact);
   EXPECT_LT(promoted * 4, unpromoted) << promoted << " vs " << unpromoted;
   // More accumulator bits, less error.
-  EXPECT_LT(relative_error(fp8_gemm(a, b, {.mantissa_bits = 22, .promotion_interval = 0}), exact), promoted);
+  EXPECT_LT(relative_error(fp8_gemm(a, b, {.mantissa_bits = 22, .promotion_interval = 0}), exact),
+            promoted);
 }
 
 double rms_relative(const std::vector<float>& x, const std::vector<float>& y) {
@@ -130,19 +132,27 @@ TEST(LogFmt, CodesFollowTheSpec) {
   const LogFmtTile t = logfmt_encode(x, 4, 8);
   EXPECT_FLOAT_EQ(t.min_log, 0.0f);
   EXPECT_FLOAT_EQ(t.step, 2.0f / 126.0f);
-  EXPECT_EQ(t.codes[0], 0);           // zero
-  EXPECT_EQ(t.codes[1], 1);           // min
-  EXPECT_EQ(t.codes[2], 64);          // middle: 1 + 63 steps
-  EXPECT_EQ(t.codes[3], 127 | 128);   // max, negative
+  EXPECT_EQ(t.codes[0], 0);          // zero
+  EXPECT_EQ(t.codes[1], 1);          // min
+  EXPECT_EQ(t.codes[2], 64);         // middle: 1 + 63 steps
+  EXPECT_EQ(t.codes[3], 127 | 128);  // max, negative
   const auto back = logfmt_decode(t, 8);
   EXPECT_FLOAT_EQ(back[3], -std::exp(2.0f));
 }
 
 llm::LlmSpec small_mla_model() {
-  return llm::LlmSpec{.name = "small", .hidden = 128, .layers = 1, .heads = 4, .vocab = 10, .ffn_inter_dim = 96,
+  return llm::LlmSpec{.name = "small",
+                      .hidden = 128,
+                      .layers = 1,
+                      .heads = 4,
+                      .vocab = 10,
+                      .ffn_inter_dim = 96,
                       .dense_layers = 1,
-                      .attention = llm::MlaSpec{.q_lora_rank = 64, .kv_lora_rank = 32, .qk_nope_head_dim = 16,
-                                                .qk_rope_head_dim = 8, .v_head_dim = 16}};
+                      .attention = llm::MlaSpec{.q_lora_rank = 64,
+                                                .kv_lora_rank = 32,
+                                                .qk_nope_head_dim = 16,
+                                                .qk_rope_head_dim = 8,
+                                                .v_head_dim = 16}};
 }
 
 TEST(Mla, AbsorbedEqualsNaive) {
@@ -161,7 +171,8 @@ TEST(Mla, FlopsMatchTheModelAnalytics) {
   const int tokens = 24;
   const auto naive = mla_naive(gaussian(tokens, m.hidden, 7), w);
   double analytics = 0;
-  for (const auto& op : llm::attention_ops(m, {.seq_len = tokens, .micro_batch = 1, .causal = false})) {
+  for (const auto& op :
+       llm::attention_ops(m, {.seq_len = tokens, .micro_batch = 1, .causal = false})) {
     analytics += llm::counts_as_model_flops(op.op_class) ? op.forward.value : 0.0;
   }
   EXPECT_DOUBLE_EQ(naive.flops, analytics);
@@ -170,8 +181,9 @@ TEST(Mla, FlopsMatchTheModelAnalytics) {
 TEST(SwigluMlp, FlopsMatchTheModelAnalytics) {
   const auto m = small_mla_model();
   const int tokens = 10;
-  const auto r = swiglu_mlp(gaussian(tokens, m.hidden, 8), gaussian(m.hidden, m.ffn_inter_dim, 9),
-                            gaussian(m.hidden, m.ffn_inter_dim, 10), gaussian(m.ffn_inter_dim, m.hidden, 11));
+  const auto r =
+      swiglu_mlp(gaussian(tokens, m.hidden, 8), gaussian(m.hidden, m.ffn_inter_dim, 9),
+                 gaussian(m.hidden, m.ffn_inter_dim, 10), gaussian(m.ffn_inter_dim, m.hidden, 11));
   double analytics = 0;
   for (const auto& op : llm::dense_ffn_ops(m, {.seq_len = tokens, .micro_batch = 1})) {
     analytics += llm::counts_as_model_flops(op.op_class) ? op.forward.value : 0.0;

@@ -10,7 +10,9 @@
 namespace codesim::kernels {
 namespace {
 
-GateSpec v3() { return gate_spec(*llm::find_preset("deepseek-v3")); }
+GateSpec v3() {
+  return gate_spec(*llm::find_preset("deepseek-v3"));
+}
 
 struct Fixture {
   SyntheticGate g = make_synthetic_gate(256, 256, {.zipf = 1.1}, 5);
@@ -74,7 +76,8 @@ TEST(RoutingPlan, CountsAreConsistent) {
       }
     }
   }
-  EXPECT_DOUBLE_EQ(std::accumulate(plan.expert_load.begin(), plan.expert_load.end(), 0.0), 2048.0 * 8);
+  EXPECT_DOUBLE_EQ(std::accumulate(plan.expert_load.begin(), plan.expert_load.end(), 0.0),
+                   2048.0 * 8);
   EXPECT_NEAR(plan.mean_experts_per_node() * plan.mean_nodes_per_token(), 8.0, 1e-9);
 }
 
@@ -95,13 +98,15 @@ TEST(Placement, EplbEvensOutGpuLoad) {
     // Global packing evens GPUs out; hierarchical keeps each group on its node (one group per
     // node here), so only the imbalance inside nodes can go.
     const double limit = policy == EplbPolicy::global ? 0.2 : 1.0;
-    EXPECT_LT(coefficient_of_variation(plan.gpu_load), coefficient_of_variation(base.gpu_load) * limit);
+    EXPECT_LT(coefficient_of_variation(plan.gpu_load),
+              coefficient_of_variation(base.gpu_load) * limit);
   }
 }
 
 TEST(Balancing, BiasDrivesTheLoadImbalanceDown) {
   const auto g = make_synthetic_gate(256, 256, {.zipf = 1.1}, 7);
-  const auto r = balance_bias(g, v3(), {.steps = 150, .tokens_per_step = 1024, .gamma = 0.001f, .seed = 8});
+  const auto r =
+      balance_bias(g, v3(), {.steps = 150, .tokens_per_step = 1024, .gamma = 0.001f, .seed = 8});
   EXPECT_LT(r.load_cv.back(), r.load_cv.front() / 3);
 }
 

@@ -1,0 +1,296 @@
+// `codesim kernels routing|fp8|logfmt|mla`: the CPU reference kernels and what they measure.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "models/kernels/balancing.hpp"
+#include "models/kernels/fp8.hpp"
+#include "models/kernels/logfmt.hpp"
+#include "models/kernels/mla.hpp"
+#include "models/kernels/rng.hpp"
+#include "models/kernels/routing_plan.hpp"
+#include "models/llm/catalog.hpp"
+#include "models/llm/layer_ops.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/report/format.hpp"
+#include "sim/report/table.hpp"
+
+namespace codesim::cli {
+namespace {
+
+using nlohmann::ordered_json;
+using namespace codesim::kernels;
+
+constexpr int kSchemaVersion = 1;
+
+[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
+  throw core::InputError(core::Diagnostic{{"codesim kernels", 0, 0}, "", message, hint});
+}
+
+llm::LlmSpec model_of(const KernelsOptions& o) {
+  const auto m = llm::find_preset(o.model);
+  if (!m) {
+    usage_error("unknown model '" + o.model + "'",
+                "presets: " + core::join(llm::preset_names(), ", "));
+  }
+  return *m;
+}
+
+void print(const ordered_json& j, const std::string& format, std::ostream& out) {
+  if (format == "json") {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  report::Table t({"figure", "value"});
+  for (const auto& [key, value] : j.items()) {
+    if (value.is_array() && value.size() > 16) {
+      std::vector<std::string> head;
+      for (std::size_t i = 0; i < 8; ++i) {
+        head.push_back(value[i].dump());
+      }
+      t.add_row({key, "[" + core::join(head, ", ") + ", ... (" + std::to_string(value.size()) +
+                          " values)]"});
+    } else {
+      t.add_row({key, value.is_string() ? value.get<std::string>() : value.dump()});
+    }
+  }
+  out << t.render();
+}
+
+ordered_json run_routing(const KernelsOptions& o) {
+  const llm::LlmSpec m = model_of(o);
+  if (!m.moe) {
+    usage_error(m.name + " is a dense model: it has no experts to route to");
+  }
+  GateSpec spec = gate_spec(m);
+  if (o.node_limit != 0) {
+    if (o.node_limit < 1 || o.node_limit > spec.groups) {
+      usage_error("--node-limit must be between 1 and the model's " + std::to_string(spec.groups) +
+                  " expert groups, got " + std::to_string(o.node_limit));
+    }
+    spec.topk_groups = o.node_limit;
+  }
+  if (o.ep < 1 || spec.experts % o.ep != 0) {
+    usage_error("--ep must divide the model's " + std::to_string(spec.experts) +
+                " routed experts, got " + std::to_string(o.ep));
+  }
+  if (o.tokens < 1 || o.balance_steps < 0 || o.balance_tokens < 1) {
+    usage_error("--tokens and --balance-tokens must be positive and --balance-steps not negative");
+  }
+  const int hidden = o.hidden > 0 ? o.hidden : m.hidden;
+  const SkewSpec skew{.zipf = o.zipf,
+                      .topics = o.topics,
+                      .expert_groups = spec.groups,
+                      .strength = static_cast<float>(o.strength)};
+  const auto g = make_synthetic_gate(spec.experts, hidden, skew, o.seed);
+  const auto tokens = sample_tokens(g, o.tokens, o.seed + 1);
+  const Eigen::VectorXf no_bias = Eigen::VectorXf::Zero(spec.experts);
+
+  const auto start = std::chrono::steady_clock::now();
+  const GateOutput unbalanced = gate(tokens, g.weight, no_bias, spec);
+  const double gate_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto balance = balance_bias(g, spec,
+                                    {.steps = o.balance_steps,
+                                     .tokens_per_step = o.balance_tokens,
+                                     .gamma = static_cast<float>(o.gamma),
+                                     .seed = o.seed + 2});
+  const GateOutput balanced = gate(tokens, g.weight, balance.bias, spec);
+  const GateOutput& routed = o.balance_steps > 0 ? balanced : unbalanced;
+
+  Placement placement = contiguous_placement(spec.experts, o.ep, o.gpus_per_node);
+  if (o.redundant > 0) {
+    placement = eplb_placement(
+        expert_load(routed, spec.experts), o.ep, o.gpus_per_node, o.redundant,
+        o.eplb == "hierarchical" ? EplbPolicy::hierarchical : EplbPolicy::global, spec.groups);
+  }
+  const RoutingPlan plan = make_routing_plan(routed, placement);
+  std::vector<long long> rdma_sent(o.ep);
+  std::vector<long long> nvlink_sent(o.ep);
+  std::vector<long long> direct_sent(o.ep);
+  for (int s = 0; s < o.ep; ++s) {
+    rdma_sent[s] = plan.rdma.row(s).sum();
+    nvlink_sent[s] = plan.nvlink.row(s).sum();
+    direct_sent[s] = plan.direct.row(s).sum();
+  }
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["model"] = m.name;
+  j["tokens"] = o.tokens;
+  j["ep"] = o.ep;
+  j["gpus_per_node"] = o.gpus_per_node;
+  j["node_limit"] = spec.topk_groups;
+  j["hidden"] = hidden;
+  j["skew"] = {{"zipf", o.zipf}, {"topics", o.topics}, {"strength", o.strength}};
+  j["routing_uses"] = o.balance_steps > 0 ? "balanced bias" : "no bias";
+  j["max_nodes_per_token"] = plan.max_nodes_per_token();
+  j["mean_nodes_per_token"] = plan.mean_nodes_per_token();
+  j["mean_experts_per_node"] = plan.mean_experts_per_node();
+  j["mean_experts_per_node_published"] = 3.2;  // DeepSeek-V3 report, trained router
+  j["dispatch_tokens_received_per_gpu"] = plan.received_per_gpu();
+  j["dispatch_rdma_tokens_sent_per_gpu"] = rdma_sent;
+  j["dispatch_nvlink_tokens_sent_per_gpu"] = nvlink_sent;
+  j["dispatch_direct_tokens_sent_per_gpu"] = direct_sent;
+  j["gpu_load_cv"] = coefficient_of_variation(plan.gpu_load);
+  j["balance_steps"] = o.balance_steps;
+  j["balance_tokens_per_step"] = o.balance_tokens;
+  j["gamma"] = o.gamma;
+  j["expert_load_cv_unbalanced"] = coefficient_of_variation(expert_load(unbalanced, spec.experts));
+  j["expert_load_cv_balanced"] = coefficient_of_variation(expert_load(balanced, spec.experts));
+  j["sequence_balance_loss_unbalanced"] = sequence_balance_loss(unbalanced, 1e-4);
+  j["sequence_balance_loss_balanced"] = sequence_balance_loss(balanced, 1e-4);
+  j["gate_gflops_per_s"] = gate_flops(o.tokens, hidden, spec.experts) / gate_seconds / 1e9;
+  return j;
+}
+
+RowMatrixXf gaussian(int rows, int cols, Rng& rng) {
+  RowMatrixXf x(rows, cols);
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    x.data()[i] = static_cast<float>(rng.normal());
+  }
+  return x;
+}
+
+ordered_json run_fp8(const KernelsOptions& o) {
+  if (o.m < 1 || o.k < 1 || o.n < 1 || o.m * static_cast<double>(o.k) * o.n > 5e9) {
+    usage_error(
+        "--m, --k, --n must be positive with m x k x n at most 5e9 (the emulation is scalar)");
+  }
+  if (o.mantissa_bits < 1 || o.mantissa_bits > 52 || o.interval < 0) {
+    usage_error("--mantissa-bits must be 1 to 52 and --interval not negative");
+  }
+  Rng rng(o.seed);
+  const RowMatrixXf a = gaussian(o.m, o.k, rng);
+  const RowMatrixXf b = gaussian(o.k, o.n, rng);
+  const Fp8Tensor qa = quantize_activations(a);
+  const Fp8Tensor qb = quantize_weights(b);
+  const Eigen::MatrixXd unquantized = a.cast<double>() * b.cast<double>();
+  const Eigen::MatrixXd dequantized = dequantize(qa).cast<double>() * dequantize(qb).cast<double>();
+  const AccumulatorSpec promoted{.mantissa_bits = o.mantissa_bits,
+                                 .promotion_interval = o.interval};
+  const AccumulatorSpec unpromoted{.mantissa_bits = o.mantissa_bits, .promotion_interval = 0};
+  const RowMatrixXf c_promoted = fp8_gemm(qa, qb, promoted);
+  const RowMatrixXf c_unpromoted = fp8_gemm(qa, qb, unpromoted);
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["m"] = o.m;
+  j["k"] = o.k;
+  j["n"] = o.n;
+  j["accumulator_mantissa_bits"] = o.mantissa_bits;
+  j["promotion_interval"] = o.interval;
+  j["data"] = "standard normal, 1x128 activation tiles, 128x128 weight blocks";
+  j["relative_error_quantization"] = (dequantized - unquantized).norm() / unquantized.norm();
+  j["relative_error_promoted"] = relative_error(c_promoted, dequantized);
+  j["relative_error_unpromoted"] = relative_error(c_unpromoted, dequantized);
+  j["relative_error_promoted_vs_fp64"] = relative_error(c_promoted, unquantized);
+  j["relative_error_unpromoted_vs_fp64"] = relative_error(c_unpromoted, unquantized);
+  return j;
+}
+
+ordered_json run_logfmt(const KernelsOptions& o) {
+  if (o.values < 128 || o.values % 128 != 0) {
+    usage_error("--values must be a positive multiple of 128, got " + std::to_string(o.values));
+  }
+  Rng rng(o.seed);
+  std::vector<float> x(o.values);
+  for (auto& v : x) {
+    v = static_cast<float>(rng.normal());
+  }
+  auto error = [&](const std::vector<float>& y) {
+    double num = 0;
+    double den = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      num += (static_cast<double>(y[i]) - x[i]) * (static_cast<double>(y[i]) - x[i]);
+      den += static_cast<double>(x[i]) * x[i];
+    }
+    return std::sqrt(num / den);
+  };
+  auto per_tile = [&](const MinifloatFormat& f) {
+    std::vector<float> y(x.size());
+    for (std::size_t t = 0; t < x.size(); t += 128) {
+      float amax = 0;
+      for (int i = 0; i < 128; ++i) {
+        amax = std::max(amax, std::fabs(x[t + i]));
+      }
+      const float scale = amax / static_cast<float>(f.max_finite);
+      for (int i = 0; i < 128; ++i) {
+        y[t + i] = round_to(x[t + i] / scale, f) * scale;
+      }
+    }
+    return y;
+  };
+  std::vector<float> bf16(x.size());
+  std::transform(x.begin(), x.end(), bf16.begin(), round_to_bf16);
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["values"] = o.values;
+  j["data"] = "standard normal, tiles of 128";
+  j["relative_rms_error"] = {{"bf16", error(bf16)},
+                             {"e4m3", error(per_tile(kE4M3))},
+                             {"e5m2", error(per_tile(kE5M2))},
+                             {"logfmt8", error(logfmt_roundtrip(x, 8))},
+                             {"logfmt10", error(logfmt_roundtrip(x, 10))}};
+  const double n = o.values;
+  j["bytes_per_value"] = {{"bf16", 2.0},
+                          {"e4m3", (n + std::ceil(n / 128) * 4) / n},
+                          {"logfmt8", logfmt_bytes(n, 8) / n},
+                          {"logfmt10", logfmt_bytes(n, 10) / n}};
+  return j;
+}
+
+ordered_json run_mla(const KernelsOptions& o) {
+  llm::LlmSpec m = model_of(o);
+  const auto* shape = std::get_if<llm::MlaSpec>(&m.attention);
+  if (shape == nullptr) {
+    usage_error(m.name + " has no MLA attention");
+  }
+  if (o.heads < 1 || o.heads > m.heads || o.tokens < 1 || o.tokens > 4096) {
+    usage_error("--heads must be 1 to " + std::to_string(m.heads) + " and --tokens 1 to 4096");
+  }
+  m.heads = o.heads;  // a slice of the heads keeps the weights small; per-head work is the same
+  Rng rng(o.seed);
+  const auto w = random_mla_weights(*shape, m.hidden, m.heads, o.seed + 1);
+  const RowMatrixXf x = gaussian(o.tokens, m.hidden, rng);
+  const auto naive = mla_naive(x, w);
+  const auto absorbed = mla_absorbed(x, w);
+  double analytics = 0;
+  for (const auto& op :
+       llm::attention_ops(m, {.seq_len = o.tokens, .micro_batch = 1, .causal = false})) {
+    analytics += llm::counts_as_model_flops(op.op_class) ? op.forward.value : 0.0;
+  }
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["model"] = m.name;
+  j["tokens"] = o.tokens;
+  j["heads"] = m.heads;
+  j["relative_difference_naive_absorbed"] = (naive.out - absorbed.out).norm() / naive.out.norm();
+  j["naive_gflop"] = naive.flops / 1e9;
+  j["absorbed_gflop"] = absorbed.flops / 1e9;
+  j["analytics_gflop_noncausal"] = analytics / 1e9;
+  return j;
+}
+
+}  // namespace
+
+void run_kernels(const KernelsOptions& o, std::ostream& out) {
+  ordered_json j;
+  if (o.what == "routing") {
+    j = run_routing(o);
+  } else if (o.what == "fp8") {
+    j = run_fp8(o);
+  } else if (o.what == "logfmt") {
+    j = run_logfmt(o);
+  } else if (o.what == "mla") {
+    j = run_mla(o);
+  } else {
+    usage_error("unknown kernel '" + o.what + "'", "one of: routing, fp8, logfmt, mla");
+  }
+  print(j, o.format, out);
+}
+
+}  // namespace codesim::cli
