@@ -81,4 +81,18 @@ struct KernelsOptions {
 // `codesim kernels`: run a CPU reference kernel and report what it measures.
 void run_kernels(const KernelsOptions& o, std::ostream& out);
 
+struct CostOptions {
+  std::string kind;  // gemm, grouped_gemm, attention_forward, attention_backward, elementwise,
+                     // norm, quantize, memcpy
+  std::string hardware = "h800";
+  double m = 0, n = 0, k = 0, batch = 1;
+  std::string dtype = "bf16";
+  double flops = 0;  // non-GEMM classes
+  double bytes = 0;
+  int sms = 0;  // 0: all of the GPU's
+  std::string format = "table";
+};
+// `codesim cost`: the predicted time of one kernel, what bounds it and the efficiency used.
+void run_cost(const CostOptions& o, std::ostream& out);
+
 }  // namespace codesim::cli

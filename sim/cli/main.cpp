@@ -131,6 +131,30 @@ int main(int argc, char** argv) {
   kernels_cmd->add_option("--values", kernels.values, "logfmt: values to encode");
   kernels_cmd->add_option("--heads", kernels.heads, "mla: attention heads to run");
 
+  cli::CostOptions cost_options;
+  auto* cost_cmd = app.add_subcommand(
+      "cost", "Predicted time of one kernel on a GPU (the compute model, by hand)");
+  cost_cmd
+      ->add_option("class", cost_options.kind,
+                   "gemm, grouped_gemm, attention_forward, attention_backward, elementwise, norm, "
+                   "quantize, memcpy")
+      ->required();
+  cost_cmd->add_option("--hardware", cost_options.hardware, "Hardware preset");
+  cost_cmd->add_option("--m", cost_options.m, "GEMM rows of A and C");
+  cost_cmd->add_option("--n", cost_options.n, "GEMM columns of B and C");
+  cost_cmd->add_option("--k", cost_options.k, "GEMM inner dimension");
+  cost_cmd->add_option("--batch", cost_options.batch, "GEMMs in a group");
+  cost_cmd->add_option("--dtype", cost_options.dtype, "bf16 or fp8")
+      ->check(CLI::IsMember({"bf16", "fp8"}));
+  cost_cmd->add_option("--flops", cost_options.flops, "FLOPs (non-GEMM classes)")
+      ->check(CLI::Range(0.0, 1e21));
+  cost_cmd->add_option("--bytes", cost_options.bytes, "HBM bytes moved")
+      ->check(CLI::Range(0.0, 1e15));
+  cost_cmd->add_option("--sms", cost_options.sms, "SMs left to the kernel (default: all)")
+      ->check(CLI::Range(0, 100000));
+  cost_cmd->add_option("--format", cost_options.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -150,6 +174,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_model(model, out); });
     } else if (*describe_cmd) {
       buffered([&](std::ostream& out) { cli::run_describe(describe_format, out); });
+    } else if (*cost_cmd) {
+      buffered([&](std::ostream& out) { cli::run_cost(cost_options, out); });
     } else if (*kernels_cmd) {
       buffered([&](std::ostream& out) { cli::run_kernels(kernels, out); });
     } else if (*topo_cmd) {

@@ -1,0 +1,97 @@
+// `codesim cost CLASS ...`: one kernel's predicted time, so the model can be checked by hand.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "models/cost/kernel_cost.hpp"
+#include "models/hardware/catalog.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+#include "sim/report/format.hpp"
+#include "sim/report/table.hpp"
+
+namespace codesim::cli {
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
+  throw core::InputError(core::Diagnostic{{"codesim cost", 0, 0}, "", message, hint});
+}
+
+cost::KernelClass kind_of(const std::string& name) {
+  static const std::map<std::string, cost::KernelClass> kinds = {
+      {"gemm", cost::KernelClass::gemm},
+      {"grouped_gemm", cost::KernelClass::grouped_gemm},
+      {"attention_forward", cost::KernelClass::attention_forward},
+      {"attention_backward", cost::KernelClass::attention_backward},
+      {"elementwise", cost::KernelClass::elementwise},
+      {"norm", cost::KernelClass::norm},
+      {"quantize", cost::KernelClass::quantize},
+      {"memcpy", cost::KernelClass::memcpy}};
+  const auto it = kinds.find(name);
+  if (it == kinds.end()) {
+    usage_error("unknown kernel class '" + name + "'",
+                "one of: gemm, grouped_gemm, attention_forward, attention_backward, elementwise, "
+                "norm, quantize, memcpy");
+  }
+  return it->second;
+}
+
+}  // namespace
+
+void run_cost(const CostOptions& o, std::ostream& out) {
+  const auto hw = hardware::find_preset(o.hardware);
+  if (!hw) {
+    usage_error("unknown hardware '" + o.hardware + "'",
+                "one of: " + core::join(hardware::preset_names(), ", "));
+  }
+  const cost::KernelClass kind = kind_of(o.kind);
+  const bool gemm = kind == cost::KernelClass::gemm || kind == cost::KernelClass::grouped_gemm;
+  if (gemm && (o.m < 1 || o.n < 1 || o.k < 1 || o.batch < 1)) {
+    usage_error("a GEMM needs --m, --n and --k of at least 1");
+  }
+  if (!gemm && o.flops <= 0 && o.bytes <= 0) {
+    usage_error("a " + o.kind + " kernel needs --flops or --bytes");
+  }
+  const int sms = o.sms > 0 ? o.sms : hw->gpu.sms;
+  if (sms > hw->gpu.sms) {
+    usage_error("--sms " + std::to_string(sms) + " exceeds the " + std::to_string(hw->gpu.sms) +
+                " SMs of " + hw->name);
+  }
+  const cost::KernelShape shape{.kind = kind,
+                                .dtype = o.dtype == "fp8" ? cost::DType::fp8 : cost::DType::bf16,
+                                .m = o.m,
+                                .n = o.n,
+                                .k = o.k,
+                                .batch = o.batch,
+                                .flops = core::Flops(o.flops),
+                                .bytes = core::Bytes(o.bytes)};
+  const cost::KernelCost c = cost::predict(shape, hw->gpu, sms, cost::default_params());
+  nlohmann::ordered_json j{
+      {"schema_version", 1},
+      {"hardware", hw->name},
+      {"class", o.kind},
+      {"dtype", o.dtype},
+      {"sms", c.sms},
+      {"flops", c.flops.value},
+      {"bytes", c.bytes.value},
+      {"time_us", c.time.value * 1e6},
+      {"bound", c.bound},
+      {"efficiency", c.efficiency},
+      {"waves", c.waves},
+      {"achieved_tflops", c.flops.value / c.time.value / 1e12},
+      {"fitted",
+       "GEMM efficiencies fitted to models/calibration/h200/h200_gemm.json; see "
+       "models/cost/kernel_cost.cpp for every parameter's source"}};
+  if (o.format == "json") {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  report::Table t({"figure", "value"});
+  for (const auto& [key, value] : j.items()) {
+    t.add_row({key, value.is_string() ? value.get<std::string>() : value.dump()});
+  }
+  out << t.render();
+}
+
+}  // namespace codesim::cli

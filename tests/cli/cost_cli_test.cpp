@@ -1,0 +1,41 @@
+// `codesim cost` as a user runs it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace codesim::testing {
+namespace {
+
+TEST(CostCli, GemmJsonSaysTimeBoundAndEfficiency) {
+  const auto r = run_codesim(
+      "cost gemm --hardware h200 --m 8192 --n 8192 --k 8192 --dtype bf16 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["bound"], "compute");
+  EXPECT_EQ(j["waves"], 32);
+  // time = flops / (peak x efficiency) + 2 us launch.
+  const double flops = 2.0 * 8192 * 8192 * 8192;
+  EXPECT_NEAR(j["time_us"].get<double>(),
+              flops / (989e12 * j["efficiency"].get<double>()) * 1e6 + 2.0, 1e-6);
+}
+
+TEST(CostCli, BadArguments) {
+  const auto r = run_codesim("cost gemm --m 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "codesim cost: error: a GEMM needs --m, --n and --k of at least 1\n");
+  const auto s = run_codesim("cost gemm --m 1 --n 1 --k 1 --sms 200");
+  EXPECT_EQ(s.exit_code, 2);
+  EXPECT_EQ(s.err, "codesim cost: error: --sms 200 exceeds the 132 SMs of h800\n");
+  const auto c = run_codesim("cost convolution --bytes 1");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err,
+            "codesim cost: error: unknown kernel class 'convolution'\n"
+            "  hint: one of: gemm, grouped_gemm, attention_forward, attention_backward, "
+            "elementwise, norm, quantize, "
+            "memcpy\n");
+}
+
+}  // namespace
+}  // namespace codesim::testing
