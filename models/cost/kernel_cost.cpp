@@ -42,6 +42,26 @@ std::string_view dtype_name(DType d) {
   return "";
 }
 
+std::optional<KernelClass> kernel_class_from(std::string_view name) {
+  for (auto c : {KernelClass::gemm, KernelClass::grouped_gemm, KernelClass::attention_forward,
+                 KernelClass::attention_backward, KernelClass::elementwise, KernelClass::norm, KernelClass::quantize,
+                 KernelClass::communication, KernelClass::memcpy}) {
+    if (kernel_class_name(c) == name) {
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<DType> dtype_from(std::string_view name) {
+  for (auto d : {DType::bf16, DType::fp8, DType::fp32}) {
+    if (dtype_name(d) == name) {
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
 double dtype_bytes(DType d) {
   switch (d) {
     case DType::bf16:

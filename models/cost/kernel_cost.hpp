@@ -3,6 +3,7 @@
 // communication kernels are taken away from the compute kernels that overlap them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,8 @@ enum class DType { bf16, fp8, fp32 };
 
 std::string_view kernel_class_name(KernelClass c);
 std::string_view dtype_name(DType d);
+std::optional<KernelClass> kernel_class_from(std::string_view name);
+std::optional<DType> dtype_from(std::string_view name);
 double dtype_bytes(DType d);
 
 // What a kernel does. GEMMs give m, n, k and batch (C[m,n] = A[m,k] B[k,n], `batch` times);

@@ -59,19 +59,7 @@ constexpr std::array<std::string_view, 10> kDeepseekIgnored = {
     "mscale",           "dtype",      "scale_fmt",   "max_batch_size", "max_seq_len",
     "original_seq_len", "rope_theta", "rope_factor", "beta_fast",      "beta_slow"};
 
-SourceLocation location_of_offset(std::string_view text, std::size_t offset,
-                                  const std::string& file) {
-  SourceLocation loc{file, 1, 1};
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
-}
+using core::location_of_offset;
 
 class Reader {
  public:

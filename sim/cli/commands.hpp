@@ -95,4 +95,13 @@ struct CostOptions {
 // `codesim cost`: the predicted time of one kernel, what bounds it and the efficiency used.
 void run_cost(const CostOptions& o, std::ostream& out);
 
+struct TraceOptions {
+  std::string action;  // import
+  std::string file;
+  std::string out;  // import: write the StepTrace JSON here
+  std::string format = "table";
+};
+// `codesim trace import FILE`: a profiler trace's kernels, streams, overlap and pieces.
+void run_trace(const TraceOptions& o, std::ostream& out);
+
 }  // namespace codesim::cli

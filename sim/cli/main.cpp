@@ -155,6 +155,17 @@ int main(int argc, char** argv) {
   cost_cmd->add_option("--format", cost_options.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
 
+  cli::TraceOptions trace;
+  auto* trace_cmd =
+      app.add_subcommand("trace", "Profiler traces: import a PyTorch/Kineto Chrome trace");
+  trace_cmd->add_option("action", trace.action, "import")
+      ->required()
+      ->check(CLI::IsMember({"import"}));
+  trace_cmd->add_option("file", trace.file, "Chrome trace JSON")->required();
+  trace_cmd->add_option("--out", trace.out, "Write the imported StepTrace (JSON) here");
+  trace_cmd->add_option("--format", trace.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -174,6 +185,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_model(model, out); });
     } else if (*describe_cmd) {
       buffered([&](std::ostream& out) { cli::run_describe(describe_format, out); });
+    } else if (*trace_cmd) {
+      buffered([&](std::ostream& out) { cli::run_trace(trace, out); });
     } else if (*cost_cmd) {
       buffered([&](std::ostream& out) { cli::run_cost(cost_options, out); });
     } else if (*kernels_cmd) {

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace codesim::core {
@@ -13,6 +14,9 @@ struct SourceLocation {
   int line = 0;
   int column = 0;
 };
+
+// The 1-based line and column of byte `offset` in `text`.
+SourceLocation location_of_offset(std::string_view text, std::size_t offset, const std::string& file);
 
 // One problem in an input: printed as "file:line:col: key.path: message" then "  hint: ...".
 struct Diagnostic {

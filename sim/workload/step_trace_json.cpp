@@ -1,0 +1,238 @@
+// StepTrace <-> JSON.
+#include "sim/workload/step_trace_json.hpp"
+
+#include "sim/core/error.hpp"
+#include "sim/workload/json_locate.hpp"
+
+namespace codesim::workload {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr const char* kFormat = "codesim-steptrace";
+
+OpKind kind_from(const std::string& s, bool& ok) {
+  for (auto k : {OpKind::compute, OpKind::collective, OpKind::send, OpKind::recv}) {
+    if (op_kind_name(k) == s) {
+      return k;
+    }
+  }
+  ok = false;
+  return OpKind::compute;
+}
+
+// Reads one op, collecting problems under its key path.
+class OpReader {
+ public:
+  OpReader(const json& j, std::string path, core::SourceLocation where,
+           std::vector<core::Diagnostic>& problems)
+      : j_(j), path_(std::move(path)), where_(std::move(where)), problems_(problems) {}
+
+  template <class T>
+  T get(const char* key, T fallback, bool required) {
+    if (!j_.contains(key) || j_.at(key).is_null()) {
+      if (required) {
+        fail(key, "missing");
+      }
+      return fallback;
+    }
+    const json& v = j_.at(key);
+    try {
+      if constexpr (std::is_same_v<T, int>) {
+        if (!v.is_number_integer()) {
+          throw std::invalid_argument("integer");
+        }
+      } else if constexpr (std::is_same_v<T, double>) {
+        if (!v.is_number()) {
+          throw std::invalid_argument("number");
+        }
+      } else if constexpr (std::is_same_v<T, std::string>) {
+        if (!v.is_string()) {
+          throw std::invalid_argument("string");
+        }
+      }
+      return v.get<T>();
+    } catch (const std::exception& e) {
+      fail(key, std::string("expected a ") +
+                    (std::string(e.what()) == "integer" ? "an integer" : e.what()) + ", got " +
+                    v.dump());
+      return fallback;
+    }
+  }
+
+  void fail(const std::string& key, const std::string& message) {
+    problems_.push_back(core::Diagnostic{where_, path_ + "." + key, message, ""});
+  }
+
+ private:
+  const json& j_;
+  std::string path_;
+  core::SourceLocation where_;
+  std::vector<core::Diagnostic>& problems_;
+};
+
+}  // namespace
+
+ordered_json to_json(const StepTrace& t) {
+  ordered_json ops = ordered_json::array();
+  for (const Op& op : t.ops) {
+    ordered_json o{{"id", op.id},
+                   {"rank", op.rank},
+                   {"stream", op.stream},
+                   {"kind", std::string(op_kind_name(op.kind))},
+                   {"name", op.name},
+                   {"class", std::string(cost::kernel_class_name(op.op_class))},
+                   {"dtype", std::string(cost::dtype_name(op.dtype))},
+                   {"flops", op.flops},
+                   {"bytes", op.bytes},
+                   {"sms", op.sms}};
+    if (op.measured_us) {
+      o["measured_us"] = *op.measured_us;
+    }
+    if (op.start_us) {
+      o["start_us"] = *op.start_us;
+    }
+    o["deps"] = op.deps;
+    if (op.kind == OpKind::send || op.kind == OpKind::recv) {
+      o["peer"] = op.peer;
+      o["tag"] = op.tag;
+    }
+    ordered_json tags = ordered_json::object();
+    if (!op.tags.piece.empty()) {
+      tags["piece"] = op.tags.piece;
+    }
+    if (op.tags.phase != 0) {
+      tags["phase"] = std::string(1, op.tags.phase);
+    }
+    for (const auto& [key, value] :
+         {std::pair{"micro_batch", op.tags.micro_batch}, std::pair{"chunk", op.tags.chunk},
+          std::pair{"layer", op.tags.layer}}) {
+      if (value >= 0) {
+        tags[key] = value;
+      }
+    }
+    o["tags"] = tags;
+    ops.push_back(o);
+  }
+  return {
+      {"format", kFormat}, {"version", StepTrace::kVersion}, {"source", t.source}, {"ops", ops}};
+}
+
+StepTrace parse_step_trace(std::string_view text, const std::string& file) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string reason = e.what();
+    if (const auto p = reason.find("syntax error"); p != std::string::npos) {
+      reason = reason.substr(p);
+    }
+    throw core::InputError(
+        core::Diagnostic{core::location_of_offset(text, e.byte > 0 ? e.byte - 1 : 0, file), "",
+                         "invalid JSON: " + reason, ""});
+  }
+  auto whole = [&](const std::string& key, const std::string& message) {
+    return core::InputError(core::Diagnostic{{file, 1, 1}, key, message, ""});
+  };
+  if (!doc.is_object() || doc.value("format", "") != kFormat) {
+    throw whole("format", "not a codesim StepTrace (expected \"format\": \"codesim-steptrace\")");
+  }
+  if (!doc.contains("version") || !doc["version"].is_number_integer() ||
+      doc["version"] != StepTrace::kVersion) {
+    throw whole("version", "unsupported version " +
+                               (doc.contains("version") ? doc["version"].dump() : "(none)") +
+                               "; this codesim reads version " +
+                               std::to_string(StepTrace::kVersion));
+  }
+  if (!doc.contains("ops") || !doc["ops"].is_array()) {
+    throw whole("ops", "expected an array of ops");
+  }
+  StepTrace t;
+  t.source = doc.value("source", "");
+  const auto offsets = array_element_offsets(text, "ops");
+  std::vector<core::Diagnostic> problems;
+  for (std::size_t i = 0; i < doc["ops"].size(); ++i) {
+    const json& j = doc["ops"][i];
+    const std::string path = "ops[" + std::to_string(i) + "]";
+    const core::SourceLocation where = i < offsets.size()
+                                           ? core::location_of_offset(text, offsets[i], file)
+                                           : core::SourceLocation{file, 0, 0};
+    if (!j.is_object()) {
+      problems.push_back({where, path, "expected an object", ""});
+      continue;
+    }
+    OpReader r(j, path, where, problems);
+    Op op;
+    op.id = r.get<int>("id", 0, true);
+    op.rank = r.get<int>("rank", 0, true);
+    op.stream = r.get<int>("stream", 0, true);
+    bool ok = true;
+    op.kind = kind_from(r.get<std::string>("kind", "compute", true), ok);
+    if (!ok) {
+      r.fail("kind",
+             "unknown kind " + j["kind"].dump() + "; expected compute, collective, send or recv");
+    }
+    op.name = r.get<std::string>("name", "", false);
+    const std::string cls = r.get<std::string>("class", "elementwise", false);
+    if (const auto c = cost::kernel_class_from(cls)) {
+      op.op_class = *c;
+    } else {
+      r.fail("class", "unknown kernel class \"" + cls + "\"");
+    }
+    const std::string dtype = r.get<std::string>("dtype", "bf16", false);
+    if (const auto d = cost::dtype_from(dtype)) {
+      op.dtype = *d;
+    } else {
+      r.fail("dtype", "unknown dtype \"" + dtype + "\"");
+    }
+    op.flops = r.get<double>("flops", 0.0, false);
+    op.bytes = r.get<double>("bytes", 0.0, false);
+    op.sms = r.get<int>("sms", 0, false);
+    if (j.contains("measured_us")) {
+      op.measured_us = r.get<double>("measured_us", 0.0, false);
+      if (*op.measured_us < 0) {
+        r.fail("measured_us", "must not be negative");
+      }
+    }
+    if (j.contains("start_us")) {
+      op.start_us = r.get<double>("start_us", 0.0, false);
+    }
+    if (j.contains("deps")) {
+      if (!j["deps"].is_array()) {
+        r.fail("deps", "expected an array of op ids");
+      } else {
+        for (const auto& d : j["deps"]) {
+          if (d.is_number_integer()) {
+            op.deps.push_back(d.get<int>());
+          } else {
+            r.fail("deps", "expected op ids, got " + d.dump());
+          }
+        }
+      }
+    }
+    op.peer = r.get<int>("peer", -1, op.kind == OpKind::send || op.kind == OpKind::recv);
+    op.tag = r.get<int>("tag", -1, false);
+    if (j.contains("tags") && j["tags"].is_object()) {
+      const json& tags = j["tags"];
+      op.tags.piece = tags.value("piece", "");
+      const std::string phase = tags.value("phase", "");
+      op.tags.phase = phase.empty() ? 0 : phase[0];
+      op.tags.micro_batch = tags.value("micro_batch", -1);
+      op.tags.chunk = tags.value("chunk", -1);
+      op.tags.layer = tags.value("layer", -1);
+    }
+    t.ops.push_back(std::move(op));
+  }
+  if (problems.empty()) {
+    for (const auto& p : validate(t)) {
+      problems.push_back({{file, 0, 0}, "ops", p, ""});
+    }
+  }
+  if (!problems.empty()) {
+    throw core::InputError(std::move(problems));
+  }
+  return t;
+}
+
+}  // namespace codesim::workload
