@@ -54,8 +54,8 @@ class OpReader {
       }
       return v.get<T>();
     } catch (const std::exception& e) {
-      fail(key, std::string("expected a ") +
-                    (std::string(e.what()) == "integer" ? "an integer" : e.what()) + ", got " +
+      const std::string what = e.what();
+      fail(key, "expected " + std::string(what == "integer" ? "an " : "a ") + what + ", got " +
                     v.dump());
       return fallback;
     }
