@@ -44,8 +44,8 @@ std::string_view dtype_name(DType d) {
 
 std::optional<KernelClass> kernel_class_from(std::string_view name) {
   for (auto c : {KernelClass::gemm, KernelClass::grouped_gemm, KernelClass::attention_forward,
-                 KernelClass::attention_backward, KernelClass::elementwise, KernelClass::norm, KernelClass::quantize,
-                 KernelClass::communication, KernelClass::memcpy}) {
+                 KernelClass::attention_backward, KernelClass::elementwise, KernelClass::norm,
+                 KernelClass::quantize, KernelClass::communication, KernelClass::memcpy}) {
     if (kernel_class_name(c) == name) {
       return c;
     }

@@ -96,12 +96,16 @@ struct CostOptions {
 void run_cost(const CostOptions& o, std::ostream& out);
 
 struct TraceOptions {
-  std::string action;  // import
+  std::string action;  // import | replay
   std::string file;
-  std::string out;  // import: write the StepTrace JSON here
+  std::string out;                   // import: write the StepTrace JSON here
+  std::string chrome_trace;          // write the (measured or replayed) timeline as a Chrome trace
+  std::string hardware = "h800";     // replay: the target GPU
+  std::string measured_on = "h800";  // replay: the GPU the trace was taken on
   std::string format = "table";
 };
-// `codesim trace import FILE`: a profiler trace's kernels, streams, overlap and pieces.
+// `codesim trace import|replay FILE`: a profiler trace's kernels, streams, overlap and pieces;
+// replayed on another GPU model.
 void run_trace(const TraceOptions& o, std::ostream& out);
 
 }  // namespace codesim::cli

@@ -158,11 +158,16 @@ int main(int argc, char** argv) {
   cli::TraceOptions trace;
   auto* trace_cmd =
       app.add_subcommand("trace", "Profiler traces: import a PyTorch/Kineto Chrome trace");
-  trace_cmd->add_option("action", trace.action, "import")
+  trace_cmd->add_option("action", trace.action, "import or replay")
       ->required()
-      ->check(CLI::IsMember({"import"}));
+      ->check(CLI::IsMember({"import", "replay"}));
   trace_cmd->add_option("file", trace.file, "Chrome trace JSON")->required();
   trace_cmd->add_option("--out", trace.out, "Write the imported StepTrace (JSON) here");
+  trace_cmd->add_option("--chrome-trace", trace.chrome_trace,
+                        "Write the timeline as a Chrome trace (Perfetto) here");
+  trace_cmd->add_option("--hardware", trace.hardware, "replay: the GPU to predict for");
+  trace_cmd->add_option("--measured-on", trace.measured_on,
+                        "replay: the GPU the trace was taken on");
   trace_cmd->add_option("--format", trace.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
 

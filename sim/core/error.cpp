@@ -3,7 +3,8 @@
 
 namespace codesim::core {
 
-SourceLocation location_of_offset(std::string_view text, std::size_t offset, const std::string& file) {
+SourceLocation location_of_offset(std::string_view text, std::size_t offset,
+                                  const std::string& file) {
   SourceLocation loc{file, 1, 1};
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
     if (text[i] == '\n') {

@@ -16,7 +16,8 @@ struct SourceLocation {
 };
 
 // The 1-based line and column of byte `offset` in `text`.
-SourceLocation location_of_offset(std::string_view text, std::size_t offset, const std::string& file);
+SourceLocation location_of_offset(std::string_view text, std::size_t offset,
+                                  const std::string& file);
 
 // One problem in an input: printed as "file:line:col: key.path: message" then "  hint: ...".
 struct Diagnostic {

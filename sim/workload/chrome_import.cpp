@@ -259,7 +259,14 @@ class Importer {
     std::vector<std::vector<int>> piece_ops(pieces.size());
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
       const auto& [s, stream] = kernels_[i];
-      const KernelKind kind = classify_kernel(s.name, s.category);
+      KernelKind kind = classify_kernel(s.name, s.category);
+      if (s.args != nullptr && s.args->contains("class") && (*s.args)["class"].is_string()) {
+        // Written by codesim's own export: the class it had.
+        if (const auto c = cost::kernel_class_from((*s.args)["class"].get<std::string>())) {
+          kind.op_class = *c;
+          kind.kind = *c == cost::KernelClass::communication ? OpKind::collective : OpKind::compute;
+        }
+      }
       Op op;
       op.id = static_cast<int>(i);
       op.rank = 0;
