@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "models/hardware/catalog.hpp"
+#include "models/llm/catalog.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
@@ -14,6 +15,7 @@
 #include "sim/workload/replay.hpp"
 #include "sim/workload/step_trace_json.hpp"
 #include "sim/workload/timeline.hpp"
+#include "sim/workload/trace_model.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -106,35 +108,56 @@ ordered_json class_comparison(const workload::TimelineSummary& measured,
 void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostream& out) {
   const auto from = hardware_of(o.measured_on, "--measured-on");
   const auto to = hardware_of(o.hardware, "--hardware");
+  const auto model = llm::find_preset(o.model);
+  if (!model) {
+    throw core::InputError(core::Diagnostic{{"codesim trace", 0, 0},
+                                            "--model",
+                                            "unknown model '" + o.model + "'",
+                                            "one of: " + core::join(llm::preset_names(), ", ")});
+  }
+  const workload::TraceFit fit = workload::fit_trace(t, *model, o.tokens, from.gpu);
   const workload::Timeline measured = workload::measured_timeline(t);
-  const workload::Timeline predicted =
-      workload::replay(t, workload::scaled_durations(t, from.gpu, to.gpu));
+  const workload::Timeline predicted = workload::replay(
+      t, workload::predicted_durations(t, *model, o.tokens, fit, from.gpu, to.gpu));
   const auto ms = workload::summarize(t, measured);
   const auto ps = workload::summarize(t, predicted);
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(o.chrome_trace,
                                   workload::chrome_trace(t, predicted).dump() + "\n");
   }
-  ordered_json j{
-      {"schema_version", 1},
-      {"source", o.file},
-      {"measured_on", from.name},
-      {"hardware", to.name},
-      {"span_us", ps.span_us},
-      {"measured_span_us", ms.span_us},
-      {"span_error", ps.span_us / ms.span_us - 1.0},
-      {"overlap_us", ps.overlap_us},
-      {"classes", class_comparison(ms, ps)},
-      {"method",
-       std::string(
-           "list schedule over the imported op DAG keeping each op's measured wait; kernel times "
-           "moved from "
-           "the measured GPU by the roofline (dense peak ratio for tensor-core classes, HBM "
-           "bandwidth ratio "
-           "for memory-bound ones); communication as measured. No efficiency is fitted: kernel "
-           "shapes are "
-           "not recovered from the trace, so on the GPU it was measured on the replay returns the "
-           "measurement.")}};
+  ordered_json pieces = ordered_json::array();
+  for (const auto& [name, m] : ms.pieces) {
+    pieces.push_back({{"piece", name},
+                      {"measured_us", m.time_us},
+                      {"predicted_us", ps.pieces.at(name).time_us}});
+  }
+  const ordered_json fitted{{"file", o.file},
+                            {"gemm_efficiency_fp8", fit.gemm_efficiency},
+                            {"attention_forward_efficiency", fit.attention_forward_efficiency},
+                            {"attention_backward_efficiency", fit.attention_backward_efficiency},
+                            {"gemm_efficiency_by_piece", fit.piece_gemm_efficiency}};
+  const std::string method =
+      "list schedule over the imported op DAG keeping each op's measured wait. GEMM and attention "
+      "time per piece "
+      "predicted from the model's work for the piece (" +
+      o.model + ", " + std::to_string(o.tokens) +
+      " tokens, balanced routing) at the target's peak times one efficiency per class fitted to "
+      "this trace, split "
+      "among the piece's kernels as measured; other kernels moved from the measured GPU by the "
+      "roofline (HBM "
+      "bandwidth ratio); communication as measured.";
+  const ordered_json j{{"schema_version", 1},
+                       {"source", o.file},
+                       {"measured_on", from.name},
+                       {"hardware", to.name},
+                       {"span_us", ps.span_us},
+                       {"measured_span_us", ms.span_us},
+                       {"span_error", ps.span_us / ms.span_us - 1.0},
+                       {"overlap_us", ps.overlap_us},
+                       {"classes", class_comparison(ms, ps)},
+                       {"pieces", pieces},
+                       {"fitted_to_this_trace", fitted},
+                       {"method", method}};
   if (o.format == "json") {
     out << j.dump(2) << "\n";
     return;
@@ -150,7 +173,18 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                      fixed(c["measured_us"].get<double>(), 0),
                      fixed(c["predicted_us"].get<double>(), 0)});
   }
-  out << classes.render() << "\n" << j["method"].get<std::string>() << "\n";
+  out << classes.render() << "\n";
+  report::Table piece_table({"piece", "measured (us)", "predicted (us)"},
+                            {Align::left, Align::right, Align::right});
+  for (const auto& p : pieces) {
+    piece_table.add_row({p["piece"].get<std::string>(), fixed(p["measured_us"].get<double>(), 0),
+                         fixed(p["predicted_us"].get<double>(), 0)});
+  }
+  out << piece_table.render() << "\n";
+  out << "fitted to this trace: FP8 GEMM efficiency " << fixed(fit.gemm_efficiency, 3)
+      << ", attention forward " << fixed(fit.attention_forward_efficiency, 3) << ", backward "
+      << fixed(fit.attention_backward_efficiency, 3) << "\n"
+      << method << "\n";
 }
 
 }  // namespace

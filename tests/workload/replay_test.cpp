@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "models/hardware/catalog.hpp"
+#include "models/llm/catalog.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/chrome_import.hpp"
+#include "sim/workload/trace_model.hpp"
 
 namespace codesim::workload {
 namespace {
@@ -65,6 +67,49 @@ TEST(ChromeExport, ImportedBackKeepsEveryOpStreamAndDuration) {
     EXPECT_NEAR(*back.ops[i].measured_us, *t.ops[i].measured_us, 1e-9);
     EXPECT_NEAR(*back.ops[i].start_us, *t.ops[i].start_us, 1e-6);
   }
+}
+
+TEST(TraceModel, PieceWorkFollowsTheModel) {
+  // mlp(F) of DeepSeek-V3 on one GPU, 4096 tokens, EP balanced: 4096 x 8 expert rows through
+  // gate+up (7168 -> 2 x 2048) and down (2048 -> 7168), plus the shared expert on 4096 rows.
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  const double rows = 4096.0 * 8;
+  const double experts = 2 * rows * 7168 * 4096 + 2 * rows * 2048 * 7168;
+  const double shared = 2 * 4096.0 * 7168 * 4096 + 2 * 4096.0 * 2048 * 7168;
+  EXPECT_DOUBLE_EQ(piece_work(v3, "mlp(F)", 4096).gemm_flops, experts + shared);
+  EXPECT_DOUBLE_EQ(piece_work(v3, "mlp(W)", 4096).gemm_flops,
+                   experts + shared);  // dW costs the forward
+  // attn(F): causal attention core 2 x 4096 x 2048 x 128 x (192 + 128); attn(W) has none.
+  EXPECT_DOUBLE_EQ(piece_work(v3, "attn(F)", 4096).attention_flops,
+                   2.0 * 4096 * 2048 * 128 * (192 + 128));
+  EXPECT_DOUBLE_EQ(piece_work(v3, "attn(B)", 4096).attention_flops,
+                   2 * 2.0 * 4096 * 2048 * 128 * (192 + 128));
+  EXPECT_DOUBLE_EQ(piece_work(v3, "attn(W)", 4096).attention_flops, 0);
+  EXPECT_DOUBLE_EQ(piece_work(v3, "dispatch(F)", 4096).gemm_flops, 0);
+}
+
+TEST(TraceModel, FittedEfficiencyIsWorkOverTimeAtPeak) {
+  // One mlp(F) GEMM kernel of 10 ms: efficiency = flops / (10 ms x 1979 TFLOPS).
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  Op op{.id = 0,
+        .stream = 7,
+        .op_class = cost::KernelClass::grouped_gemm,
+        .dtype = cost::DType::fp8,
+        .measured_us = 10000.0,
+        .start_us = 0.0};
+  op.tags.piece = "mlp(F)";
+  op.tags.layer = 0;
+  const StepTrace t{.source = "t", .ops = {op}};
+  const auto h800 = hardware::find_preset("h800")->gpu;
+  const TraceFit fit = fit_trace(t, v3, 4096, h800);
+  EXPECT_NEAR(fit.gemm_efficiency, piece_work(v3, "mlp(F)", 4096).gemm_flops / (10e-3 * 1979e12),
+              1e-12);
+  // Predicting on the GPU it was fitted on gives the measurement back; a GPU with twice the FP8
+  // peak halves it.
+  EXPECT_NEAR(predicted_durations(t, v3, 4096, fit, h800, h800)[0], 10000.0, 1e-6);
+  auto doubled = h800;
+  doubled.fp8_peak = doubled.fp8_peak * 2.0;
+  EXPECT_NEAR(predicted_durations(t, v3, 4096, fit, h800, doubled)[0], 5000.0, 1e-6);
 }
 
 }  // namespace
