@@ -98,10 +98,11 @@ void run_cost(const CostOptions& o, std::ostream& out);
 struct TraceOptions {
   std::string action;  // import | replay
   std::string file;
-  std::string out;                    // import: write the StepTrace JSON here
-  std::string chrome_trace;           // write the (measured or replayed) timeline as a Chrome trace
-  std::string hardware = "h800";      // replay: the target GPU
-  std::string measured_on = "h800";   // replay: the GPU the trace was taken on
+  std::string out;                   // import: write the StepTrace JSON here
+  std::string chrome_trace;          // write the (measured or replayed) timeline as a Chrome trace
+  std::string hardware = "h800";     // replay: the target GPU
+  std::string scenario;              // replay: take the target GPU from this scenario (custom GPUs)
+  std::string measured_on = "h800";  // replay: the GPU the trace was taken on
   std::string model = "deepseek-v3";  // replay: the model the trace ran
   int tokens = 4096;                  // replay: tokens per micro-batch on the profiled GPU
   std::string format = "table";

@@ -166,6 +166,8 @@ int main(int argc, char** argv) {
   trace_cmd->add_option("--chrome-trace", trace.chrome_trace,
                         "Write the timeline as a Chrome trace (Perfetto) here");
   trace_cmd->add_option("--hardware", trace.hardware, "replay: the GPU to predict for");
+  trace_cmd->add_option("--scenario", trace.scenario,
+                        "replay: take the GPU from a scenario (custom hardware)");
   trace_cmd->add_option("--measured-on", trace.measured_on,
                         "replay: the GPU the trace was taken on");
   trace_cmd->add_option("--format", trace.format, "table or json")

@@ -5,6 +5,7 @@
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
@@ -107,7 +108,8 @@ ordered_json class_comparison(const workload::TimelineSummary& measured,
 
 void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostream& out) {
   const auto from = hardware_of(o.measured_on, "--measured-on");
-  const auto to = hardware_of(o.hardware, "--hardware");
+  const auto to = o.scenario.empty() ? hardware_of(o.hardware, "--hardware")
+                                     : config::load_scenario(o.scenario).hardware.spec;
   const auto model = llm::find_preset(o.model);
   if (!model) {
     throw core::InputError(core::Diagnostic{{"codesim trace", 0, 0},
