@@ -2,7 +2,8 @@
 #include "topologies/properties.hpp"
 
 #include <algorithm>
-#include <boost/graph/push_relabel_max_flow.hpp>
+#include <cmath>
+#include <boost/graph/edmonds_karp_max_flow.hpp>
 #include <deque>
 
 namespace codesim::topologies {
@@ -163,8 +164,8 @@ core::BytesPerSecond computed_halves_cut(const Topology& t) {
   using FlowGraph = boost::adjacency_list<
       boost::vecS, boost::vecS, boost::directedS, boost::no_property,
       boost::property<
-          boost::edge_capacity_t, double,
-          boost::property<boost::edge_residual_capacity_t, double,
+          boost::edge_capacity_t, long long,
+          boost::property<boost::edge_residual_capacity_t, long long,
                           boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
   const Graph& g = t.graph();
   const auto n = boost::num_vertices(g);
@@ -173,8 +174,9 @@ core::BytesPerSecond computed_halves_cut(const Topology& t) {
   const auto sink = n + 1;
   auto capacity = boost::get(boost::edge_capacity, f);
   auto reverse = boost::get(boost::edge_reverse, f);
+  // Capacities in kB/s as integers, so that the augmenting-path max flow is exact.
   // An undirected link of capacity c is two arcs of capacity c, each the other's reverse.
-  auto add_pair = [&](std::size_t a, std::size_t b, double c_ab, double c_ba) {
+  auto add_pair = [&](std::size_t a, std::size_t b, long long c_ab, long long c_ba) {
     const auto ab = boost::add_edge(a, b, f).first;
     const auto ba = boost::add_edge(b, a, f).first;
     capacity[ab] = c_ab;
@@ -188,10 +190,14 @@ core::BytesPerSecond computed_halves_cut(const Topology& t) {
     const bool network = (is_switch(g[a].kind) || g[a].kind == VertexKind::nic) &&
                          (is_switch(g[b].kind) || g[b].kind == VertexKind::nic);
     if (network) {
-      add_pair(a, b, g[e].bandwidth.value, g[e].bandwidth.value);
+      const auto kbps = std::llround(g[e].bandwidth.value / 1e3);
+      add_pair(a, b, kbps, kbps);
     }
   }
-  const double unlimited = 1e30;
+  long long unlimited = 1;
+  for (const EdgeId e : t.links()) {
+    unlimited += std::llround(g[e].bandwidth.value / 1e3);
+  }
   for (int i = 0; i < t.gpus(); ++i) {
     if (i < t.gpus() / 2) {
       add_pair(source, t.nic(i), unlimited, 0);
@@ -199,7 +205,7 @@ core::BytesPerSecond computed_halves_cut(const Topology& t) {
       add_pair(t.nic(i), sink, unlimited, 0);
     }
   }
-  return core::BytesPerSecond(boost::push_relabel_max_flow(f, source, sink));
+  return core::BytesPerSecond(static_cast<double>(boost::edmonds_karp_max_flow(f, source, sink)) * 1e3);
 }
 
 }  // namespace codesim::topologies

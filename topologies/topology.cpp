@@ -54,6 +54,50 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
 
 Topology::Topology(std::string family, NodeSpec node) : family_(std::move(family)), node_(node) {}
 
+Topology::Topology(const Topology& other) { *this = other; }
+
+Topology::Topology(Topology&& other) noexcept { *this = std::move(other); }
+
+Topology& Topology::operator=(const Topology& other) {
+  if (this != &other) {
+    family_ = other.family_;
+    node_ = other.node_;
+    graph_ = other.graph_;
+    gpus_ = other.gpus_;
+    nics_ = other.nics_;
+    nvswitches_ = other.nvswitches_;
+    nodes_ = other.nodes_;
+    plane_crossing_ = other.plane_crossing_;
+    failed_planes_ = other.failed_planes_;
+    reindex_links();
+  }
+  return *this;
+}
+
+Topology& Topology::operator=(Topology&& other) noexcept {
+  if (this != &other) {
+    family_ = std::move(other.family_);
+    node_ = other.node_;
+    graph_ = std::move(other.graph_);
+    gpus_ = std::move(other.gpus_);
+    nics_ = std::move(other.nics_);
+    nvswitches_ = std::move(other.nvswitches_);
+    nodes_ = other.nodes_;
+    plane_crossing_ = other.plane_crossing_;
+    failed_planes_ = std::move(other.failed_planes_);
+    reindex_links();
+    other.links_.clear();
+  }
+  return *this;
+}
+
+void Topology::reindex_links() {
+  links_.assign(boost::num_edges(graph_), EdgeId{});
+  for (const auto e : boost::make_iterator_range(boost::edges(graph_))) {
+    links_[static_cast<std::size_t>(graph_[e].id)] = e;
+  }
+}
+
 void Topology::set_failed_planes(const std::vector<int>& planes) {
   failed_planes_.assign(static_cast<std::size_t>(node_.gpus_per_node), false);
   for (int p : planes) {

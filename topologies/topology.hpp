@@ -64,6 +64,13 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
 class Topology {
  public:
   Topology(std::string family, NodeSpec node);
+  // Edge descriptors point into the graph's storage, and Boost.Graph copies (rather than moves)
+  // an adjacency_list: every copy or move re-derives links_ from the new graph.
+  Topology(const Topology& other);
+  Topology(Topology&& other) noexcept;
+  Topology& operator=(const Topology& other);
+  Topology& operator=(Topology&& other) noexcept;
+  ~Topology() = default;
 
   // Building.
   VertexId add_vertex(const Vertex& v);
@@ -102,6 +109,8 @@ class Topology {
   }
 
  private:
+  void reindex_links();
+
   std::string family_;
   NodeSpec node_;
   Graph graph_;

@@ -233,3 +233,24 @@ TEST(PaperTable3, BuiltInstancesHaveThePublishedCounts) {
 
 }  // namespace
 }  // namespace codesim::topologies
+
+namespace codesim::topologies {
+namespace {
+
+TEST(TopologyCopy, LinksFollowTheGraphItBelongsTo) {
+  // Edge descriptors point into the graph; a copy or a move must point into its own graph.
+  Topology original = build_topology({.family = Family::ft2, .radix = 8}, testing::h800_node(), 4);
+  const Counts before = count(original);
+  Topology copy = original;
+  Topology moved = std::move(original);
+  for (const Topology* t : {&copy, &moved}) {
+    const Counts c = count(*t);
+    EXPECT_EQ(c.switch_links, before.switch_links);
+    for (std::size_t i = 0; i < t->links().size(); ++i) {
+      EXPECT_EQ(t->link(t->links()[i]).id, static_cast<int>(i));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace codesim::topologies
