@@ -105,6 +105,7 @@ struct TraceOptions {
   std::string measured_on = "h800";  // replay: the GPU the trace was taken on
   std::string model = "deepseek-v3";  // replay: the model the trace ran
   int tokens = 4096;                  // replay: tokens per micro-batch on the profiled GPU
+  double max_trace_mb = 1024;         // refuse larger trace files
   std::string format = "table";
 };
 // `codesim trace import|replay FILE`: a profiler trace's kernels, streams, overlap and pieces;

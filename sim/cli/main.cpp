@@ -170,6 +170,13 @@ int main(int argc, char** argv) {
                         "replay: take the GPU from a scenario (custom hardware)");
   trace_cmd->add_option("--measured-on", trace.measured_on,
                         "replay: the GPU the trace was taken on");
+  trace_cmd->add_option("--model", trace.model, "replay: model preset the trace ran");
+  trace_cmd->add_option("--tokens", trace.tokens, "replay: tokens per micro-batch")
+      ->check(CLI::Range(1, 10000000));
+  trace_cmd
+      ->add_option("--max-trace-mb", trace.max_trace_mb,
+                   "Refuse trace files larger than this (MiB)")
+      ->check(CLI::Range(0.0, 1e7));
   trace_cmd->add_option("--format", trace.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
 

@@ -192,7 +192,8 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
 }  // namespace
 
 void run_trace(const TraceOptions& o, std::ostream& out) {
-  const workload::StepTrace t = workload::import_chrome_trace_file(o.file);
+  const workload::StepTrace t = workload::import_chrome_trace_file(
+      o.file, static_cast<std::uintmax_t>(o.max_trace_mb * 1024 * 1024));
   if (o.action == "replay") {
     run_replay(t, o, out);
     return;

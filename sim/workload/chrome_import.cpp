@@ -2,6 +2,7 @@
 #include "sim/workload/chrome_import.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -364,10 +365,20 @@ StepTrace import_chrome_trace(std::string_view text, const std::string& file) {
   return Importer(text, file).run();
 }
 
-StepTrace import_chrome_trace_file(const std::string& path) {
+StepTrace import_chrome_trace_file(const std::string& path, std::uintmax_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw core::InputError(core::Diagnostic{{path, 0, 0}, "", "cannot read the trace file", ""});
+  }
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw core::InputError(
+        core::Diagnostic{{path, 0, 0},
+                         "",
+                         "the trace is " + std::to_string(size) + " bytes, over the budget of " +
+                             std::to_string(max_bytes) + " bytes",
+                         "raise the budget (--max-trace-mb) or profile fewer steps"});
   }
   std::ostringstream text;
   text << in.rdbuf();

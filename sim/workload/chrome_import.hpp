@@ -11,6 +11,7 @@
 // follows (on other streams).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -18,8 +19,14 @@
 
 namespace codesim::workload {
 
+// Traces larger than this are refused unless the caller raises the budget (1 GiB: the importer
+// holds the parsed JSON, several times the file, in memory).
+inline constexpr std::uintmax_t kDefaultTraceBudget = std::uintmax_t{1} << 30;
+
 // Throws core::InputError with file, line, column and key path for a malformed trace.
 StepTrace import_chrome_trace(std::string_view text, const std::string& file);
-StepTrace import_chrome_trace_file(const std::string& path);
+// Refuses, before reading it, a file larger than `max_bytes`.
+StepTrace import_chrome_trace_file(const std::string& path,
+                                   std::uintmax_t max_bytes = kDefaultTraceBudget);
 
 }  // namespace codesim::workload
