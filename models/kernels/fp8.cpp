@@ -153,6 +153,33 @@ RowMatrixXf fp8_gemm(const Fp8Tensor& a, const Fp8Tensor& b, const AccumulatorSp
   return c;
 }
 
+std::vector<float> round_per_tile(const std::vector<float>& x, const MinifloatFormat& f, int tile) {
+  std::vector<float> out(x.size());
+  for (std::size_t t = 0; t < x.size(); t += static_cast<std::size_t>(tile)) {
+    const std::size_t end = std::min(x.size(), t + static_cast<std::size_t>(tile));
+    float amax = 0;
+    for (std::size_t i = t; i < end; ++i) {
+      amax = std::max(amax, std::fabs(x[i]));
+    }
+    const float scale = amax > 0 ? amax / static_cast<float>(f.max_finite) : 1.0f;
+    for (std::size_t i = t; i < end; ++i) {
+      out[i] = round_to(x[i] / scale, f) * scale;
+    }
+  }
+  return out;
+}
+
+double relative_rms_error(const std::vector<float>& x, const std::vector<float>& y) {
+  double num = 0;
+  double den = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double d = static_cast<double>(y[i]) - x[i];
+    num += d * d;
+    den += static_cast<double>(x[i]) * x[i];
+  }
+  return std::sqrt(num / den);
+}
+
 double relative_error(const RowMatrixXf& c, const Eigen::MatrixXd& reference) {
   return (c.cast<double>() - reference).norm() / reference.norm();
 }

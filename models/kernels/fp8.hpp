@@ -73,6 +73,14 @@ struct AccumulatorSpec {
 // largest exponent among them and the running sum, and truncated to `mantissa_bits` below it.
 RowMatrixXf fp8_gemm(const Fp8Tensor& a, const Fp8Tensor& b, const AccumulatorSpec& acc);
 
+// x rounded to format f in tiles of `tile` values, each scaled so its max lands on the format's
+// largest finite value (as 1 x 128 activation tiles are).
+std::vector<float> round_per_tile(const std::vector<float>& x, const MinifloatFormat& f,
+                                  int tile = 128);
+
+// sqrt(sum (y - x)^2 / sum x^2).
+double relative_rms_error(const std::vector<float>& x, const std::vector<float>& y);
+
 // ||C - R||_F / ||R||_F.
 double relative_error(const RowMatrixXf& c, const Eigen::MatrixXd& reference);
 

@@ -212,13 +212,7 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    std::string reason = e.what();
-    if (const auto p = reason.find("syntax error"); p != std::string::npos) {
-      reason = reason.substr(p);
-    }
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    throw core::InputError(
-        Diagnostic{location_of_offset(text, offset, file), "", "invalid JSON: " + reason, {}});
+    throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
   }
   if (!doc.is_object()) {
     throw core::InputError(

@@ -201,29 +201,7 @@ ordered_json run_logfmt(const KernelsOptions& o) {
   for (auto& v : x) {
     v = static_cast<float>(rng.normal());
   }
-  auto error = [&](const std::vector<float>& y) {
-    double num = 0;
-    double den = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      num += (static_cast<double>(y[i]) - x[i]) * (static_cast<double>(y[i]) - x[i]);
-      den += static_cast<double>(x[i]) * x[i];
-    }
-    return std::sqrt(num / den);
-  };
-  auto per_tile = [&](const MinifloatFormat& f) {
-    std::vector<float> y(x.size());
-    for (std::size_t t = 0; t < x.size(); t += 128) {
-      float amax = 0;
-      for (int i = 0; i < 128; ++i) {
-        amax = std::max(amax, std::fabs(x[t + i]));
-      }
-      const float scale = amax / static_cast<float>(f.max_finite);
-      for (int i = 0; i < 128; ++i) {
-        y[t + i] = round_to(x[t + i] / scale, f) * scale;
-      }
-    }
-    return y;
-  };
+  auto error = [&](const std::vector<float>& y) { return relative_rms_error(x, y); };
   std::vector<float> bf16(x.size());
   std::transform(x.begin(), x.end(), bf16.begin(), round_to_bf16);
   ordered_json j;
@@ -231,8 +209,8 @@ ordered_json run_logfmt(const KernelsOptions& o) {
   j["values"] = o.values;
   j["data"] = "standard normal, tiles of 128";
   j["relative_rms_error"] = {{"bf16", error(bf16)},
-                             {"e4m3", error(per_tile(kE4M3))},
-                             {"e5m2", error(per_tile(kE5M2))},
+                             {"e4m3", error(round_per_tile(x, kE4M3))},
+                             {"e5m2", error(round_per_tile(x, kE5M2))},
                              {"logfmt8", error(logfmt_roundtrip(x, 8))},
                              {"logfmt10", error(logfmt_roundtrip(x, 10))}};
   const double n = o.values;

@@ -17,6 +17,16 @@ SourceLocation location_of_offset(std::string_view text, std::size_t offset,
   return loc;
 }
 
+Diagnostic json_syntax_error(std::string_view text, std::size_t byte, const std::string& what,
+                             const std::string& file) {
+  std::string reason = what;
+  if (const auto p = reason.find("syntax error"); p != std::string::npos) {
+    reason = reason.substr(p);
+  }
+  return Diagnostic{location_of_offset(text, byte > 0 ? byte - 1 : 0, file), "",
+                    "invalid JSON: " + reason, ""};
+}
+
 std::string Diagnostic::to_string() const {
   std::string out = where.file;
   if (where.line > 0) {

@@ -19,6 +19,12 @@ struct SourceLocation {
 SourceLocation location_of_offset(std::string_view text, std::size_t offset,
                                   const std::string& file);
 
+struct Diagnostic;
+// The diagnostic for a JSON syntax error a parser reported at byte `byte` (1-based, as nlohmann
+// counts) with message `what`: located in the text, the parser's prefix dropped.
+Diagnostic json_syntax_error(std::string_view text, std::size_t byte, const std::string& what,
+                             const std::string& file);
+
 // One problem in an input: printed as "file:line:col: key.path: message" then "  hint: ...".
 struct Diagnostic {
   SourceLocation where;

@@ -67,13 +67,7 @@ class Importer {
     try {
       return json::parse(text_);
     } catch (const json::parse_error& e) {
-      std::string reason = e.what();
-      if (const auto p = reason.find("syntax error"); p != std::string::npos) {
-        reason = reason.substr(p);
-      }
-      throw core::InputError(
-          core::Diagnostic{core::location_of_offset(text_, e.byte > 0 ? e.byte - 1 : 0, file_), "",
-                           "invalid JSON: " + reason, ""});
+      throw core::InputError(core::json_syntax_error(text_, e.byte, e.what(), file_));
     }
   }
 

@@ -124,13 +124,7 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    std::string reason = e.what();
-    if (const auto p = reason.find("syntax error"); p != std::string::npos) {
-      reason = reason.substr(p);
-    }
-    throw core::InputError(
-        core::Diagnostic{core::location_of_offset(text, e.byte > 0 ? e.byte - 1 : 0, file), "",
-                         "invalid JSON: " + reason, ""});
+    throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
   }
   auto whole = [&](const std::string& key, const std::string& message) {
     return core::InputError(core::Diagnostic{{file, 1, 1}, key, message, ""});

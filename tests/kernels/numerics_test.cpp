@@ -85,41 +85,16 @@ TEST(Fp8Gemm, PromotionIsFarMoreAccurateAtK4096) {
             promoted);
 }
 
-double rms_relative(const std::vector<float>& x, const std::vector<float>& y) {
-  double num = 0;
-  double den = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    num += (x[i] - y[i]) * (x[i] - y[i]);
-    den += x[i] * x[i];
-  }
-  return std::sqrt(num / den);
-}
-
-std::vector<float> per_tile(const std::vector<float>& x, const MinifloatFormat& f) {
-  std::vector<float> out(x.size());
-  for (std::size_t t = 0; t < x.size(); t += 128) {
-    float amax = 0;
-    for (int i = 0; i < 128; ++i) {
-      amax = std::max(amax, std::fabs(x[t + i]));
-    }
-    const float scale = amax / static_cast<float>(f.max_finite);
-    for (int i = 0; i < 128; ++i) {
-      out[t + i] = round_to(x[t + i] / scale, f) * scale;
-    }
-  }
-  return out;
-}
-
 TEST(LogFmt, EightBitsBeatE4M3AndTenBitsApproachBf16) {
   const RowMatrixXf g = gaussian(1, 128 * 256, 4);
   const std::vector<float> x(g.data(), g.data() + g.size());
   std::vector<float> bf16(x.size());
   std::transform(x.begin(), x.end(), bf16.begin(), round_to_bf16);
-  const double e4m3 = rms_relative(x, per_tile(x, kE4M3));
-  const double e5m2 = rms_relative(x, per_tile(x, kE5M2));
-  const double log8 = rms_relative(x, logfmt_roundtrip(x, 8));
-  const double log10 = rms_relative(x, logfmt_roundtrip(x, 10));
-  const double b16 = rms_relative(x, bf16);
+  const double e4m3 = relative_rms_error(x, round_per_tile(x, kE4M3));
+  const double e5m2 = relative_rms_error(x, round_per_tile(x, kE5M2));
+  const double log8 = relative_rms_error(x, logfmt_roundtrip(x, 8));
+  const double log10 = relative_rms_error(x, logfmt_roundtrip(x, 10));
+  const double b16 = relative_rms_error(x, bf16);
   EXPECT_LT(log8, e4m3);
   EXPECT_LT(e4m3, e5m2);
   EXPECT_LT(log10, e4m3 / 5);
