@@ -213,6 +213,8 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    throw core::InputError(core::json_syntax_error(text, 0, e.what(), file));
   }
   if (!doc.is_object()) {
     throw core::InputError(

@@ -22,9 +22,13 @@ Diagnostic json_syntax_error(std::string_view text, std::size_t byte, const std:
   std::string reason = what;
   if (const auto p = reason.find("syntax error"); p != std::string::npos) {
     reason = reason.substr(p);
+  } else if (const auto q = reason.find("] ");
+             !reason.empty() && reason.front() == '[' && q != std::string::npos) {
+    reason = reason.substr(q + 2);  // "[json.exception.out_of_range.406] number overflow ..."
   }
-  return Diagnostic{location_of_offset(text, byte > 0 ? byte - 1 : 0, file), "",
-                    "invalid JSON: " + reason, ""};
+  const SourceLocation where =
+      byte > 0 ? location_of_offset(text, byte - 1, file) : SourceLocation{file, 0, 0};
+  return Diagnostic{where, "", "invalid JSON: " + reason, ""};
 }
 
 std::string Diagnostic::to_string() const {

@@ -20,8 +20,9 @@ SourceLocation location_of_offset(std::string_view text, std::size_t offset,
                                   const std::string& file);
 
 struct Diagnostic;
-// The diagnostic for a JSON syntax error a parser reported at byte `byte` (1-based, as nlohmann
-// counts) with message `what`: located in the text, the parser's prefix dropped.
+// The diagnostic for a JSON error a parser reported at byte `byte` (1-based, as nlohmann counts;
+// 0 = no position, e.g. a number too large for a double) with message `what`: located in the
+// text, the parser's prefix dropped.
 Diagnostic json_syntax_error(std::string_view text, std::size_t byte, const std::string& what,
                              const std::string& file);
 

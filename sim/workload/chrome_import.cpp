@@ -68,6 +68,8 @@ class Importer {
       return json::parse(text_);
     } catch (const json::parse_error& e) {
       throw core::InputError(core::json_syntax_error(text_, e.byte, e.what(), file_));
+    } catch (const json::exception& e) {  // e.g. a number too large for a double
+      throw core::InputError(core::json_syntax_error(text_, 0, e.what(), file_));
     }
   }
 

@@ -125,6 +125,8 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    throw core::InputError(core::json_syntax_error(text, 0, e.what(), file));
   }
   auto whole = [&](const std::string& key, const std::string& message) {
     return core::InputError(core::Diagnostic{{file, 1, 1}, key, message, ""});

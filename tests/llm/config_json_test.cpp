@@ -85,6 +85,12 @@ TEST(ModelConfigErrors, WordForWord) {
             "m.json:1:113: error: num_key_value_heads: must divide num_attention_heads (6), got 4");
 }
 
+TEST(ModelConfigErrors, NumberTooLarge) {
+  // The fuzz_step_trace crash, for this reader too.
+  EXPECT_EQ(error_of("{\"dim\": 1e99999}"),
+            "m.json: error: invalid JSON: number overflow parsing '1e99999'");
+}
+
 TEST(ModelConfigErrors, MissingFile) {
   try {
     load_model_config("no/such/config.json");

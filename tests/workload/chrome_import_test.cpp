@@ -140,6 +140,12 @@ TEST(ChromeImportErrors, WordForWord) {
       "t.json:2:2: error: traceEvents[0]: end event (ph \"E\") without a begin on pid 1, tid 2");
 }
 
+TEST(ChromeImportErrors, NumberTooLarge) {
+  // The fuzz_step_trace crash, for this reader too.
+  EXPECT_EQ(error_of("{\"traceEvents\": [{\"ts\": 1e99999}]}"),
+            "t.json: error: invalid JSON: number overflow parsing '1e99999'");
+}
+
 TEST(ChromeImportErrors, EveryProblemIsListed) {
   EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"Q\"},\n {\"ph\": \"X\", \"cat\": "
                      "\"kernel\", \"ts\": 1}]}"),

@@ -73,3 +73,15 @@ TEST(StepTraceJson, ErrorsWordForWord) {
 
 }  // namespace
 }  // namespace codesim::workload
+
+namespace codesim::workload {
+namespace {
+
+TEST(StepTraceJson, NumberTooLargeIsAnInputError) {
+  // Found by fuzz_step_trace: nlohmann throws out_of_range, not parse_error, for it.
+  EXPECT_EQ(error_of("{\"format\": 1e99999}"),
+            "s.json: error: invalid JSON: number overflow parsing '1e99999'");
+}
+
+}  // namespace
+}  // namespace codesim::workload
