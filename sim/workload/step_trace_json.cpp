@@ -131,7 +131,8 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
   auto whole = [&](const std::string& key, const std::string& message) {
     return core::InputError(core::Diagnostic{{file, 1, 1}, key, message, ""});
   };
-  if (!doc.is_object() || doc.value("format", "") != kFormat) {
+  if (!doc.is_object() || !doc.contains("format") || !doc["format"].is_string() ||
+      doc["format"] != kFormat) {
     throw whole("format", "not a codesim StepTrace (expected \"format\": \"codesim-steptrace\")");
   }
   if (!doc.contains("version") || !doc["version"].is_number_integer() ||
@@ -145,7 +146,8 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
     throw whole("ops", "expected an array of ops");
   }
   StepTrace t;
-  t.source = doc.value("source", "");
+  t.source =
+      doc.contains("source") && doc["source"].is_string() ? doc["source"].get<std::string>() : "";
   const auto offsets = array_element_offsets(text, "ops");
   std::vector<core::Diagnostic> problems;
   for (std::size_t i = 0; i < doc["ops"].size(); ++i) {
@@ -209,14 +211,19 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
     }
     op.peer = r.get<int>("peer", -1, op.kind == OpKind::send || op.kind == OpKind::recv);
     op.tag = r.get<int>("tag", -1, false);
-    if (j.contains("tags") && j["tags"].is_object()) {
-      const json& tags = j["tags"];
-      op.tags.piece = tags.value("piece", "");
-      const std::string phase = tags.value("phase", "");
+    if (j.contains("tags") && !j["tags"].is_object()) {
+      r.fail("tags", "expected an object");
+    } else if (j.contains("tags")) {
+      OpReader tags(j["tags"], path + ".tags", where, problems);
+      op.tags.piece = tags.get<std::string>("piece", "", false);
+      const std::string phase = tags.get<std::string>("phase", "", false);
+      if (phase.size() > 1 || (phase.size() == 1 && phase != "F" && phase != "B" && phase != "W")) {
+        tags.fail("phase", "expected \"F\", \"B\" or \"W\", got \"" + phase + "\"");
+      }
       op.tags.phase = phase.empty() ? 0 : phase[0];
-      op.tags.micro_batch = tags.value("micro_batch", -1);
-      op.tags.chunk = tags.value("chunk", -1);
-      op.tags.layer = tags.value("layer", -1);
+      op.tags.micro_batch = tags.get<int>("micro_batch", -1, false);
+      op.tags.chunk = tags.get<int>("chunk", -1, false);
+      op.tags.layer = tags.get<int>("layer", -1, false);
     }
     t.ops.push_back(std::move(op));
   }
