@@ -1,6 +1,5 @@
 // `codesim kernels routing|fp8|logfmt|mla`: the CPU reference kernels and what they measure.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -91,10 +90,7 @@ ordered_json run_routing(const KernelsOptions& o) {
   const auto tokens = sample_tokens(g, o.tokens, o.seed + 1);
   const Eigen::VectorXf no_bias = Eigen::VectorXf::Zero(spec.experts);
 
-  const auto start = std::chrono::steady_clock::now();
   const GateOutput unbalanced = gate(tokens, g.weight, no_bias, spec);
-  const double gate_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto balance = balance_bias(g, spec,
                                     {.steps = o.balance_steps,
                                      .tokens_per_step = o.balance_tokens,
@@ -144,7 +140,6 @@ ordered_json run_routing(const KernelsOptions& o) {
   j["expert_load_cv_balanced"] = coefficient_of_variation(expert_load(balanced, spec.experts));
   j["sequence_balance_loss_unbalanced"] = sequence_balance_loss(unbalanced, 1e-4);
   j["sequence_balance_loss_balanced"] = sequence_balance_loss(balanced, 1e-4);
-  j["gate_gflops_per_s"] = gate_flops(o.tokens, hidden, spec.experts) / gate_seconds / 1e9;
   return j;
 }
 
