@@ -6,6 +6,7 @@
 #include "models/cost/kernel_cost.hpp"
 #include "models/hardware/catalog.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
@@ -15,7 +16,7 @@ namespace codesim::cli {
 namespace {
 
 [[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
-  throw core::InputError(core::Diagnostic{{"codesim cost", 0, 0}, "", message, hint});
+  throw_usage_error("cost", message, hint);
 }
 
 cost::KernelClass kind_of(const std::string& name) {
@@ -40,11 +41,7 @@ cost::KernelClass kind_of(const std::string& name) {
 }  // namespace
 
 void run_cost(const CostOptions& o, std::ostream& out) {
-  const auto hw = hardware::find_preset(o.hardware);
-  if (!hw) {
-    usage_error("unknown hardware '" + o.hardware + "'",
-                "one of: " + core::join(hardware::preset_names(), ", "));
-  }
+  const hardware::HardwareSpec hw = hardware_preset("cost", o.hardware);
   const cost::KernelClass kind = kind_of(o.kind);
   const bool gemm = kind == cost::KernelClass::gemm || kind == cost::KernelClass::grouped_gemm;
   if (gemm && (o.m < 1 || o.n < 1 || o.k < 1 || o.batch < 1)) {
@@ -53,10 +50,10 @@ void run_cost(const CostOptions& o, std::ostream& out) {
   if (!gemm && o.flops <= 0 && o.bytes <= 0) {
     usage_error("a " + o.kind + " kernel needs --flops or --bytes");
   }
-  const int sms = o.sms > 0 ? o.sms : hw->gpu.sms;
-  if (sms > hw->gpu.sms) {
-    usage_error("--sms " + std::to_string(sms) + " exceeds the " + std::to_string(hw->gpu.sms) +
-                " SMs of " + hw->name);
+  const int sms = o.sms > 0 ? o.sms : hw.gpu.sms;
+  if (sms > hw.gpu.sms) {
+    usage_error("--sms " + std::to_string(sms) + " exceeds the " + std::to_string(hw.gpu.sms) +
+                " SMs of " + hw.name);
   }
   const cost::KernelShape shape{.kind = kind,
                                 .dtype = o.dtype == "fp8" ? cost::DType::fp8 : cost::DType::bf16,
@@ -66,10 +63,10 @@ void run_cost(const CostOptions& o, std::ostream& out) {
                                 .batch = o.batch,
                                 .flops = core::Flops(o.flops),
                                 .bytes = core::Bytes(o.bytes)};
-  const cost::KernelCost c = cost::predict(shape, hw->gpu, sms, cost::default_params());
+  const cost::KernelCost c = cost::predict(shape, hw.gpu, sms, cost::default_params());
   nlohmann::ordered_json j{
       {"schema_version", 1},
-      {"hardware", hw->name},
+      {"hardware", hw.name},
       {"class", o.kind},
       {"dtype", o.dtype},
       {"sms", c.sms},

@@ -14,6 +14,7 @@
 #include "models/llm/catalog.hpp"
 #include "models/llm/layer_ops.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
@@ -28,7 +29,7 @@ using namespace codesim::kernels;
 constexpr int kSchemaVersion = 1;
 
 [[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
-  throw core::InputError(core::Diagnostic{{"codesim kernels", 0, 0}, "", message, hint});
+  throw_usage_error("kernels", message, hint);
 }
 
 llm::LlmSpec model_of(const KernelsOptions& o) {

@@ -8,6 +8,7 @@
 
 #include "models/hardware/catalog.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/usage.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"
 #include "sim/core/error.hpp"
@@ -31,7 +32,7 @@ using topologies::Family;
 constexpr int kSchemaVersion = 1;
 
 [[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
-  throw core::InputError(core::Diagnostic{{"codesim topo", 0, 0}, "", message, hint});
+  throw_usage_error("topo", message, hint);
 }
 
 double peak_rss_mb() {
@@ -74,11 +75,7 @@ struct Built {
 };
 
 Built build_from_flags(const TopoOptions& o) {
-  const auto hw = hardware::find_preset(o.hardware);
-  if (!hw) {
-    usage_error("unknown hardware '" + o.hardware + "'",
-                "one of: " + core::join(hardware::preset_names(), ", "));
-  }
+  const hardware::HardwareSpec hw = hardware_preset("topo", o.hardware);
   topologies::NetworkSpec spec{.family = family_from(o.family),
                                .radix = o.radix,
                                .planes = o.family == "mpft" ? o.planes : 1,
@@ -90,7 +87,7 @@ Built build_from_flags(const TopoOptions& o) {
                                .plane_crossing = o.plane_crossing == "at-destination"
                                                      ? topologies::PlaneCrossing::at_destination
                                                      : topologies::PlaneCrossing::at_source};
-  const auto node = topologies::node_spec_from(*hw, core::Seconds(0.45e-6));
+  const auto node = topologies::node_spec_from(hw, core::Seconds(0.45e-6));
   int nodes = o.nodes;
   if (nodes == 0) {
     nodes = spec.family == Family::node

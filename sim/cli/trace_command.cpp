@@ -5,6 +5,7 @@
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/usage.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
@@ -83,15 +84,7 @@ void print_summary(const ordered_json& j, std::ostream& out) {
 }
 
 hardware::HardwareSpec hardware_of(const std::string& name, const std::string& flag) {
-  const auto h = hardware::find_preset(name);
-  if (!h) {
-    throw core::InputError(
-        core::Diagnostic{{"codesim trace", 0, 0},
-                         flag,
-                         "unknown hardware '" + name + "'",
-                         "one of: " + core::join(hardware::preset_names(), ", ")});
-  }
-  return *h;
+  return hardware_preset("trace", name, flag);
 }
 
 // Predicted against measured time per kernel class.

@@ -1,0 +1,26 @@
+// Shared usage errors.
+#include "sim/cli/usage.hpp"
+
+#include "models/hardware/catalog.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
+
+namespace codesim::cli {
+
+void throw_usage_error(std::string_view command, const std::string& message,
+                       const std::string& hint, const std::string& key) {
+  throw core::InputError(
+      core::Diagnostic{{"codesim " + std::string(command), 0, 0}, key, message, hint});
+}
+
+hardware::HardwareSpec hardware_preset(std::string_view command, const std::string& name,
+                                       const std::string& key) {
+  const auto h = hardware::find_preset(name);
+  if (!h) {
+    throw_usage_error(command, "unknown hardware '" + name + "'",
+                      "one of: " + core::join(hardware::preset_names(), ", "), key);
+  }
+  return *h;
+}
+
+}  // namespace codesim::cli

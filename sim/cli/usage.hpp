@@ -1,0 +1,19 @@
+// Usage errors shared by the subcommands: "codesim <command>: error: [key: ]message".
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "models/hardware/hardware_spec.hpp"
+
+namespace codesim::cli {
+
+// Throws core::InputError (exit code 2) located at the command, with `key` (a flag) if given.
+[[noreturn]] void throw_usage_error(std::string_view command, const std::string& message,
+                                    const std::string& hint = {}, const std::string& key = {});
+
+// The hardware preset `name`, or a usage error listing the presets.
+hardware::HardwareSpec hardware_preset(std::string_view command, const std::string& name,
+                                       const std::string& key = {});
+
+}  // namespace codesim::cli
