@@ -90,6 +90,25 @@ NetworkPaths network_paths(const Topology& t, VertexId src, VertexId dst, std::s
 
 }  // namespace
 
+NetworkEnds network_ends(const Topology& t, int gpu_a, int gpu_b) {
+  if (!t.multi_plane()) {
+    return {gpu_a, gpu_b};
+  }
+  // The plane it travels in: the destination's (at_source) or the source's (at_destination), or
+  // the next working plane after it when that one has failed.
+  const int per_node = t.node_spec().gpus_per_node;
+  const Vertex& va = t.vertex(t.gpu(gpu_a));
+  const Vertex& vb = t.vertex(t.gpu(gpu_b));
+  int plane = t.plane_crossing() == PlaneCrossing::at_source ? vb.local : va.local;
+  for (int tries = 0; tries < per_node && t.plane_failed(plane); ++tries) {
+    plane = (plane + 1) % per_node;
+  }
+  if (t.plane_failed(plane)) {
+    throw std::runtime_error("every plane has failed");
+  }
+  return {va.node * per_node + plane, vb.node * per_node + plane};
+}
+
 PathSet route(const Topology& t, int gpu_a, int gpu_b, const RoutingOptions& options) {
   if (gpu_a < 0 || gpu_b < 0 || gpu_a >= t.gpus() || gpu_b >= t.gpus()) {
     throw std::out_of_range("GPU index outside the topology");
@@ -115,29 +134,11 @@ PathSet route(const Topology& t, int gpu_a, int gpu_b, const RoutingOptions& opt
   if (!t.has_nics()) {
     throw std::runtime_error("GPUs on different nodes but no network");
   }
-  // Where the packet enters and leaves the network.
-  VertexId enter = a;
-  VertexId leave = b;
-  if (t.multi_plane()) {
-    // The plane it travels in: the destination's (at_source) or the source's (at_destination),
-    // or the next working plane after it when that one has failed.
-    const int per_node = t.node_spec().gpus_per_node;
-    int plane = t.plane_crossing() == PlaneCrossing::at_source ? vb.local : va.local;
-    for (int tries = 0; tries < per_node && t.plane_failed(plane); ++tries) {
-      plane = (plane + 1) % per_node;
-    }
-    if (t.plane_failed(plane)) {
-      throw std::runtime_error("every plane has failed");
-    }
-    enter = t.gpu(va.node, plane);
-    leave = t.gpu(vb.node, plane);
-  }
-  const int enter_index =
-      t.vertex(enter).node * t.node_spec().gpus_per_node + t.vertex(enter).local;
-  const int leave_index =
-      t.vertex(leave).node * t.node_spec().gpus_per_node + t.vertex(leave).local;
-  const VertexId nic_in = t.nic(enter_index);
-  const VertexId nic_out = t.nic(leave_index);
+  const NetworkEnds ends = network_ends(t, gpu_a, gpu_b);
+  const VertexId enter = t.gpu(ends.enter);
+  const VertexId leave = t.gpu(ends.leave);
+  const VertexId nic_in = t.nic(ends.enter);
+  const VertexId nic_out = t.nic(ends.leave);
   const NetworkPaths net = network_paths(t, nic_in, nic_out, options.max_paths);
   if (net.count == 0) {
     throw std::runtime_error("no route between the two GPUs");

@@ -32,6 +32,15 @@ struct RoutingOptions {
   std::size_t max_paths = 64;
 };
 
+// The GPUs whose NICs a flow from gpu_a to gpu_b (on different nodes) enters and leaves the
+// network by: the two GPUs themselves, or on MPFT the GPUs of the plane it travels in. Throws
+// std::runtime_error when every plane has failed.
+struct NetworkEnds {
+  int enter = 0;
+  int leave = 0;
+};
+NetworkEnds network_ends(const Topology& t, int gpu_a, int gpu_b);
+
 // Throws std::out_of_range for a GPU index outside the topology and std::runtime_error when the
 // two GPUs are not connected.
 PathSet route(const Topology& t, int gpu_a, int gpu_b, const RoutingOptions& options = {});

@@ -1,0 +1,198 @@
+// Link loads of flows: conservation at every vertex, even spreading over equal-cost paths, the
+// MPFT plane rule, hashed paths that are routes, and the latency of the longest path.
+#include "topologies/traffic.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "tests/topologies/support.hpp"
+#include "topologies/build.hpp"
+#include "topologies/routing.hpp"
+
+namespace codesim::topologies {
+namespace {
+
+using core::Bytes;
+using testing::h800_node;
+
+// Net bytes out of each vertex: out-going minus in-coming over its links.
+std::map<VertexId, double> net_out(const TrafficRouter& r, const LinkLoads& l) {
+  std::map<VertexId, double> net;
+  for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+    net[r.from(static_cast<int>(d))] += l.bytes[d].value;
+    net[r.to(static_cast<int>(d))] -= l.bytes[d].value;
+  }
+  return net;
+}
+
+// What is sent is received: at every vertex, net out = bytes its GPU sends - bytes it receives
+// (zero at switches, NICs and forwarding GPUs).
+void expect_conserved(const Topology& t, Spread spread, int flows_count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> gpu(0, t.gpus() - 1);
+  std::vector<Flow> flows;
+  std::map<VertexId, double> expected;
+  for (int i = 0; i < flows_count; ++i) {
+    const Flow f{.src = gpu(rng),
+                 .dst = gpu(rng),
+                 .bytes = Bytes(1000.0 * (1 + i % 7)),
+                 .via = i % 3 == 0 ? Via::network : Via::shortest};
+    flows.push_back(f);
+    if (f.src != f.dst) {
+      expected[t.gpu(f.src)] += f.bytes.value;
+      expected[t.gpu(f.dst)] -= f.bytes.value;
+    }
+  }
+  const TrafficRouter r(t, spread);
+  const auto net = net_out(r, r.loads(flows));
+  for (const auto& [v, bytes] : net) {
+    EXPECT_NEAR(bytes, expected[v], 1e-6) << t.family() << " vertex " << v;
+  }
+}
+
+TEST(Traffic, WhatIsSentIsReceivedOnEveryFamily) {
+  const std::vector<std::pair<NetworkSpec, int>> cases = {
+      {{.family = Family::node}, 1},
+      {{.family = Family::ft2, .radix = 8}, 4},
+      {{.family = Family::ft3, .radix = 8}, 16},
+      {{.family = Family::mrft, .radix = 8}, 4},
+      {{.family = Family::mpft, .radix = 8, .planes = 8}, 16},
+      {{.family = Family::mpft,
+        .radix = 8,
+        .planes = 8,
+        .plane_crossing = PlaneCrossing::at_destination},
+       16},
+      {{.family = Family::slimfly, .slimfly_q = 5, .endpoints_per_router = 4}, 20},
+      {{.family = Family::dragonfly,
+        .endpoints_per_router = 2,
+        .dragonfly_a = 4,
+        .dragonfly_h = 2,
+        .dragonfly_groups = 9},
+       9},
+  };
+  for (const auto& [spec, nodes] : cases) {
+    const Topology t = build_topology(spec, h800_node(), nodes);
+    expect_conserved(t, Spread::even, 300, 7);
+    expect_conserved(t, Spread::hashed, 300, 8);
+  }
+}
+
+TEST(Traffic, InsideANodeOnlyTheTwoNvlinksCarryTheFlow) {
+  const Topology t = build_topology({.family = Family::node}, h800_node(), 1);
+  const TrafficRouter r(t, Spread::even);
+  const std::vector<Flow> flows{{.src = 1, .dst = 6, .bytes = Bytes(5e6)}};
+  const LinkLoads l = r.loads(flows);
+  int used = 0;
+  for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+    if (l.bytes[d].value > 0) {
+      ++used;
+      EXPECT_EQ(l.bytes[d].value, 5e6);
+      EXPECT_EQ(t.link(t.links()[d / 2]).kind, LinkKind::nvlink);
+    }
+  }
+  EXPECT_EQ(used, 2);
+  // Half the end-to-end NVLink latency on each side.
+  EXPECT_DOUBLE_EQ(l.latency.value, 3.33e-6);
+}
+
+TEST(Traffic, EvenSpreadSplitsOverEverySpine) {
+  // FT2 radix 8: leaves of 4 NICs, 4 spines. GPU 0 (node 0, leaf 0) to GPU 31 (node 3, leaf 1):
+  // the leaf splits S over its 4 up-links, each spine sends S/4 down.
+  const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
+  const TrafficRouter r(t, Spread::even);
+  const double s = 8e6;
+  const std::vector<Flow> flows{{.src = 0, .dst = 31, .bytes = Bytes(s)}};
+  const LinkLoads l = r.loads(flows);
+  std::multiset<double> switch_links;
+  for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+    const VertexKind a = t.vertex(r.from(static_cast<int>(d))).kind;
+    const VertexKind b = t.vertex(r.to(static_cast<int>(d))).kind;
+    if (is_switch(a) && is_switch(b) && l.bytes[d].value > 0) {
+      switch_links.insert(l.bytes[d].value);
+    }
+  }
+  EXPECT_EQ(switch_links,
+            (std::multiset<double>{s / 4, s / 4, s / 4, s / 4, s / 4, s / 4, s / 4, s / 4}));
+  // NIC to leaf and leaf to NIC (half of 2.8 us each) plus two switch-to-switch links.
+  EXPECT_NEAR(l.latency.value, 2.8e-6 + 2 * 0.45e-6, 1e-15);
+}
+
+TEST(Traffic, HashedFlowTakesOneOfTheEqualCostRoutes) {
+  const Topology t = build_topology({.family = Family::ft3, .radix = 8}, h800_node(), 16);
+  const TrafficRouter r(t, Spread::hashed);
+  for (int b = 8; b < t.gpus(); b += 13) {
+    const std::vector<Flow> flows{{.src = 3, .dst = b, .bytes = Bytes(1.0)}};
+    const LinkLoads l = r.loads(flows);
+    std::set<int> used;
+    for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+      if (l.bytes[d].value > 0) {
+        used.insert(static_cast<int>(d / 2));
+      }
+    }
+    const PathSet set = route(t, 3, b, {.max_paths = 1000});
+    ASSERT_EQ(set.count, set.paths.size());
+    bool found = false;
+    for (const Path& p : set.paths) {
+      std::set<int> ids;
+      for (const EdgeId e : p.links) {
+        ids.insert(t.link(e).id);
+      }
+      found = found || ids == used;
+    }
+    EXPECT_TRUE(found) << "3 -> " << b;
+  }
+}
+
+TEST(Traffic, MpftCrossesNvlinkToTheDestinationsPlaneFirst) {
+  const Topology t =
+      build_topology({.family = Family::mpft, .radix = 8, .planes = 8}, h800_node(), 16);
+  const TrafficRouter r(t, Spread::even);
+  // GPU 1 of node 0 to GPU 2 of node 3: NVLink 1 -> 2 on node 0, then plane 2's NICs.
+  const std::vector<Flow> flows{{.src = 1, .dst = 3 * 8 + 2, .bytes = Bytes(1e6)}};
+  const LinkLoads l = r.loads(flows);
+  const Graph& g = t.graph();
+  auto load = [&](VertexId a, VertexId b) {
+    const int id = t.link(boost::edge(a, b, g).first).id;
+    const double forward = l.bytes[static_cast<std::size_t>(directed(id, false))].value;
+    const double back = l.bytes[static_cast<std::size_t>(directed(id, true))].value;
+    return r.from(directed(id, false)) == a ? forward : back;
+  };
+  EXPECT_EQ(load(t.gpu(1), t.nvswitch(0)), 1e6);
+  EXPECT_EQ(load(t.nvswitch(0), t.gpu(2)), 1e6);
+  EXPECT_EQ(load(t.gpu(2), t.nic(2)), 1e6);
+  EXPECT_EQ(load(t.gpu(1), t.nic(1)), 0.0);
+  EXPECT_EQ(load(t.nic(3 * 8 + 2), t.gpu(3 * 8 + 2)), 1e6);
+}
+
+TEST(Traffic, RdmaInsideANodeLoopsThroughTheLeaf) {
+  const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
+  const TrafficRouter r(t, Spread::even);
+  const std::vector<Flow> flows{{.src = 0, .dst = 1, .bytes = Bytes(1e6), .via = Via::network}};
+  const LinkLoads l = r.loads(flows);
+  double nvlink = 0;
+  double pcie = 0;
+  for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+    const LinkKind k = t.link(t.links()[d / 2]).kind;
+    if (k == LinkKind::nvlink) {
+      nvlink += l.bytes[d].value;
+    } else if (k == LinkKind::pcie) {
+      pcie += l.bytes[d].value;
+    }
+  }
+  EXPECT_EQ(nvlink, 0.0);
+  EXPECT_EQ(pcie, 2e6);  // out of GPU 0 and into GPU 1
+  EXPECT_NEAR(l.latency.value, 2.8e-6, 1e-15);
+}
+
+TEST(Traffic, GpuOutsideTheTopologyIsRejected) {
+  const Topology t = build_topology({.family = Family::node}, h800_node(), 1);
+  const TrafficRouter r(t, Spread::even);
+  const std::vector<Flow> flows{{.src = 0, .dst = 8, .bytes = Bytes(1.0)}};
+  EXPECT_THROW(r.loads(flows), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace codesim::topologies

@@ -1,0 +1,245 @@
+// Flows -> per-directed-link bytes: the NVLink/PCIe ends per flow, the switch part per NIC pair.
+#include "topologies/traffic.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+#include "topologies/routing.hpp"
+
+namespace codesim::topologies {
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+VertexId other_end(const Graph& g, EdgeId e, VertexId v) {
+  return boost::source(e, g) == v ? boost::target(e, g) : boost::source(e, g);
+}
+
+}  // namespace
+
+// Per-call scratch for the even spread, indexed by vertex.
+struct TrafficRouter::Frontier {
+  std::vector<double> amount;
+  std::vector<double> latency;
+  std::vector<VertexId> now;
+  std::vector<VertexId> next;
+};
+
+std::size_t TrafficRouter::NicPairHash::operator()(const NicPair& p) const {
+  return static_cast<std::size_t>(mix(static_cast<std::uint64_t>(p.in) * 0x100000001ULL + p.out));
+}
+
+TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
+    : topology_(&topology), spread_(spread) {
+  const Graph& g = topology.graph();
+  first_.reserve(topology.links().size());
+  for (const EdgeId e : topology.links()) {
+    first_.push_back(boost::source(e, g));
+  }
+}
+
+VertexId TrafficRouter::from(int directed_link) const {
+  const EdgeId e = topology_->links()[static_cast<std::size_t>(directed_link / 2)];
+  const VertexId first = first_[static_cast<std::size_t>(directed_link / 2)];
+  return directed_link % 2 == 0 ? first : other_end(topology_->graph(), e, first);
+}
+
+VertexId TrafficRouter::to(int directed_link) const {
+  return other_end(topology_->graph(),
+                   topology_->links()[static_cast<std::size_t>(directed_link / 2)],
+                   from(directed_link));
+}
+
+void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const {
+  const int id = topology_->link(e).id;
+  out.bytes[static_cast<std::size_t>(directed(id, first_[static_cast<std::size_t>(id)] != from))] +=
+      bytes;
+}
+
+const std::vector<int>& TrafficRouter::distance_to(VertexId nic) const {
+  const auto found = distances_.find(nic);
+  if (found != distances_.end()) {
+    return found->second;
+  }
+  const Graph& g = topology_->graph();
+  std::vector<int> dist(boost::num_vertices(g), -1);
+  dist[nic] = 0;
+  std::deque<VertexId> queue{nic};
+  while (!queue.empty()) {
+    const VertexId v = queue.front();
+    queue.pop_front();
+    if (v != nic && !is_switch(g[v].kind)) {
+      continue;  // NICs end paths; only switches carry transit traffic
+    }
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      const VertexId u = boost::target(e, g);
+      const VertexKind kind = g[u].kind;
+      if ((is_switch(kind) || kind == VertexKind::nic) && dist[u] < 0) {
+        dist[u] = dist[v] + 1;
+        queue.push_back(u);
+      }
+    }
+  }
+  return distances_.emplace(nic, std::move(dist)).first->second;
+}
+
+bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
+                               core::Seconds& latency) const {
+  const Topology& t = *topology_;
+  const Graph& g = t.graph();
+  const VertexId a = t.gpu(f.src);
+  const VertexId b = t.gpu(f.dst);
+  latency = core::Seconds(0);
+  auto nvlink = [&](VertexId x, VertexId y) {
+    const VertexId sw = t.nvswitch(g[x].node);
+    const EdgeId up = boost::edge(x, sw, g).first;
+    const EdgeId down = boost::edge(sw, y, g).first;
+    add(out, x, up, f.bytes);
+    add(out, sw, down, f.bytes);
+    latency += g[up].latency + g[down].latency;
+  };
+  if (f.src == f.dst) {
+    return false;
+  }
+  const bool same_node = g[a].node == g[b].node;
+  // On MPFT two NICs of one node sit in different planes: NVLink is the only way between them.
+  const bool planes_apart = t.multi_plane() && g[a].local != g[b].local;
+  if (same_node && (f.via == Via::shortest || planes_apart || !t.has_nics())) {
+    nvlink(a, b);
+    return false;
+  }
+  if (!t.has_nics()) {
+    throw std::runtime_error("GPUs on different nodes but no network");
+  }
+  const NetworkEnds ends = same_node ? NetworkEnds{f.src, f.dst} : network_ends(t, f.src, f.dst);
+  const VertexId enter = t.gpu(ends.enter);
+  const VertexId leave = t.gpu(ends.leave);
+  nics = NicPair{t.nic(ends.enter), t.nic(ends.leave)};
+  if (enter != a) {
+    nvlink(a, enter);
+  }
+  const EdgeId pcie_in = boost::edge(enter, nics.in, g).first;
+  const EdgeId pcie_out = boost::edge(nics.out, leave, g).first;
+  add(out, enter, pcie_in, f.bytes);
+  add(out, nics.out, pcie_out, f.bytes);
+  latency += g[pcie_in].latency + g[pcie_out].latency;
+  if (leave != b) {
+    nvlink(leave, b);
+  }
+  return true;
+}
+
+void TrafficRouter::spread_even(const NicPair& nics, core::Bytes bytes, core::Seconds outside,
+                                Frontier& f, LinkLoads& out) const {
+  const Graph& g = topology_->graph();
+  const std::vector<int>& dist = distance_to(nics.out);
+  if (dist[nics.in] < 0) {
+    throw std::runtime_error("no route between the two GPUs");
+  }
+  // Level by level toward the destination NIC: each vertex splits what reaches it evenly over
+  // its links to vertices one hop closer; latency is the longest way in.
+  f.now.assign(1, nics.in);
+  f.amount[nics.in] = bytes.value;
+  f.latency[nics.in] = 0.0;
+  std::vector<EdgeId> hops;
+  while (!(f.now.size() == 1 && f.now.front() == nics.out)) {
+    f.next.clear();
+    for (const VertexId v : f.now) {
+      hops.clear();
+      for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+        const VertexId u = boost::target(e, g);
+        if (dist[u] == dist[v] - 1 && (u == nics.out || is_switch(g[u].kind))) {
+          hops.push_back(e);
+        }
+      }
+      const double share = f.amount[v] / static_cast<double>(hops.size());
+      for (const EdgeId e : hops) {
+        const VertexId u = boost::target(e, g);
+        add(out, v, e, core::Bytes(share));
+        const double arrive = f.latency[v] + g[e].latency.value;
+        if (f.amount[u] == 0.0) {
+          f.next.push_back(u);
+          f.latency[u] = arrive;
+        } else {
+          f.latency[u] = std::max(f.latency[u], arrive);
+        }
+        f.amount[u] += share;
+      }
+      f.amount[v] = 0.0;
+    }
+    std::swap(f.now, f.next);
+  }
+  out.latency = std::max(out.latency, outside + core::Seconds(f.latency[nics.out]));
+  f.amount[nics.out] = 0.0;
+}
+
+void TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoads& out,
+                                  core::Seconds outside) const {
+  const Graph& g = topology_->graph();
+  const std::vector<int>& dist = distance_to(nics.out);
+  if (dist[nics.in] < 0) {
+    throw std::runtime_error("no route between the two GPUs");
+  }
+  const std::uint64_t key =
+      mix(static_cast<std::uint64_t>(flow.src) << 32 | static_cast<std::uint32_t>(flow.dst));
+  std::vector<EdgeId> hops;
+  VertexId v = nics.in;
+  core::Seconds latency = outside;
+  for (std::uint64_t step = 0; v != nics.out; ++step) {
+    hops.clear();
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      const VertexId u = boost::target(e, g);
+      if (dist[u] == dist[v] - 1 && (u == nics.out || is_switch(g[u].kind))) {
+        hops.push_back(e);
+      }
+    }
+    const EdgeId e = hops[mix(key + step) % hops.size()];
+    add(out, v, e, flow.bytes);
+    latency += g[e].latency;
+    v = boost::target(e, g);
+  }
+  out.latency = std::max(out.latency, latency);
+}
+
+LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
+  const Topology& t = *topology_;
+  LinkLoads out;
+  out.bytes.assign(2 * t.links().size(), core::Bytes(0));
+  std::unordered_map<NicPair, Segment, NicPairHash> segments;
+  for (const Flow& f : flows) {
+    if (f.src < 0 || f.dst < 0 || f.src >= t.gpus() || f.dst >= t.gpus()) {
+      throw std::out_of_range("GPU index outside the topology");
+    }
+    if (f.bytes.value <= 0.0) {
+      continue;
+    }
+    NicPair nics{};
+    core::Seconds outside;
+    if (!local_part(f, out, nics, outside)) {
+      out.latency = std::max(out.latency, outside);
+      continue;
+    }
+    if (spread_ == Spread::hashed) {
+      spread_hashed(f, nics, out, outside);
+      continue;
+    }
+    Segment& s = segments[nics];
+    s.bytes += f.bytes;
+    s.latency = std::max(s.latency, outside);
+  }
+  Frontier frontier;
+  frontier.amount.assign(t.vertex_count(), 0.0);
+  frontier.latency.assign(t.vertex_count(), 0.0);
+  for (const auto& [nics, s] : segments) {
+    spread_even(nics, s.bytes, s.latency, frontier, out);
+  }
+  return out;
+}
+
+}  // namespace codesim::topologies

@@ -1,0 +1,95 @@
+// Bytes per directed link and the longest path latency of a set of GPU-to-GPU flows.
+//
+// A flow follows the topology's routing (routing.hpp): NVLink inside a node; PCIe, NIC and
+// switches between nodes, crossing NVLink first on MPFT when the destination is in another plane.
+// Between switches it takes the equal-cost shortest paths, either
+//   even:   split evenly at every switch over the next hops that lead closer (adaptive routing /
+//           packet spraying, the fluid limit), or
+//   hashed: one path per flow, the next hop picked by a hash of (source, destination, hop), as
+//           per-flow ECMP does.
+// Flows between the same two NICs are summed before they are spread, so an all-to-all over
+// thousands of GPUs costs one walk per NIC pair rather than per GPU pair.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/units.hpp"
+#include "topologies/topology.hpp"
+
+namespace codesim::topologies {
+
+enum class Spread { even, hashed };
+
+enum class Via {
+  shortest,  // NVLink inside a node, the network between nodes
+  network,   // through the NICs even inside a node (RDMA loopback through the leaf switch)
+};
+
+struct Flow {
+  int src = 0;  // GPU indices
+  int dst = 0;
+  core::Bytes bytes;
+  Via via = Via::shortest;
+};
+
+// Directed link d = 2 * link id + 0 for the link's first vertex to its second (as in
+// Topology::links()), + 1 for the other way.
+inline int directed(int link_id, bool reverse) {
+  return 2 * link_id + (reverse ? 1 : 0);
+}
+
+struct LinkLoads {
+  std::vector<core::Bytes> bytes;  // per directed link
+  core::Seconds latency;           // the longest path latency among the flows with bytes
+};
+
+class TrafficRouter {
+ public:
+  TrafficRouter(const Topology& topology, Spread spread);
+
+  // Throws std::out_of_range for a GPU outside the topology and std::runtime_error for a pair the
+  // network cannot join.
+  LinkLoads loads(std::span<const Flow> flows) const;
+
+  const Topology& topology() const { return *topology_; }
+  // The endpoints of a directed link, in its direction.
+  VertexId from(int directed_link) const;
+  VertexId to(int directed_link) const;
+
+ private:
+  struct NicPair {
+    VertexId in;
+    VertexId out;
+    bool operator==(const NicPair&) const = default;
+  };
+  struct NicPairHash {
+    std::size_t operator()(const NicPair& p) const;
+  };
+  struct Segment {
+    core::Bytes bytes;
+    core::Seconds latency;  // of the path outside the switches, both ends
+  };
+
+  struct Frontier;
+
+  void add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const;
+  // NVLink (and PCIe) hops of one flow; returns the NIC pair it enters and leaves the network by,
+  // or nothing when it stays in the node.
+  bool local_part(const Flow& f, LinkLoads& out, NicPair& nics, core::Seconds& latency) const;
+  void spread_even(const NicPair& nics, core::Bytes bytes, core::Seconds outside, Frontier& f,
+                   LinkLoads& out) const;
+  void spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
+                     core::Seconds outside) const;
+  // Hops from every vertex to `nic` through switches (-1: unreachable); computed once per NIC.
+  const std::vector<int>& distance_to(VertexId nic) const;
+
+  const Topology* topology_;
+  Spread spread_;
+  std::vector<VertexId> first_;  // per link id: the vertex its direction 0 starts from
+  mutable std::unordered_map<VertexId, std::vector<int>> distances_;
+};
+
+}  // namespace codesim::topologies
