@@ -16,6 +16,7 @@ RoutingPlan make_routing_plan(const GateOutput& g, const Placement& p) {
   plan.direct = Eigen::MatrixXi::Zero(p.ep, p.ep);
   plan.rdma = Eigen::MatrixXi::Zero(p.ep, p.ep);
   plan.nvlink = Eigen::MatrixXi::Zero(p.ep, p.ep);
+  plan.per_expert = Eigen::MatrixXi::Zero(p.ep, p.ep);
   plan.expert_load.assign(p.experts, 0.0);
   plan.gpu_load.assign(p.ep, 0.0);
   plan.source.resize(g.tokens);
@@ -31,6 +32,9 @@ RoutingPlan make_routing_plan(const GateOutput& g, const Placement& p) {
       const int d = p.gpu_for(e, t);
       plan.expert_load[e] += 1;
       plan.gpu_load[d] += 1;
+      if (d != s) {
+        plan.per_expert(s, d) += 1;
+      }
       gpus.push_back(d);
     }
     std::sort(gpus.begin(), gpus.end());

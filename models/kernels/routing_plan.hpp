@@ -6,8 +6,9 @@
 // DeepEP "normal" two-hop dispatch: a token on GPU s (node ns, local index i) goes once over IB
 // to GPU (n, i) of every other chosen node n, which forwards it over NVLink to each GPU of node n
 // that hosts one of its experts; on its own node s sends over NVLink directly. Direct dispatch
-// sends the token from s to every chosen GPU. Counts are tokens (deduplicated per destination);
-// combine moves the same counts back.
+// sends the token from s to every chosen GPU; low-latency dispatch sends it once per expert.
+// Counts are tokens (deduplicated per destination, except per_expert); combine moves the same
+// counts back.
 #pragma once
 
 #include <Eigen/Dense>
@@ -29,6 +30,8 @@ struct RoutingPlan {
   Eigen::MatrixXi direct;               // ep x ep: tokens s sends straight to d (s != d)
   Eigen::MatrixXi rdma;                 // ep x ep: two-hop IB tokens s -> forwarder f
   Eigen::MatrixXi nvlink;               // ep x ep: two-hop NVLink tokens (from s or a forwarder)
+  Eigen::MatrixXi per_expert;           // ep x ep: token-expert pairs s sends to d, one message
+                                        // per expert (low-latency dispatch; s != d)
   std::vector<double> expert_load;      // token-expert pairs per logical expert
   std::vector<double> gpu_load;         // token-expert pairs per GPU
 

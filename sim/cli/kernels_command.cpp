@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "models/kernels/balancing.hpp"
+#include "models/kernels/batch_routing.hpp"
 #include "models/kernels/fp8.hpp"
 #include "models/kernels/logfmt.hpp"
 #include "models/kernels/mla.hpp"
@@ -83,30 +84,20 @@ ordered_json run_routing(const KernelsOptions& o) {
     usage_error("--tokens and --balance-tokens must be positive and --balance-steps not negative");
   }
   const int hidden = o.hidden > 0 ? o.hidden : m.hidden;
-  const SkewSpec skew{.zipf = o.zipf,
-                      .topics = o.topics,
-                      .expert_groups = spec.groups,
-                      .strength = static_cast<float>(o.strength)};
-  const auto g = make_synthetic_gate(spec.experts, hidden, skew, o.seed);
-  const auto tokens = sample_tokens(g, o.tokens, o.seed + 1);
-  const Eigen::VectorXf no_bias = Eigen::VectorXf::Zero(spec.experts);
-
-  const GateOutput unbalanced = gate(tokens, g.weight, no_bias, spec);
-  const auto balance = balance_bias(g, spec,
-                                    {.steps = o.balance_steps,
-                                     .tokens_per_step = o.balance_tokens,
-                                     .gamma = static_cast<float>(o.gamma),
-                                     .seed = o.seed + 2});
-  const GateOutput balanced = gate(tokens, g.weight, balance.bias, spec);
-  const GateOutput& routed = o.balance_steps > 0 ? balanced : unbalanced;
-
-  Placement placement = contiguous_placement(spec.experts, o.ep, o.gpus_per_node);
-  if (o.redundant > 0) {
-    placement = eplb_placement(
-        expert_load(routed, spec.experts), o.ep, o.gpus_per_node, o.redundant,
-        o.eplb == "hierarchical" ? EplbPolicy::hierarchical : EplbPolicy::global, spec.groups);
-  }
-  const RoutingPlan plan = make_routing_plan(routed, placement);
+  const RoutedBatch batch = route_batch(
+      {.gate = spec,
+       .hidden = hidden,
+       .tokens = o.tokens,
+       .ep = o.ep,
+       .gpus_per_node = o.gpus_per_node,
+       .skew = {.zipf = o.zipf, .topics = o.topics, .strength = static_cast<float>(o.strength)},
+       .balance_steps = o.balance_steps,
+       .balance_tokens = o.balance_tokens,
+       .gamma = static_cast<float>(o.gamma),
+       .redundant = o.redundant,
+       .eplb = o.eplb == "hierarchical" ? EplbPolicy::hierarchical : EplbPolicy::global,
+       .seed = o.seed});
+  const RoutingPlan& plan = batch.plan;
   std::vector<long long> rdma_sent(o.ep);
   std::vector<long long> nvlink_sent(o.ep);
   std::vector<long long> direct_sent(o.ep);
@@ -137,10 +128,11 @@ ordered_json run_routing(const KernelsOptions& o) {
   j["balance_steps"] = o.balance_steps;
   j["balance_tokens_per_step"] = o.balance_tokens;
   j["gamma"] = o.gamma;
-  j["expert_load_cv_unbalanced"] = coefficient_of_variation(expert_load(unbalanced, spec.experts));
-  j["expert_load_cv_balanced"] = coefficient_of_variation(expert_load(balanced, spec.experts));
-  j["sequence_balance_loss_unbalanced"] = sequence_balance_loss(unbalanced, 1e-4);
-  j["sequence_balance_loss_balanced"] = sequence_balance_loss(balanced, 1e-4);
+  j["expert_load_cv_unbalanced"] =
+      coefficient_of_variation(expert_load(batch.unbalanced, spec.experts));
+  j["expert_load_cv_balanced"] = coefficient_of_variation(expert_load(batch.routed, spec.experts));
+  j["sequence_balance_loss_unbalanced"] = sequence_balance_loss(batch.unbalanced, 1e-4);
+  j["sequence_balance_loss_balanced"] = sequence_balance_loss(batch.routed, 1e-4);
   return j;
 }
 

@@ -1,0 +1,220 @@
+// Phases of each collective algorithm, as flows between GPUs.
+#include "sim/engine/collective.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace codesim::engine {
+namespace {
+
+using topologies::Flow;
+
+Transfer ring_phase(const std::string& name, const std::vector<int>& ranks, core::Bytes chunk,
+                    int repeat) {
+  Transfer t{.name = name, .repeat = repeat};
+  const std::size_t p = ranks.size();
+  for (std::size_t r = 0; r < p; ++r) {
+    t.flows.push_back(Flow{.src = ranks[r], .dst = ranks[(r + 1) % p], .bytes = chunk});
+  }
+  return t;
+}
+
+Transfer to_every_other(const std::string& name, const std::vector<int>& ranks, core::Bytes chunk) {
+  Transfer t{.name = name};
+  for (const int a : ranks) {
+    for (const int b : ranks) {
+      if (a != b) {
+        t.flows.push_back(Flow{.src = a, .dst = b, .bytes = chunk});
+      }
+    }
+  }
+  return t;
+}
+
+[[noreturn]] void refuse(const CollectiveSpec& c) {
+  throw std::invalid_argument(std::string(collective_kind_name(c.kind)) + " has no " +
+                              std::string(collective_algorithm_name(c.algorithm)) + " algorithm");
+}
+
+// Hierarchical all-reduce: the group must be whole nodes, the same local indices on each.
+std::vector<Transfer> hierarchical_all_reduce(const CollectiveSpec& c,
+                                              const topologies::Topology& t) {
+  std::map<int, std::vector<int>> by_node;
+  for (const int gpu : c.gpus) {
+    by_node[t.vertex(t.gpu(gpu)).node].push_back(gpu);
+  }
+  const int per_node = t.node_spec().gpus_per_node;
+  for (const auto& [node, gpus] : by_node) {
+    if (static_cast<int>(gpus.size()) != per_node) {
+      throw std::invalid_argument("hierarchical all-reduce needs whole nodes: node " +
+                                  std::to_string(node) + " has " + std::to_string(gpus.size()) +
+                                  " of its " + std::to_string(per_node) + " GPUs in the group");
+    }
+  }
+  const double g = per_node;
+  const double m = static_cast<double>(by_node.size());
+  std::vector<Transfer> phases;
+  auto intra = [&](const std::string& name) {
+    Transfer step{.name = name, .repeat = per_node - 1};
+    for (const auto& [node, gpus] : by_node) {
+      const Transfer ring = ring_phase(name, gpus, c.size / g, 1);
+      step.flows.insert(step.flows.end(), ring.flows.begin(), ring.flows.end());
+    }
+    return step;
+  };
+  phases.push_back(intra("reduce-scatter in nodes"));
+  if (by_node.size() > 1) {
+    Transfer across{.name = "all-reduce across nodes",
+                    .repeat = 2 * (static_cast<int>(by_node.size()) - 1)};
+    for (int local = 0; local < per_node; ++local) {
+      std::vector<int> rail;
+      for (const auto& [node, gpus] : by_node) {
+        rail.push_back(gpus[static_cast<std::size_t>(local)]);
+      }
+      const Transfer ring = ring_phase("", rail, c.size / (g * m), 1);
+      across.flows.insert(across.flows.end(), ring.flows.begin(), ring.flows.end());
+    }
+    phases.push_back(std::move(across));
+  }
+  phases.push_back(intra("all-gather in nodes"));
+  return phases;
+}
+
+}  // namespace
+
+std::string_view collective_kind_name(CollectiveKind k) {
+  switch (k) {
+    case CollectiveKind::all_to_all:
+      return "all-to-all";
+    case CollectiveKind::all_to_all_v:
+      return "all-to-all-v";
+    case CollectiveKind::all_gather:
+      return "all-gather";
+    case CollectiveKind::reduce_scatter:
+      return "reduce-scatter";
+    case CollectiveKind::all_reduce:
+      return "all-reduce";
+    case CollectiveKind::send:
+      return "send";
+  }
+  return "?";
+}
+
+std::string_view collective_algorithm_name(CollectiveAlgorithm a) {
+  switch (a) {
+    case CollectiveAlgorithm::ring:
+      return "ring";
+    case CollectiveAlgorithm::direct:
+      return "direct";
+    case CollectiveAlgorithm::hierarchical:
+      return "hierarchical";
+  }
+  return "?";
+}
+
+double bus_factor(CollectiveKind k, int ranks) {
+  const double p = ranks;
+  switch (k) {
+    case CollectiveKind::all_reduce:
+      return 2 * (p - 1) / p;
+    case CollectiveKind::send:
+      return 1;
+    default:
+      return (p - 1) / p;
+  }
+}
+
+std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
+                                           int first_index) {
+  const int p = static_cast<int>(c.gpus.size());
+  if (p < 2) {
+    throw std::invalid_argument("a collective needs at least two GPUs");
+  }
+  std::set<int> seen;
+  for (const int gpu : c.gpus) {
+    if (gpu < 0 || gpu >= t.gpus()) {
+      throw std::invalid_argument("GPU " + std::to_string(gpu) + " is not in the topology (" +
+                                  std::to_string(t.gpus()) + " GPUs)");
+    }
+    if (!seen.insert(gpu).second) {
+      throw std::invalid_argument("GPU " + std::to_string(gpu) + " appears twice");
+    }
+  }
+  const core::Bytes chunk = c.size / p;
+  std::vector<Transfer> phases;
+  using K = CollectiveKind;
+  using A = CollectiveAlgorithm;
+  switch (c.kind) {
+    case K::all_to_all:
+      if (c.algorithm != A::direct) {
+        refuse(c);
+      }
+      phases.push_back(to_every_other("all-to-all", c.gpus, chunk));
+      break;
+    case K::all_to_all_v: {
+      if (c.algorithm != A::direct) {
+        refuse(c);
+      }
+      if (c.matrix.size() != c.gpus.size()) {
+        throw std::invalid_argument("all-to-all-v needs a " + std::to_string(p) + " x " +
+                                    std::to_string(p) + " matrix");
+      }
+      Transfer a2a{.name = "all-to-all-v"};
+      for (int i = 0; i < p; ++i) {
+        const auto& row = c.matrix[static_cast<std::size_t>(i)];
+        if (row.size() != c.gpus.size()) {
+          throw std::invalid_argument("all-to-all-v needs a " + std::to_string(p) + " x " +
+                                      std::to_string(p) + " matrix");
+        }
+        for (int j = 0; j < p; ++j) {
+          if (i != j) {
+            a2a.flows.push_back(Flow{.src = c.gpus[static_cast<std::size_t>(i)],
+                                     .dst = c.gpus[static_cast<std::size_t>(j)],
+                                     .bytes = row[static_cast<std::size_t>(j)]});
+          }
+        }
+      }
+      phases.push_back(std::move(a2a));
+      break;
+    }
+    case K::all_gather:
+    case K::reduce_scatter: {
+      const std::string name(collective_kind_name(c.kind));
+      if (c.algorithm == A::ring) {
+        phases.push_back(ring_phase(name, c.gpus, chunk, p - 1));
+      } else if (c.algorithm == A::direct) {
+        phases.push_back(to_every_other(name, c.gpus, chunk));
+      } else {
+        refuse(c);
+      }
+      break;
+    }
+    case K::all_reduce:
+      if (c.algorithm == A::ring) {
+        phases.push_back(ring_phase("all-reduce", c.gpus, chunk, 2 * (p - 1)));
+      } else if (c.algorithm == A::hierarchical) {
+        phases = hierarchical_all_reduce(c, t);
+      } else {
+        refuse(c);
+      }
+      break;
+    case K::send:
+      if (c.algorithm != A::direct) {
+        refuse(c);
+      }
+      if (p != 2) {
+        throw std::invalid_argument("send needs exactly two GPUs");
+      }
+      phases.push_back(Transfer{
+          .name = "send", .flows = {Flow{.src = c.gpus[0], .dst = c.gpus[1], .bytes = c.size}}});
+      break;
+  }
+  for (std::size_t i = 1; i < phases.size(); ++i) {
+    phases[i].after = {first_index + static_cast<int>(i) - 1};
+  }
+  return phases;
+}
+
+}  // namespace codesim::engine

@@ -1,0 +1,63 @@
+// Collectives as transfers: which GPU sends how many bytes to which, phase by phase.
+//
+// `size` follows NCCL tests: the buffer each rank holds (all-reduce: its input = output;
+// all-gather: the gathered output; reduce-scatter: the input before scattering; all-to-all: all
+// it sends, including the share it keeps; send: the message). With p ranks and n = S / p:
+//
+//   all-to-all (v)     one phase: every rank sends n (or its row of the matrix) to every other
+//   all-gather ring    p - 1 phases: rank r sends n to rank r + 1
+//   reduce-scatter ring  the same traffic as all-gather ring
+//   all-reduce ring    2 (p - 1) phases of n to the next rank: t = 2 (p - 1) (alpha + n / B)
+//   all-reduce hierarchical (g GPUs per node, m nodes): reduce-scatter ring inside each node
+//                      (g - 1 phases of S / g), all-reduce ring across nodes among GPUs of the
+//                      same local index (2 (m - 1) phases of S / (g m)), all-gather ring inside
+//                      each node (g - 1 phases of S / g)
+//   send               one phase: rank 0 sends S to rank 1
+//
+// Bus bandwidth is NCCL's: algorithm bandwidth S / t times (p - 1) / p (all-gather,
+// reduce-scatter, all-to-all), 2 (p - 1) / p (all-reduce) or 1 (send).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "sim/core/units.hpp"
+#include "sim/engine/transfer.hpp"
+#include "topologies/topology.hpp"
+
+namespace codesim::engine {
+
+enum class CollectiveKind {
+  all_to_all,
+  all_to_all_v,
+  all_gather,
+  reduce_scatter,
+  all_reduce,
+  send
+};
+enum class CollectiveAlgorithm { ring, direct, hierarchical };
+
+std::string_view collective_kind_name(CollectiveKind k);
+std::string_view collective_algorithm_name(CollectiveAlgorithm a);
+
+struct CollectiveSpec {
+  CollectiveKind kind = CollectiveKind::all_reduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  std::vector<int> gpus;  // the ranks, in ring order
+  core::Bytes size;
+  // all-to-all-v: bytes[i][j] from rank i to rank j (size is ignored).
+  std::vector<std::vector<core::Bytes>> matrix;
+};
+
+// The phases, chained (each after the previous), numbered from `first_index` in the run's list.
+// Throws std::invalid_argument for fewer than two ranks, a repeated or missing GPU, a matrix of
+// the wrong shape, an algorithm the kind does not have (all-to-all: direct; all-gather and
+// reduce-scatter: ring or direct; all-reduce: ring or hierarchical; send: direct) or a
+// hierarchical group that is not whole nodes of the topology.
+std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
+                                           int first_index);
+
+// NCCL's bus bandwidth factor for p ranks.
+double bus_factor(CollectiveKind k, int ranks);
+
+}  // namespace codesim::engine

@@ -1,0 +1,103 @@
+// Dispatch and combine flows for the three DeepEP modes.
+#include "sim/engine/expert_parallel.hpp"
+
+#include <stdexcept>
+
+#include "models/kernels/logfmt.hpp"
+
+namespace codesim::engine {
+namespace {
+
+using topologies::Flow;
+using topologies::Via;
+
+constexpr double kScaleBytes = 4;   // one FP32 scale per 128 channels
+constexpr double kIndexBytes = 8;   // top-k expert index, int64
+constexpr double kWeightBytes = 4;  // top-k weight, FP32
+constexpr double kChannelsPerTile = 128;
+
+// Adds count x bytes from a to b, and the same count of combine bytes back.
+void add_pair(EpFlows& out, int a, int b, int count, const EpPayload& payload, Via via) {
+  if (count == 0) {
+    return;
+  }
+  out.dispatch.push_back(Flow{.src = a, .dst = b, .bytes = payload.dispatch * count, .via = via});
+  out.combine.push_back(Flow{.src = b, .dst = a, .bytes = payload.combine * count, .via = via});
+}
+
+}  // namespace
+
+std::string_view ep_mode_name(EpMode m) {
+  switch (m) {
+    case EpMode::normal:
+      return "normal";
+    case EpMode::direct:
+      return "direct";
+    case EpMode::low_latency:
+      return "low-latency";
+  }
+  return "?";
+}
+
+EpPayload ep_payload(int hidden, int topk, DispatchFormat dispatch, int combine_logfmt_bits) {
+  const double h = hidden;
+  const double routing = topk * (kIndexBytes + kWeightBytes);
+  const double tokens =
+      dispatch == DispatchFormat::fp8 ? h + h / kChannelsPerTile * kScaleBytes : 2 * h;
+  const double combine =
+      combine_logfmt_bits == 0 ? 2 * h : kernels::logfmt_bytes(h, combine_logfmt_bits);
+  return EpPayload{core::Bytes(tokens + routing), core::Bytes(combine)};
+}
+
+EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload& payload,
+                 const std::vector<int>& gpus) {
+  if (static_cast<int>(gpus.size()) != plan.ep) {
+    throw std::invalid_argument("the routing plan has " + std::to_string(plan.ep) +
+                                " EP ranks but " + std::to_string(gpus.size()) +
+                                " GPUs were given");
+  }
+  EpFlows out;
+  for (int s = 0; s < plan.ep; ++s) {
+    for (int d = 0; d < plan.ep; ++d) {
+      const int a = gpus[static_cast<std::size_t>(s)];
+      const int b = gpus[static_cast<std::size_t>(d)];
+      switch (mode) {
+        case EpMode::normal:
+          add_pair(out, a, b, plan.rdma(s, d), payload, Via::shortest);
+          add_pair(out, a, b, plan.nvlink(s, d), payload, Via::shortest);
+          break;
+        case EpMode::direct:
+          add_pair(out, a, b, plan.direct(s, d), payload, Via::shortest);
+          break;
+        case EpMode::low_latency:
+          add_pair(out, a, b, plan.per_expert(s, d), payload, Via::network);
+          break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<GpuBytes> sent_per_gpu(const topologies::TrafficRouter& r,
+                                   const topologies::LinkLoads& loads,
+                                   const std::vector<int>& gpus) {
+  const topologies::Topology& t = r.topology();
+  std::vector<GpuBytes> out(gpus.size());
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const auto v = t.gpu(gpus[i]);
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, t.graph()))) {
+      const auto& link = t.link(e);
+      const int d =
+          topologies::directed(link.id, r.from(topologies::directed(link.id, false)) != v);
+      const core::Bytes bytes = loads.bytes[static_cast<std::size_t>(d)];
+      if (link.kind == topologies::LinkKind::nvlink) {
+        out[i].nvlink += bytes;
+      } else if (link.kind == topologies::LinkKind::pcie) {
+        out[i].rdma += bytes;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace codesim::engine

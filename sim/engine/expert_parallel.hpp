@@ -1,0 +1,59 @@
+// Expert-parallel dispatch and combine (DeepEP) as flows, from a routing plan.
+//
+//   normal (two-hop): dispatch sends each token once over IB to the GPU of the same local index
+//     on every other chosen node, which forwards it over NVLink to the GPUs hosting its experts
+//     there (on its own node the source sends over NVLink itself); combine is the reverse, the
+//     forwarder summing its node's results before the one IB transfer back.
+//   direct: each token goes from its GPU to every GPU hosting one of its experts, by the
+//     topology's route (NVLink inside a node).
+//   low-latency: pure RDMA, one message per (token, expert) pair, even inside a node (through
+//     the NICs; on MPFT two planes of one node only meet over NVLink).
+//
+// Payload per token: dispatch FP8 = hidden bytes + one FP32 scale per 128 channels (BF16 = 2 x
+// hidden), plus the top-k expert indices (int64) and weights (FP32); combine BF16 = 2 x hidden or
+// LogFMT-n (n bits per channel + two FP32 per 128).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "models/kernels/routing_plan.hpp"
+#include "sim/core/units.hpp"
+#include "topologies/traffic.hpp"
+
+namespace codesim::engine {
+
+enum class EpMode { normal, direct, low_latency };
+enum class DispatchFormat { fp8, bf16 };
+
+std::string_view ep_mode_name(EpMode m);
+
+struct EpPayload {
+  core::Bytes dispatch;  // per token message
+  core::Bytes combine;
+};
+
+// combine_logfmt_bits = 0 for BF16 combine.
+EpPayload ep_payload(int hidden, int topk, DispatchFormat dispatch, int combine_logfmt_bits);
+
+struct EpFlows {
+  std::vector<topologies::Flow> dispatch;
+  std::vector<topologies::Flow> combine;
+};
+
+// `gpus[i]` is the topology GPU of the plan's EP rank i. Throws std::invalid_argument when the
+// counts differ.
+EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload& payload,
+                 const std::vector<int>& gpus);
+
+// Bytes each GPU sends over its NIC (RDMA) and over its NVLink, as the link loads show them
+// (forwarded traffic counts for the forwarder).
+struct GpuBytes {
+  core::Bytes rdma;
+  core::Bytes nvlink;
+};
+std::vector<GpuBytes> sent_per_gpu(const topologies::TrafficRouter& r,
+                                   const topologies::LinkLoads& loads,
+                                   const std::vector<int>& gpus);
+
+}  // namespace codesim::engine

@@ -1,0 +1,278 @@
+// The SimGrid platform of a topology and the actors that run transfers on it.
+#include "sim/engine/platform.hpp"
+
+#include <xbt/log.h>
+
+#include <algorithm>
+#include <map>
+#include <simgrid/s4u.hpp>
+#include <string>
+
+#include "sim/core/error.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace codesim::engine {
+namespace {
+
+// A transfer ready to run: its nonzero directed-link loads, folded onto SimGrid links.
+struct Prepared {
+  std::vector<std::pair<int, double>> loads;  // (SimGrid directed link, bytes)
+  std::vector<std::pair<int, double>> copy;   // (GPU, seconds of copy work at the cap)
+  double latency = 0;
+  double not_before = 0;
+  int repeat = 1;
+  std::vector<int> successors;
+  int waiting = 0;  // predecessors not yet ended
+};
+
+}  // namespace
+
+struct Platform::Impl {
+  Impl(const topologies::Topology& t, topologies::Spread spread)
+      : topology(t), router(topology, spread) {}
+
+  void build();
+  Prepared prepare(const Transfer& t, TransferTiming& timing) const;
+  void start(int index);
+  void execute(const Prepared& p) const;
+
+  topologies::Topology topology;
+  topologies::TrafficRouter router;
+  std::unique_ptr<sg4::Engine> engine;
+  std::vector<sg4::Host*> hosts;          // per vertex
+  std::vector<int> folded;                // per topology directed link: its SimGrid one
+  std::vector<std::pair<int, int>> ends;  // per SimGrid directed link: (from, to) vertices
+  std::vector<double> bandwidth;          // per SimGrid directed link, bytes/s
+  std::vector<int> gpu_vertex;            // per GPU index
+  // Per run.
+  std::vector<Prepared> prepared;
+  std::vector<TransferTiming>* timings = nullptr;
+  double origin = 0;
+};
+
+void Platform::Impl::build() {
+  if (sg4::Engine::is_initialized()) {
+    throw core::SimulationError("SimGrid allows one engine per process: a platform exists already");
+  }
+  xbt_log_control_set("root.thres:critical");
+  int argc = 1;
+  char program[] = "codesim";
+  char* argv[] = {program, nullptr};
+  engine = std::make_unique<sg4::Engine>(&argc, argv);
+  sg4::Engine::set_config("host/model:ptask_L07");
+  auto* zone = sg4::create_full_zone("codesim");
+  const auto& g = topology.graph();
+  hosts.resize(topology.vertex_count());
+  for (std::size_t v = 0; v < hosts.size(); ++v) {
+    // Speed 1: a GPU's copy work is given in seconds at its cap (Prepared::copy).
+    hosts[v] = zone->create_host("v" + std::to_string(v), 1.0);
+  }
+  gpu_vertex.resize(static_cast<std::size_t>(topology.gpus()));
+  for (int i = 0; i < topology.gpus(); ++i) {
+    gpu_vertex[static_cast<std::size_t>(i)] = static_cast<int>(topology.gpu(i));
+  }
+  // Parallel links between two vertices fold into one.
+  std::map<std::pair<int, int>, std::vector<int>> pairs;
+  for (const auto e : topology.links()) {
+    const int id = g[e].id;
+    const auto a = static_cast<int>(router.from(topologies::directed(id, false)));
+    const auto b = static_cast<int>(router.to(topologies::directed(id, false)));
+    pairs[{std::min(a, b), std::max(a, b)}].push_back(id);
+  }
+  folded.assign(2 * topology.links().size(), -1);
+  for (const auto& [pair, ids] : pairs) {
+    double bw = 0;
+    for (const int id : ids) {
+      bw += g[topology.links()[static_cast<std::size_t>(id)]].bandwidth.value;
+    }
+    const int up = static_cast<int>(ends.size());  // pair.first -> pair.second
+    auto* link = zone->create_split_duplex_link("l" + std::to_string(up / 2), bw);
+    link->set_latency(0);
+    ends.emplace_back(pair.first, pair.second);
+    ends.emplace_back(pair.second, pair.first);
+    bandwidth.push_back(bw);
+    bandwidth.push_back(bw);
+    for (const int id : ids) {
+      const bool forward =
+          static_cast<int>(router.from(topologies::directed(id, false))) == pair.first;
+      folded[static_cast<std::size_t>(topologies::directed(id, false))] = forward ? up : up + 1;
+      folded[static_cast<std::size_t>(topologies::directed(id, true))] = forward ? up + 1 : up;
+    }
+    auto* first = hosts[static_cast<std::size_t>(pair.first)]->get_netpoint();
+    auto* second = hosts[static_cast<std::size_t>(pair.second)]->get_netpoint();
+    zone->add_route(first, second, nullptr, nullptr,
+                    {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, false);
+    zone->add_route(second, first, nullptr, nullptr,
+                    {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::DOWN)}, false);
+  }
+  zone->seal();
+}
+
+Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) const {
+  Prepared p;
+  const topologies::LinkLoads loads = router.loads(t.flows);
+  std::vector<double> sum(ends.size(), 0.0);
+  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
+    if (loads.bytes[d].value > 0) {
+      sum[static_cast<std::size_t>(folded[d])] += loads.bytes[d].value;
+    }
+  }
+  double alone = 0;
+  for (std::size_t d = 0; d < sum.size(); ++d) {
+    if (sum[d] > 0) {
+      p.loads.emplace_back(static_cast<int>(d), sum[d]);
+      const double time = sum[d] / bandwidth[d];
+      if (time > alone) {
+        alone = time;
+        timing.bottleneck = static_cast<int>(d);
+      }
+    }
+  }
+  if (t.sender_cap && !p.loads.empty()) {
+    std::map<int, double> sent;
+    for (const auto& f : t.flows) {
+      if (f.src != f.dst) {
+        sent[f.src] += f.bytes.value;
+      }
+    }
+    for (const auto& [gpu, bytes] : sent) {
+      const double seconds = bytes / t.sender_cap->value;
+      p.copy.emplace_back(gpu, seconds);
+      if (seconds > alone) {
+        alone = seconds;
+        timing.bottleneck = -1;  // the SMs, not a link
+      }
+    }
+  }
+  p.latency = loads.latency.value;
+  p.not_before = t.not_before.value;
+  p.repeat = t.repeat;
+  timing.latency = loads.latency;
+  timing.alone_bandwidth_time = core::Seconds(alone);
+  return p;
+}
+
+void Platform::Impl::execute(const Prepared& p) const {
+  // Dense bytes matrix over the vertices the loads touch.
+  std::map<int, std::size_t> index;
+  for (const auto& [d, bytes] : p.loads) {
+    index.emplace(ends[static_cast<std::size_t>(d)].first, 0);
+    index.emplace(ends[static_cast<std::size_t>(d)].second, 0);
+  }
+  for (const auto& [gpu, seconds] : p.copy) {
+    index.emplace(gpu_vertex[static_cast<std::size_t>(gpu)], 0);
+  }
+  std::vector<sg4::Host*> task_hosts;
+  task_hosts.reserve(index.size());
+  for (auto& [vertex, i] : index) {
+    i = task_hosts.size();
+    task_hosts.push_back(hosts[static_cast<std::size_t>(vertex)]);
+  }
+  const std::size_t n = task_hosts.size();
+  std::vector<double> bytes(n * n, 0.0);
+  std::vector<double> flops(n, 0.0);
+  for (const auto& [d, amount] : p.loads) {
+    const auto& [from, to] = ends[static_cast<std::size_t>(d)];
+    bytes[index[from] * n + index[to]] += amount;
+  }
+  for (const auto& [gpu, seconds] : p.copy) {
+    flops[index[gpu_vertex[static_cast<std::size_t>(gpu)]]] = seconds;
+  }
+  sg4::this_actor::parallel_execute(task_hosts, flops, bytes);
+}
+
+void Platform::Impl::start(int index) {
+  sg4::Actor::create("t" + std::to_string(index), hosts.front(), [this, index] {
+    Prepared& p = prepared[static_cast<std::size_t>(index)];
+    TransferTiming& timing = (*timings)[static_cast<std::size_t>(index)];
+    if (sg4::Engine::get_clock() < origin + p.not_before) {
+      sg4::this_actor::sleep_until(origin + p.not_before);
+    }
+    timing.start = core::Seconds(sg4::Engine::get_clock() - origin);
+    for (int r = 0; r < p.repeat; ++r) {
+      sg4::this_actor::sleep_for(p.latency);
+      if (!p.loads.empty()) {
+        execute(p);
+      }
+    }
+    timing.end = core::Seconds(sg4::Engine::get_clock() - origin);
+    p.loads = {};
+    for (const int s : p.successors) {
+      if (--prepared[static_cast<std::size_t>(s)].waiting == 0) {
+        start(s);
+      }
+    }
+  });
+}
+
+Platform::Platform(const topologies::Topology& topology, topologies::Spread spread)
+    : impl_(std::make_unique<Impl>(topology, spread)) {
+  impl_->build();
+}
+
+Platform::~Platform() = default;
+
+const topologies::Topology& Platform::topology() const {
+  return impl_->topology;
+}
+const topologies::TrafficRouter& Platform::router() const {
+  return impl_->router;
+}
+
+std::vector<TransferTiming> Platform::run(const std::vector<Transfer>& transfers) {
+  const int count = static_cast<int>(transfers.size());
+  std::vector<TransferTiming> timings(transfers.size());
+  std::vector<Prepared> prepared;
+  prepared.reserve(transfers.size());
+  for (int i = 0; i < count; ++i) {
+    const Transfer& t = transfers[static_cast<std::size_t>(i)];
+    if (t.repeat < 1) {
+      throw core::SimulationError("transfer '" + t.name + "': repeat must be at least 1");
+    }
+    prepared.push_back(impl_->prepare(t, timings[static_cast<std::size_t>(i)]));
+  }
+  for (int i = 0; i < count; ++i) {
+    for (const int a : transfers[static_cast<std::size_t>(i)].after) {
+      if (a < 0 || a >= count || a == i) {
+        throw core::SimulationError("transfer '" + transfers[static_cast<std::size_t>(i)].name +
+                                    "' waits for transfer " + std::to_string(a) +
+                                    ", which does not exist");
+      }
+      prepared[static_cast<std::size_t>(a)].successors.push_back(i);
+      ++prepared[static_cast<std::size_t>(i)].waiting;
+    }
+  }
+  // Kahn's algorithm: every transfer must become ready.
+  std::vector<int> waiting(transfers.size());
+  std::vector<int> ready;
+  for (int i = 0; i < count; ++i) {
+    waiting[static_cast<std::size_t>(i)] = prepared[static_cast<std::size_t>(i)].waiting;
+    if (waiting[static_cast<std::size_t>(i)] == 0) {
+      ready.push_back(i);
+    }
+  }
+  std::vector<int> roots = ready;
+  for (std::size_t k = 0; k < ready.size(); ++k) {
+    for (const int s : prepared[static_cast<std::size_t>(ready[k])].successors) {
+      if (--waiting[static_cast<std::size_t>(s)] == 0) {
+        ready.push_back(s);
+      }
+    }
+  }
+  if (static_cast<int>(ready.size()) != count) {
+    throw core::SimulationError("the transfers' dependencies form a cycle");
+  }
+  impl_->prepared = std::move(prepared);
+  impl_->timings = &timings;
+  impl_->origin = sg4::Engine::get_clock();
+  for (const int r : roots) {
+    impl_->start(r);
+  }
+  impl_->engine->run();
+  impl_->prepared.clear();
+  impl_->timings = nullptr;
+  return timings;
+}
+
+}  // namespace codesim::engine

@@ -1,0 +1,51 @@
+// A Topology as a SimGrid platform, and the runs of transfers on it. The only SimGrid user.
+//
+//   every topology vertex (GPU, NVSwitch, NIC, switch) -> a SimGrid host
+//   every link                                          -> a split-duplex link, its bandwidth
+//   one route per pair of adjacent vertices, each way   -> that link, in that direction
+//
+// A transfer's flows are routed by topologies::TrafficRouter into bytes per directed link; the
+// transfer then runs as one parallel task (host model ptask_L07) whose bytes matrix has, for each
+// directed link u -> v, its bytes between the hosts of u and v. So SimGrid sees each link's total
+// load once instead of every GPU pair's route (a 2048-GPU all-to-all is 4M pairs but about 20k
+// links), and it shares each link among the transfers crossing it.
+//
+// Latency: the SimGrid links carry none. A parallel task in ptask_L07 waits for the largest
+// latency among its routes, here a single link; the engine instead waits for the transfer's own
+// longest path latency (TrafficRouter) before the task starts, which is the same rule over whole
+// paths. Bandwidth sharing never depends on latency (unlike CM02, see notes/simgrid.md).
+//
+// Parallel links between two vertices (Dragonfly) become one SimGrid link with the sum of their
+// bandwidths. SimGrid allows one engine per process: a second Platform throws.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "sim/engine/transfer.hpp"
+#include "topologies/topology.hpp"
+#include "topologies/traffic.hpp"
+
+namespace codesim::engine {
+
+class Platform {
+ public:
+  Platform(const topologies::Topology& topology, topologies::Spread spread);
+  ~Platform();
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  const topologies::Topology& topology() const;
+  const topologies::TrafficRouter& router() const;
+
+  // Runs the transfers (each starts when `not_before` has come and the ones it comes `after`
+  // have ended) and returns their timings, in the order given. Throws core::SimulationError for
+  // a dependency cycle or an index out of range, before anything runs.
+  std::vector<TransferTiming> run(const std::vector<Transfer>& transfers);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace codesim::engine

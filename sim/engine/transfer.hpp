@@ -1,0 +1,35 @@
+// A transfer: one communication phase (a collective's step, a dispatch, a pipeline send) that the
+// engine runs as one SimGrid parallel task, and when it ran.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/units.hpp"
+#include "topologies/traffic.hpp"
+
+namespace codesim::engine {
+
+struct Transfer {
+  std::string name;
+  std::vector<topologies::Flow> flows;
+  // Identical phases run one after another (the steps of a ring), each paying the latency.
+  int repeat = 1;
+  core::Seconds not_before;  // earliest start
+  std::vector<int> after;    // indices of the transfers that must end first
+  // The copy rate of the SMs a GPU's communication kernel holds: a GPU cannot send faster.
+  std::optional<core::BytesPerSecond> sender_cap;
+};
+
+struct TransferTiming {
+  core::Seconds start;
+  core::Seconds end;
+  core::Seconds latency;  // per repeat: the longest path latency of its flows
+  // The transfer alone on the network: the bytes of its most loaded link over that link's
+  // bandwidth (per repeat), and which directed link that is (-1 when nothing moves).
+  core::Seconds alone_bandwidth_time;
+  int bottleneck = -1;
+};
+
+}  // namespace codesim::engine

@@ -1,0 +1,118 @@
+// The SimGrid platform: one transfer = alpha + S/B, fair sharing whatever the route latency,
+// dependencies and repeats, the SM copy cap. Each test runs in its own process (one engine each).
+#include "sim/engine/platform.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/core/error.hpp"
+#include "tests/topologies/support.hpp"
+#include "topologies/build.hpp"
+
+namespace codesim::engine {
+namespace {
+
+using core::Bytes;
+using topologies::Family;
+using topologies::Flow;
+using topologies::Via;
+
+topologies::Topology ft2(int nodes) {
+  return topologies::build_topology({.family = Family::ft2, .radix = 8},
+                                    topologies::testing::h800_node(), nodes);
+}
+
+TEST(Platform, OneTransferTakesLatencyPlusSizeOverBottleneck) {
+  // GPU 0 to GPU 31 across leaves: alpha = 2.8 us (NIC to NIC) + 2 x 0.45 us (switch links);
+  // the bottleneck is the 50 GB/s NIC link (PCIe 64 GB/s, the spines share the load four ways).
+  Platform p(ft2(4), topologies::Spread::even);
+  const double s = 1e9;
+  const auto t =
+      p.run({Transfer{.name = "one", .flows = {Flow{.src = 0, .dst = 31, .bytes = Bytes(s)}}}});
+  const double alpha = 2.8e-6 + 2 * 0.45e-6;
+  EXPECT_NEAR(t[0].end.value, alpha + s / 50e9, 1e-12);
+  EXPECT_NEAR(t[0].latency.value, alpha, 1e-15);
+  EXPECT_NEAR(t[0].alone_bandwidth_time.value, s / 50e9, 1e-15);
+}
+
+TEST(Platform, TwoFlowsOnOneLinkShareItEquallyWhateverTheirRouteLatency) {
+  // GPU 0 sends S over RDMA to GPU 1, through its leaf (alpha1 = 2.8 us), and S to GPU 31 on
+  // another leaf (alpha2 = 2.8 us + 2 x 0.45 us).
+  // Both load GPU 0's PCIe and NIC links (50 GB/s). Flow 1 runs alone for alpha2 - alpha1 at B,
+  // then both get B/2 until flow 1 ends; flow 2 then runs alone at B:
+  //   t1 = alpha2 + (S - B (alpha2 - alpha1)) / (B/2)
+  //   flow 2 has sent (t1 - alpha2) B/2 by t1, so t2 = t1 + (S - (t1 - alpha2) B/2) / B.
+  // Under CM02 the share would follow 1/latency; here it must not.
+  Platform p(ft2(4), topologies::Spread::even);
+  const double s = 1e8;
+  const double b = 50e9;
+  const double a1 = 2.8e-6;
+  const double a2 = 2.8e-6 + 2 * 0.45e-6;
+  const auto t = p.run({
+      Transfer{.name = "near",
+               .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s), .via = Via::network}}},
+      Transfer{.name = "far", .flows = {Flow{.src = 0, .dst = 31, .bytes = Bytes(s)}}},
+  });
+  const double t1 = a2 + (s - b * (a2 - a1)) / (b / 2);
+  const double t2 = t1 + (s - (t1 - a2) * b / 2) / b;
+  EXPECT_NEAR(t[0].end.value, t1, 1e-9);
+  EXPECT_NEAR(t[1].end.value, t2, 1e-9);
+}
+
+TEST(Platform, DependentTransfersRunOneAfterTheOther) {
+  Platform p(ft2(1), topologies::Spread::even);
+  const double s = 16e9;
+  const Flow f{.src = 0, .dst = 1, .bytes = Bytes(s)};
+  const auto t = p.run({
+      Transfer{.name = "first", .flows = {f}},
+      Transfer{.name = "second", .flows = {f}, .repeat = 3, .after = {0}},
+  });
+  const double one = 3.33e-6 + s / 160e9;  // NVLink
+  EXPECT_NEAR(t[0].end.value, one, 1e-12);
+  EXPECT_NEAR(t[1].start.value, one, 1e-12);
+  EXPECT_NEAR(t[1].end.value, 4 * one, 1e-12);
+}
+
+TEST(Platform, NotBeforeDelaysTheStart) {
+  Platform p(ft2(1), topologies::Spread::even);
+  const auto t = p.run({Transfer{.name = "late",
+                                 .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(160e6)}},
+                                 .not_before = core::Seconds(1e-3)}});
+  EXPECT_NEAR(t[0].start.value, 1e-3, 1e-15);
+  EXPECT_NEAR(t[0].end.value, 1e-3 + 3.33e-6 + 1e-3, 1e-12);
+}
+
+TEST(Platform, SenderCapBoundsAGpusSendingRate) {
+  // 20 SMs at 5 GB/s each: 100 GB/s < 160 GB/s NVLink, so S / 100 GB/s.
+  Platform p(ft2(1), topologies::Spread::even);
+  const double s = 1e9;
+  const auto t = p.run({Transfer{.name = "capped",
+                                 .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s)}},
+                                 .sender_cap = core::BytesPerSecond(100e9)}});
+  EXPECT_NEAR(t[0].end.value, 3.33e-6 + s / 100e9, 1e-12);
+  EXPECT_EQ(t[0].bottleneck, -1);
+}
+
+TEST(Platform, CyclesAreRefusedBeforeAnythingRuns) {
+  Platform p(ft2(1), topologies::Spread::even);
+  const Flow f{.src = 0, .dst = 1, .bytes = Bytes(1.0)};
+  try {
+    p.run({Transfer{.name = "a", .flows = {f}, .after = {1}},
+           Transfer{.name = "b", .flows = {f}, .after = {0}}});
+    FAIL();
+  } catch (const core::SimulationError& e) {
+    EXPECT_STREQ(e.what(), "the transfers' dependencies form a cycle");
+  }
+}
+
+TEST(Platform, ASecondEngineInOneProcessIsRefused) {
+  Platform p(ft2(1), topologies::Spread::even);
+  try {
+    Platform q(ft2(1), topologies::Spread::even);
+    FAIL();
+  } catch (const core::SimulationError& e) {
+    EXPECT_STREQ(e.what(), "SimGrid allows one engine per process: a platform exists already");
+  }
+}
+
+}  // namespace
+}  // namespace codesim::engine
