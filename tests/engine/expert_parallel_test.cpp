@@ -1,0 +1,148 @@
+// DeepEP dispatch/combine flows: payload sizes, node-limited routing in the IB bytes, two-hop vs
+// direct, conservation, and the low-latency mode's pure RDMA.
+#include "sim/engine/expert_parallel.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/kernels/batch_routing.hpp"
+#include "tests/topologies/support.hpp"
+#include "topologies/build.hpp"
+
+namespace codesim::engine {
+namespace {
+
+using topologies::Family;
+
+topologies::Topology mpft(int nodes) {
+  return topologies::build_topology({.family = Family::mpft, .radix = 16, .planes = 8},
+                                    topologies::testing::h800_node(), nodes);
+}
+
+kernels::RoutingPlan plan(int node_limit, int tokens = 4096) {
+  kernels::GateSpec gate;  // DeepSeek-V3: 256 experts, 8 groups, top-8
+  gate.topk_groups = node_limit;
+  return kernels::route_batch({.gate = gate, .hidden = 256, .tokens = tokens, .ep = 64, .seed = 3})
+      .plan;
+}
+
+std::vector<int> first_gpus(int n) {
+  std::vector<int> g;
+  for (int i = 0; i < n; ++i) {
+    g.push_back(i);
+  }
+  return g;
+}
+
+double total_rdma(const topologies::TrafficRouter& r, const std::vector<topologies::Flow>& flows) {
+  double sum = 0;
+  for (const auto& b : sent_per_gpu(r, r.loads(flows), first_gpus(64))) {
+    sum += b.rdma.value;
+  }
+  return sum;
+}
+
+TEST(ExpertParallel, PayloadsAreFp8WithScalesAndBf16OrLogFmt) {
+  // FP8: 7168 + 7168 / 128 x 4 B of scales + 8 x (8 B index + 4 B weight) = 7488 B.
+  const EpPayload fp8 = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  EXPECT_DOUBLE_EQ(fp8.dispatch.value, 7168 + 56 * 4 + 8 * 12);
+  EXPECT_DOUBLE_EQ(fp8.combine.value, 2 * 7168);
+  EXPECT_DOUBLE_EQ(ep_payload(7168, 8, DispatchFormat::bf16, 0).dispatch.value, 2 * 7168 + 96);
+  // LogFMT-10: 10 bits per channel + two FP32 per 128 channels.
+  EXPECT_DOUBLE_EQ(ep_payload(7168, 8, DispatchFormat::fp8, 10).combine.value,
+                   7168 * 10 / 8.0 + 56 * 8);
+}
+
+TEST(ExpertParallel, NodeLimitShowsInTheIbBytes) {
+  // Two-hop dispatch sends a token once to each chosen node but its own, so the IB bytes are
+  // payload x sum over tokens of (nodes reached - own node reached), and each term <= M.
+  const auto t = mpft(8);
+  const topologies::TrafficRouter r(t, topologies::Spread::even);
+  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  double ib_m4 = 0;
+  for (int m : {4, 8}) {
+    const auto p = plan(m);
+    double transfers = 0;
+    for (int tok = 0; tok < p.tokens; ++tok) {
+      int remote = 0;
+      for (int n : p.nodes[static_cast<std::size_t>(tok)]) {
+        remote += n != p.source[static_cast<std::size_t>(tok)] / 8 ? 1 : 0;
+      }
+      EXPECT_LE(remote, m);
+      transfers += remote;
+    }
+    const double ib = total_rdma(r, ep_flows(p, EpMode::normal, payload, first_gpus(64)).dispatch);
+    EXPECT_NEAR(ib, transfers * payload.dispatch.value, 1e-3);
+    EXPECT_LE(ib / p.tokens, m * payload.dispatch.value);
+    if (m == 4) {
+      ib_m4 = ib;
+    } else {
+      EXPECT_GT(ib, ib_m4);
+    }
+  }
+}
+
+TEST(ExpertParallel, TwoHopSendsFewerIbBytesThanDirect) {
+  const auto t = mpft(8);
+  const topologies::TrafficRouter r(t, topologies::Spread::even);
+  const auto p = plan(4);
+  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  const double two_hop =
+      total_rdma(r, ep_flows(p, EpMode::normal, payload, first_gpus(64)).dispatch);
+  const double direct =
+      total_rdma(r, ep_flows(p, EpMode::direct, payload, first_gpus(64)).dispatch);
+  EXPECT_LT(two_hop, direct);
+  // Direct: one IB transfer per (token, remote GPU) pair.
+  double remote_gpus = 0;
+  for (int tok = 0; tok < p.tokens; ++tok) {
+    for (int d : p.gpus[static_cast<std::size_t>(tok)]) {
+      remote_gpus += d / 8 != p.source[static_cast<std::size_t>(tok)] / 8 ? 1 : 0;
+    }
+  }
+  EXPECT_NEAR(direct, remote_gpus * payload.dispatch.value, 1e-3);
+}
+
+TEST(ExpertParallel, CombineReturnsWhatDispatchSent) {
+  // Every dispatch flow a -> b of k tokens has a combine flow b -> a of k tokens.
+  const auto p = plan(4);
+  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  for (const EpMode mode : {EpMode::normal, EpMode::direct, EpMode::low_latency}) {
+    const EpFlows f = ep_flows(p, mode, payload, first_gpus(64));
+    ASSERT_EQ(f.dispatch.size(), f.combine.size());
+    for (std::size_t i = 0; i < f.dispatch.size(); ++i) {
+      EXPECT_EQ(f.dispatch[i].src, f.combine[i].dst);
+      EXPECT_EQ(f.dispatch[i].dst, f.combine[i].src);
+      EXPECT_DOUBLE_EQ(f.dispatch[i].bytes / payload.dispatch,
+                       f.combine[i].bytes / payload.combine);
+    }
+  }
+}
+
+TEST(ExpertParallel, LowLatencySendsOneRdmaMessagePerExpert) {
+  // Pure RDMA on a single-plane fat tree: no NVLink bytes at all, and the RDMA bytes are the
+  // token-expert pairs whose expert is on another GPU, times the payload.
+  const auto t = topologies::build_topology({.family = Family::ft2, .radix = 16},
+                                            topologies::testing::h800_node(), 8);
+  const topologies::TrafficRouter r(t, topologies::Spread::even);
+  const auto p = plan(4, 128);
+  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  const auto flows = ep_flows(p, EpMode::low_latency, payload, first_gpus(64)).dispatch;
+  double rdma = 0;
+  for (const auto& b : sent_per_gpu(r, r.loads(flows), first_gpus(64))) {
+    EXPECT_EQ(b.nvlink.value, 0.0);
+    rdma += b.rdma.value;
+  }
+  EXPECT_NEAR(rdma, p.per_expert.sum() * payload.dispatch.value, 1e-3);
+  EXPECT_LE(p.per_expert.sum(), p.tokens * p.topk);
+}
+
+TEST(ExpertParallel, PlanAndGpuListMustAgree) {
+  try {
+    ep_flows(plan(4, 128), EpMode::normal, {}, first_gpus(8));
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "the routing plan has 64 EP ranks but 8 GPUs were given");
+  }
+}
+
+}  // namespace
+}  // namespace codesim::engine
