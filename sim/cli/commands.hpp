@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/cli/network_flags.hpp"
+
 namespace codesim::cli {
 
 struct ModelOptions {
@@ -27,21 +29,10 @@ void run_check(const std::string& scenario, const std::string& format, std::ostr
 
 struct TopoOptions {
   std::string scenario;  // build what the scenario's topology section says
-  // Or from flags:
-  std::string family;
-  std::string hardware = "h800";
-  int nodes = 0;  // 0: fill the network
-  int radix = 64;
-  int planes = 8;
-  int q = 0;
-  int p = 0;
-  int a = 0;
-  int h = 0;
-  int groups = 0;
-  std::string plane_crossing = "at-source";
-  std::string compare;  // "ft2,mpft,ft3,sf,df": ISCA Table 3 instances
-  std::string route;    // "A,B": the equal-cost routes between GPUs A and B
-  bool bench = false;   // print build time and peak memory
+  NetworkFlags network;  // or from flags
+  std::string compare;   // "ft2,mpft,ft3,sf,df": ISCA Table 3 instances
+  std::string route;     // "A,B": the equal-cost routes between GPUs A and B
+  bool bench = false;    // print build time and peak memory
   std::string format = "table";
 };
 // `codesim topo`: build a topology and print its properties, routes, DOT, or the Table 3

@@ -21,6 +21,23 @@ void buffered(F&& command) {
   std::cout << buffer.str();
 }
 
+// --family/--topology, --hardware, --nodes and the size flags of a network.
+void add_network_flags(CLI::App* cmd, codesim::cli::NetworkFlags& f, const std::string& nodes_doc) {
+  cmd->add_option("--family,--topology", f.family,
+                  "Network: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
+  cmd->add_option("--hardware", f.hardware, "Hardware preset for the nodes");
+  cmd->add_option("--nodes", f.nodes, nodes_doc)->check(CLI::Range(0, 10'000'000));
+  cmd->add_option("--radix", f.radix, "Switch ports (fat trees)");
+  cmd->add_option("--planes", f.planes, "MPFT planes");
+  cmd->add_option("--q", f.q, "Slim Fly q (prime)");
+  cmd->add_option("--p", f.p, "Slim Fly / Dragonfly endpoints per router");
+  cmd->add_option("--a", f.a, "Dragonfly routers per group");
+  cmd->add_option("--h", f.h, "Dragonfly global links per router");
+  cmd->add_option("--groups", f.groups, "Dragonfly groups");
+  cmd->add_option("--plane-crossing", f.plane_crossing, "MPFT: at-source or at-destination")
+      ->check(CLI::IsMember({"at-source", "at-destination"}));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -64,20 +81,7 @@ int main(int argc, char** argv) {
   auto* topo_cmd = app.add_subcommand(
       "topo", "Build a topology and print its properties, routes or DOT; compare ISCA Table 3");
   topo_cmd->add_option("--scenario", topo.scenario, "Take the topology from a scenario");
-  topo_cmd->add_option("--family", topo.family,
-                       "node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
-  topo_cmd->add_option("--hardware", topo.hardware, "Hardware preset for the nodes");
-  topo_cmd->add_option("--nodes", topo.nodes, "Nodes (default: fill the network)")
-      ->check(CLI::Range(0, 10'000'000));
-  topo_cmd->add_option("--radix", topo.radix, "Switch ports (fat trees)");
-  topo_cmd->add_option("--planes", topo.planes, "MPFT planes");
-  topo_cmd->add_option("--q", topo.q, "Slim Fly q (prime)");
-  topo_cmd->add_option("--p", topo.p, "Slim Fly / Dragonfly endpoints per router");
-  topo_cmd->add_option("--a", topo.a, "Dragonfly routers per group");
-  topo_cmd->add_option("--h", topo.h, "Dragonfly global links per router");
-  topo_cmd->add_option("--groups", topo.groups, "Dragonfly groups");
-  topo_cmd->add_option("--plane-crossing", topo.plane_crossing, "MPFT: at-source or at-destination")
-      ->check(CLI::IsMember({"at-source", "at-destination"}));
+  add_network_flags(topo_cmd, topo.network, "Nodes (default: fill the network)");
   topo_cmd->add_option("--compare", topo.compare,
                        "ISCA Table 3 instances, e.g. ft2,mpft,ft3,sf,df");
   topo_cmd->add_option("--route", topo.route, "Equal-cost routes between GPUs A,B");

@@ -1,6 +1,4 @@
 // `codesim topo`: topology properties, routes, DOT export, and the ISCA Table 3 comparison.
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -8,6 +6,7 @@
 
 #include "models/hardware/catalog.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/network_flags.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"
@@ -35,37 +34,6 @@ constexpr int kSchemaVersion = 1;
   throw_usage_error("topo", message, hint);
 }
 
-double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
-}
-
-Family family_from(const std::string& name) {
-  static const std::map<std::string, Family> names = {
-      {"node", Family::node},   {"ft2", Family::ft2},
-      {"ft3", Family::ft3},     {"mrft", Family::mrft},
-      {"mpft", Family::mpft},   {"slimfly", Family::slimfly},
-      {"sf", Family::slimfly},  {"dragonfly", Family::dragonfly},
-      {"df", Family::dragonfly}};
-  const auto it = names.find(name);
-  if (it == names.end()) {
-    usage_error("unknown family '" + name + "'",
-                "one of: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
-  }
-  return it->second;
-}
-
-// Flag that sets each spec parameter, for messages.
-std::string flag_of(const std::string& parameter) {
-  static const std::map<std::string, std::string> flags = {
-      {"switch_radix", "--radix"},      {"planes", "--planes"}, {"slimfly_q", "--q"},
-      {"endpoints_per_router", "--p"},  {"dragonfly_a", "--a"}, {"dragonfly_h", "--h"},
-      {"dragonfly_groups", "--groups"}, {"nodes", "--nodes"},   {"family", "--family"}};
-  const auto it = flags.find(parameter);
-  return it == flags.end() ? parameter : it->second;
-}
-
 struct Built {
   std::string name;
   topologies::NetworkSpec spec;
@@ -75,38 +43,8 @@ struct Built {
 };
 
 Built build_from_flags(const TopoOptions& o) {
-  const hardware::HardwareSpec hw = hardware_preset("topo", o.hardware);
-  topologies::NetworkSpec spec{.family = family_from(o.family),
-                               .radix = o.radix,
-                               .planes = o.family == "mpft" ? o.planes : 1,
-                               .slimfly_q = o.q,
-                               .endpoints_per_router = o.p,
-                               .dragonfly_a = o.a,
-                               .dragonfly_h = o.h,
-                               .dragonfly_groups = o.groups,
-                               .plane_crossing = o.plane_crossing == "at-destination"
-                                                     ? topologies::PlaneCrossing::at_destination
-                                                     : topologies::PlaneCrossing::at_source};
-  const auto node = topologies::node_spec_from(hw, core::Seconds(0.45e-6));
-  int nodes = o.nodes;
-  if (nodes == 0) {
-    nodes = spec.family == Family::node
-                ? 1
-                : static_cast<int>(topologies::endpoint_capacity(spec) / node.gpus_per_node);
-  }
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    auto t = topologies::build_topology(spec, node, nodes);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return Built{o.family, spec, std::move(t), {}, seconds};
-  } catch (const topologies::SpecError& e) {
-    std::vector<core::Diagnostic> ds;
-    for (const auto& p : e.problems()) {
-      ds.push_back({{"codesim topo", 0, 0}, flag_of(p.parameter), p.message, ""});
-    }
-    throw core::InputError(std::move(ds));
-  }
+  BuiltNetwork n = build_network("topo", o.network);
+  return Built{n.name, n.spec, std::move(n.topology), {}, n.build_seconds};
 }
 
 Built build_from_scenario(const std::string& path) {
@@ -235,7 +173,7 @@ void run_topo(const TopoOptions& o, std::ostream& out) {
     run_compare(o, out);
     return;
   }
-  if (o.scenario.empty() == o.family.empty()) {
+  if (o.scenario.empty() == o.network.family.empty()) {
     usage_error("give --scenario FILE or --family NAME (with its size flags), or --compare LIST");
   }
   const Built b = o.scenario.empty() ? build_from_flags(o) : build_from_scenario(o.scenario);

@@ -1,0 +1,88 @@
+// Network flags -> Topology, with usage errors that name the flag.
+#include "sim/cli/network_flags.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <map>
+
+#include "sim/cli/usage.hpp"
+#include "sim/core/error.hpp"
+#include "topologies/build.hpp"
+
+namespace codesim::cli {
+namespace {
+
+using topologies::Family;
+
+Family family_from(std::string_view command, const std::string& name) {
+  static const std::map<std::string, Family> names = {
+      {"node", Family::node},   {"ft2", Family::ft2},
+      {"ft3", Family::ft3},     {"mrft", Family::mrft},
+      {"mpft", Family::mpft},   {"slimfly", Family::slimfly},
+      {"sf", Family::slimfly},  {"dragonfly", Family::dragonfly},
+      {"df", Family::dragonfly}};
+  const auto it = names.find(name);
+  if (it == names.end()) {
+    throw_usage_error(command, "unknown family '" + name + "'",
+                      "one of: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
+  }
+  return it->second;
+}
+
+// Flag that sets each spec parameter, for messages.
+std::string flag_of(const std::string& parameter) {
+  static const std::map<std::string, std::string> flags = {
+      {"switch_radix", "--radix"},      {"planes", "--planes"}, {"slimfly_q", "--q"},
+      {"endpoints_per_router", "--p"},  {"dragonfly_a", "--a"}, {"dragonfly_h", "--h"},
+      {"dragonfly_groups", "--groups"}, {"nodes", "--nodes"},   {"family", "--family"}};
+  const auto it = flags.find(parameter);
+  return it == flags.end() ? parameter : it->second;
+}
+
+}  // namespace
+
+double peak_rss_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int default_nodes) {
+  const hardware::HardwareSpec hw = hardware_preset(command, f.hardware);
+  const topologies::NetworkSpec spec{
+      .family = family_from(command, f.family),
+      .radix = f.radix,
+      .planes = f.family == "mpft" ? f.planes : 1,
+      .slimfly_q = f.q,
+      .endpoints_per_router = f.p,
+      .dragonfly_a = f.a,
+      .dragonfly_h = f.h,
+      .dragonfly_groups = f.groups,
+      .plane_crossing = f.plane_crossing == "at-destination"
+                            ? topologies::PlaneCrossing::at_destination
+                            : topologies::PlaneCrossing::at_source};
+  const auto node = topologies::node_spec_from(hw, core::Seconds(0.45e-6));
+  int nodes = f.nodes != 0 ? f.nodes : default_nodes;
+  if (nodes == 0) {
+    nodes = spec.family == Family::node
+                ? 1
+                : static_cast<int>(topologies::endpoint_capacity(spec) / node.gpus_per_node);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    auto t = topologies::build_topology(spec, node, nodes);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return BuiltNetwork{f.family, hw, spec, std::move(t), seconds};
+  } catch (const topologies::SpecError& e) {
+    std::vector<core::Diagnostic> ds;
+    for (const auto& p : e.problems()) {
+      ds.push_back(
+          {{"codesim " + std::string(command), 0, 0}, flag_of(p.parameter), p.message, ""});
+    }
+    throw core::InputError(std::move(ds));
+  }
+}
+
+}  // namespace codesim::cli

@@ -1,0 +1,44 @@
+// The flags that describe a cluster on the command line (hardware preset, network family and
+// its size), shared by `topo`, `a2a` and `collective`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "models/hardware/hardware_spec.hpp"
+#include "topologies/network_spec.hpp"
+#include "topologies/topology.hpp"
+
+namespace codesim::cli {
+
+struct NetworkFlags {
+  std::string family;  // node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)
+  std::string hardware = "h800";
+  int nodes = 0;  // 0: the command's default
+  int radix = 64;
+  int planes = 8;
+  int q = 0;
+  int p = 0;
+  int a = 0;
+  int h = 0;
+  int groups = 0;
+  std::string plane_crossing = "at-source";
+};
+
+struct BuiltNetwork {
+  std::string name;
+  hardware::HardwareSpec hardware;
+  topologies::NetworkSpec spec;
+  topologies::Topology topology;
+  double build_seconds = 0;
+};
+
+// Builds what the flags say with `nodes` nodes (flags.nodes when set; default_nodes when that is
+// 0, or the network's capacity when both are 0). Usage errors name `command` and the flag.
+BuiltNetwork build_network(std::string_view command, const NetworkFlags& flags,
+                           int default_nodes = 0);
+
+// Peak resident memory of this process so far, in MB (--bench output).
+double peak_rss_mb();
+
+}  // namespace codesim::cli
