@@ -32,7 +32,8 @@ struct TrafficRouter::Frontier {
 };
 
 std::size_t TrafficRouter::NicPairHash::operator()(const NicPair& p) const {
-  return static_cast<std::size_t>(mix(static_cast<std::uint64_t>(p.in) * 0x100000001ULL + p.out));
+  return static_cast<std::size_t>(
+      mix((static_cast<std::uint64_t>(p.in) * 0x100000001ULL + p.out) * 8 + p.hop));
 }
 
 TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
@@ -135,8 +136,8 @@ bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
   return true;
 }
 
-void TrafficRouter::spread_even(const NicPair& nics, core::Bytes bytes, core::Seconds outside,
-                                Frontier& f, LinkLoads& out) const {
+core::Seconds TrafficRouter::spread_even(const NicPair& nics, core::Bytes bytes,
+                                         core::Seconds outside, Frontier& f, LinkLoads& out) const {
   const Graph& g = topology_->graph();
   const std::vector<int>& dist = distance_to(nics.out);
   if (dist[nics.in] < 0) {
@@ -175,12 +176,12 @@ void TrafficRouter::spread_even(const NicPair& nics, core::Bytes bytes, core::Se
     }
     std::swap(f.now, f.next);
   }
-  out.latency = std::max(out.latency, outside + core::Seconds(f.latency[nics.out]));
   f.amount[nics.out] = 0.0;
+  return outside + core::Seconds(f.latency[nics.out]);
 }
 
-void TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoads& out,
-                                  core::Seconds outside) const {
+core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoads& out,
+                                           core::Seconds outside) const {
   const Graph& g = topology_->graph();
   const std::vector<int>& dist = distance_to(nics.out);
   if (dist[nics.in] < 0) {
@@ -204,17 +205,29 @@ void TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoa
     latency += g[e].latency;
     v = boost::target(e, g);
   }
-  out.latency = std::max(out.latency, latency);
+  return latency;
 }
 
 LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
   const Topology& t = *topology_;
   LinkLoads out;
   out.bytes.assign(2 * t.links().size(), core::Bytes(0));
+  // Longest path per hop; hops add up (a forwarded flow starts when the first hop arrives).
+  std::vector<core::Seconds> hop_latency;
+  auto note = [&](int hop, core::Seconds latency) {
+    if (static_cast<int>(hop_latency.size()) <= hop) {
+      hop_latency.resize(static_cast<std::size_t>(hop) + 1);
+    }
+    hop_latency[static_cast<std::size_t>(hop)] =
+        std::max(hop_latency[static_cast<std::size_t>(hop)], latency);
+  };
   std::unordered_map<NicPair, Segment, NicPairHash> segments;
   for (const Flow& f : flows) {
     if (f.src < 0 || f.dst < 0 || f.src >= t.gpus() || f.dst >= t.gpus()) {
       throw std::out_of_range("GPU index outside the topology");
+    }
+    if (f.hop < 0) {
+      throw std::out_of_range("a flow's hop cannot be negative");
     }
     if (f.bytes.value <= 0.0) {
       continue;
@@ -222,13 +235,14 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
     NicPair nics{};
     core::Seconds outside;
     if (!local_part(f, out, nics, outside)) {
-      out.latency = std::max(out.latency, outside);
+      note(f.hop, outside);
       continue;
     }
     if (spread_ == Spread::hashed) {
-      spread_hashed(f, nics, out, outside);
+      note(f.hop, spread_hashed(f, nics, out, outside));
       continue;
     }
+    nics.hop = f.hop;
     Segment& s = segments[nics];
     s.bytes += f.bytes;
     s.latency = std::max(s.latency, outside);
@@ -237,7 +251,10 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
   frontier.amount.assign(t.vertex_count(), 0.0);
   frontier.latency.assign(t.vertex_count(), 0.0);
   for (const auto& [nics, s] : segments) {
-    spread_even(nics, s.bytes, s.latency, frontier, out);
+    note(nics.hop, spread_even(nics, s.bytes, s.latency, frontier, out));
+  }
+  for (const core::Seconds l : hop_latency) {
+    out.latency += l;
   }
   return out;
 }

@@ -33,6 +33,9 @@ struct Flow {
   int dst = 0;
   core::Bytes bytes;
   Via via = Via::shortest;
+  // Forwarding: a flow of hop h > 0 carries what a hop h - 1 flow brought, so its latency adds to
+  // theirs; the bytes still move concurrently (the forwarder streams).
+  int hop = 0;
 };
 
 // Directed link d = 2 * link id + 0 for the link's first vertex to its second (as in
@@ -43,7 +46,8 @@ inline int directed(int link_id, bool reverse) {
 
 struct LinkLoads {
   std::vector<core::Bytes> bytes;  // per directed link
-  core::Seconds latency;           // the longest path latency among the flows with bytes
+  // The longest path latency among the flows with bytes, summed over hops.
+  core::Seconds latency;
 };
 
 class TrafficRouter {
@@ -63,6 +67,7 @@ class TrafficRouter {
   struct NicPair {
     VertexId in;
     VertexId out;
+    int hop = 0;
     bool operator==(const NicPair&) const = default;
   };
   struct NicPairHash {
@@ -79,10 +84,11 @@ class TrafficRouter {
   // NVLink (and PCIe) hops of one flow; returns the NIC pair it enters and leaves the network by,
   // or nothing when it stays in the node.
   bool local_part(const Flow& f, LinkLoads& out, NicPair& nics, core::Seconds& latency) const;
-  void spread_even(const NicPair& nics, core::Bytes bytes, core::Seconds outside, Frontier& f,
-                   LinkLoads& out) const;
-  void spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
-                     core::Seconds outside) const;
+  // Both return the path latency, `outside` included.
+  core::Seconds spread_even(const NicPair& nics, core::Bytes bytes, core::Seconds outside,
+                            Frontier& f, LinkLoads& out) const;
+  core::Seconds spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
+                              core::Seconds outside) const;
   // Hops from every vertex to `nic` through switches (-1: unreachable); computed once per NIC.
   const std::vector<int>& distance_to(VertexId nic) const;
 

@@ -103,4 +103,41 @@ struct TraceOptions {
 // replayed on another GPU model.
 void run_trace(const TraceOptions& o, std::ostream& out);
 
+struct A2aOptions {
+  NetworkFlags network{.family = "mpft"};  // nodes default: the EP group's
+  std::string model = "deepseek-v3";       // gate (experts, groups, top-k) and hidden size
+  int ep = 64;
+  int tokens = 4096;             // per GPU
+  int hidden = 0;                // 0: the model's
+  int topk = 0;                  // 0: the model's
+  int node_limit = 0;            // 0: the model's
+  std::string mode = "normal";   // normal | direct | low-latency
+  std::string dispatch = "fp8";  // fp8 | bf16
+  std::string combine = "bf16";  // bf16 | logfmt-N
+  int gate_hidden = 256;         // width of the synthetic gate (routing statistics only)
+  double zipf = 1.1;
+  int balance_steps = 100;
+  int sms = 20;                 // SMs the communication kernels hold
+  std::string sm_copy_rate;     // per SM, e.g. "8GBps"; empty: no cap
+  std::string spread = "even";  // even | hashed
+  std::uint64_t seed = 1;
+  bool bench = false;
+  std::string format = "table";
+};
+// `codesim a2a`: one expert-parallel dispatch and combine on a simulated cluster.
+void run_a2a(const A2aOptions& o, std::ostream& out);
+
+struct CollectiveOptions {
+  NetworkFlags network{.family = "node"};  // nodes default: enough for the GPUs
+  std::string kind = "all-reduce";
+  std::string algorithm;  // empty: ring (direct for all-to-all and send)
+  int gpus = 8;           // the first N GPUs
+  std::string sizes = "1MB,16MB,256MB,1GB";
+  std::string spread = "even";
+  bool bench = false;
+  std::string format = "table";
+};
+// `codesim collective`: time and bus bandwidth of a collective per message size.
+void run_collective(const CollectiveOptions& o, std::ostream& out);
+
 }  // namespace codesim::cli

@@ -184,6 +184,54 @@ int main(int argc, char** argv) {
   trace_cmd->add_option("--format", trace.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
 
+  cli::A2aOptions a2a;
+  auto* a2a_cmd = app.add_subcommand(
+      "a2a", "One expert-parallel dispatch + combine (DeepEP modes) on a simulated cluster");
+  add_network_flags(a2a_cmd, a2a.network, "Nodes (default: the EP group's)");
+  a2a_cmd->add_option("--model", a2a.model, "MoE model preset (experts, groups, top-k, hidden)");
+  a2a_cmd->add_option("--ep", a2a.ep, "Expert-parallel GPUs (must divide the routed experts)");
+  a2a_cmd->add_option("--tokens", a2a.tokens, "Tokens per GPU");
+  a2a_cmd->add_option("--hidden", a2a.hidden, "Hidden size of the payload (default: the model's)");
+  a2a_cmd->add_option("--topk", a2a.topk, "Experts per token (default: the model's)");
+  a2a_cmd->add_option("--node-limit", a2a.node_limit, "Nodes per token M (default: the model's)");
+  a2a_cmd->add_option("--mode", a2a.mode, "normal (two-hop), direct or low-latency")
+      ->check(CLI::IsMember({"normal", "direct", "low-latency"}));
+  a2a_cmd->add_option("--dispatch", a2a.dispatch, "Dispatch payload: fp8 or bf16")
+      ->check(CLI::IsMember({"fp8", "bf16"}));
+  a2a_cmd->add_option("--combine", a2a.combine, "Combine payload: bf16 or logfmt-N");
+  a2a_cmd->add_option("--gate-hidden", a2a.gate_hidden,
+                      "Width of the synthetic gate (routing statistics only)");
+  a2a_cmd->add_option("--zipf", a2a.zipf, "Topic popularity skew of the synthetic tokens");
+  a2a_cmd->add_option("--balance-steps", a2a.balance_steps,
+                      "Bias-balancing steps before routing (0: no bias)");
+  a2a_cmd->add_option("--sms", a2a.sms, "SMs the communication kernels hold");
+  a2a_cmd->add_option("--sm-copy-rate", a2a.sm_copy_rate,
+                      "Copy rate per SM, e.g. 8GBps (caps what a GPU sends; default: no cap)");
+  a2a_cmd->add_option("--spread", a2a.spread, "even (adaptive routing) or hashed (per-flow ECMP)")
+      ->check(CLI::IsMember({"even", "hashed"}));
+  a2a_cmd->add_option("--seed", a2a.seed, "Seed of the synthetic gate and tokens");
+  a2a_cmd->add_flag("--bench", a2a.bench, "Print routing, platform and simulation times, memory");
+  a2a_cmd->add_option("--format", a2a.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
+  cli::CollectiveOptions collective;
+  auto* collective_cmd = app.add_subcommand(
+      "collective", "Time and bus bandwidth of a collective per message size (as NCCL tests)");
+  add_network_flags(collective_cmd, collective.network, "Nodes (default: enough for the GPUs)");
+  collective_cmd->add_option("--kind", collective.kind,
+                             "all-reduce, all-gather, reduce-scatter, all-to-all or send");
+  collective_cmd->add_option("--algorithm", collective.algorithm,
+                             "ring, direct or hierarchical (default: ring; direct for all-to-all "
+                             "and send)");
+  collective_cmd->add_option("--gpus", collective.gpus, "Ranks: the first N GPUs");
+  collective_cmd->add_option("--sizes", collective.sizes,
+                             "Message sizes, comma-separated (NCCL tests' size)");
+  collective_cmd->add_option("--spread", collective.spread, "even or hashed")
+      ->check(CLI::IsMember({"even", "hashed"}));
+  collective_cmd->add_flag("--bench", collective.bench, "Print simulation time and memory");
+  collective_cmd->add_option("--format", collective.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -211,6 +259,10 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_kernels(kernels, out); });
     } else if (*topo_cmd) {
       buffered([&](std::ostream& out) { cli::run_topo(topo, out); });
+    } else if (*a2a_cmd) {
+      buffered([&](std::ostream& out) { cli::run_a2a(a2a, out); });
+    } else if (*collective_cmd) {
+      buffered([&](std::ostream& out) { cli::run_collective(collective, out); });
     } else if (*check_cmd) {
       buffered([&](std::ostream& out) { cli::run_check(check_file, check_format, out); });
     }

@@ -17,12 +17,16 @@ constexpr double kWeightBytes = 4;  // top-k weight, FP32
 constexpr double kChannelsPerTile = 128;
 
 // Adds count x bytes from a to b, and the same count of combine bytes back.
-void add_pair(EpFlows& out, int a, int b, int count, const EpPayload& payload, Via via) {
+// Combine runs the hops the other way: the last dispatch hop is its first.
+void add_pair(EpFlows& out, int a, int b, int count, const EpPayload& payload, Via via, int hop = 0,
+              int hops = 1) {
   if (count == 0) {
     return;
   }
-  out.dispatch.push_back(Flow{.src = a, .dst = b, .bytes = payload.dispatch * count, .via = via});
-  out.combine.push_back(Flow{.src = b, .dst = a, .bytes = payload.combine * count, .via = via});
+  out.dispatch.push_back(
+      Flow{.src = a, .dst = b, .bytes = payload.dispatch * count, .via = via, .hop = hop});
+  out.combine.push_back(Flow{
+      .src = b, .dst = a, .bytes = payload.combine * count, .via = via, .hop = hops - 1 - hop});
 }
 
 }  // namespace
@@ -63,8 +67,10 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
       const int b = gpus[static_cast<std::size_t>(d)];
       switch (mode) {
         case EpMode::normal:
-          add_pair(out, a, b, plan.rdma(s, d), payload, Via::shortest);
-          add_pair(out, a, b, plan.nvlink(s, d), payload, Via::shortest);
+          // The NVLink hop forwards what IB brought (or starts at once, on the source's node; its
+          // latency is then hidden under the IB hop's).
+          add_pair(out, a, b, plan.rdma(s, d), payload, Via::shortest, 0, 2);
+          add_pair(out, a, b, plan.nvlink(s, d), payload, Via::shortest, 1, 2);
           break;
         case EpMode::direct:
           add_pair(out, a, b, plan.direct(s, d), payload, Via::shortest);

@@ -44,6 +44,7 @@ struct Platform::Impl {
   std::vector<int> folded;                // per topology directed link: its SimGrid one
   std::vector<std::pair<int, int>> ends;  // per SimGrid directed link: (from, to) vertices
   std::vector<double> bandwidth;          // per SimGrid directed link, bytes/s
+  std::vector<int> representative;        // per SimGrid directed link: a topology one
   std::vector<int> gpu_vertex;            // per GPU index
   // Per run.
   std::vector<Prepared> prepared;
@@ -93,11 +94,17 @@ void Platform::Impl::build() {
     ends.emplace_back(pair.second, pair.first);
     bandwidth.push_back(bw);
     bandwidth.push_back(bw);
+    representative.push_back(-1);
+    representative.push_back(-1);
     for (const int id : ids) {
       const bool forward =
           static_cast<int>(router.from(topologies::directed(id, false))) == pair.first;
       folded[static_cast<std::size_t>(topologies::directed(id, false))] = forward ? up : up + 1;
       folded[static_cast<std::size_t>(topologies::directed(id, true))] = forward ? up + 1 : up;
+      if (representative[static_cast<std::size_t>(up)] < 0) {
+        representative[static_cast<std::size_t>(up)] = topologies::directed(id, !forward);
+        representative[static_cast<std::size_t>(up) + 1] = topologies::directed(id, forward);
+      }
     }
     auto* first = hosts[static_cast<std::size_t>(pair.first)]->get_netpoint();
     auto* second = hosts[static_cast<std::size_t>(pair.second)]->get_netpoint();
@@ -125,7 +132,7 @@ Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) cons
       const double time = sum[d] / bandwidth[d];
       if (time > alone) {
         alone = time;
-        timing.bottleneck = static_cast<int>(d);
+        timing.bottleneck = representative[d];
       }
     }
   }

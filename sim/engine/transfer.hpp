@@ -27,7 +27,8 @@ struct TransferTiming {
   core::Seconds end;
   core::Seconds latency;  // per repeat: the longest path latency of its flows
   // The transfer alone on the network: the bytes of its most loaded link over that link's
-  // bandwidth (per repeat), and which directed link that is (-1 when nothing moves).
+  // bandwidth (per repeat), and which directed link of the topology that is (-1 when nothing
+  // moves or when the senders' SMs, not a link, bound it).
   core::Seconds alone_bandwidth_time;
   int bottleneck = -1;
 };

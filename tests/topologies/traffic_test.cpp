@@ -187,6 +187,16 @@ TEST(Traffic, RdmaInsideANodeLoopsThroughTheLeaf) {
   EXPECT_NEAR(l.latency.value, 2.8e-6, 1e-15);
 }
 
+TEST(Traffic, ForwardedHopsAddTheirLatencies) {
+  // GPU 0 -> GPU 31 over IB across leaves (2.8 + 2 x 0.45 us), then GPU 31 forwards over NVLink
+  // to GPU 30 (3.33 us): the transfer's latency is the sum, its bytes move at once.
+  const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
+  const TrafficRouter r(t, Spread::even);
+  const std::vector<Flow> flows{{.src = 0, .dst = 31, .bytes = Bytes(1e6)},
+                                {.src = 31, .dst = 30, .bytes = Bytes(1e6), .hop = 1}};
+  EXPECT_NEAR(r.loads(flows).latency.value, 2.8e-6 + 2 * 0.45e-6 + 3.33e-6, 1e-15);
+}
+
 TEST(Traffic, GpuOutsideTheTopologyIsRejected) {
   const Topology t = build_topology({.family = Family::node}, h800_node(), 1);
   const TrafficRouter r(t, Spread::even);

@@ -1,0 +1,179 @@
+// `codesim collective`: a collective over the first N GPUs for each message size, timed on the
+// SimGrid platform, printed as NCCL tests print it (time, algorithm and bus bandwidth).
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/network_flags.hpp"
+#include "sim/cli/usage.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/quantity_parse.hpp"
+#include "sim/engine/collective.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/report/format.hpp"
+#include "sim/report/table.hpp"
+
+namespace codesim::cli {
+namespace {
+
+using engine::CollectiveAlgorithm;
+using engine::CollectiveKind;
+using nlohmann::ordered_json;
+using report::fixed;
+
+constexpr int kSchemaVersion = 1;
+
+[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {},
+                              const std::string& key = {}) {
+  throw_usage_error("collective", message, hint, key);
+}
+
+CollectiveKind kind_of(const std::string& k) {
+  for (const auto kind :
+       {CollectiveKind::all_to_all, CollectiveKind::all_gather, CollectiveKind::reduce_scatter,
+        CollectiveKind::all_reduce, CollectiveKind::send}) {
+    if (k == engine::collective_kind_name(kind)) {
+      return kind;
+    }
+  }
+  usage_error("unknown collective '" + k + "'",
+              "one of: all-reduce, all-gather, reduce-scatter, all-to-all, send", "--kind");
+}
+
+CollectiveAlgorithm algorithm_of(const std::string& a, CollectiveKind kind) {
+  if (a.empty()) {
+    return kind == CollectiveKind::all_to_all || kind == CollectiveKind::send
+               ? CollectiveAlgorithm::direct
+               : CollectiveAlgorithm::ring;
+  }
+  for (const auto algorithm : {CollectiveAlgorithm::ring, CollectiveAlgorithm::direct,
+                               CollectiveAlgorithm::hierarchical}) {
+    if (a == engine::collective_algorithm_name(algorithm)) {
+      return algorithm;
+    }
+  }
+  usage_error("unknown algorithm '" + a + "'", "one of: ring, direct, hierarchical", "--algorithm");
+}
+
+std::vector<core::Bytes> sizes_of(const std::string& list) {
+  std::vector<core::Bytes> sizes;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto comma = list.find(',', start);
+    const std::string item =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    try {
+      const auto size = core::parse_as<core::Bytes>(item, core::Dimension::bytes);
+      if (size.value <= 0) {
+        usage_error("sizes must be positive, got '" + item + "'", "", "--sizes");
+      }
+      sizes.push_back(size);
+    } catch (const core::UnitError& e) {
+      usage_error("'" + item + "': " + e.what(),
+                  std::string(core::unit_examples(core::Dimension::bytes)), "--sizes");
+    }
+  }
+  return sizes;
+}
+
+}  // namespace
+
+void run_collective(const CollectiveOptions& o, std::ostream& out) {
+  const CollectiveKind kind = kind_of(o.kind);
+  const CollectiveAlgorithm algorithm = algorithm_of(o.algorithm, kind);
+  const std::vector<core::Bytes> sizes = sizes_of(o.sizes);
+  if (o.gpus < 2) {
+    usage_error("--gpus must be at least 2, got " + std::to_string(o.gpus), "", "--gpus");
+  }
+  const int per_node =
+      hardware_preset("collective", o.network.hardware, "--hardware").gpus_per_node;
+  const BuiltNetwork net =
+      build_network("collective", o.network, (o.gpus + per_node - 1) / per_node);
+  if (net.topology.gpus() < o.gpus) {
+    usage_error("the topology has " + std::to_string(net.topology.gpus()) +
+                    " GPUs, fewer than --gpus " + std::to_string(o.gpus),
+                "", "--nodes");
+  }
+  std::vector<int> gpus(static_cast<std::size_t>(o.gpus));
+  for (int i = 0; i < o.gpus; ++i) {
+    gpus[static_cast<std::size_t>(i)] = i;
+  }
+  // One collective per size, each after the previous, so that they never overlap.
+  std::vector<engine::Transfer> transfers;
+  std::vector<std::pair<int, int>> span;  // first and last transfer of each size
+  for (const auto size : sizes) {
+    auto phases = [&] {
+      try {
+        return engine::collective_transfers(
+            {.kind = kind, .algorithm = algorithm, .gpus = gpus, .size = size}, net.topology,
+            static_cast<int>(transfers.size()));
+      } catch (const std::invalid_argument& e) {
+        usage_error(e.what());
+      }
+    }();
+    if (!transfers.empty()) {
+      phases.front().after = {static_cast<int>(transfers.size()) - 1};
+    }
+    span.emplace_back(static_cast<int>(transfers.size()),
+                      static_cast<int>(transfers.size() + phases.size()) - 1);
+    transfers.insert(transfers.end(), std::make_move_iterator(phases.begin()),
+                     std::make_move_iterator(phases.end()));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  engine::Platform platform(
+      net.topology, o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even);
+  const auto timings = platform.run(transfers);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const double factor = engine::bus_factor(kind, o.gpus);
+  ordered_json rows = ordered_json::array();
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto& [first, last] = span[i];
+    const double time = (timings[static_cast<std::size_t>(last)].end -
+                         timings[static_cast<std::size_t>(first)].start)
+                            .value;
+    const double algbw = sizes[i].value / time / 1e9;
+    rows.push_back({{"size_bytes", sizes[i].value},
+                    {"time_us", time * 1e6},
+                    {"algbw_GBps", algbw},
+                    {"busbw_GBps", algbw * factor}});
+  }
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["collective"] = std::string(engine::collective_kind_name(kind));
+  j["algorithm"] = std::string(engine::collective_algorithm_name(algorithm));
+  j["hardware"] = net.hardware.name;
+  j["topology"] = net.name;
+  j["nodes"] = net.topology.nodes();
+  j["gpus"] = o.gpus;
+  j["bus_factor"] = factor;
+  j["results"] = rows;
+  if (o.bench) {
+    j["bench"] = {{"simulation_seconds", seconds}, {"peak_rss_MB", peak_rss_mb()}};
+  }
+  if (o.format == "json") {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  out << j["collective"].get<std::string>() << " (" << j["algorithm"].get<std::string>()
+      << ") over " << o.gpus << " GPUs, " << net.topology.nodes() << " node(s) of "
+      << net.hardware.name << " on " << net.name << "\n";
+  using Align = report::Table::Align;
+  report::Table t({"size", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
+                  {Align::right, Align::right, Align::right, Align::right});
+  for (const auto& r : rows) {
+    t.add_row({core::format_quantity(r["size_bytes"].get<double>(), core::Dimension::bytes),
+               fixed(r["time_us"].get<double>(), 1), fixed(r["algbw_GBps"].get<double>(), 2),
+               fixed(r["busbw_GBps"].get<double>(), 2)});
+  }
+  out << t.render();
+  if (o.bench) {
+    out << "bench: platform + simulation " << fixed(seconds, 3) << " s, peak memory "
+        << fixed(peak_rss_mb(), 0) << " MB\n";
+  }
+}
+
+}  // namespace codesim::cli
