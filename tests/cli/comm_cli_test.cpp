@@ -1,0 +1,133 @@
+// `codesim a2a` and `codesim collective` as a user runs them: the keys, the physics they must
+// show, byte-identical reruns, and exact usage errors.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace codesim::testing {
+namespace {
+
+nlohmann::json run_json(const std::string& args) {
+  const auto r = run_codesim(args + " --format json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+// Small gate width and few balancing steps keep these quick; routing statistics do not depend
+// on the gate's width.
+const std::string kA2a = "a2a --gate-hidden 128 --balance-steps 20 --tokens 1024";
+
+TEST(A2aCli, ReportsDispatchAndCombineAsDeepEpDoes) {
+  const auto j = run_json(kA2a + " --hardware h800 --topology mpft --ep 64 --node-limit 4");
+  for (const char* phase : {"dispatch", "combine"}) {
+    for (const char* key : {"time_us", "rdma_bytes_per_gpu", "nvlink_bytes_per_gpu",
+                            "rdma_bandwidth_GBps", "nvlink_bandwidth_GBps"}) {
+      ASSERT_TRUE(j[phase].contains(key)) << phase << "." << key;
+    }
+    // DeepEP's figure: RDMA bytes sent per GPU over the time; a NIC carries at most 50 GB/s.
+    const auto& p = j[phase];
+    EXPECT_NEAR(p["rdma_bandwidth_GBps"].get<double>(),
+                p["rdma_bytes_per_gpu"].get<double>() / (p["time_us"].get<double>() * 1e-6) / 1e9,
+                1e-9);
+    EXPECT_LE(p["rdma_bandwidth_GBps"].get<double>(), 50.0);
+  }
+  EXPECT_LE(j["max_nodes_per_token"].get<int>(), 4);
+  // Combine moves BF16 (14336 B) where dispatch moved 7488 B per token.
+  EXPECT_NEAR(j["combine"]["rdma_bytes_per_gpu"].get<double>() /
+                  j["dispatch"]["rdma_bytes_per_gpu"].get<double>(),
+              14336.0 / 7488.0, 1e-9);
+}
+
+TEST(A2aCli, OneNodeUsesNoRdmaAndMoreNodesPerTokenMoveMoreIbBytes) {
+  const auto one = run_json(kA2a + " --ep 8");
+  EXPECT_EQ(one["dispatch"]["rdma_bytes_per_gpu"].get<double>(), 0.0);
+  EXPECT_GT(one["dispatch"]["nvlink_bytes_per_gpu"].get<double>(), 0.0);
+  const auto m4 = run_json(kA2a + " --ep 64 --node-limit 4");
+  const auto m8 = run_json(kA2a + " --ep 64 --node-limit 8");
+  EXPECT_GT(m8["dispatch"]["rdma_bytes_per_gpu"].get<double>(),
+            m4["dispatch"]["rdma_bytes_per_gpu"].get<double>());
+  const auto direct = run_json(kA2a + " --ep 64 --node-limit 4 --mode direct");
+  EXPECT_GT(direct["dispatch"]["rdma_bytes_per_gpu"].get<double>(),
+            m4["dispatch"]["rdma_bytes_per_gpu"].get<double>());
+}
+
+TEST(A2aCli, LowLatencyModeRunsFrom8To256Gpus) {
+  for (int ep : {8, 256}) {
+    const auto j = run_json(
+        "a2a --gate-hidden 128 --balance-steps 0 --mode low-latency --tokens "
+        "128 --ep " +
+        std::to_string(ep));
+    EXPECT_GT(j["dispatch"]["time_us"].get<double>(), j["dispatch"]["latency_us"].get<double>());
+  }
+}
+
+TEST(A2aCli, SameSeedSameJson) {
+  const std::string args = kA2a + " --ep 16 --seed 5 --format json";
+  const auto a = run_codesim(args);
+  const auto b = run_codesim(args);
+  EXPECT_EQ(a.exit_code, 0);
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(A2aCli, BadFlagsGetExactMessages) {
+  const auto ep = run_codesim("a2a --ep 48");
+  EXPECT_EQ(ep.exit_code, 2);
+  EXPECT_EQ(ep.out, "");
+  EXPECT_EQ(ep.err,
+            "codesim a2a: error: --ep: --ep must be at least 2 and divide the model's 256 routed "
+            "experts, got 48\n");
+  const auto combine = run_codesim("a2a --combine logfmt-x");
+  EXPECT_EQ(combine.err,
+            "codesim a2a: error: --combine: unknown combine format 'logfmt-x'\n"
+            "  hint: bf16, or logfmt-N with N from 4 to 16\n");
+  const auto rate = run_codesim("a2a --sm-copy-rate 8GB");
+  EXPECT_EQ(rate.exit_code, 2);
+  EXPECT_EQ(rate.err,
+            "codesim a2a: error: --sm-copy-rate: '8GB' is a size, not a bandwidth\n"
+            "  hint: 50GBps, 400Gbps, 160 GB/s\n");
+  const auto nodes = run_codesim("a2a --ep 64 --nodes 4");
+  EXPECT_EQ(nodes.err,
+            "codesim a2a: error: --nodes: the topology has 32 GPUs, fewer than --ep 64\n");
+}
+
+TEST(CollectiveCli, RingAllReduceInANodeFollowsTheFormula) {
+  // t = 2 (p - 1) / p * S / B + 2 (p - 1) alpha with B = 160 GB/s, alpha = 3.33 us (H800 NVLink);
+  // bus bandwidth = S / t * 2 (p - 1) / p.
+  const auto j = run_json("collective --kind all-reduce --gpus 8 --sizes 1GB");
+  const double t = 2.0 * 7 / 8 * 1e9 / 160e9 + 2 * 7 * 3.33e-6;
+  const auto& r = j["results"][0];
+  EXPECT_NEAR(r["time_us"].get<double>(), t * 1e6, 1e-6);
+  EXPECT_NEAR(r["busbw_GBps"].get<double>(), 1e9 / t * 2 * 7 / 8 / 1e9, 1e-9);
+}
+
+TEST(CollectiveCli, SizesRunOneAfterTheOther) {
+  // Each size alone: the 1 GB all-gather takes the same time whether or not 1 MB ran first.
+  const auto both = run_json(
+      "collective --kind all-gather --gpus 16 --topology ft2 --radix 8 "
+      "--sizes 1MB,1GB");
+  const auto alone = run_json(
+      "collective --kind all-gather --gpus 16 --topology ft2 --radix 8 "
+      "--sizes 1GB");
+  EXPECT_NEAR(both["results"][1]["time_us"].get<double>(),
+              alone["results"][0]["time_us"].get<double>(), 1e-6);
+}
+
+TEST(CollectiveCli, BadFlagsGetExactMessages) {
+  const auto size = run_codesim("collective --sizes 1MB,8Gb");
+  EXPECT_EQ(size.exit_code, 2);
+  EXPECT_EQ(size.out, "");
+  EXPECT_EQ(size.err,
+            "codesim collective: error: --sizes: '8Gb': '8Gb' is in bits; sizes are in bytes\n"
+            "  hint: 80GB, 141GiB, 7168B\n");
+  const auto algo = run_codesim("collective --kind all-to-all --algorithm ring");
+  EXPECT_EQ(algo.err, "codesim collective: error: all-to-all has no ring algorithm\n");
+  const auto kind = run_codesim("collective --kind broadcast");
+  EXPECT_EQ(kind.err,
+            "codesim collective: error: --kind: unknown collective 'broadcast'\n"
+            "  hint: one of: all-reduce, all-gather, reduce-scatter, all-to-all, send\n");
+}
+
+}  // namespace
+}  // namespace codesim::testing
