@@ -155,6 +155,33 @@ TEST(Collective, AllToAllOnANonBlockingFatTreeMatchesTheClosedForm) {
   EXPECT_NEAR(t[0].end.value, alpha + (p - 8.0) / p * s / 50e9, 1e-12);
 }
 
+TEST(Collective, ConcurrentCollectivesShareTheLinks) {
+  // Two all-to-alls on the same GPUs, started together: the NICs carry both, so each ends at
+  // alpha + 2 (p - g) / p * S / B_nic; a third on other GPUs (nodes 4-7) is not slowed.
+  // FT2 of radix 16: a node per leaf, 8 spines, non-blocking.
+  Platform platform(topologies::build_topology({.family = Family::ft2, .radix = 16},
+                                               topologies::testing::h800_node(), 8),
+                    topologies::Spread::even);
+  const int p = 32;
+  const double s = 320e6;
+  const CollectiveSpec a2a{.kind = CollectiveKind::all_to_all,
+                           .algorithm = CollectiveAlgorithm::direct,
+                           .gpus = first_gpus(p),
+                           .size = Bytes(s)};
+  CollectiveSpec other = a2a;
+  for (int& g : other.gpus) {
+    g += 32;
+  }
+  std::vector<Transfer> transfers = collective_transfers(a2a, platform.topology(), 0);
+  transfers.push_back(collective_transfers(a2a, platform.topology(), 1)[0]);
+  transfers.push_back(collective_transfers(other, platform.topology(), 2)[0]);
+  const auto t = platform.run(transfers);
+  const double alpha = 2.8e-6 + 2 * 0.45e-6;
+  EXPECT_NEAR(t[0].end.value, alpha + 2 * (p - 8.0) / p * s / 50e9, 1e-12);
+  EXPECT_NEAR(t[1].end.value, alpha + 2 * (p - 8.0) / p * s / 50e9, 1e-12);
+  EXPECT_NEAR(t[2].end.value, alpha + (p - 8.0) / p * s / 50e9, 1e-12);
+}
+
 TEST(Collective, AllToAllOnMpftMatchesTheClosedForm) {
   // MPFT, crossing at the source: NIC i of a node carries what its 8 GPUs send to index-i GPUs of
   // the other m - 1 nodes, 8 (m - 1) S / p = (p - g) / p * S: the same closed form as FT2. A
