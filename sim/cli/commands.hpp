@@ -140,4 +140,18 @@ struct CollectiveOptions {
 // `codesim collective`: time and bus bandwidth of a collective per message size.
 void run_collective(const CollectiveOptions& o, std::ostream& out);
 
+struct ScheduleOptions {
+  std::string method = "dualpipe";  // 1f1b | zb1p | dualpipe | dualpipev
+  int pp = 8;                       // pipeline ranks (devices)
+  int chunks = 20;                  // micro-batches
+  std::string f = "1ms";            // a forward chunk
+  std::string b = "2ms";            // a whole backward chunk (input + weight parts)
+  std::string w = "1ms";            // its weight part
+  std::string fb = "2.5ms";         // an overlapped forward + backward pair
+  int width = 0;                    // chart columns; 0: 4 per forward chunk
+  std::string format = "table";
+};
+// `codesim schedule`: a pipeline schedule's chunks per rank, its chart, bubble and activations.
+void run_schedule(const ScheduleOptions& o, std::ostream& out);
+
 }  // namespace codesim::cli

@@ -232,6 +232,20 @@ int main(int argc, char** argv) {
   collective_cmd->add_option("--format", collective.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
 
+  cli::ScheduleOptions schedule;
+  auto* schedule_cmd = app.add_subcommand(
+      "schedule", "A pipeline schedule's chunks per rank, chart, bubble and activations");
+  schedule_cmd->add_option("--method", schedule.method, "1f1b, zb1p, dualpipe or dualpipev");
+  schedule_cmd->add_option("--pp", schedule.pp, "Pipeline ranks (devices)");
+  schedule_cmd->add_option("--chunks", schedule.chunks, "Micro-batches");
+  schedule_cmd->add_option("--f", schedule.f, "A forward chunk, e.g. 1ms");
+  schedule_cmd->add_option("--b", schedule.b, "A whole backward chunk (input + weight parts)");
+  schedule_cmd->add_option("--w", schedule.w, "The weight part of a backward chunk");
+  schedule_cmd->add_option("--fb", schedule.fb, "An overlapped forward + backward pair");
+  schedule_cmd->add_option("--width", schedule.width, "Chart columns (default: 4 per forward)");
+  schedule_cmd->add_option("--format", schedule.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -263,6 +277,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_a2a(a2a, out); });
     } else if (*collective_cmd) {
       buffered([&](std::ostream& out) { cli::run_collective(collective, out); });
+    } else if (*schedule_cmd) {
+      buffered([&](std::ostream& out) { cli::run_schedule(schedule, out); });
     } else if (*check_cmd) {
       buffered([&](std::ostream& out) { cli::run_check(check_file, check_format, out); });
     }
