@@ -130,7 +130,8 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                             {"gemm_efficiency_fp8", fit.gemm_efficiency},
                             {"attention_forward_efficiency", fit.attention_forward_efficiency},
                             {"attention_backward_efficiency", fit.attention_backward_efficiency},
-                            {"gemm_efficiency_by_piece", fit.piece_gemm_efficiency}};
+                            {"gemm_efficiency_by_piece", fit.piece_gemm_efficiency},
+                            {"other_kernels_us_by_piece", fit.piece_other_us}};
   const std::string method =
       "list schedule over the imported op DAG keeping each op's measured wait. GEMM and attention "
       "time per piece "

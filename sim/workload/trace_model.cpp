@@ -23,7 +23,8 @@ std::pair<std::string, int> instance_of(const Op& op) {
 
 }  // namespace
 
-PieceWork piece_work(const llm::LlmSpec& m, const std::string& piece, int tokens) {
+PieceWork piece_work(const llm::LlmSpec& m, const std::string& piece, int tokens,
+                     bool dense_layer) {
   if (piece.size() < 4) {
     return {};
   }
@@ -33,14 +34,16 @@ PieceWork piece_work(const llm::LlmSpec& m, const std::string& piece, int tokens
   std::vector<llm::LayerOp> ops;
   if (base == "attn") {
     ops = llm::attention_ops(m, shape);
-    if (m.moe) {
+    if (m.moe && !dense_layer) {
       for (const auto& op : llm::moe_ops(m, shape)) {
         if (op.name == "router") {
           ops.push_back(op);
         }
       }
     }
-  } else if (base == "mlp" && m.moe) {
+  } else if (base == "mlp" && (dense_layer || !m.moe)) {
+    ops = llm::dense_ffn_ops(m, shape);
+  } else if (base == "mlp") {
     for (const auto& op : llm::moe_ops(m, shape)) {
       if (op.name != "router") {
         ops.push_back(op);
@@ -65,6 +68,7 @@ TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,
                    const hardware::GpuSpec& gpu) {
   std::map<std::pair<std::string, int>, bool> instances;
   std::map<std::string, double> gemm_time_by_piece;
+  std::map<std::string, double> other_time_by_piece;
   double gemm_time = 0;
   double attention_forward_time = 0;
   double attention_backward_time = 0;
@@ -80,6 +84,8 @@ TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,
       attention_forward_time += *op.measured_us;
     } else if (op.op_class == cost::KernelClass::attention_backward) {
       attention_backward_time += *op.measured_us;
+    } else if (op.kind == OpKind::compute && op.op_class != cost::KernelClass::communication) {
+      other_time_by_piece[op.tags.piece] += *op.measured_us;
     }
   }
   double gemm_flops = 0;
@@ -107,6 +113,13 @@ TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,
       attention_backward_time > 0 ? attention_backward_flops / (attention_backward_time * bf16) : 0;
   for (const auto& [piece, time] : gemm_time_by_piece) {
     fit.piece_gemm_efficiency[piece] = gemm_flops_by_piece[piece] / (time * fp8);
+  }
+  std::map<std::string, int> instances_of_piece;
+  for (const auto& [instance, present] : instances) {
+    ++instances_of_piece[instance.first];
+  }
+  for (const auto& [piece, time] : other_time_by_piece) {
+    fit.piece_other_us[piece] = time / instances_of_piece[piece];
   }
   return fit;
 }

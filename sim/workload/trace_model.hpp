@@ -24,8 +24,10 @@ struct PieceWork {
   double attention_flops = 0;  // Q K^T and P V (causal)
 };
 
-// Work of one piece ("attn(F)", "mlp(W)", ...) for one layer on one GPU.
-PieceWork piece_work(const llm::LlmSpec& m, const std::string& piece, int tokens);
+// Work of one piece ("attn(F)", "mlp(W)", ...) for one layer on one GPU; a dense layer's mlp is
+// its dense FFN (and its attn has no router).
+PieceWork piece_work(const llm::LlmSpec& m, const std::string& piece, int tokens,
+                     bool dense_layer = false);
 
 // Efficiencies fitted to a measured trace: model FLOPs of a class over its kernels' time at the
 // measured GPU's peak (GEMMs at the FP8 peak, as DeepSeek runs them; attention at BF16).
@@ -34,6 +36,9 @@ struct TraceFit {
   double attention_forward_efficiency = 0;
   double attention_backward_efficiency = 0;
   std::map<std::string, double> piece_gemm_efficiency;  // per piece, to show the spread
+  // Per piece, the mean time per layer of its other kernels (casts to FP8, norms, activations,
+  // permutes; on any stream, communication kernels excepted), in microseconds as measured.
+  std::map<std::string, double> piece_other_us;
 };
 
 TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,
