@@ -154,4 +154,13 @@ struct ScheduleOptions {
 // `codesim schedule`: a pipeline schedule's chunks per rank, its chart, bubble and activations.
 void run_schedule(const ScheduleOptions& o, std::ostream& out);
 
+struct RunOptions {
+  std::string scenario;
+  std::string format = "table";  // table | json
+  std::string chrome_trace;      // write the replayed timeline here
+  bool bench = false;            // print where the time went and peak memory
+};
+// `codesim run`: simulate one training step of a scenario and report it.
+void run_run(const RunOptions& o, std::ostream& out);
+
 }  // namespace codesim::cli

@@ -246,6 +246,14 @@ int main(int argc, char** argv) {
   schedule_cmd->add_option("--format", schedule.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
 
+  cli::RunOptions run;
+  auto* run_cmd =
+      app.add_subcommand("run", "Simulate one training step of a scenario and report it");
+  run_cmd->add_option("scenario", run.scenario, "Scenario YAML")->required();
+  run_cmd->add_option("--format", run.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  run_cmd->add_flag("--bench", run.bench, "Print where the time went and peak memory");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -279,6 +287,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_collective(collective, out); });
     } else if (*schedule_cmd) {
       buffered([&](std::ostream& out) { cli::run_schedule(schedule, out); });
+    } else if (*run_cmd) {
+      buffered([&](std::ostream& out) { cli::run_run(run, out); });
     } else if (*check_cmd) {
       buffered([&](std::ostream& out) { cli::run_check(check_file, check_format, out); });
     }

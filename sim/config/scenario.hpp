@@ -99,6 +99,7 @@ struct HardwareSection {
   hardware::HardwareSpec spec;  // the preset with the scenario's overrides applied
   int nodes = 0;
   int comm_sms = 0;  // SMs held by communication kernels while they overlap compute
+  core::BytesPerSecond sm_copy_rate;  // what one such SM sends per second
 };
 
 struct TopologySection {

@@ -173,6 +173,12 @@ std::vector<FieldSpec> build_schema() {
                                           "SMs held by communication kernels while they overlap "
                                           "compute (DeepSeek-V3 training: 20 of 132)."),
                              0)));
+  f.push_back(field("hardware.sm_copy_rate", MEMBER(hardware.sm_copy_rate),
+                    positive(with_default("8GBps",
+                                          "Bytes per second one communication SM sends: a GPU's "
+                                          "expert-parallel traffic is capped at comm_sms x this. "
+                                          "An assumption, not a measurement: 20 SMs then send "
+                                          "160 GB/s, the H800's NVLink."))));
   f.push_back(
       field("hardware.bf16_peak", MEMBER(hardware.spec.gpu.bf16_peak),
             positive(from_preset(hw, "Dense BF16 tensor-core peak per GPU (the MFU reference)."))));

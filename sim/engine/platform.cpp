@@ -213,12 +213,134 @@ void Platform::Impl::start(int index) {
   });
 }
 
+// Per run_streams call: which tasks have ended, and which streams wait for which task.
+struct StreamState {
+  std::vector<char> done;
+  std::vector<std::vector<std::size_t>> waiters;  // per task: streams waiting for it
+  std::vector<sg4::ConditionVariablePtr> wake;    // per stream
+  sg4::MutexPtr mutex;
+  std::vector<Prepared> transfers;
+  double origin = 0;
+};
+
 Platform::Platform(const topologies::Topology& topology, topologies::Spread spread)
     : impl_(std::make_unique<Impl>(topology, spread)) {
   impl_->build();
 }
 
 Platform::~Platform() = default;
+
+std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
+  const std::size_t count = program.tasks.size();
+  std::vector<char> listed(count, 0);
+  for (const auto& stream : program.streams) {
+    for (const int t : stream) {
+      if (t < 0 || static_cast<std::size_t>(t) >= count || listed[static_cast<std::size_t>(t)]) {
+        throw core::SimulationError("stream program: task " + std::to_string(t) +
+                                    " is out of range or on two streams");
+      }
+      listed[static_cast<std::size_t>(t)] = 1;
+    }
+  }
+  for (const auto& task : program.tasks) {
+    for (const int d : task.deps) {
+      if (d < 0 || static_cast<std::size_t>(d) >= count) {
+        throw core::SimulationError("stream program: dependency " + std::to_string(d) +
+                                    " is out of range");
+      }
+    }
+    if (task.transfer >= static_cast<int>(program.transfers.size())) {
+      throw core::SimulationError("stream program: transfer " + std::to_string(task.transfer) +
+                                  " is out of range");
+    }
+  }
+  {
+    // Kahn's algorithm over stream order and dependencies: the program must be able to finish.
+    std::vector<int> indegree(count, 0);
+    std::vector<std::vector<std::size_t>> next(count);
+    for (const auto& stream : program.streams) {
+      for (std::size_t i = 1; i < stream.size(); ++i) {
+        next[static_cast<std::size_t>(stream[i - 1])].push_back(
+            static_cast<std::size_t>(stream[i]));
+        ++indegree[static_cast<std::size_t>(stream[i])];
+      }
+    }
+    for (std::size_t t = 0; t < count; ++t) {
+      for (const int d : program.tasks[t].deps) {
+        next[static_cast<std::size_t>(d)].push_back(t);
+        ++indegree[t];
+      }
+    }
+    std::vector<std::size_t> ready;
+    for (std::size_t t = 0; t < count; ++t) {
+      if (indegree[t] == 0) {
+        ready.push_back(t);
+      }
+    }
+    for (std::size_t k = 0; k < ready.size(); ++k) {
+      for (const std::size_t n : next[ready[k]]) {
+        if (--indegree[n] == 0) {
+          ready.push_back(n);
+        }
+      }
+    }
+    if (ready.size() != count) {
+      throw core::SimulationError(
+          "stream program: its dependencies and stream orders form a cycle");
+    }
+  }
+  StreamState state;
+  state.done.assign(count, 0);
+  state.waiters.resize(count);
+  state.mutex = sg4::Mutex::create();
+  for (std::size_t s = 0; s < program.streams.size(); ++s) {
+    state.wake.push_back(sg4::ConditionVariable::create());
+  }
+  std::vector<TransferTiming> unused(program.transfers.size());
+  for (std::size_t i = 0; i < program.transfers.size(); ++i) {
+    state.transfers.push_back(impl_->prepare(program.transfers[i], unused[i]));
+  }
+  state.origin = sg4::Engine::get_clock();
+  std::vector<TaskTiming> timings(count);
+  for (std::size_t s = 0; s < program.streams.size(); ++s) {
+    sg4::Actor::create("s" + std::to_string(s), impl_->hosts.front(), [&, s] {
+      for (const int id : program.streams[s]) {
+        const StreamTask& task = program.tasks[static_cast<std::size_t>(id)];
+        for (const int d : task.deps) {
+          std::unique_lock<sg4::Mutex> lock(*state.mutex);
+          while (!state.done[static_cast<std::size_t>(d)]) {
+            state.waiters[static_cast<std::size_t>(d)].push_back(s);
+            state.wake[s]->wait(lock);
+          }
+        }
+        timings[static_cast<std::size_t>(id)].start =
+            core::Seconds(sg4::Engine::get_clock() - state.origin);
+        if (task.duration.value > 0) {
+          sg4::this_actor::sleep_for(task.duration.value);
+        }
+        if (task.transfer >= 0) {
+          const Prepared& p = state.transfers[static_cast<std::size_t>(task.transfer)];
+          for (int r = 0; r < p.repeat; ++r) {
+            sg4::this_actor::sleep_for(p.latency);
+            if (!p.loads.empty()) {
+              impl_->execute(p);
+            }
+          }
+        }
+        timings[static_cast<std::size_t>(id)].end =
+            core::Seconds(sg4::Engine::get_clock() - state.origin);
+        std::unique_lock<sg4::Mutex> lock(*state.mutex);
+        state.done[static_cast<std::size_t>(id)] = 1;
+        for (const std::size_t w : state.waiters[static_cast<std::size_t>(id)]) {
+          state.wake[w]->notify_all();
+        }
+        state.waiters[static_cast<std::size_t>(id)].clear();
+      }
+    });
+  }
+  impl_->engine->run();
+  return timings;
+}
 
 const topologies::Topology& Platform::topology() const {
   return impl_->topology;

@@ -43,6 +43,11 @@ class Platform {
   // a dependency cycle or an index out of range, before anything runs.
   std::vector<TransferTiming> run(const std::vector<Transfer>& transfers);
 
+  // Runs a program of streams, one SimGrid actor per stream. Throws core::SimulationError, before
+  // anything runs, for an index out of range or a program that cannot finish (a cycle through
+  // dependencies and stream orders).
+  std::vector<TaskTiming> run_streams(const StreamProgram& program);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -33,4 +33,26 @@ struct TransferTiming {
   int bottleneck = -1;
 };
 
+// A program of streams (a GPU's compute and communication streams, for instance): each stream
+// runs its tasks in order; a task starts when its stream is free and its dependencies have
+// ended, takes `duration` on its stream, then runs its transfer if it names one.
+struct StreamTask {
+  core::Seconds duration;
+  int transfer = -1;  // index in StreamProgram::transfers; -1: none
+  std::vector<int> deps;
+};
+
+struct StreamProgram {
+  std::vector<StreamTask> tasks;
+  std::vector<std::vector<int>> streams;  // task indices per stream, in order
+  // Routed once, run each time a task names one (their not_before, after and repeat > 1 are
+  // not used here).
+  std::vector<Transfer> transfers;
+};
+
+struct TaskTiming {
+  core::Seconds start;  // when its stream began it (after its dependencies)
+  core::Seconds end;
+};
+
 }  // namespace codesim::engine

@@ -102,12 +102,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"real_expected.yaml",
                  "tests/bad_input/real_expected.yaml:5:11: error: routing.skew.zipf: expected a "
                  "number, got 'high'\n"},
-        BadInput{"section_as_scalar.yaml",
-                 "tests/bad_input/section_as_scalar.yaml:3:11: error: hardware: expected a map of "
-                 "settings, got 'h800'\n"
-                 "  hint: keys here: gpu, nodes, gpus_per_node, sms, comm_sms, bf16_peak, "
-                 "fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_latency, "
-                 "nic_bandwidth, nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
+        BadInput{
+            "section_as_scalar.yaml",
+            "tests/bad_input/section_as_scalar.yaml:3:11: error: hardware: expected a map of "
+            "settings, got 'h800'\n"
+            "  hint: keys here: gpu, nodes, gpus_per_node, sms, comm_sms, sm_copy_rate, bf16_peak, "
+            "fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_latency, "
+            "nic_bandwidth, nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
         BadInput{"several_errors.yaml",
                  "tests/bad_input/several_errors.yaml:4:10: error: hardware.nodes: must be at "
                  "least 1, got -1\n"

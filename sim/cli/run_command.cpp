@@ -1,0 +1,236 @@
+// `codesim run SCENARIO`: the simulator's main job. Scenario -> routing plan (reference gate) ->
+// step program (schedule, placement, calibrated piece times) -> SimGrid replay -> report.
+#include <chrono>
+#include <ostream>
+
+#include "models/kernels/batch_routing.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/network_flags.hpp"
+#include "sim/cli/usage.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/config/topology_from.hpp"
+#include "sim/core/error.hpp"
+#include "sim/engine/step_metrics.hpp"
+#include "sim/engine/step_replay.hpp"
+#include "sim/report/format.hpp"
+#include "sim/report/run_report.hpp"
+
+namespace codesim::cli {
+namespace {
+
+using config::Scenario;
+
+// Tokens per GPU the routing plan is computed for; its bytes are scaled to the micro-batch's
+// tokens (the gate's statistics settle well before: see sim/engine/README.md).
+constexpr int kPlanTokensPerGpu = 1024;
+// Width of the synthetic gate (routing statistics do not depend on it).
+constexpr int kGateHidden = 256;
+constexpr int kBiasBalancingSteps = 100;
+
+[[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
+                                 const std::string& message, const std::string& hint = {}) {
+  throw core::InputError(core::Diagnostic{{s.source_file, 0, 0}, key, message, hint});
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+workload::ScheduleMethod method_of(config::ScheduleMethod m) {
+  switch (m) {
+    case config::ScheduleMethod::one_f_one_b:
+      return workload::ScheduleMethod::one_f_one_b;
+    case config::ScheduleMethod::zb1p:
+      return workload::ScheduleMethod::zb1p;
+    case config::ScheduleMethod::dualpipe:
+      return workload::ScheduleMethod::dualpipe;
+    case config::ScheduleMethod::dualpipev:
+      return workload::ScheduleMethod::dualpipev;
+  }
+  return workload::ScheduleMethod::one_f_one_b;
+}
+
+engine::EpMode mode_of(config::DispatchMode m) {
+  switch (m) {
+    case config::DispatchMode::deepep_normal:
+      return engine::EpMode::normal;
+    case config::DispatchMode::direct:
+      return engine::EpMode::direct;
+    case config::DispatchMode::deepep_low_latency:
+      return engine::EpMode::low_latency;
+  }
+  return engine::EpMode::normal;
+}
+
+engine::EpPayload payload_of(const Scenario& s) {
+  const auto& p = s.workload.precision;
+  const int h = s.model.spec.hidden;
+  const int topk = s.model.spec.moe ? s.model.spec.moe->activated_experts : 0;
+  if (p.dispatch != config::WirePrecision::fp8 && p.dispatch != config::WirePrecision::bf16) {
+    scenario_error(s, "workload.precision.dispatch",
+                   "dispatch in " + std::string(config::enum_name(p.dispatch)) +
+                       " is not modelled (DeepSeek studied LogFMT for combine)",
+                   "fp8 or bf16");
+  }
+  int bits = 0;
+  if (p.combine == config::WirePrecision::logfmt8) {
+    bits = 8;
+  } else if (p.combine == config::WirePrecision::logfmt10) {
+    bits = 10;
+  }
+  engine::EpPayload payload =
+      engine::ep_payload(h, topk,
+                         p.dispatch == config::WirePrecision::fp8 ? engine::DispatchFormat::fp8
+                                                                  : engine::DispatchFormat::bf16,
+                         bits);
+  if (p.combine == config::WirePrecision::fp8) {
+    payload.combine = core::Bytes(h + h / 128.0 * 4);  // FP8 with a scale per 128 channels
+  }
+  return payload;
+}
+
+}  // namespace
+
+void run_run(const RunOptions& o, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
+  const Scenario s = config::load_scenario(o.scenario);
+  if (s.workload.kind != config::WorkloadKind::train) {
+    scenario_error(s, "workload.kind",
+                   "only training steps are simulated so far (prefill and decode come next)");
+  }
+  if (s.parallelism.tp != 1) {
+    scenario_error(s, "parallelism.tp", "tensor parallelism is not modelled yet", "use tp: 1");
+  }
+  const auto& pa = s.parallelism;
+  const int tokens = s.workload.seq_len * s.schedule.micro_batch_sequences;
+  const int per_step = s.workload.global_batch_sequences;
+  const int micro_batches = per_step / (pa.dp * s.schedule.micro_batch_sequences);
+  if (micro_batches * pa.dp * s.schedule.micro_batch_sequences != per_step) {
+    scenario_error(s, "workload.global_batch_sequences",
+                   "the global batch (" + std::to_string(per_step) +
+                       ") must split into dp x micro-batch sequences = " +
+                       std::to_string(pa.dp * s.schedule.micro_batch_sequences) + " per step");
+  }
+  const int ep = s.model.spec.moe ? pa.ep : 1;
+
+  workload::StepSpec spec{.model = &s.model.spec,
+                          .gpu = s.hardware.spec.gpu,
+                          .pieces = workload::deepseek_profile(),
+                          .method = method_of(s.schedule.method),
+                          .pp = pa.pp,
+                          .micro_batches = micro_batches,
+                          .tokens = tokens,
+                          .ep = ep,
+                          .dp = pa.dp,
+                          .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+                          .comm_sms = s.hardware.comm_sms};
+  workload::StepProgram program;
+  try {
+    program = workload::build_step_program(spec);
+  } catch (const workload::ScheduleError& e) {
+    scenario_error(s, "schedule.method", e.what());
+  } catch (const std::invalid_argument& e) {
+    scenario_error(s, "parallelism.pp", e.what());
+  }
+  const double program_seconds = seconds_since(start);
+
+  engine::StepNetwork network{.gpus_per_rank = s.gpus() / pa.pp,
+                              .ep = ep,
+                              .mode = mode_of(s.routing.dispatch),
+                              .payload = payload_of(s),
+                              .plan_tokens_per_gpu = kPlanTokensPerGpu,
+                              .tokens_per_gpu = tokens,
+                              .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
+  const auto routing_start = std::chrono::steady_clock::now();
+  if (ep > 1) {
+    kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
+    gate.topk_groups = std::min(s.routing.node_limit, gate.groups);
+    const bool perfect = s.routing.balance == config::Balance::perfect;
+    network.plan =
+        kernels::route_batch(
+            {.gate = gate,
+             .hidden = kGateHidden,
+             .tokens = kPlanTokensPerGpu * ep,
+             .ep = ep,
+             .gpus_per_node = s.hardware.spec.gpus_per_node,
+             .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
+             .balance_steps = s.routing.balance == config::Balance::none ? 0 : kBiasBalancingSteps,
+             .seed = static_cast<std::uint64_t>(s.routing.seed)})
+            .plan;
+  }
+  const double routing_seconds = seconds_since(routing_start);
+
+  const auto sim_start = std::chrono::steady_clock::now();
+  const topologies::Topology topology = config::build_topology(s);
+  const auto spread = s.topology.path_selection == config::PathSelection::spread
+                          ? topologies::Spread::even
+                          : topologies::Spread::hashed;
+  engine::Platform platform(topology, spread);
+  const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
+  const double simulation_seconds = seconds_since(sim_start);
+
+  metrics::RunResult r = engine::measure_step(program, timeline, platform,
+                                              {.model = &s.model.spec,
+                                               .gpu = s.hardware.spec.gpu,
+                                               .gpus = s.gpus(),
+                                               .seq_len = s.workload.seq_len,
+                                               .sequences_per_step = static_cast<double>(per_step),
+                                               .tokens_per_micro_batch = tokens,
+                                               .dp = pa.dp,
+                                               .ep = ep});
+  r.scenario = s.name;
+  for (const auto& st : program.placement) {
+    r.placement.push_back(workload::describe(st));
+  }
+  r.notes.push_back("folded: one data-parallel replica's " + std::to_string(pa.pp) +
+                    "-rank pipeline is simulated; its EP all-to-alls run over its EP group of " +
+                    std::to_string(ep) + " GPUs, its DP collectives over all " +
+                    std::to_string(s.gpus() / pa.pp) +
+                    " replicas of each rank; the other replicas' identical traffic, on other "
+                    "nodes and planes, is not");
+  r.notes.push_back(
+      "fitted: compute piece times use GEMM and attention efficiencies and other-kernel times "
+      "fitted to DeepSeek's H800 profile trace (sim/workload/piece_model.hpp); the SM copy rate " +
+      report::fixed(s.hardware.sm_copy_rate.value / 1e9, 1) + " GB/s is an assumption");
+  r.notes.push_back("routing: one plan from the reference gate over " +
+                    std::to_string(kPlanTokensPerGpu) + " tokens per GPU, bytes scaled to " +
+                    std::to_string(tokens) + "; every layer and micro-batch uses it");
+  r.notes.push_back(
+      "estimate: activations at 34 x hidden bytes per token and layer (BF16, no "
+      "recomputation), an upper bound for DeepSeek-V3");
+  const double fixed_memory =
+      r.memory.parameters_gb + r.memory.gradients_gb + r.memory.optimizer_gb;
+  if (fixed_memory > r.memory.capacity_gb) {
+    throw core::SimulationError(
+        "the scenario does not fit: parameters, gradients and optimizer state need " +
+        report::fixed(fixed_memory, 1) + " GB per GPU of the first pipeline rank, more than its " +
+        report::fixed(r.memory.capacity_gb, 0) +
+        " GB; raise pp or ep, or use GPUs with more memory");
+  }
+  if (r.memory.total_gb() > r.memory.capacity_gb) {
+    r.notes.push_back("memory: with the activation upper bound the first rank needs " +
+                      report::fixed(r.memory.total_gb(), 1) + " GB of " +
+                      report::fixed(r.memory.capacity_gb, 0) +
+                      " GB; it fits only with recomputation or lower-precision activations");
+  }
+  auto j = report::run_json(r);
+  if (o.bench) {
+    j["bench"] = {{"program_seconds", program_seconds},       {"routing_seconds", routing_seconds},
+                  {"simulation_seconds", simulation_seconds}, {"tasks", program.tasks.size()},
+                  {"transfers", timeline.transfers.size()},   {"peak_rss_MB", peak_rss_mb()}};
+  }
+  if (o.format == "json") {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  out << report::run_table(r);
+  if (o.bench) {
+    out << "bench: program " << report::fixed(program_seconds, 2) << " s, routing "
+        << report::fixed(routing_seconds, 2) << " s, simulation "
+        << report::fixed(simulation_seconds, 2) << " s (" << program.tasks.size() << " tasks, "
+        << timeline.transfers.size() << " distinct transfers), peak memory "
+        << report::fixed(peak_rss_mb(), 0) << " MB\n";
+  }
+}
+
+}  // namespace codesim::cli

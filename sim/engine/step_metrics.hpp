@@ -1,0 +1,34 @@
+// From a replayed step to the report's figures: step time, the first rank's breakdown, exposed
+// communication, link loads, memory.
+#pragma once
+
+#include "models/hardware/hardware_spec.hpp"
+#include "models/llm/llm_spec.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/engine/step_replay.hpp"
+#include "sim/metrics/run_result.hpp"
+#include "sim/workload/step_program.hpp"
+
+namespace codesim::engine {
+
+struct StepFacts {
+  const llm::LlmSpec* model = nullptr;
+  hardware::GpuSpec gpu;
+  int gpus = 1;
+  int seq_len = 4096;
+  double sequences_per_step = 1;
+  int tokens_per_micro_batch = 4096;  // per GPU
+  int dp = 1;
+  int ep = 1;
+  int gpus_per_rank_in_ep = 1;  // the first rank's EP group: GPUs 0 .. this - 1
+};
+
+// Activation bytes one token leaves per transformer layer for the backward pass: 34 x hidden
+// (Korthikanti et al. 2022, BF16, no recomputation). An upper bound for DeepSeek-V3, which
+// recomputes norms and MLA up-projections and caches some activations in FP8.
+double activation_bytes_per_token_layer(const llm::LlmSpec& m);
+
+metrics::RunResult measure_step(const workload::StepProgram& program, const StepTimeline& timeline,
+                                const Platform& platform, const StepFacts& facts);
+
+}  // namespace codesim::engine

@@ -1,0 +1,121 @@
+// Step program -> stream program (tasks, streams, distinct transfers) -> SimGrid.
+#include "sim/engine/step_replay.hpp"
+
+#include <map>
+#include <tuple>
+
+#include "sim/engine/collective.hpp"
+
+namespace codesim::engine {
+namespace {
+
+using workload::CommKind;
+using workload::CommRef;
+
+// Distinct transfers, built once per key.
+class Transfers {
+ public:
+  Transfers(const StepNetwork& n, const topologies::Topology& t, std::vector<Transfer>& out)
+      : n_(n), topology_(t), out_(out) {}
+
+  int index(int rank, const CommRef& c) {
+    const auto key = std::make_tuple(static_cast<int>(c.kind), rank, c.gradient, c.to_rank,
+                                     c.bytes.value, c.experts);
+    const auto found = index_.find(key);
+    if (found != index_.end()) {
+      return found->second;
+    }
+    out_.push_back(build(rank, c));
+    const int i = static_cast<int>(out_.size()) - 1;
+    index_.emplace(key, i);
+    return i;
+  }
+
+ private:
+  int first_gpu(int rank) const { return rank * n_.gpus_per_rank; }
+
+  Transfer build(int rank, const CommRef& c) {
+    Transfer t{.name = std::string(workload::comm_kind_name(c.kind))};
+    switch (c.kind) {
+      case CommKind::ep_dispatch:
+      case CommKind::ep_combine: {
+        std::vector<int> gpus;
+        for (int i = 0; i < n_.ep; ++i) {
+          gpus.push_back(first_gpu(rank) + i);
+        }
+        const EpFlows f = ep_flows(n_.plan, n_.mode, n_.payload, gpus);
+        // Forward: dispatch sends FP8 tokens out, combine brings BF16 results back. Backward:
+        // combine(B) sends the output gradients out the way dispatch went (FP8, as the profile's
+        // casts show), dispatch(B) brings the input gradients back the way combine came (BF16).
+        const bool outward = (c.kind == CommKind::ep_dispatch) != c.gradient;
+        t.flows = outward ? f.dispatch : f.combine;
+        const double scale = static_cast<double>(n_.tokens_per_gpu) / n_.plan_tokens_per_gpu;
+        for (auto& flow : t.flows) {
+          flow.bytes = flow.bytes * scale;
+        }
+        t.sender_cap = n_.ep_sender_cap;
+        break;
+      }
+      case CommKind::pp_send:
+        t.flows = {topologies::Flow{
+            .src = first_gpu(c.from_rank), .dst = first_gpu(c.to_rank), .bytes = c.bytes}};
+        break;
+      case CommKind::dp_reduce_scatter:
+      case CommKind::dp_all_gather: {
+        std::vector<int> gpus;
+        const int step = c.experts ? n_.ep : 1;
+        for (int g = 0; g < n_.gpus_per_rank; g += step) {
+          gpus.push_back(first_gpu(rank) + g);
+        }
+        if (gpus.size() < 2) {
+          break;
+        }
+        const auto phases =
+            collective_transfers(CollectiveSpec{.kind = c.kind == CommKind::dp_reduce_scatter
+                                                            ? CollectiveKind::reduce_scatter
+                                                            : CollectiveKind::all_gather,
+                                                .algorithm = CollectiveAlgorithm::ring,
+                                                .gpus = gpus,
+                                                .size = c.bytes},
+                                 topology_, 0);
+        t.flows = phases.front().flows;
+        t.repeat = phases.front().repeat;
+        break;
+      }
+    }
+    return t;
+  }
+
+  const StepNetwork& n_;
+  const topologies::Topology& topology_;
+  std::vector<Transfer>& out_;
+  std::map<std::tuple<int, int, bool, int, double, bool>, int> index_;
+};
+
+}  // namespace
+
+StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,
+                         const StepNetwork& network) {
+  StreamProgram sp;
+  Transfers transfers(network, platform.topology(), sp.transfers);
+  const int ranks = program.schedule.ranks;
+  sp.streams.resize(static_cast<std::size_t>(ranks) * 2);
+  for (const auto& task : program.tasks) {
+    StreamTask st{.duration = task.duration, .deps = task.deps};
+    if (task.comm) {
+      st.transfer = transfers.index(task.rank, *task.comm);
+    }
+    sp.streams[static_cast<std::size_t>(task.rank * 2 + static_cast<int>(task.stream))].push_back(
+        task.id);
+    sp.tasks.push_back(std::move(st));
+  }
+  StepTimeline out;
+  out.tasks = platform.run_streams(sp);
+  for (const auto& t : sp.tasks) {
+    out.transfer_of_task.push_back(t.transfer);
+  }
+  out.transfers = std::move(sp.transfers);
+  return out;
+}
+
+}  // namespace codesim::engine

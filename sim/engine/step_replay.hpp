@@ -1,0 +1,49 @@
+// Replays a training step program on the platform: two streams per pipeline rank (compute and
+// communication), compute tasks for their modelled durations, communication tasks as transfers
+// among the GPUs that take part. Folding: the program is one data-parallel replica's pipeline;
+// its communication involves the real peers:
+//
+//   GPUs of pipeline rank r:   r x G .. r x G + G - 1, G = GPUs / PP (the replicas of rank r)
+//   EP dispatch / combine:     the EP group of replica 0 (the first ep of them), with the routing
+//                              plan's bytes scaled from its sampled tokens to the micro-batch's
+//   PP send r -> r':           replica 0's GPU of r to replica 0's GPU of r'
+//   DP reduce-scatter / gather: ring over the G replicas of rank r (dense parameters), or over
+//                              the G / ep replicas holding the same experts
+//
+// The other replicas run the same program at the same time; their EP groups (other nodes) and
+// pipeline sends (other planes) do not share links with replica 0's on a fat tree, so they are
+// not simulated; the report says so.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "models/kernels/routing_plan.hpp"
+#include "sim/engine/expert_parallel.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/workload/step_program.hpp"
+
+namespace codesim::engine {
+
+struct StepNetwork {
+  int gpus_per_rank = 1;  // G: the data-parallel replicas of each pipeline rank
+  int ep = 1;
+  EpMode mode = EpMode::normal;
+  EpPayload payload;
+  kernels::RoutingPlan plan;                          // over `ep` GPUs
+  int plan_tokens_per_gpu = 1;                        // tokens per GPU the plan was routed with
+  int tokens_per_gpu = 1;                             // tokens per GPU of a micro-batch
+  std::optional<core::BytesPerSecond> ep_sender_cap;  // comm SMs x copy rate per SM
+};
+
+struct StepTimeline {
+  std::vector<TaskTiming> tasks;      // per task of the program
+  std::vector<int> transfer_of_task;  // per task: index in `transfers`, or -1
+  std::vector<Transfer> transfers;    // the distinct transfers routed
+};
+
+// Throws core::SimulationError when the program cannot run.
+StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,
+                         const StepNetwork& network);
+
+}  // namespace codesim::engine

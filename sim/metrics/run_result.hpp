@@ -1,0 +1,69 @@
+// What a simulated training step gives: the figures every report writer prints. Plain data; the
+// engine fills it, sim/report writes it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/units.hpp"
+
+namespace codesim::metrics {
+
+// The first pipeline rank's step, spent in (spec §6): forward-only chunks, backward-only chunks
+// (input gradients, or whole backwards where the schedule does not split them), weight-only
+// chunks, overlapped forward-and-backward pairs, idle, and the optimizer step with the
+// data-parallel synchronization around it. They add up to the step time.
+struct Breakdown {
+  core::Seconds forward;
+  core::Seconds backward;
+  core::Seconds weight;
+  core::Seconds forward_backward;
+  core::Seconds bubble;
+  core::Seconds optimizer;
+  core::Seconds total() const {
+    return forward + backward + weight + forward_backward + bubble + optimizer;
+  }
+};
+
+struct LinkUse {
+  std::string link;  // "ib nic_n0_0 -> leaf0"
+  core::Bytes bytes;
+  double utilization = 0;  // bytes / (bandwidth x step time)
+};
+
+struct MemoryUse {
+  double parameters_gb = 0;
+  double gradients_gb = 0;
+  double optimizer_gb = 0;
+  double activations_gb = 0;  // peak micro-batches in flight x one micro-batch-stage's
+  int peak_in_flight = 0;
+  double capacity_gb = 0;
+  double total_gb() const { return parameters_gb + gradients_gb + optimizer_gb + activations_gb; }
+};
+
+struct RunResult {
+  std::string scenario;
+  core::Seconds step_time;
+  Breakdown breakdown;
+  double tokens_per_step = 0;
+  double tokens_per_day = 0;
+  double tflops_causal = 0;  // per GPU
+  double tflops_noncausal = 0;
+  double mfu_causal = 0;  // against the dense BF16 peak
+  double mfu_noncausal = 0;
+  std::map<std::string, core::Seconds> exposed_comm;  // "EP", "PP", "DP"
+  // Median time of an overlapped F&B pair of two stages of MoE layers only (no embedding, head
+  // or dense layer): what DeepSeek's profile trace shows one of.
+  core::Seconds median_pair;
+  int pairs_measured = 0;
+  // Bytes over the scale-out network per GPU of the first rank's EP group and step: what its
+  // NICs send.
+  core::Bytes ib_bytes_per_gpu;
+  std::vector<LinkUse> busiest_links;
+  MemoryUse memory;
+  std::vector<std::string> placement;  // per stage: its layers
+  std::vector<std::string> notes;      // folding, fitted figures, estimates
+};
+
+}  // namespace codesim::metrics

@@ -1,0 +1,73 @@
+// Linear partition of layers over stages (dynamic programming over split points).
+#include "sim/workload/stage_placement.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace codesim::workload {
+
+std::vector<StageLayers> place_layers(const StageCosts& c, int stages) {
+  const int n = static_cast<int>(c.layer.size());
+  if (stages < 1 || n < stages) {
+    throw std::invalid_argument("cannot place " + std::to_string(n) + " layers on " +
+                                std::to_string(stages) + " pipeline stages: each needs a layer");
+  }
+  std::vector<double> prefix(static_cast<std::size_t>(n) + 1, 0.0);
+  for (int i = 0; i < n; ++i) {
+    prefix[static_cast<std::size_t>(i) + 1] =
+        prefix[static_cast<std::size_t>(i)] + c.layer[static_cast<std::size_t>(i)];
+  }
+  // Cost of stage k holding layers [a, b).
+  auto cost = [&](int k, int a, int b) {
+    double x = prefix[static_cast<std::size_t>(b)] - prefix[static_cast<std::size_t>(a)];
+    x += k == 0 ? c.embedding : 0.0;
+    x += k == stages - 1 ? c.head : 0.0;
+    return x;
+  };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // best[k][i]: the smallest max stage cost placing the first i layers on stages 0..k.
+  std::vector<std::vector<double>> best(static_cast<std::size_t>(stages),
+                                        std::vector<double>(static_cast<std::size_t>(n) + 1, kInf));
+  std::vector<std::vector<int>> split(best.size(),
+                                      std::vector<int>(static_cast<std::size_t>(n) + 1, -1));
+  for (int i = 1; i <= n; ++i) {
+    best[0][static_cast<std::size_t>(i)] = cost(0, 0, i);
+    split[0][static_cast<std::size_t>(i)] = 0;
+  }
+  for (int k = 1; k < stages; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    for (int i = k + 1; i <= n; ++i) {
+      for (int j = k; j < i; ++j) {
+        const double v = std::max(best[ku - 1][static_cast<std::size_t>(j)], cost(k, j, i));
+        if (v < best[ku][static_cast<std::size_t>(i)]) {
+          best[ku][static_cast<std::size_t>(i)] = v;
+          split[ku][static_cast<std::size_t>(i)] = j;
+        }
+      }
+    }
+  }
+  std::vector<StageLayers> out(static_cast<std::size_t>(stages));
+  int end = n;
+  for (int k = stages - 1; k >= 0; --k) {
+    const int start = split[static_cast<std::size_t>(k)][static_cast<std::size_t>(end)];
+    out[static_cast<std::size_t>(k)] = StageLayers{start, end - 1, k == 0, k == stages - 1};
+    end = start;
+  }
+  return out;
+}
+
+std::string describe(const StageLayers& s) {
+  std::string out = s.first_layer == s.last_layer
+                        ? std::to_string(s.first_layer)
+                        : std::to_string(s.first_layer) + "-" + std::to_string(s.last_layer);
+  if (s.embedding) {
+    out += " + embedding";
+  }
+  if (s.head) {
+    out += " + head, MTP";
+  }
+  return out;
+}
+
+}  // namespace codesim::workload

@@ -1,0 +1,90 @@
+// A training step as tasks for the ranks of one pipeline (one data-parallel replica): per rank a
+// compute stream and a communication stream, each an ordered task list, with the data
+// dependencies between tasks of any rank. Communication tasks name what moves (CommRef); the
+// engine turns that into flows on the cluster (all EP peers of the stage, all DP replicas), so
+// the other replicas are folded into this one: they run the same program at the same time.
+//
+// Per layer, pieces as in DeepSeek's profile (spec §9). A forward chunk runs, per layer,
+// attn(F) -> dispatch(F) -> mlp(F) -> combine(F); a backward chunk, per layer from the last,
+// combine(B) -> mlp(B) [-> mlp(W)] -> dispatch(B) -> attn(B) [-> attn(W)] (weight parts deferred
+// to W chunks under zero bubble). An overlapped F&B pair interleaves a forward layer and a
+// backward layer as the profile shows, so one micro-batch's all-to-all hides under the other's
+// computation:
+//
+//   compute: attn(F) | mlp(B) | mlp(W) | mlp(F)   | attn(B)  | attn(W)
+//   comm:    combine(B) | dispatch(F) | dispatch(B) | combine(F)
+//
+// Pipeline sends follow each chunk; the data-parallel gradient reduce-scatter, the optimizer
+// step and the parameter all-gather (ZeRO-1) end the step.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/hardware/hardware_spec.hpp"
+#include "models/llm/llm_spec.hpp"
+#include "sim/core/units.hpp"
+#include "sim/workload/piece_model.hpp"
+#include "sim/workload/schedule.hpp"
+#include "sim/workload/stage_placement.hpp"
+
+namespace codesim::workload {
+
+enum class CommKind { ep_dispatch, ep_combine, pp_send, dp_reduce_scatter, dp_all_gather };
+std::string_view comm_kind_name(CommKind k);
+
+struct CommRef {
+  CommKind kind = CommKind::pp_send;
+  int stage = -1;        // EP, DP: the stage whose group communicates
+  int layer = -1;        // EP: picks the routing plan
+  int micro_batch = -1;  // EP: picks the routing plan
+  int direction = 0;
+  bool gradient = false;  // EP: backward (dispatch(B) moves combine(F)'s bytes back, ...)
+  int from_rank = -1;     // PP: pipeline ranks
+  int to_rank = -1;
+  core::Bytes bytes;     // PP: the message; DP: each rank's buffer
+  bool experts = false;  // DP: expert parameters (synchronized across EP groups only)
+};
+
+enum class StepStream { compute = 0, comm = 1 };
+
+struct StepTask {
+  int id = 0;
+  int rank = 0;
+  StepStream stream = StepStream::compute;
+  core::Seconds duration;       // compute (or the communication stream's own kernels)
+  std::optional<CommRef> comm;  // a transfer; its time comes from the network
+  std::vector<int> deps;        // tasks it waits for besides its stream predecessor
+  std::string piece;            // "attn(F)", "dispatch(B)", "send", "optimizer", ...
+  int chunk = -1;               // index in the rank's schedule chunk list; -1 after the chunks
+  ChunkKind chunk_kind = ChunkKind::forward;
+};
+
+struct StepSpec {
+  const llm::LlmSpec* model = nullptr;
+  hardware::GpuSpec gpu;
+  PieceModel pieces;
+  ScheduleMethod method = ScheduleMethod::dualpipe;
+  int pp = 1;
+  int micro_batches = 1;
+  int tokens = 4096;  // per micro-batch and GPU
+  int ep = 1;
+  int dp = 1;
+  bool fp8_gemm = true;
+  int comm_sms = 20;  // SMs DeepEP holds while it overlaps compute
+};
+
+struct StepProgram {
+  PipelineSchedule schedule;
+  std::vector<StageLayers> placement;  // per stage
+  std::vector<StepTask> tasks;
+  // Per stage, parameters and gradient bytes it synchronizes (for memory and DP traffic).
+  std::vector<double> stage_dense_params;   // replicated over data parallelism
+  std::vector<double> stage_expert_params;  // per GPU, after expert parallelism
+};
+
+// Throws ScheduleError when the schedule's conditions fail, std::invalid_argument for the rest.
+StepProgram build_step_program(const StepSpec& s);
+
+}  // namespace codesim::workload
