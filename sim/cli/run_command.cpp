@@ -201,11 +201,12 @@ void run_run(const RunOptions& o, std::ostream& out) {
   const double fixed_memory =
       r.memory.parameters_gb + r.memory.gradients_gb + r.memory.optimizer_gb;
   if (fixed_memory > r.memory.capacity_gb) {
-    throw core::SimulationError(
-        "the scenario does not fit: parameters, gradients and optimizer state need " +
-        report::fixed(fixed_memory, 1) + " GB per GPU of the first pipeline rank, more than its " +
-        report::fixed(r.memory.capacity_gb, 0) +
-        " GB; raise pp or ep, or use GPUs with more memory");
+    scenario_error(s, "hardware.hbm_capacity",
+                   "the scenario does not fit: parameters, gradients and optimizer state need " +
+                       report::fixed(fixed_memory, 1) +
+                       " GB per GPU of the first pipeline rank, more than its " +
+                       report::fixed(r.memory.capacity_gb, 0) + " GB",
+                   "raise parallelism.pp or parallelism.ep, or use GPUs with more memory");
   }
   if (r.memory.total_gb() > r.memory.capacity_gb) {
     r.notes.push_back("memory: with the activation upper bound the first rank needs " +

@@ -151,6 +151,9 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
     }
   }
   const auto covered = merged(compute);
+  for (const auto& i : covered) {
+    r.compute_busy += core::Seconds(i.b - i.a);
+  }
   for (const char* k : {"EP", "PP", "DP"}) {
     double exposed = 0;
     for (const auto& i : merged(comm[k])) {

@@ -53,6 +53,7 @@ struct RunResult {
   double mfu_causal = 0;  // against the dense BF16 peak
   double mfu_noncausal = 0;
   std::map<std::string, core::Seconds> exposed_comm;  // "EP", "PP", "DP"
+  core::Seconds compute_busy;  // the first rank's compute stream
   // Median time of an overlapped F&B pair of two stages of MoE layers only (no embedding, head
   // or dense layer): what DeepSeek's profile trace shows one of.
   core::Seconds median_pair;

@@ -26,6 +26,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
     exposed[k] = v.value;
   }
   j["exposed_comm_s"] = exposed;
+  j["compute_busy_s"] = r.compute_busy.value;
   j["fb_pair_s"] = r.median_pair.value;
   j["ib_bytes_per_gpu"] = r.ib_bytes_per_gpu.value;
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
