@@ -1,0 +1,70 @@
+// The main job on the shipped scenarios: `codesim run` against golden reports (numbers within a
+// relative 1e-9, strings exact; regenerate with tools/update_golden.sh and review the diff), and
+// DeepSeek-V3's overlapped pair against the calibrated replay of DeepSeek's profile trace. Slow
+// (the full 2048-GPU step takes ~30 s here): label "slow", not run under the sanitizers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace codesim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void expect_same(const json& got, const json& want, const std::string& path) {
+  if (want.is_number() && got.is_number()) {
+    const double a = got.get<double>();
+    const double b = want.get<double>();
+    EXPECT_LE(std::abs(a - b), 1e-9 * std::max(1.0, std::abs(b))) << path;
+  } else if (want.is_object() && got.is_object()) {
+    EXPECT_EQ(got.size(), want.size()) << path;
+    for (const auto& [k, v] : want.items()) {
+      ASSERT_TRUE(got.contains(k)) << path << "." << k;
+      expect_same(got[k], v, path + "." + k);
+    }
+  } else if (want.is_array() && got.is_array()) {
+    ASSERT_EQ(got.size(), want.size()) << path;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      expect_same(got[i], want[i], path + "[" + std::to_string(i) + "]");
+    }
+  } else {
+    EXPECT_EQ(got, want) << path;
+  }
+}
+
+TEST(GoldenRun, EveryShippedTrainingScenarioReportsAsRecorded) {
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/tests/golden")) {
+    const std::string name = entry.path().filename().string();
+    const std::string suffix = ".run.json";
+    if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
+      continue;
+    }
+    const std::string stem = name.substr(0, name.size() - suffix.size());
+    const auto r = run_codesim("run scenarios/" + stem + ".yaml --format json");
+    ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+    expect_same(json::parse(r.out), json::parse(read_source_file("tests/golden/" + name)), stem);
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}
+
+TEST(GoldenRun, DeepSeekV3PairMatchesTheCalibratedTraceReplay) {
+  // The profile trace is one overlapped F&B pair of 4 MoE layers on H800; the calibrated replay
+  // predicts its span. The simulated step's median pair of MoE-only stages must be within 10%.
+  const auto replay = run_codesim(
+      "trace replay ../shared/data/deepseek-profile-data/train.json --hardware h800 --format json");
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const double replayed = json::parse(replay.out)["span_us"].get<double>() * 1e-6;
+  const json golden = json::parse(read_source_file("tests/golden/deepseek-v3-h800-mpft.run.json"));
+  const double pair = golden["fb_pair_s"].get<double>();
+  EXPECT_NEAR(pair / replayed, 1.0, 0.10) << "pair " << pair << " s, replay " << replayed << " s";
+}
+
+}  // namespace
+}  // namespace codesim::testing
