@@ -253,6 +253,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--format", run.format, "table or json")
       ->check(CLI::IsMember({"table", "json"}));
   run_cmd->add_flag("--bench", run.bench, "Print where the time went and peak memory");
+  run_cmd->add_option("--chrome-trace", run.chrome_trace,
+                      "Write the simulated timeline for Perfetto / chrome://tracing");
 
   try {
     app.parse(argc, argv);

@@ -12,8 +12,10 @@
 #include "sim/core/error.hpp"
 #include "sim/engine/step_metrics.hpp"
 #include "sim/engine/step_replay.hpp"
+#include "sim/report/atomic_file.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/run_report.hpp"
+#include "sim/workload/chrome_export.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -213,6 +215,15 @@ void run_run(const RunOptions& o, std::ostream& out) {
                       report::fixed(r.memory.total_gb(), 1) + " GB of " +
                       report::fixed(r.memory.capacity_gb, 0) +
                       " GB; it fits only with recomputation or lower-precision activations");
+  }
+  if (!o.chrome_trace.empty()) {
+    workload::Timeline tl;
+    for (const auto& t : timeline.tasks) {
+      tl.start_us.push_back(t.start.value * 1e6);
+      tl.duration_us.push_back((t.end - t.start).value * 1e6);
+    }
+    report::write_file_atomically(
+        o.chrome_trace, workload::chrome_trace(workload::to_step_trace(program), tl).dump() + "\n");
   }
   auto j = report::run_json(r);
   if (o.bench) {

@@ -505,4 +505,34 @@ StepProgram build_step_program(const StepSpec& s) {
   return p;
 }
 
+StepTrace to_step_trace(const StepProgram& p) {
+  StepTrace t;
+  t.source = "codesim step synthesis (" + std::string(schedule_method_name(p.schedule.method)) +
+             ", " + std::to_string(p.schedule.ranks) + " ranks, " +
+             std::to_string(p.schedule.micro_batches) + " micro-batches)";
+  t.ops.reserve(p.tasks.size());
+  for (const auto& task : p.tasks) {
+    Op op;
+    op.id = task.id;
+    op.rank = task.rank;
+    op.stream = static_cast<int>(task.stream);
+    op.name = task.piece;
+    if (task.comm) {
+      op.kind = task.comm->kind == CommKind::pp_send ? OpKind::send : OpKind::collective;
+      op.op_class = cost::KernelClass::communication;
+      op.bytes = task.comm->bytes.value;
+      op.peer = task.comm->to_rank;
+    }
+    op.deps = task.deps;
+    op.tags.piece = task.piece;
+    op.tags.chunk = task.chunk;
+    if (task.comm) {
+      op.tags.micro_batch = task.comm->micro_batch;
+      op.tags.layer = task.comm->layer;
+    }
+    t.ops.push_back(std::move(op));
+  }
+  return t;
+}
+
 }  // namespace codesim::workload

@@ -28,6 +28,7 @@
 #include "sim/workload/piece_model.hpp"
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/stage_placement.hpp"
+#include "sim/workload/step_trace.hpp"
 
 namespace codesim::workload {
 
@@ -86,5 +87,9 @@ struct StepProgram {
 
 // Throws ScheduleError when the schedule's conditions fail, std::invalid_argument for the rest.
 StepProgram build_step_program(const StepSpec& s);
+
+// The program as a StepTrace (stream 0 compute, 1 communication; pieces and chunks as tags), for
+// export and inspection.
+StepTrace to_step_trace(const StepProgram& p);
 
 }  // namespace codesim::workload

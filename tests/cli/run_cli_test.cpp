@@ -51,6 +51,22 @@ TEST(RunCli, ReportHasTheSpecsKeysAndTheBreakdownAddsUp) {
   EXPECT_EQ(j["placement"].size(), 4u);
 }
 
+TEST(RunCli, ChromeTraceOfTheStepImportsBack) {
+  const fs::path dir = fs::temp_directory_path() / ("codesim_chrome_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "step.json").string();
+  const auto run = run_codesim(
+      "run tests/scenarios/small-step.yaml --format json --chrome-trace '" + file + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto back = run_codesim("trace import '" + file + "' --format json");
+  fs::remove_all(dir);
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  const auto j = nlohmann::json::parse(back.out);
+  // The timeline's span is the step (microseconds in the trace).
+  EXPECT_NEAR(j["span_us"].get<double>() * 1e-6,
+              nlohmann::json::parse(run.out)["step_time_s"].get<double>(), 1e-6);
+}
+
 TEST(RunCli, SameScenarioSameJson) {
   const auto a = run_codesim("run tests/scenarios/small-step.yaml --format json");
   const auto b = run_codesim("run tests/scenarios/small-step.yaml --format json");
