@@ -9,10 +9,7 @@ bin=build/sim/cli/codesim
 scenario="${1:-scenarios/deepseek-v3-h800-mpft.yaml}"
 out=out/quickstart
 mkdir -p "$out"
-# codesim writes its own files to a temporary name and renames them; the JSON report goes the
-# same way here, so an interrupted run never leaves half a report.
-"$bin" run "$scenario" --format json --chrome-trace "$out/timeline.json" > "$out/report.json.tmp"
-mv "$out/report.json.tmp" "$out/report.json"
-"$bin" run "$scenario"
+# codesim writes files to a temporary name and renames them: no half-written report, ever.
+"$bin" run "$scenario" --report "$out/report.json" --chrome-trace "$out/timeline.json"
 echo
 echo "codesim: reports in $out/ (report.json; timeline.json opens in Perfetto or chrome://tracing)"

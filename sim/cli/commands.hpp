@@ -158,6 +158,7 @@ struct RunOptions {
   std::string scenario;
   std::string format = "table";  // table | json
   std::string chrome_trace;      // write the replayed timeline here
+  std::string report;            // also write the JSON report here
   bool bench = false;            // print where the time went and peak memory
 };
 // `codesim run`: simulate one training step of a scenario and report it.

@@ -255,6 +255,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--bench", run.bench, "Print where the time went and peak memory");
   run_cmd->add_option("--chrome-trace", run.chrome_trace,
                       "Write the simulated timeline for Perfetto / chrome://tracing");
+  run_cmd->add_option("--report", run.report, "Also write the JSON report to this file");
 
   try {
     app.parse(argc, argv);

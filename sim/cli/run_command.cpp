@@ -231,6 +231,9 @@ void run_run(const RunOptions& o, std::ostream& out) {
                   {"simulation_seconds", simulation_seconds}, {"tasks", program.tasks.size()},
                   {"transfers", timeline.transfers.size()},   {"peak_rss_MB", peak_rss_mb()}};
   }
+  if (!o.report.empty()) {
+    report::write_file_atomically(o.report, j.dump(2) + "\n");
+  }
   if (o.format == "json") {
     out << j.dump(2) << "\n";
     return;
