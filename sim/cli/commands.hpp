@@ -156,10 +156,12 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out);
 
 struct RunOptions {
   std::string scenario;
-  std::string format = "table";  // table | json
-  std::string chrome_trace;      // write the replayed timeline here
-  std::string report;            // also write the JSON report here
-  bool bench = false;            // print where the time went and peak memory
+  std::string format = "table";     // table | json
+  std::string chrome_trace;         // write the replayed timeline here
+  std::string report;               // also write the JSON report here
+  double max_memory_mb = 4096;      // refuse a run whose platform would need more
+  long long max_tasks = 5'000'000;  // refuse a step program with more tasks
+  bool bench = false;               // print where the time went and peak memory
 };
 // `codesim run`: simulate one training step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);

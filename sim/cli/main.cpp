@@ -256,6 +256,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--chrome-trace", run.chrome_trace,
                       "Write the simulated timeline for Perfetto / chrome://tracing");
   run_cmd->add_option("--report", run.report, "Also write the JSON report to this file");
+  run_cmd
+      ->add_option("--max-memory-mb", run.max_memory_mb,
+                   "Refuse a run whose simulation would need more memory (default 4096)")
+      ->check(CLI::PositiveNumber);
+  run_cmd
+      ->add_option("--max-tasks", run.max_tasks,
+                   "Refuse a step of more tasks than this (default 5,000,000)")
+      ->check(CLI::PositiveNumber);
 
   try {
     app.parse(argc, argv);

@@ -135,6 +135,13 @@ void run_run(const RunOptions& o, std::ostream& out) {
     scenario_error(s, "parallelism.pp", e.what());
   }
   const double program_seconds = seconds_since(start);
+  if (static_cast<long long>(program.tasks.size()) > o.max_tasks) {
+    scenario_error(s, "workload.global_batch_sequences",
+                   "the step has " + std::to_string(program.tasks.size()) +
+                       " tasks to simulate, over the budget of " + std::to_string(o.max_tasks),
+                   "fewer micro-batches per step or more pipeline stages shorten it; or raise "
+                   "--max-tasks");
+  }
 
   engine::StepNetwork network{.gpus_per_rank = s.gpus() / pa.pp,
                               .ep = ep,
@@ -143,6 +150,20 @@ void run_run(const RunOptions& o, std::ostream& out) {
                               .plan_tokens_per_gpu = kPlanTokensPerGpu,
                               .tokens_per_gpu = tokens,
                               .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
+  const topologies::Topology topology = config::build_topology(s);
+  const double platform_mb = engine::Platform::estimated_memory(topology).value / 1e6;
+  if (platform_mb > o.max_memory_mb) {
+    scenario_error(s, "hardware.nodes",
+                   "the simulated platform would need about " + report::fixed(platform_mb, 0) +
+                       " MB (SimGrid's routing table grows with the square of the " +
+                       std::to_string(topology.vertex_count()) +
+                       " GPUs, NICs and switches), over the budget of " +
+                       report::fixed(o.max_memory_mb, 0) + " MB",
+                   "fewer nodes, or raise --max-memory-mb");
+  }
+  const auto spread = s.topology.path_selection == config::PathSelection::spread
+                          ? topologies::Spread::even
+                          : topologies::Spread::hashed;
   const auto routing_start = std::chrono::steady_clock::now();
   if (ep > 1) {
     kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
@@ -163,10 +184,6 @@ void run_run(const RunOptions& o, std::ostream& out) {
   const double routing_seconds = seconds_since(routing_start);
 
   const auto sim_start = std::chrono::steady_clock::now();
-  const topologies::Topology topology = config::build_topology(s);
-  const auto spread = s.topology.path_selection == config::PathSelection::spread
-                          ? topologies::Spread::even
-                          : topologies::Spread::hashed;
   engine::Platform platform(topology, spread);
   const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
   const double simulation_seconds = seconds_since(sim_start);

@@ -342,6 +342,12 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
   return timings;
 }
 
+core::Bytes Platform::estimated_memory(const topologies::Topology& t) {
+  const double v = static_cast<double>(t.vertex_count());
+  constexpr double kPerLink = 2 * 400.0;  // two directions: link objects, routes, constraints
+  return core::Bytes(v * v * sizeof(void*) + kPerLink * static_cast<double>(t.links().size()));
+}
+
 const topologies::Topology& Platform::topology() const {
   return impl_->topology;
 }

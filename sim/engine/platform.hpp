@@ -35,6 +35,10 @@ class Platform {
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
 
+  // Memory the platform of `t` takes, roughly: SimGrid's full-zone routing table (one pointer
+  // per ordered pair of vertices) and the links. For refusing a run up front.
+  static core::Bytes estimated_memory(const topologies::Topology& t);
+
   const topologies::Topology& topology() const;
   const topologies::TrafficRouter& router() const;
 
