@@ -3,29 +3,41 @@
 
 namespace codesim::kernels {
 
-RoutedBatch route_batch(const BatchRoutingSpec& s) {
+std::vector<RoutedBatch> route_batches(const BatchRoutingSpec& s, int count) {
   SkewSpec skew = s.skew;
   skew.expert_groups = s.gate.groups;
   const auto g = make_synthetic_gate(s.gate.experts, s.hidden, skew, s.seed);
-  const auto tokens = sample_tokens(g, s.tokens, s.seed + 1);
-  RoutedBatch out;
-  out.unbalanced = gate(tokens, g.weight, Eigen::VectorXf::Zero(s.gate.experts), s.gate);
+  Eigen::VectorXf bias = Eigen::VectorXf::Zero(s.gate.experts);
   if (s.balance_steps > 0) {
-    const auto balance = balance_bias(g, s.gate,
-                                      {.steps = s.balance_steps,
-                                       .tokens_per_step = s.balance_tokens,
-                                       .gamma = s.gamma,
-                                       .seed = s.seed + 2});
-    out.routed = gate(tokens, g.weight, balance.bias, s.gate);
-  } else {
-    out.routed = out.unbalanced;
+    bias = balance_bias(g, s.gate,
+                        {.steps = s.balance_steps,
+                         .tokens_per_step = s.balance_tokens,
+                         .gamma = s.gamma,
+                         .seed = s.seed + 2})
+               .bias;
   }
-  out.placement = s.redundant > 0
-                      ? eplb_placement(expert_load(out.routed, s.gate.experts), s.ep,
-                                       s.gpus_per_node, s.redundant, s.eplb, s.gate.groups)
+  std::vector<RoutedBatch> out;
+  for (int i = 0; i < count; ++i) {
+    // Seeds s.seed + 1 + 2i: never the gate's (s.seed) nor the balancing's (s.seed + 2).
+    const auto tokens = sample_tokens(g, s.tokens, s.seed + 1 + 2 * static_cast<std::uint64_t>(i));
+    RoutedBatch b;
+    // The gate without bias, for comparison, only for the first batch (it costs a gate).
+    if (i == 0 || s.balance_steps == 0) {
+      b.unbalanced = gate(tokens, g.weight, Eigen::VectorXf::Zero(s.gate.experts), s.gate);
+    }
+    b.routed = s.balance_steps > 0 ? gate(tokens, g.weight, bias, s.gate) : b.unbalanced;
+    b.placement = s.redundant > 0
+                      ? eplb_placement(expert_load(b.routed, s.gate.experts), s.ep, s.gpus_per_node,
+                                       s.redundant, s.eplb, s.gate.groups)
                       : contiguous_placement(s.gate.experts, s.ep, s.gpus_per_node);
-  out.plan = make_routing_plan(out.routed, out.placement);
+    b.plan = make_routing_plan(b.routed, b.placement);
+    out.push_back(std::move(b));
+  }
   return out;
+}
+
+RoutedBatch route_batch(const BatchRoutingSpec& s) {
+  return std::move(route_batches(s, 1).front());
 }
 
 }  // namespace codesim::kernels

@@ -29,7 +29,7 @@ struct BatchRoutingSpec {
 };
 
 struct RoutedBatch {
-  GateOutput unbalanced;  // the gate with no bias
+  GateOutput unbalanced;  // the gate with no bias (route_batches: the first batch only)
   GateOutput routed;      // the gate as used (with the balanced bias when balance_steps > 0)
   Placement placement;
   RoutingPlan plan;
@@ -38,5 +38,10 @@ struct RoutedBatch {
 // Throws std::invalid_argument when ep does not divide the experts (contiguous placement) or the
 // EPLB constraints fail.
 RoutedBatch route_batch(const BatchRoutingSpec& s);
+
+// `count` micro-batches routed by the same gate and balanced bias (balanced once), each with its
+// own tokens (seeds s.seed + 1, s.seed + 3, ...): the routing of different layers or
+// micro-batches of one step. The first equals route_batch(s).
+std::vector<RoutedBatch> route_batches(const BatchRoutingSpec& s, int count);
 
 }  // namespace codesim::kernels

@@ -28,6 +28,8 @@ constexpr int kPlanTokensPerGpu = 1024;
 // Width of the synthetic gate (routing statistics do not depend on it).
 constexpr int kGateHidden = 256;
 constexpr int kBiasBalancingSteps = 100;
+// Distinct routing plans per step (token samples through the same balanced gate).
+constexpr int kRoutingPlans = 4;
 
 [[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
                                  const std::string& message, const std::string& hint = {}) {
@@ -169,17 +171,18 @@ void run_run(const RunOptions& o, std::ostream& out) {
     kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
     gate.topk_groups = std::min(s.routing.node_limit, gate.groups);
     const bool perfect = s.routing.balance == config::Balance::perfect;
-    network.plan =
-        kernels::route_batch(
-            {.gate = gate,
-             .hidden = kGateHidden,
-             .tokens = kPlanTokensPerGpu * ep,
-             .ep = ep,
-             .gpus_per_node = s.hardware.spec.gpus_per_node,
-             .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
-             .balance_steps = s.routing.balance == config::Balance::none ? 0 : kBiasBalancingSteps,
-             .seed = static_cast<std::uint64_t>(s.routing.seed)})
-            .plan;
+    for (auto& batch :
+         kernels::route_batches({.gate = gate,
+         .hidden = kGateHidden,
+         .tokens = kPlanTokensPerGpu * ep,
+         .ep = ep,
+         .gpus_per_node = s.hardware.spec.gpus_per_node,
+         .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
+         .balance_steps = s.routing.balance == config::Balance::none ? 0 : kBiasBalancingSteps,
+         .seed = static_cast<std::uint64_t>(s.routing.seed)},
+                                kRoutingPlans)) {
+      network.plans.push_back(std::move(batch.plan));
+    }
   }
   const double routing_seconds = seconds_since(routing_start);
 
@@ -211,9 +214,11 @@ void run_run(const RunOptions& o, std::ostream& out) {
       "fitted: compute piece times use GEMM and attention efficiencies and other-kernel times "
       "fitted to DeepSeek's H800 profile trace (sim/workload/piece_model.hpp); the SM copy rate " +
       report::fixed(s.hardware.sm_copy_rate.value / 1e9, 1) + " GB/s is an assumption");
-  r.notes.push_back("routing: one plan from the reference gate over " +
-                    std::to_string(kPlanTokensPerGpu) + " tokens per GPU, bytes scaled to " +
-                    std::to_string(tokens) + "; every layer and micro-batch uses it");
+  r.notes.push_back("routing: " + std::to_string(kRoutingPlans) +
+                    " plans from the reference gate (one balanced bias, different tokens), each "
+                    "over " +
+                    std::to_string(kPlanTokensPerGpu) + " tokens per GPU with bytes scaled to " +
+                    std::to_string(tokens) + "; layers and micro-batches take them in turn");
   r.notes.push_back(
       "estimate: activations at 34 x hidden bytes per token and layer (BF16, no "
       "recomputation), an upper bound for DeepSeek-V3");

@@ -24,6 +24,11 @@ struct Prepared {
   int repeat = 1;
   std::vector<int> successors;
   int waiting = 0;  // predecessors not yet ended
+  // The parallel task, built at its first run and reused (a step runs each transfer thousands
+  // of times): hosts, their copy work, the dense bytes matrix.
+  mutable std::vector<sg4::Host*> task_hosts;
+  mutable std::vector<double> task_flops;
+  mutable std::vector<double> task_bytes;
 };
 
 }  // namespace
@@ -161,32 +166,33 @@ Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) cons
 }
 
 void Platform::Impl::execute(const Prepared& p) const {
-  // Dense bytes matrix over the vertices the loads touch.
-  std::map<int, std::size_t> index;
-  for (const auto& [d, bytes] : p.loads) {
-    index.emplace(ends[static_cast<std::size_t>(d)].first, 0);
-    index.emplace(ends[static_cast<std::size_t>(d)].second, 0);
+  if (p.task_hosts.empty()) {
+    // Dense bytes matrix over the vertices the loads touch.
+    std::map<int, std::size_t> index;
+    for (const auto& [d, bytes] : p.loads) {
+      index.emplace(ends[static_cast<std::size_t>(d)].first, 0);
+      index.emplace(ends[static_cast<std::size_t>(d)].second, 0);
+    }
+    for (const auto& [gpu, seconds] : p.copy) {
+      index.emplace(gpu_vertex[static_cast<std::size_t>(gpu)], 0);
+    }
+    p.task_hosts.reserve(index.size());
+    for (auto& [vertex, i] : index) {
+      i = p.task_hosts.size();
+      p.task_hosts.push_back(hosts[static_cast<std::size_t>(vertex)]);
+    }
+    const std::size_t n = p.task_hosts.size();
+    p.task_bytes.assign(n * n, 0.0);
+    p.task_flops.assign(n, 0.0);
+    for (const auto& [d, amount] : p.loads) {
+      const auto& [from, to] = ends[static_cast<std::size_t>(d)];
+      p.task_bytes[index[from] * n + index[to]] += amount;
+    }
+    for (const auto& [gpu, seconds] : p.copy) {
+      p.task_flops[index[gpu_vertex[static_cast<std::size_t>(gpu)]]] = seconds;
+    }
   }
-  for (const auto& [gpu, seconds] : p.copy) {
-    index.emplace(gpu_vertex[static_cast<std::size_t>(gpu)], 0);
-  }
-  std::vector<sg4::Host*> task_hosts;
-  task_hosts.reserve(index.size());
-  for (auto& [vertex, i] : index) {
-    i = task_hosts.size();
-    task_hosts.push_back(hosts[static_cast<std::size_t>(vertex)]);
-  }
-  const std::size_t n = task_hosts.size();
-  std::vector<double> bytes(n * n, 0.0);
-  std::vector<double> flops(n, 0.0);
-  for (const auto& [d, amount] : p.loads) {
-    const auto& [from, to] = ends[static_cast<std::size_t>(d)];
-    bytes[index[from] * n + index[to]] += amount;
-  }
-  for (const auto& [gpu, seconds] : p.copy) {
-    flops[index[gpu_vertex[static_cast<std::size_t>(gpu)]]] = seconds;
-  }
-  sg4::this_actor::parallel_execute(task_hosts, flops, bytes);
+  sg4::this_actor::parallel_execute(p.task_hosts, p.task_flops, p.task_bytes);
 }
 
 void Platform::Impl::start(int index) {
@@ -205,6 +211,9 @@ void Platform::Impl::start(int index) {
     }
     timing.end = core::Seconds(sg4::Engine::get_clock() - origin);
     p.loads = {};
+    p.task_hosts = {};
+    p.task_flops = {};
+    p.task_bytes = {};
     for (const int s : p.successors) {
       if (--prepared[static_cast<std::size_t>(s)].waiting == 0) {
         start(s);

@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "sim/core/error.hpp"
 #include "sim/engine/collective.hpp"
 
 namespace codesim::engine {
@@ -19,13 +20,14 @@ class Transfers {
       : n_(n), topology_(t), out_(out) {}
 
   int index(int rank, const CommRef& c) {
+    const int plan = plan_of(c);
     const auto key = std::make_tuple(static_cast<int>(c.kind), rank, c.gradient, c.to_rank,
-                                     c.bytes.value, c.experts);
+                                     c.bytes.value, c.experts, plan);
     const auto found = index_.find(key);
     if (found != index_.end()) {
       return found->second;
     }
-    out_.push_back(build(rank, c));
+    out_.push_back(build(rank, c, plan));
     const int i = static_cast<int>(out_.size()) - 1;
     index_.emplace(key, i);
     return i;
@@ -34,7 +36,15 @@ class Transfers {
  private:
   int first_gpu(int rank) const { return rank * n_.gpus_per_rank; }
 
-  Transfer build(int rank, const CommRef& c) {
+  int plan_of(const CommRef& c) const {
+    const bool ep = c.kind == CommKind::ep_dispatch || c.kind == CommKind::ep_combine;
+    if (!ep || n_.plans.empty()) {
+      return -1;
+    }
+    return (7 * c.layer + c.micro_batch) % static_cast<int>(n_.plans.size());
+  }
+
+  Transfer build(int rank, const CommRef& c, int plan) {
     Transfer t{.name = std::string(workload::comm_kind_name(c.kind))};
     switch (c.kind) {
       case CommKind::ep_dispatch:
@@ -43,7 +53,11 @@ class Transfers {
         for (int i = 0; i < n_.ep; ++i) {
           gpus.push_back(first_gpu(rank) + i);
         }
-        const EpFlows f = ep_flows(n_.plan, n_.mode, n_.payload, gpus);
+        if (plan < 0) {
+          throw core::SimulationError("an expert-parallel transfer but no routing plan");
+        }
+        const EpFlows f =
+            ep_flows(n_.plans[static_cast<std::size_t>(plan)], n_.mode, n_.payload, gpus);
         // Forward: dispatch sends FP8 tokens out, combine brings BF16 results back. Backward:
         // combine(B) sends the output gradients out the way dispatch went (FP8, as the profile's
         // casts show), dispatch(B) brings the input gradients back the way combine came (BF16).
@@ -89,7 +103,7 @@ class Transfers {
   const StepNetwork& n_;
   const topologies::Topology& topology_;
   std::vector<Transfer>& out_;
-  std::map<std::tuple<int, int, bool, int, double, bool>, int> index_;
+  std::map<std::tuple<int, int, bool, int, double, bool, int>, int> index_;
 };
 
 }  // namespace

@@ -4,7 +4,7 @@
 // its communication involves the real peers:
 //
 //   GPUs of pipeline rank r:   r x G .. r x G + G - 1, G = GPUs / PP (the replicas of rank r)
-//   EP dispatch / combine:     the EP group of replica 0 (the first ep of them), with the routing
+//   EP dispatch / combine:     the EP group of replica 0 (the first ep of them), with a routing
 //                              plan's bytes scaled from its sampled tokens to the micro-batch's
 //   PP send r -> r':           replica 0's GPU of r to replica 0's GPU of r'
 //   DP reduce-scatter / gather: ring over the G replicas of rank r (dense parameters), or over
@@ -30,8 +30,10 @@ struct StepNetwork {
   int ep = 1;
   EpMode mode = EpMode::normal;
   EpPayload payload;
-  kernels::RoutingPlan plan;                          // over `ep` GPUs
-  int plan_tokens_per_gpu = 1;                        // tokens per GPU the plan was routed with
+  // Routing plans over `ep` GPUs; (layer, micro-batch) uses plans[(7 x layer + micro-batch) mod
+  // plans.size()], so that layers and micro-batches route differently.
+  std::vector<kernels::RoutingPlan> plans;
+  int plan_tokens_per_gpu = 1;                        // tokens per GPU the plans were routed with
   int tokens_per_gpu = 1;                             // tokens per GPU of a micro-batch
   std::optional<core::BytesPerSecond> ep_sender_cap;  // comm SMs x copy rate per SM
 };
