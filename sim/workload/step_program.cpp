@@ -131,22 +131,11 @@ class Builder {
     const int compute_last = last(rank, StepStream::compute);
     std::vector<int> reduced;
     for (int st : stages) {
-      if (s_.dp > 1) {
-        reduced.push_back(comm_task(
-            rank, "dp reduce-scatter", {compute_last},
-            CommRef{.kind = CommKind::dp_reduce_scatter,
-                    .stage = st,
-                    .bytes = core::Bytes(p_.stage_dense_params[static_cast<std::size_t>(st)] *
-                                         kGradientBytes)}));
-      }
-      if (s_.dp / s_.ep > 1 && p_.stage_expert_params[static_cast<std::size_t>(st)] > 0) {
-        reduced.push_back(comm_task(
-            rank, "dp reduce-scatter", {compute_last},
-            CommRef{.kind = CommKind::dp_reduce_scatter,
-                    .stage = st,
-                    .bytes = core::Bytes(p_.stage_expert_params[static_cast<std::size_t>(st)] *
-                                         kGradientBytes),
-                    .experts = true}));
+      for (const bool of_experts : {false, true}) {
+        if (synchronized(st, of_experts)) {
+          reduced.push_back(comm_task(rank, "dp reduce-scatter", {compute_last},
+                                      dp_ref(CommKind::dp_reduce_scatter, st, of_experts)));
+        }
       }
     }
     // ZeRO-1: each rank updates its shard of the optimizer state.
@@ -155,20 +144,10 @@ class Builder {
         rank, "optimizer",
         core::Seconds(shard * kOptimizerBytesPerParam / s_.gpu.hbm_bandwidth.value), reduced);
     for (int st : stages) {
-      if (s_.dp > 1) {
-        comm_task(rank, "dp all-gather", {opt},
-                  CommRef{.kind = CommKind::dp_all_gather,
-                          .stage = st,
-                          .bytes = core::Bytes(p_.stage_dense_params[static_cast<std::size_t>(st)] *
-                                               kParamBytes)});
-      }
-      if (s_.dp / s_.ep > 1 && p_.stage_expert_params[static_cast<std::size_t>(st)] > 0) {
-        comm_task(rank, "dp all-gather", {opt},
-                  CommRef{.kind = CommKind::dp_all_gather,
-                          .stage = st,
-                          .bytes = core::Bytes(
-                              p_.stage_expert_params[static_cast<std::size_t>(st)] * kParamBytes),
-                          .experts = true});
+      for (const bool of_experts : {false, true}) {
+        if (synchronized(st, of_experts)) {
+          comm_task(rank, "dp all-gather", {opt}, dp_ref(CommKind::dp_all_gather, st, of_experts));
+        }
       }
     }
   }
@@ -178,6 +157,21 @@ class Builder {
     bool forward = true;
     Key key;
   };
+
+  // Dense parameters synchronize over the dp replicas, expert parameters over the dp / ep that
+  // hold the same experts.
+  bool synchronized(int stage, bool experts) const {
+    return experts
+               ? s_.dp / s_.ep > 1 && p_.stage_expert_params[static_cast<std::size_t>(stage)] > 0
+               : s_.dp > 1;
+  }
+  CommRef dp_ref(CommKind kind, int stage, bool experts) const {
+    const double params = experts ? p_.stage_expert_params[static_cast<std::size_t>(stage)]
+                                  : p_.stage_dense_params[static_cast<std::size_t>(stage)];
+    const double bytes = kind == CommKind::dp_reduce_scatter ? kGradientBytes : kParamBytes;
+    return CommRef{
+        .kind = kind, .stage = stage, .bytes = core::Bytes(params * bytes), .experts = experts};
+  }
 
   int last(int rank, StepStream stream) const {
     return last_[static_cast<std::size_t>(rank * 2 + static_cast<int>(stream))];

@@ -29,6 +29,18 @@ std::vector<int> first_gpus(int n) {
   return g;
 }
 
+// An all-to-all of `size` per rank over `p` GPUs starting at `first`.
+CollectiveSpec all_to_all(int p, double size, int first = 0) {
+  CollectiveSpec c{.kind = CollectiveKind::all_to_all,
+                   .algorithm = CollectiveAlgorithm::direct,
+                   .gpus = first_gpus(p),
+                   .size = Bytes(size)};
+  for (int& g : c.gpus) {
+    g += first;
+  }
+  return c;
+}
+
 // Bytes each GPU receives over all phases (a phase counts `repeat` times).
 std::map<int, double> received(const std::vector<Transfer>& phases) {
   std::map<int, double> r;
@@ -145,11 +157,7 @@ TEST(Collective, AllToAllOnANonBlockingFatTreeMatchesTheClosedForm) {
   Platform platform(build(Family::ft2, 4), topologies::Spread::even);
   const int p = 32;
   const double s = 320e6;
-  const auto phases = collective_transfers({.kind = CollectiveKind::all_to_all,
-                                            .algorithm = CollectiveAlgorithm::direct,
-                                            .gpus = first_gpus(p),
-                                            .size = Bytes(s)},
-                                           platform.topology(), 0);
+  const auto phases = collective_transfers(all_to_all(p, s), platform.topology(), 0);
   const auto t = platform.run(phases);
   const double alpha = 2.8e-6 + 2 * 0.45e-6;
   EXPECT_NEAR(t[0].end.value, alpha + (p - 8.0) / p * s / 50e9, 1e-12);
@@ -164,14 +172,8 @@ TEST(Collective, ConcurrentCollectivesShareTheLinks) {
                     topologies::Spread::even);
   const int p = 32;
   const double s = 320e6;
-  const CollectiveSpec a2a{.kind = CollectiveKind::all_to_all,
-                           .algorithm = CollectiveAlgorithm::direct,
-                           .gpus = first_gpus(p),
-                           .size = Bytes(s)};
-  CollectiveSpec other = a2a;
-  for (int& g : other.gpus) {
-    g += 32;
-  }
+  const CollectiveSpec a2a = all_to_all(p, s);
+  const CollectiveSpec other = all_to_all(p, s, 32);
   std::vector<Transfer> transfers = collective_transfers(a2a, platform.topology(), 0);
   transfers.push_back(collective_transfers(a2a, platform.topology(), 1)[0]);
   transfers.push_back(collective_transfers(other, platform.topology(), 2)[0]);
@@ -190,11 +192,7 @@ TEST(Collective, AllToAllOnMpftMatchesTheClosedForm) {
   Platform platform(build(Family::mpft, 4), topologies::Spread::even);
   const int p = 32;
   const double s = 320e6;
-  const auto phases = collective_transfers({.kind = CollectiveKind::all_to_all,
-                                            .algorithm = CollectiveAlgorithm::direct,
-                                            .gpus = first_gpus(p),
-                                            .size = Bytes(s)},
-                                           platform.topology(), 0);
+  const auto phases = collective_transfers(all_to_all(p, s), platform.topology(), 0);
   const auto t = platform.run(phases);
   EXPECT_NEAR(t[0].end.value, 3.33e-6 + 2.8e-6 + (p - 8.0) / p * s / 50e9, 1e-12);
 }

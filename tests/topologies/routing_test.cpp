@@ -48,25 +48,7 @@ void expect_all_routes_valid(const Topology& t, const NetworkSpec& s) {
 }
 
 TEST(Routing, EveryFamilyGivesValidMinimalRoutes) {
-  const std::vector<std::pair<NetworkSpec, int>> cases = {
-      {{.family = Family::node}, 1},
-      {{.family = Family::ft2, .radix = 8}, 4},
-      {{.family = Family::ft3, .radix = 8}, 16},
-      {{.family = Family::mrft, .radix = 8}, 4},
-      {{.family = Family::mpft, .radix = 8, .planes = 8}, 16},
-      {{.family = Family::mpft,
-        .radix = 8,
-        .planes = 8,
-        .plane_crossing = PlaneCrossing::at_destination},
-       16},
-      {{.family = Family::slimfly, .slimfly_q = 5, .endpoints_per_router = 4}, 25},
-      {{.family = Family::dragonfly,
-        .endpoints_per_router = 2,
-        .dragonfly_a = 4,
-        .dragonfly_h = 2,
-        .dragonfly_groups = 9},
-       9}};
-  for (const auto& [s, nodes] : cases) {
+  for (const auto& [s, nodes] : testing::small_instances()) {
     expect_all_routes_valid(build_topology(s, h800_node(), nodes), s);
   }
 }

@@ -54,26 +54,7 @@ void expect_conserved(const Topology& t, Spread spread, int flows_count, unsigne
 }
 
 TEST(Traffic, WhatIsSentIsReceivedOnEveryFamily) {
-  const std::vector<std::pair<NetworkSpec, int>> cases = {
-      {{.family = Family::node}, 1},
-      {{.family = Family::ft2, .radix = 8}, 4},
-      {{.family = Family::ft3, .radix = 8}, 16},
-      {{.family = Family::mrft, .radix = 8}, 4},
-      {{.family = Family::mpft, .radix = 8, .planes = 8}, 16},
-      {{.family = Family::mpft,
-        .radix = 8,
-        .planes = 8,
-        .plane_crossing = PlaneCrossing::at_destination},
-       16},
-      {{.family = Family::slimfly, .slimfly_q = 5, .endpoints_per_router = 4}, 20},
-      {{.family = Family::dragonfly,
-        .endpoints_per_router = 2,
-        .dragonfly_a = 4,
-        .dragonfly_h = 2,
-        .dragonfly_groups = 9},
-       9},
-  };
-  for (const auto& [spec, nodes] : cases) {
+  for (const auto& [spec, nodes] : testing::small_instances()) {
     const Topology t = build_topology(spec, h800_node(), nodes);
     expect_conserved(t, Spread::even, 300, 7);
     expect_conserved(t, Spread::hashed, 300, 8);
