@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/cli/network_flags.hpp"
 
@@ -165,5 +166,13 @@ struct RunOptions {
 };
 // `codesim run`: simulate one training step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);
+
+struct CompareOptions {
+  std::vector<std::string> scenarios;
+  int jobs = 2;                  // scenarios simulated at once (one process each)
+  std::string format = "table";  // table | json
+};
+// `codesim compare`: network cost and training throughput of scenarios side by side.
+void run_compare(const CompareOptions& o, std::ostream& out);
 
 }  // namespace codesim::cli

@@ -265,6 +265,16 @@ int main(int argc, char** argv) {
                    "Refuse a step of more tasks than this (default 5,000,000)")
       ->check(CLI::PositiveNumber);
 
+  cli::CompareOptions compare;
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "Network cost and training throughput of scenarios side by side");
+  compare_cmd->add_option("scenarios", compare.scenarios, "Scenario YAMLs (the first is the base)")
+      ->required();
+  compare_cmd->add_option("--jobs", compare.jobs, "Scenarios simulated at once (default 2)")
+      ->check(CLI::Range(1, 1024));
+  compare_cmd->add_option("--format", compare.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -300,6 +310,8 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_schedule(schedule, out); });
     } else if (*run_cmd) {
       buffered([&](std::ostream& out) { cli::run_run(run, out); });
+    } else if (*compare_cmd) {
+      buffered([&](std::ostream& out) { cli::run_compare(compare, out); });
     } else if (*check_cmd) {
       buffered([&](std::ostream& out) { cli::run_check(check_file, check_format, out); });
     }

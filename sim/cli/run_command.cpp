@@ -22,14 +22,8 @@ namespace {
 
 using config::Scenario;
 
-// Tokens per GPU the routing plan is computed for; its bytes are scaled to the micro-batch's
-// tokens (the gate's statistics settle well before: see sim/engine/README.md).
-constexpr int kPlanTokensPerGpu = 1024;
 // Width of the synthetic gate (routing statistics do not depend on it).
 constexpr int kGateHidden = 256;
-constexpr int kBiasBalancingSteps = 100;
-// Distinct routing plans per step (token samples through the same balanced gate).
-constexpr int kRoutingPlans = 4;
 
 [[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
                                  const std::string& message, const std::string& hint = {}) {
@@ -137,6 +131,26 @@ void run_run(const RunOptions& o, std::ostream& out) {
     scenario_error(s, "parallelism.pp", e.what());
   }
   const double program_seconds = seconds_since(start);
+  const engine::StepFacts facts{.model = &s.model.spec,
+                                .gpu = s.hardware.spec.gpu,
+                                .gpus = s.gpus(),
+                                .seq_len = s.workload.seq_len,
+                                .sequences_per_step = static_cast<double>(per_step),
+                                .tokens_per_micro_batch = tokens,
+                                .dp = pa.dp,
+                                .ep = ep,
+                                .gpus_per_rank_in_ep = ep};
+  const metrics::MemoryUse memory = engine::memory_use(program, facts);
+  const double fixed_memory = memory.parameters_gb + memory.gradients_gb + memory.optimizer_gb;
+  if (fixed_memory > memory.capacity_gb) {
+    scenario_error(s, "hardware.hbm_capacity",
+                   "the scenario does not fit: parameters, gradients and optimizer state need " +
+                       report::fixed(fixed_memory, 1) +
+                       " GB per GPU of the first pipeline rank, more than its " +
+                       report::fixed(memory.capacity_gb, 0) + " GB",
+                   "raise parallelism.pp or parallelism.ep, or use GPUs with more memory");
+  }
+
   if (static_cast<long long>(program.tasks.size()) > o.max_tasks) {
     scenario_error(s, "workload.global_batch_sequences",
                    "the step has " + std::to_string(program.tasks.size()) +
@@ -149,7 +163,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
                               .ep = ep,
                               .mode = mode_of(s.routing.dispatch),
                               .payload = payload_of(s),
-                              .plan_tokens_per_gpu = kPlanTokensPerGpu,
+                              .plan_tokens_per_gpu = s.routing.sample_tokens,
                               .tokens_per_gpu = tokens,
                               .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
   const topologies::Topology topology = config::build_topology(s);
@@ -174,13 +188,13 @@ void run_run(const RunOptions& o, std::ostream& out) {
     for (auto& batch :
          kernels::route_batches({.gate = gate,
          .hidden = kGateHidden,
-         .tokens = kPlanTokensPerGpu * ep,
+         .tokens = s.routing.sample_tokens * ep,
          .ep = ep,
          .gpus_per_node = s.hardware.spec.gpus_per_node,
          .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
-         .balance_steps = s.routing.balance == config::Balance::none ? 0 : kBiasBalancingSteps,
+         .balance_steps = s.routing.balance == config::Balance::none ? 0 : s.routing.balance_steps,
          .seed = static_cast<std::uint64_t>(s.routing.seed)},
-                                kRoutingPlans)) {
+                                s.routing.plans)) {
       network.plans.push_back(std::move(batch.plan));
     }
   }
@@ -191,15 +205,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
   const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
   const double simulation_seconds = seconds_since(sim_start);
 
-  metrics::RunResult r = engine::measure_step(program, timeline, platform,
-                                              {.model = &s.model.spec,
-                                               .gpu = s.hardware.spec.gpu,
-                                               .gpus = s.gpus(),
-                                               .seq_len = s.workload.seq_len,
-                                               .sequences_per_step = static_cast<double>(per_step),
-                                               .tokens_per_micro_batch = tokens,
-                                               .dp = pa.dp,
-                                               .ep = ep});
+  metrics::RunResult r = engine::measure_step(program, timeline, platform, facts);
   r.scenario = s.name;
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
@@ -214,24 +220,15 @@ void run_run(const RunOptions& o, std::ostream& out) {
       "fitted: compute piece times use GEMM and attention efficiencies and other-kernel times "
       "fitted to DeepSeek's H800 profile trace (sim/workload/piece_model.hpp); the SM copy rate " +
       report::fixed(s.hardware.sm_copy_rate.value / 1e9, 1) + " GB/s is an assumption");
-  r.notes.push_back("routing: " + std::to_string(kRoutingPlans) +
+  r.notes.push_back("routing: " + std::to_string(s.routing.plans) +
                     " plans from the reference gate (one balanced bias, different tokens), each "
                     "over " +
-                    std::to_string(kPlanTokensPerGpu) + " tokens per GPU with bytes scaled to " +
-                    std::to_string(tokens) + "; layers and micro-batches take them in turn");
+                    std::to_string(s.routing.sample_tokens) +
+                    " tokens per GPU with bytes scaled to " + std::to_string(tokens) +
+                    "; layers and micro-batches take them in turn");
   r.notes.push_back(
       "estimate: activations at 34 x hidden bytes per token and layer (BF16, no "
       "recomputation), an upper bound for DeepSeek-V3");
-  const double fixed_memory =
-      r.memory.parameters_gb + r.memory.gradients_gb + r.memory.optimizer_gb;
-  if (fixed_memory > r.memory.capacity_gb) {
-    scenario_error(s, "hardware.hbm_capacity",
-                   "the scenario does not fit: parameters, gradients and optimizer state need " +
-                       report::fixed(fixed_memory, 1) +
-                       " GB per GPU of the first pipeline rank, more than its " +
-                       report::fixed(r.memory.capacity_gb, 0) + " GB",
-                   "raise parallelism.pp or parallelism.ep, or use GPUs with more memory");
-  }
   if (r.memory.total_gb() > r.memory.capacity_gb) {
     r.notes.push_back("memory: with the activation upper bound the first rank needs " +
                       report::fixed(r.memory.total_gb(), 1) + " GB of " +

@@ -75,7 +75,7 @@ void print_properties(const std::vector<ordered_json>& rows, std::ostream& out) 
   out << t.render();
 }
 
-void run_compare(const TopoOptions& o, std::ostream& out) {
+void run_paper_table(const TopoOptions& o, std::ostream& out) {
   const auto h800 = *hardware::find_preset("h800");
   const auto node = topologies::node_spec_from(h800, core::Seconds(0.45e-6));
   ordered_json rows = ordered_json::array();
@@ -170,7 +170,7 @@ void print_route(const topologies::Topology& t, const std::string& spec, bool js
 
 void run_topo(const TopoOptions& o, std::ostream& out) {
   if (!o.compare.empty()) {
-    run_compare(o, out);
+    run_paper_table(o, out);
     return;
   }
   if (o.scenario.empty() == o.network.family.empty()) {

@@ -325,6 +325,22 @@ std::vector<FieldSpec> build_schema() {
   f.push_back(
       field("routing.seed", MEMBER(routing.seed),
             at_least(with_default("1", "Seed of the synthetic tokens and gate weights."), 0)));
+  f.push_back(field("routing.plans", MEMBER(routing.plans),
+                    between(with_default("4",
+                                         "Routing plans per step (token samples through one "
+                                         "balanced gate); layers and micro-batches take them in "
+                                         "turn."),
+                            1, 64)));
+  f.push_back(field("routing.sample_tokens", MEMBER(routing.sample_tokens),
+                    between(with_default("1024",
+                                         "Tokens per GPU each plan routes; its bytes are scaled "
+                                         "to the micro-batch's tokens."),
+                            8, 1'000'000)));
+  f.push_back(field("routing.balance_steps", MEMBER(routing.balance_steps),
+                    between(with_default("100",
+                                         "Bias-balancing steps before routing when balance is "
+                                         "bias or perfect."),
+                            0, 100'000)));
 
   // --- output
   f.push_back(field("output.formats", MEMBER(output.formats),

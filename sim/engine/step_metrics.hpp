@@ -28,6 +28,11 @@ struct StepFacts {
 // recomputes norms and MLA up-projections and caches some activations in FP8.
 double activation_bytes_per_token_layer(const llm::LlmSpec& m);
 
+// Memory per GPU of the first pipeline rank: its stages' parameters (BF16), FP32 gradients, the
+// ZeRO-1 shard of the optimizer state (FP32 master + BF16 moments), activations in flight.
+// Needs no simulation: a run checks it before it starts.
+metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
+
 metrics::RunResult measure_step(const workload::StepProgram& program, const StepTimeline& timeline,
                                 const Platform& platform, const StepFacts& facts);
 

@@ -17,7 +17,7 @@ nlohmann::json run_json(const std::string& args) {
 
 // Small gate width and few balancing steps keep these quick; routing statistics do not depend
 // on the gate's width.
-const std::string kA2a = "a2a --gate-hidden 128 --balance-steps 20 --tokens 1024";
+const std::string kA2a = "a2a --gate-hidden 64 --balance-steps 10 --tokens 256";
 
 TEST(A2aCli, ReportsDispatchAndCombineAsDeepEpDoes) {
   const auto j = run_json(kA2a + " --hardware h800 --topology mpft --ep 64 --node-limit 4");

@@ -1,0 +1,97 @@
+// fork + execv of /proc/self/exe, outputs through temporary files.
+#include "sim/cli/child_process.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace codesim::cli {
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A started child: its pid and where its outputs go.
+struct Started {
+  pid_t pid = -1;
+  std::filesystem::path dir;
+};
+
+Started start_self(const std::vector<std::string>& args) {
+  namespace fs = std::filesystem;
+  const fs::path self = fs::read_symlink("/proc/self/exe");
+  char pattern[] = "/tmp/codesim_child_XXXXXX";
+  if (mkdtemp(pattern) == nullptr) {
+    throw std::runtime_error("cannot create a temporary directory for a child run");
+  }
+  Started s{-1, fs::path(pattern)};
+  const std::string out = (s.dir / "out").string();
+  const std::string err = (s.dir / "err").string();
+  std::vector<std::string> argv_strings{self.string()};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_strings) {
+    argv.push_back(a.data());
+  }
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  s.pid = fork();
+  if (s.pid < 0) {
+    fs::remove_all(s.dir);
+    throw std::runtime_error("cannot start a child codesim");
+  }
+  if (s.pid == 0) {
+    if (std::freopen(out.c_str(), "w", stdout) == nullptr ||
+        std::freopen(err.c_str(), "w", stderr) == nullptr) {
+      _exit(127);
+    }
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return s;
+}
+
+ChildResult finish(const Started& s) {
+  int status = 0;
+  waitpid(s.pid, &status, 0);
+  ChildResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(s.dir / "out");
+  r.err = slurp(s.dir / "err");
+  std::filesystem::remove_all(s.dir);
+  return r;
+}
+
+}  // namespace
+
+ChildResult run_self(const std::vector<std::string>& args) {
+  return finish(start_self(args));
+}
+
+std::vector<ChildResult> run_self_all(const std::vector<std::vector<std::string>>& runs, int jobs) {
+  std::vector<ChildResult> results(runs.size());
+  std::vector<std::pair<std::size_t, Started>> running;
+  std::size_t next = 0;
+  while (next < runs.size() || !running.empty()) {
+    while (next < runs.size() && static_cast<int>(running.size()) < std::max(1, jobs)) {
+      running.emplace_back(next, start_self(runs[next]));
+      ++next;
+    }
+    // Results are collected in start order, so the output never depends on timing.
+    results[running.front().first] = finish(running.front().second);
+    running.erase(running.begin());
+  }
+  return results;
+}
+
+}  // namespace codesim::cli

@@ -1,0 +1,50 @@
+// `codesim compare` as a user runs it: side by side, differences against the first scenario,
+// and bad input caught before anything runs.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace codesim::testing {
+namespace {
+
+TEST(CompareCli, GivesCostAndThroughputSideBySide) {
+  const auto r = run_codesim(
+      "compare tests/scenarios/small-step.yaml tests/scenarios/small-step-mrft.yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["scenarios"].size(), 2u);
+  for (const auto& s : j["scenarios"]) {
+    // Cost per (tokens/day) = network cost / (tokens per day in billions).
+    EXPECT_NEAR(s["cost_per_tokens_per_day_usd"].get<double>(),
+                s["cost_usd"].get<double>() / (s["tokens_per_day"].get<double>() / 1e9), 1e-6);
+    EXPECT_EQ(s["endpoints"].get<int>(), 64);
+  }
+  // The same step simulated alone gives the same figure.
+  const auto alone = run_codesim("run tests/scenarios/small-step.yaml --format json");
+  EXPECT_EQ(j["scenarios"][0]["step_time_s"], nlohmann::json::parse(alone.out)["step_time_s"]);
+}
+
+TEST(CompareCli, TableShowsDifferencesToTheFirst) {
+  const auto r =
+      run_codesim("compare tests/scenarios/small-step.yaml tests/scenarios/small-step.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(+0.0%)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("differences against small-step"), std::string::npos) << r.out;
+}
+
+TEST(CompareCli, BadInputFailsBeforeAnythingRuns) {
+  const auto one = run_codesim("compare tests/scenarios/small-step.yaml");
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_EQ(one.err, "codesim compare: error: give at least two scenarios to compare\n");
+  const auto missing =
+      run_codesim("compare tests/scenarios/small-step.yaml tests/scenarios/nothing-here.yaml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_NE(missing.err.find("tests/scenarios/nothing-here.yaml"), std::string::npos)
+      << missing.err;
+}
+
+}  // namespace
+}  // namespace codesim::testing
