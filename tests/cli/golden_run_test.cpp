@@ -4,9 +4,13 @@
 // (the full 2048-GPU step takes ~30 s here): label "slow", not run under the sanitizers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "tests/support/run_cli.hpp"
 
@@ -37,24 +41,49 @@ void expect_same(const json& got, const json& want, const std::string& path) {
   }
 }
 
-TEST(GoldenRun, EveryShippedTrainingScenarioReportsAsRecorded) {
-  int checked = 0;
+// The stems of tests/golden/*.run.json: one test each, so they run side by side.
+std::vector<std::string> golden_runs() {
+  std::vector<std::string> stems;
+  const std::string suffix = ".run.json";
   for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/tests/golden")) {
     const std::string name = entry.path().filename().string();
-    const std::string suffix = ".run.json";
-    if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
-      continue;
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+      stems.push_back(name.substr(0, name.size() - suffix.size()));
     }
-    const std::string stem = name.substr(0, name.size() - suffix.size());
-    const auto r = run_codesim("run scenarios/" + stem + ".yaml --format json");
-    ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
-    expect_same(json::parse(r.out), json::parse(read_source_file("tests/golden/" + name)), stem);
-    ++checked;
   }
-  EXPECT_GE(checked, 2);
+  std::sort(stems.begin(), stems.end());
+  return stems;
 }
 
-TEST(GoldenRun, DeepSeekV3PairMatchesTheCalibratedTraceReplay) {
+class GoldenRun : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenRun, ShippedScenarioReportsAsRecorded) {
+  const std::string stem = GetParam();
+  const auto r = run_codesim("run scenarios/" + stem + ".yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+  expect_same(json::parse(r.out),
+              json::parse(read_source_file("tests/golden/" + stem + ".run.json")), stem);
+}
+
+// gtest names allow letters, digits and underscores only.
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param;
+  std::replace_if(
+      n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenRun, ::testing::ValuesIn(golden_runs()), test_name);
+
+TEST(GoldenRuns, EveryShippedScenarioHasOne) {
+  int scenarios = 0;
+  for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/scenarios")) {
+    scenarios += entry.path().extension() == ".yaml" ? 1 : 0;
+  }
+  EXPECT_EQ(static_cast<int>(golden_runs().size()), scenarios);
+}
+
+TEST(GoldenRuns, DeepSeekV3PairMatchesTheCalibratedTraceReplay) {
   // The profile trace is one overlapped F&B pair of 4 MoE layers on H800; the calibrated replay
   // predicts its span. The simulated step's median pair of MoE-only stages must be within 10%.
   const auto replay = run_codesim(

@@ -1,5 +1,6 @@
-// `codesim run` as a user runs it: the report's keys and arithmetic, and the predictions checked
-// for sense on a small DeepSeek-V3 step (tests/scenarios/small-step.yaml) and its what-ifs.
+// `codesim run` as a user runs it: the report's keys and arithmetic, determinism, the timeline
+// export and refusals, on a small DeepSeek-V3 step (tests/scenarios/small-step.yaml). The what-if
+// sense checks are in scenario_sense_test.cpp.
 #include "tests/support/run_cli.hpp"
 
 #include <gtest/gtest.h>
@@ -9,27 +10,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/small_step.hpp"
+
 namespace codesim::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The small step with `overrides` (YAML) on top, run, as JSON.
-nlohmann::json run_variant(const std::string& overrides) {
-  const fs::path dir = fs::temp_directory_path() / ("codesim_run_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path file = dir / "variant.yaml";
-  std::ofstream(file) << "include: " CODESIM_SOURCE_DIR "/tests/scenarios/small-step.yaml\n"
-                      << overrides << "\n";
-  const auto r = run_codesim("run '" + file.string() + "' --format json");
-  fs::remove_all(dir);
-  EXPECT_EQ(r.exit_code, 0) << overrides << "\n" << r.err;
-  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
-}
-
-double s(const nlohmann::json& j, const char* key) {
-  return j[key].get<double>();
-}
 
 TEST(RunCli, ReportHasTheSpecsKeysAndTheBreakdownAddsUp) {
   const auto j = run_variant("");
@@ -72,47 +58,6 @@ TEST(RunCli, SameScenarioSameJson) {
   const auto b = run_codesim("run tests/scenarios/small-step.yaml --format json");
   EXPECT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
-}
-
-TEST(RunCli, DoublingIbBandwidthNeverSlowsAStep) {
-  const auto base = run_variant("");
-  const auto fast = run_variant("hardware: {nic_bandwidth: 100GBps}");
-  EXPECT_LE(s(fast, "step_time_s"), s(base, "step_time_s"));
-}
-
-TEST(RunCli, OneFOneBHasALargerBubbleThanDualPipe) {
-  const auto dual = run_variant("");
-  const auto one = run_variant("schedule: {method: 1f1b}");
-  EXPECT_GT(one["breakdown_s"]["bubble"].get<double>(),
-            dual["breakdown_s"]["bubble"].get<double>());
-}
-
-TEST(RunCli, FewerCommunicationSmsSpeedComputeButExposeCommunication) {
-  const auto ten = run_variant("hardware: {comm_sms: 10}");
-  const auto twenty = run_variant("");
-  EXPECT_LT(s(ten, "compute_busy_s"), s(twenty, "compute_busy_s"));
-  EXPECT_GT(ten["exposed_comm_s"]["EP"].get<double>(),
-            twenty["exposed_comm_s"]["EP"].get<double>());
-}
-
-TEST(RunCli, NodeLimitEightMovesMoreIbBytesThanFour) {
-  // EP64 spans 8 nodes, so the node limit binds.
-  const std::string wide =
-      "hardware: {nodes: 16}\nparallelism: {pp: 2, ep: 64, dp: 64}\n"
-      "workload: {global_batch_sequences: 512}\n";
-  const auto m4 = run_variant(wide + "routing: {node_limit: 4}");
-  const auto m8 = run_variant(wide + "routing: {node_limit: 8}");
-  EXPECT_GT(s(m8, "ib_bytes_per_gpu"), s(m4, "ib_bytes_per_gpu"));
-}
-
-TEST(RunCli, WhatIfsRunFromTheScenarioAlone) {
-  for (const char* what_if :
-       {"hardware: {nvlink_bandwidth: 450GBps}", "hardware: {nic_bandwidth: 100GBps}",
-        "routing: {node_limit: 2}", "schedule: {method: 1f1b}", "hardware: {comm_sms: 32}",
-        "topology: {family: mrft, planes: 1}"}) {
-    const auto j = run_variant(what_if);
-    EXPECT_GT(s(j, "step_time_s"), 0.0) << what_if;
-  }
 }
 
 TEST(RunCli, AScenarioThatDoesNotFitIsRefused) {

@@ -10,8 +10,9 @@ namespace {
 
 TEST(ScheduleCli, JsonGivesTheBubbleAndThePublishedOne) {
   // DualPipe, PP 8, F = W = B/2 = 1 ms, F&B = 2.5 ms: (8/2 - 1)(2.5 + 2 - 3) ms = 4.5 ms.
-  const auto r = run_codesim("schedule --method dualpipe --pp 8 --chunks 20 --f 1ms --b 2ms "
-                             "--w 1ms --fb 2.5ms --format json");
+  const auto r = run_codesim(
+      "schedule --method dualpipe --pp 8 --chunks 20 --f 1ms --b 2ms "
+      "--w 1ms --fb 2.5ms --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NEAR(j["bubble"].get<double>(), (8 / 2 - 1) * (2.5e-3 + 2e-3 - 3e-3), 1e-12);
