@@ -1,6 +1,9 @@
 // `codesim run SCENARIO`: the simulator's main job. Scenario -> routing plan (reference gate) ->
 // step program (schedule, placement, calibrated piece times) -> SimGrid replay -> report.
+#include <unistd.h>
+
 #include <chrono>
+#include <iostream>
 #include <ostream>
 
 #include "models/kernels/batch_routing.hpp"
@@ -28,6 +31,13 @@ constexpr int kGateHidden = 256;
 [[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
                                  const std::string& message, const std::string& hint = {}) {
   throw core::InputError(core::Diagnostic{{s.source_file, 0, 0}, key, message, hint});
+}
+
+// One line per stage on stderr, only when it is a terminal (a run takes tens of seconds).
+void progress(const std::string& what) {
+  if (isatty(STDERR_FILENO)) {
+    std::cerr << "codesim run: " << what << "...\n";
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -180,6 +190,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
   const auto spread = s.topology.path_selection == config::PathSelection::spread
                           ? topologies::Spread::even
                           : topologies::Spread::hashed;
+  progress("routing " + std::to_string(ep > 1 ? s.routing.plans : 0) +
+           " micro-batches through the reference gate");
   const auto routing_start = std::chrono::steady_clock::now();
   if (ep > 1) {
     kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
@@ -200,6 +212,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
   }
   const double routing_seconds = seconds_since(routing_start);
 
+  progress("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
+           std::to_string(pa.pp) + " pipeline ranks on SimGrid");
   const auto sim_start = std::chrono::steady_clock::now();
   engine::Platform platform(topology, spread);
   const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
