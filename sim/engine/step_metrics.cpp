@@ -5,7 +5,7 @@
 #include <map>
 
 #include "models/llm/analytics.hpp"
-#include "sim/workload/schedule_timing.hpp"
+#include "sim/workload/schedule.hpp"
 #include "topologies/export.hpp"
 
 namespace codesim::engine {
@@ -119,42 +119,25 @@ double activation_bytes_per_token_layer(const llm::LlmSpec& m) {
 }
 
 metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
-  metrics::RunResult r;
-  // Memory of the first rank's GPU: its stages' parameters (BF16), FP32 gradients, the ZeRO-1
-  // shard of the optimizer state (FP32 master + BF16 moments), activations in flight.
-  std::vector<int> stages;
-  for (int st = 0; st < p.schedule.stages; ++st) {
-    for (int d = 0; d < p.schedule.directions; ++d) {
-      if (p.schedule.rank_of(d, st) == 0 &&
-          std::find(stages.begin(), stages.end(), st) == stages.end()) {
-        stages.push_back(st);
-      }
-    }
-  }
   double params = 0;
   double shard = 0;
   double layers = 0;
-  for (const int st : stages) {
+  for (const int st : p.schedule.stages_of(0)) {
     const double dense = p.stage_dense_params[static_cast<std::size_t>(st)];
     const double experts = p.stage_expert_params[static_cast<std::size_t>(st)];
     params += dense + experts;
     shard += dense / f.dp + experts / std::max(1, f.dp / f.ep);
     layers = std::max<double>(layers, p.placement[static_cast<std::size_t>(st)].layers());
   }
-  r.memory.parameters_gb = params * 2 / 1e9;
-  r.memory.optimizer_gb = shard * (4 + 2 + 2) / 1e9;
-  r.memory.gradients_gb = params * 4 / 1e9;
-  r.memory.capacity_gb = f.gpu.hbm_capacity.value / 1e9;
-  int peak = 0;
-  {
-    const auto timing = workload::time_schedule(
-        p.schedule, {core::Seconds(1), core::Seconds(2), core::Seconds(1), core::Seconds(2.5)});
-    peak = timing.peak_in_flight.front();
-  }
-  r.memory.peak_in_flight = peak;
-  r.memory.activations_gb =
-      peak * layers * f.tokens_per_micro_batch * activation_bytes_per_token_layer(*f.model) / 1e9;
-  return r.memory;
+  metrics::MemoryUse m;
+  m.parameters_gb = params * 2 / 1e9;
+  m.optimizer_gb = shard * (4 + 2 + 2) / 1e9;
+  m.gradients_gb = params * 4 / 1e9;
+  m.capacity_gb = f.gpu.hbm_capacity.value / 1e9;
+  m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
+  m.activations_gb = m.peak_in_flight * layers * f.tokens_per_micro_batch *
+                     activation_bytes_per_token_layer(*f.model) / 1e9;
+  return m;
 }
 
 metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeline& t,

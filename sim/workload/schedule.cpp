@@ -162,6 +162,37 @@ int PipelineSchedule::rank_of(int direction, int stage) const {
   }
 }
 
+std::vector<int> PipelineSchedule::stages_of(int rank) const {
+  std::vector<int> out;
+  for (int st = 0; st < stages; ++st) {
+    for (int d = 0; d < directions; ++d) {
+      if (rank_of(d, st) == rank) {
+        out.push_back(st);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<int> peak_in_flight(const PipelineSchedule& s) {
+  std::vector<int> out;
+  for (const auto& chunks : s.per_rank) {
+    int held = 0;
+    int peak = 0;
+    for (const Chunk& c : chunks) {
+      held += c.kind == ChunkKind::forward || c.kind == ChunkKind::forward_backward ? 1 : 0;
+      peak = std::max(peak, held);
+      held -= c.kind == ChunkKind::backward || c.kind == ChunkKind::weight ||
+                      c.kind == ChunkKind::forward_backward
+                  ? 1
+                  : 0;
+    }
+    out.push_back(peak);
+  }
+  return out;
+}
+
 PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batches) {
   const std::string name(schedule_method_name(method));
   const bool dual = method == ScheduleMethod::dualpipe || method == ScheduleMethod::dualpipev;

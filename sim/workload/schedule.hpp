@@ -58,6 +58,8 @@ struct PipelineSchedule {
 
   // The rank that runs `stage` of `direction`.
   int rank_of(int direction, int stage) const;
+  // The stages whose parameters `rank` holds (two for DualPipe and DualPipeV), ascending.
+  std::vector<int> stages_of(int rank) const;
 };
 
 // A schedule whose preconditions fail; the message says which and why.
@@ -69,5 +71,9 @@ class ScheduleError : public std::invalid_argument {
 // `ranks` is the number of pipeline ranks (devices). Throws ScheduleError for ranks < 1 (2 for
 // the dual methods), micro_batches < 1, and DualPipe's and DualPipeV's conditions.
 PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batches);
+
+// Per rank: the most (direction, stage, micro-batch) activations held at once, from a forward's
+// start to the end of its whole backward or of its weight part. Depends on the chunk order only.
+std::vector<int> peak_in_flight(const PipelineSchedule& s);
 
 }  // namespace codesim::workload

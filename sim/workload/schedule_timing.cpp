@@ -118,22 +118,14 @@ ScheduleTiming time_schedule(const PipelineSchedule& s, const ChunkTimes& t) {
   out.makespan = core::Seconds(*std::max_element(free.begin(), free.end()));
   for (std::size_t r = 0; r < ranks; ++r) {
     core::Seconds busy;
-    int held = 0;
-    int peak = 0;
     for (const auto& tc : out.per_rank[r]) {
       busy += tc.end - tc.start;
-      const ChunkKind k = tc.chunk.kind;
-      held += k == ChunkKind::forward || k == ChunkKind::forward_backward ? 1 : 0;
-      peak = std::max(peak, held);
-      held -= k == ChunkKind::backward || k == ChunkKind::weight || k == ChunkKind::forward_backward
-                  ? 1
-                  : 0;
     }
     out.busy.push_back(busy);
     out.idle.push_back(out.makespan - busy);
     out.bubble = std::max(out.bubble, out.makespan - busy);
-    out.peak_in_flight.push_back(peak);
   }
+  out.peak_in_flight = peak_in_flight(s);
   return out;
 }
 

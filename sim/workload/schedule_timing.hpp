@@ -31,9 +31,7 @@ struct ScheduleTiming {
   std::vector<core::Seconds> busy;  // per rank
   std::vector<core::Seconds> idle;  // per rank: makespan - busy
   core::Seconds bubble;             // max idle
-  // Per rank: the most (direction, stage, micro-batch) activations held at once, from a
-  // forward's start to the end of its whole backward or of its weight part.
-  std::vector<int> peak_in_flight;
+  std::vector<int> peak_in_flight;  // per rank, as peak_in_flight(schedule)
 };
 
 // Throws ScheduleError for a negative duration or a weight part longer than the backward.

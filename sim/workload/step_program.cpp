@@ -485,16 +485,7 @@ StepProgram build_step_program(const StepSpec& s) {
   }
   b.link_pipeline();
   for (int r = 0; r < s.pp; ++r) {
-    std::vector<int> stages;
-    for (int st = 0; st < p.schedule.stages; ++st) {
-      for (int d = 0; d < p.schedule.directions; ++d) {
-        if (p.schedule.rank_of(d, st) == r &&
-            std::find(stages.begin(), stages.end(), st) == stages.end()) {
-          stages.push_back(st);
-        }
-      }
-    }
-    b.data_parallel(r, stages);
+    b.data_parallel(r, p.schedule.stages_of(r));
   }
   return p;
 }
