@@ -5,6 +5,7 @@
 #include <deque>
 #include <stdexcept>
 
+#include "topologies/export.hpp"
 #include "topologies/routing.hpp"
 
 namespace codesim::topologies {
@@ -55,6 +56,13 @@ VertexId TrafficRouter::to(int directed_link) const {
   return other_end(topology_->graph(),
                    topology_->links()[static_cast<std::size_t>(directed_link / 2)],
                    from(directed_link));
+}
+
+std::string TrafficRouter::describe(int directed_link) const {
+  const auto kind =
+      topology_->link(topology_->links()[static_cast<std::size_t>(directed_link / 2)]).kind;
+  return std::string(link_kind_name(kind)) + " " + vertex_label(*topology_, from(directed_link)) +
+         " -> " + vertex_label(*topology_, to(directed_link));
 }
 
 void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const {

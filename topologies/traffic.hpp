@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -62,6 +63,8 @@ class TrafficRouter {
   // The endpoints of a directed link, in its direction.
   VertexId from(int directed_link) const;
   VertexId to(int directed_link) const;
+  // "ib leaf3 -> nic_n0_1": the link's kind and its endpoints in its direction.
+  std::string describe(int directed_link) const;
 
  private:
   struct NicPair {

@@ -16,7 +16,6 @@
 #include "sim/engine/platform.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/table.hpp"
-#include "topologies/export.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -75,11 +74,7 @@ std::string bound_by(const engine::TransferTiming& t, const topologies::TrafficR
   if (t.bottleneck < 0) {
     return "SM copy rate";
   }
-  const auto& topo = r.topology();
-  const auto kind = topo.link(topo.links()[static_cast<std::size_t>(t.bottleneck / 2)]).kind;
-  return std::string(topologies::link_kind_name(kind)) + " " +
-         topologies::vertex_label(topo, r.from(t.bottleneck)) + " -> " +
-         topologies::vertex_label(topo, r.to(t.bottleneck));
+  return r.describe(t.bottleneck);
 }
 
 ordered_json phase_json(const engine::TransferTiming& t, const std::vector<engine::GpuBytes>& sent,

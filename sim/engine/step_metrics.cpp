@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "models/llm/analytics.hpp"
+#include "sim/engine/expert_parallel.hpp"
 #include "sim/workload/schedule.hpp"
-#include "topologies/export.hpp"
 
 namespace codesim::engine {
 namespace {
@@ -234,34 +235,28 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
       ++runs[static_cast<std::size_t>(i)];
     }
   }
-  std::vector<double> bytes(2 * topo.links().size(), 0.0);
+  topologies::LinkLoads step_loads;
+  step_loads.bytes.assign(2 * topo.links().size(), core::Bytes(0));
   for (std::size_t i = 0; i < t.transfers.size(); ++i) {
     const auto loads = router.loads(t.transfers[i].flows);
-    for (std::size_t d = 0; d < bytes.size(); ++d) {
-      bytes[d] += loads.bytes[d].value * runs[i] * t.transfers[i].repeat;
+    for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
+      step_loads.bytes[d] += loads.bytes[d] * runs[i] * t.transfers[i].repeat;
     }
   }
-  {
-    // IB bytes the first rank's GPUs send into the network (GPU -> NIC over PCIe).
-    double sent = 0;
-    int gpus = 0;
-    for (int g = 0; g < f.gpus_per_rank_in_ep; ++g, ++gpus) {
-      const auto v = topo.gpu(g);
-      for (const auto e : boost::make_iterator_range(boost::out_edges(v, topo.graph()))) {
-        const auto& link = topo.link(e);
-        if (link.kind == topologies::LinkKind::pcie) {
-          sent += bytes[static_cast<std::size_t>(topologies::directed(
-              link.id, router.from(topologies::directed(link.id, false)) != v))];
-        }
-      }
-    }
-    r.ib_bytes_per_gpu = core::Bytes(gpus > 0 ? sent / gpus : 0.0);
+  // IB bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe).
+  std::vector<int> group(static_cast<std::size_t>(f.gpus_per_rank_in_ep));
+  std::iota(group.begin(), group.end(), 0);
+  core::Bytes sent;
+  for (const auto& g : sent_per_gpu(router, step_loads, group)) {
+    sent += g.rdma;
   }
+  r.ib_bytes_per_gpu = group.empty() ? core::Bytes(0) : sent / static_cast<double>(group.size());
   std::vector<std::pair<double, int>> use;
-  for (std::size_t d = 0; d < bytes.size(); ++d) {
-    if (bytes[d] > 0) {
+  for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
+    const double bytes = step_loads.bytes[d].value;
+    if (bytes > 0) {
       const auto& link = topo.link(topo.links()[d / 2]);
-      use.emplace_back(bytes[d] / (link.bandwidth.value * step), static_cast<int>(d));
+      use.emplace_back(bytes / (link.bandwidth.value * step), static_cast<int>(d));
     }
   }
   std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) {
@@ -269,11 +264,8 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
   });
   for (std::size_t i = 0; i < std::min<std::size_t>(5, use.size()); ++i) {
     const int d = use[i].second;
-    const auto kind = topo.link(topo.links()[static_cast<std::size_t>(d / 2)]).kind;
-    r.busiest_links.push_back({std::string(topologies::link_kind_name(kind)) + " " +
-                                   topologies::vertex_label(topo, router.from(d)) + " -> " +
-                                   topologies::vertex_label(topo, router.to(d)),
-                               core::Bytes(bytes[static_cast<std::size_t>(d)]), use[i].first});
+    r.busiest_links.push_back(
+        {router.describe(d), step_loads.bytes[static_cast<std::size_t>(d)], use[i].first});
   }
 
   r.memory = memory_use(p, f);
