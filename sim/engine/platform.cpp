@@ -31,6 +31,31 @@ struct Prepared {
   mutable std::vector<double> task_bytes;
 };
 
+// Whether every node of a graph given by its successor lists can run: Kahn's algorithm finds no
+// cycle.
+bool acyclic(const std::vector<std::vector<std::size_t>>& next) {
+  std::vector<int> indegree(next.size(), 0);
+  for (const auto& successors : next) {
+    for (const std::size_t s : successors) {
+      ++indegree[s];
+    }
+  }
+  std::vector<std::size_t> ready;
+  for (std::size_t n = 0; n < next.size(); ++n) {
+    if (indegree[n] == 0) {
+      ready.push_back(n);
+    }
+  }
+  for (std::size_t k = 0; k < ready.size(); ++k) {
+    for (const std::size_t s : next[ready[k]]) {
+      if (--indegree[s] == 0) {
+        ready.push_back(s);
+      }
+    }
+  }
+  return ready.size() == next.size();
+}
+
 }  // namespace
 
 struct Platform::Impl {
@@ -40,6 +65,8 @@ struct Platform::Impl {
   void build();
   Prepared prepare(const Transfer& t, TransferTiming& timing) const;
   void start(int index);
+  // Runs `p` once per repeat, each after its latency, in the calling actor.
+  void transfer(const Prepared& p) const;
   void execute(const Prepared& p) const;
 
   topologies::Topology topology;
@@ -195,6 +222,15 @@ void Platform::Impl::execute(const Prepared& p) const {
   sg4::this_actor::parallel_execute(p.task_hosts, p.task_flops, p.task_bytes);
 }
 
+void Platform::Impl::transfer(const Prepared& p) const {
+  for (int r = 0; r < p.repeat; ++r) {
+    sg4::this_actor::sleep_for(p.latency);
+    if (!p.loads.empty()) {
+      execute(p);
+    }
+  }
+}
+
 void Platform::Impl::start(int index) {
   sg4::Actor::create("t" + std::to_string(index), hosts.front(), [this, index] {
     Prepared& p = prepared[static_cast<std::size_t>(index)];
@@ -203,12 +239,7 @@ void Platform::Impl::start(int index) {
       sg4::this_actor::sleep_until(origin + p.not_before);
     }
     timing.start = core::Seconds(sg4::Engine::get_clock() - origin);
-    for (int r = 0; r < p.repeat; ++r) {
-      sg4::this_actor::sleep_for(p.latency);
-      if (!p.loads.empty()) {
-        execute(p);
-      }
-    }
+    transfer(p);
     timing.end = core::Seconds(sg4::Engine::get_clock() - origin);
     p.loads = {};
     p.task_hosts = {};
@@ -264,36 +295,20 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
     }
   }
   {
-    // Kahn's algorithm over stream order and dependencies: the program must be able to finish.
-    std::vector<int> indegree(count, 0);
+    // The program must be able to finish: no cycle through stream orders and dependencies.
     std::vector<std::vector<std::size_t>> next(count);
     for (const auto& stream : program.streams) {
       for (std::size_t i = 1; i < stream.size(); ++i) {
         next[static_cast<std::size_t>(stream[i - 1])].push_back(
             static_cast<std::size_t>(stream[i]));
-        ++indegree[static_cast<std::size_t>(stream[i])];
       }
     }
     for (std::size_t t = 0; t < count; ++t) {
       for (const int d : program.tasks[t].deps) {
         next[static_cast<std::size_t>(d)].push_back(t);
-        ++indegree[t];
       }
     }
-    std::vector<std::size_t> ready;
-    for (std::size_t t = 0; t < count; ++t) {
-      if (indegree[t] == 0) {
-        ready.push_back(t);
-      }
-    }
-    for (std::size_t k = 0; k < ready.size(); ++k) {
-      for (const std::size_t n : next[ready[k]]) {
-        if (--indegree[n] == 0) {
-          ready.push_back(n);
-        }
-      }
-    }
-    if (ready.size() != count) {
+    if (!acyclic(next)) {
       throw core::SimulationError(
           "stream program: its dependencies and stream orders form a cycle");
     }
@@ -328,13 +343,7 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
           sg4::this_actor::sleep_for(task.duration.value);
         }
         if (task.transfer >= 0) {
-          const Prepared& p = state.transfers[static_cast<std::size_t>(task.transfer)];
-          for (int r = 0; r < p.repeat; ++r) {
-            sg4::this_actor::sleep_for(p.latency);
-            if (!p.loads.empty()) {
-              impl_->execute(p);
-            }
-          }
+          impl_->transfer(state.transfers[static_cast<std::size_t>(task.transfer)]);
         }
         timings[static_cast<std::size_t>(id)].end =
             core::Seconds(sg4::Engine::get_clock() - state.origin);
@@ -387,24 +396,15 @@ std::vector<TransferTiming> Platform::run(const std::vector<Transfer>& transfers
       ++prepared[static_cast<std::size_t>(i)].waiting;
     }
   }
-  // Kahn's algorithm: every transfer must become ready.
-  std::vector<int> waiting(transfers.size());
-  std::vector<int> ready;
-  for (int i = 0; i < count; ++i) {
-    waiting[static_cast<std::size_t>(i)] = prepared[static_cast<std::size_t>(i)].waiting;
-    if (waiting[static_cast<std::size_t>(i)] == 0) {
-      ready.push_back(i);
+  std::vector<std::vector<std::size_t>> next(transfers.size());
+  std::vector<int> roots;
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    next[i].assign(prepared[i].successors.begin(), prepared[i].successors.end());
+    if (prepared[i].waiting == 0) {
+      roots.push_back(static_cast<int>(i));
     }
   }
-  std::vector<int> roots = ready;
-  for (std::size_t k = 0; k < ready.size(); ++k) {
-    for (const int s : prepared[static_cast<std::size_t>(ready[k])].successors) {
-      if (--waiting[static_cast<std::size_t>(s)] == 0) {
-        ready.push_back(s);
-      }
-    }
-  }
-  if (static_cast<int>(ready.size()) != count) {
+  if (!acyclic(next)) {
     throw core::SimulationError("the transfers' dependencies form a cycle");
   }
   impl_->prepared = std::move(prepared);
