@@ -9,6 +9,7 @@
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/text.hpp"
 #include "sim/engine/collective.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/report/format.hpp"
@@ -58,12 +59,7 @@ CollectiveAlgorithm algorithm_of(const std::string& a, CollectiveKind kind) {
 
 std::vector<core::Bytes> sizes_of(const std::string& list) {
   std::vector<core::Bytes> sizes;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const auto comma = list.find(',', start);
-    const std::string item =
-        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+  for (const std::string& item : core::split(list, ',')) {
     try {
       const auto size = core::parse_as<core::Bytes>(item, core::Dimension::bytes);
       if (size.value <= 0) {

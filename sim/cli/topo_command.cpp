@@ -82,13 +82,7 @@ void run_paper_table(const TopoOptions& o, std::ostream& out) {
   std::vector<ordered_json> table_rows;
   report::Table paper({"name", "endpoints", "switches", "links", "cost (M$)", "cost/endpoint (k$)",
                        "cost vs paper"});
-  std::string list = o.compare;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const auto comma = list.find(',', start);
-    const std::string name =
-        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+  for (const std::string& name : core::split(o.compare, ',')) {
     const auto inst = topologies::find_paper_instance(name);
     if (!inst) {
       usage_error("unknown instance '" + name + "' in --compare",

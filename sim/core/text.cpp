@@ -47,4 +47,18 @@ std::string join(std::span<const std::string> parts, std::string_view separator)
   return out;
 }
 
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto at = text.find(separator, start);
+    out.emplace_back(
+        text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) {
+      return out;
+    }
+    start = at + 1;
+  }
+}
+
 }  // namespace codesim::core

@@ -17,4 +17,7 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
 
 std::string join(std::span<const std::string> parts, std::string_view separator);
 
+// The pieces of `text` between `separator`s, empty pieces kept: split("a,,b", ',') = a, "", b.
+std::vector<std::string> split(std::string_view text, char separator);
+
 }  // namespace codesim::core

@@ -22,6 +22,12 @@ TEST(ClosestMatch, SuggestsOnlyLikelyTypos) {
   EXPECT_EQ(closest_match("completely_else", keys), "");
 }
 
+TEST(Split, KeepsEveryPieceEmptyOnesIncluded) {
+  EXPECT_EQ(split("1MB,16MB", ','), (std::vector<std::string>{"1MB", "16MB"}));
+  EXPECT_EQ(split("a,,b,", ','), (std::vector<std::string>{"a", "", "b", ""}));
+  EXPECT_EQ(split("", ','), (std::vector<std::string>{""}));
+}
+
 TEST(Diagnostic, PrintsFileLineColumnKeyAndHint) {
   const Diagnostic d{{"a.yaml", 3, 5}, "hardware.nodes", "must be at least 1, got 0", "try 256"};
   EXPECT_EQ(d.to_string(),
