@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package codesim needs; idempotent and quick when all is there.
+# Installs every Debian package codesim needs to build (and with --test, to run its tests);
+# idempotent and quick when all is there.
 set -euo pipefail
 
 packages=(
@@ -8,7 +9,12 @@ packages=(
   nlohmann-json3-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev libomp-14-dev
+  libopenmpi-dev openmpi-bin libpng-dev
 )
+# --test: also what the test suite uses at run time (headless Chromium renders the HTML report).
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -10,14 +10,25 @@ for f in scenarios/*.yaml; do
   "$bin" check "$f" > "tests/golden/$stem.check.yaml.tmp"
   mv "tests/golden/$stem.check.yaml.tmp" "tests/golden/$stem.check.yaml"
 done
-# The main job's report for every training scenario (the full DeepSeek-V3 step takes ~30 s).
+# The main job's report for every training scenario (the full DeepSeek-V3 step takes ~30 s); for a
+# what-if sweep, its checked list of points (running them all would take minutes each).
 for f in scenarios/*.yaml; do
   stem=$(basename "$f" .yaml)
+  if grep -q '^sweep:' "$f"; then
+    "$bin" sweep "$f" --dry-run > "tests/golden/$stem.sweep.txt.tmp"
+    mv "tests/golden/$stem.sweep.txt.tmp" "tests/golden/$stem.sweep.txt"
+    continue
+  fi
   if "$bin" run "$f" --format json > "tests/golden/$stem.run.json.tmp" 2>/dev/null; then
     mv "tests/golden/$stem.run.json.tmp" "tests/golden/$stem.run.json"
   else
     rm -f "tests/golden/$stem.run.json.tmp"
   fi
 done
+# The small test sweep's results (tests/cli/golden_run_test.cpp).
+sweep_dir=$(mktemp -d)
+"$bin" sweep tests/scenarios/small-sweep.yaml --out "$sweep_dir" > /dev/null
+cp "$sweep_dir/results.json" tests/golden/small-sweep.results.json
+rm -rf "$sweep_dir"
 "$bin" describe --format md > scenarios/SCHEMA.md.tmp && mv scenarios/SCHEMA.md.tmp scenarios/SCHEMA.md
 git --no-pager diff --stat -- tests/golden scenarios/SCHEMA.md || true

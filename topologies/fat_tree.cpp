@@ -1,12 +1,10 @@
 // Fat-tree generators.
 #include "topologies/fat_tree.hpp"
 
+#include "sim/core/arithmetic.hpp"
+
 namespace codesim::topologies {
 namespace {
-
-int ceil_div(long long a, long long b) {
-  return static_cast<int>((a + b - 1) / b);
-}
 
 // Leaves and spines of one two-layer tree; every leaf links once to every spine.
 struct TwoLayer {
@@ -42,7 +40,7 @@ Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes)
   Topology t("ft2", node);
   t.add_nodes(nodes, true);
   const int down = s.radix / 2;
-  const int leaves = ceil_div(t.gpus(), down);
+  const int leaves = core::ceil_div(t.gpus(), down);
   const TwoLayer tree = add_two_layer(t, leaves, s.radix / 2, -1, leaves);
   for (int e = 0; e < t.gpus(); ++e) {
     t.add_endpoint_link(t.nic(e), tree.leaves[e / down]);
@@ -55,7 +53,7 @@ Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, i
   t.add_nodes(nodes, true);
   const int down = s.radix / 2;
   const int rails = node.gpus_per_node;
-  const int leaves_per_rail = ceil_div(nodes, down);
+  const int leaves_per_rail = core::ceil_div(nodes, down);
   const TwoLayer tree = add_two_layer(t, rails * leaves_per_rail, s.radix / 2, -1, leaves_per_rail);
   for (int n = 0; n < nodes; ++n) {
     for (int rail = 0; rail < rails; ++rail) {
@@ -70,7 +68,7 @@ Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, 
   t.set_plane_crossing(s.plane_crossing);
   t.add_nodes(nodes, true);
   const int down = s.radix / 2;
-  const int leaves = ceil_div(nodes, down);
+  const int leaves = core::ceil_div(nodes, down);
   for (int plane = 0; plane < s.planes; ++plane) {
     const TwoLayer tree = add_two_layer(t, leaves, s.radix / 2, plane, leaves);
     for (int n = 0; n < nodes; ++n) {
@@ -84,7 +82,7 @@ Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes)
   Topology t("ft3", node);
   t.add_nodes(nodes, true);
   const int half = s.radix / 2;
-  const int pods = ceil_div(t.gpus(), static_cast<long long>(half) * half);
+  const int pods = core::ceil_div(t.gpus(), half * half);
   // Core (j, c) for j, c < k/2: aggregation switch j of every pod links to cores (j, 0..k/2-1).
   std::vector<VertexId> cores;
   for (int c = 0; c < half * half; ++c) {

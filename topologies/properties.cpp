@@ -2,16 +2,14 @@
 #include "topologies/properties.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <boost/graph/edmonds_karp_max_flow.hpp>
+#include <cmath>
 #include <deque>
+
+#include "sim/core/arithmetic.hpp"
 
 namespace codesim::topologies {
 namespace {
-
-long long ceil_div(long long a, long long b) {
-  return (a + b - 1) / b;
-}
 
 // Two-layer tree over `endpoints` NICs: leaves of k/2 endpoints, k/2 spines.
 void add_two_layer(Counts& c, long long leaves, long long radix) {
@@ -43,19 +41,19 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
       p.cost = cost(c, prices);
       return p;
     case Family::ft2: {
-      const long long leaves = ceil_div(gpus, half);
+      const long long leaves = core::ceil_div(gpus, half);
       add_two_layer(c, leaves, k);
       p.diameter = leaves > 1 ? 2 : 0;
       break;
     }
     case Family::mrft: {
-      const long long leaves = node.gpus_per_node * ceil_div(nodes, half);
+      const long long leaves = node.gpus_per_node * core::ceil_div(nodes, half);
       add_two_layer(c, leaves, k);
       p.diameter = leaves > 1 ? 2 : 0;
       break;
     }
     case Family::mpft: {
-      const long long leaves = ceil_div(nodes, half);
+      const long long leaves = core::ceil_div(nodes, half);
       for (int plane = 0; plane < s.planes; ++plane) {
         add_two_layer(c, leaves, k);
       }
@@ -63,10 +61,10 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
       break;
     }
     case Family::ft3: {
-      const long long pods = ceil_div(gpus, half * half);
+      const long long pods = core::ceil_div(gpus, half * half);
       c.switches = pods * k + half * half;
       c.switch_links = pods * half * half * 2;  // edge-aggregation plus aggregation-core
-      p.diameter = pods > 1 ? 4 : (ceil_div(gpus, half) > 1 ? 2 : 0);
+      p.diameter = pods > 1 ? 4 : (core::ceil_div(gpus, half) > 1 ? 2 : 0);
       break;
     }
     case Family::slimfly: {
@@ -205,7 +203,8 @@ core::BytesPerSecond computed_halves_cut(const Topology& t) {
       add_pair(t.nic(i), sink, unlimited, 0);
     }
   }
-  return core::BytesPerSecond(static_cast<double>(boost::edmonds_karp_max_flow(f, source, sink)) * 1e3);
+  return core::BytesPerSecond(static_cast<double>(boost::edmonds_karp_max_flow(f, source, sink)) *
+                              1e3);
 }
 
 }  // namespace codesim::topologies

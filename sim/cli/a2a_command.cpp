@@ -11,10 +11,12 @@
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
 #include "sim/engine/expert_parallel.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::cli {
@@ -22,17 +24,6 @@ namespace {
 
 using nlohmann::ordered_json;
 using report::fixed;
-
-constexpr int kSchemaVersion = 1;
-
-[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {},
-                              const std::string& key = {}) {
-  throw_usage_error("a2a", message, hint, key);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 engine::EpMode mode_of(const std::string& m) {
   if (m == "normal") {
@@ -44,7 +35,8 @@ engine::EpMode mode_of(const std::string& m) {
   if (m == "low-latency") {
     return engine::EpMode::low_latency;
   }
-  usage_error("unknown mode '" + m + "'", "one of: normal, direct, low-latency", "--mode");
+  throw_usage_error("a2a", "unknown mode '" + m + "'", "one of: normal, direct, low-latency",
+                    "--mode");
 }
 
 // 0 for BF16, n for LogFMT-n.
@@ -62,8 +54,8 @@ int combine_bits(const std::string& c) {
     } catch (const std::exception&) {
     }
   }
-  usage_error("unknown combine format '" + c + "'", "bf16, or logfmt-N with N from 4 to 16",
-              "--combine");
+  throw_usage_error("a2a", "unknown combine format '" + c + "'",
+                    "bf16, or logfmt-N with N from 4 to 16", "--combine");
 }
 
 // "nvlink gpu3 -> nvswitch0", or what else bounds the transfer.
@@ -144,44 +136,51 @@ void print_table(const ordered_json& j, std::ostream& out) {
 void run_a2a(const A2aOptions& o, std::ostream& out) {
   const auto preset = llm::find_preset(o.model);
   if (!preset) {
-    usage_error("unknown model '" + o.model + "'",
-                "one of: " + core::join(llm::preset_names(), ", "), "--model");
+    throw_usage_error("a2a", "unknown model '" + o.model + "'",
+                      "one of: " + core::join(llm::preset_names(), ", "), "--model");
   }
   if (!preset->moe) {
-    usage_error(preset->name + " is a dense model: it has no experts", "", "--model");
+    throw_usage_error("a2a", preset->name + " is a dense model: it has no experts", "", "--model");
   }
   const engine::EpMode mode = mode_of(o.mode);
   const int bits = combine_bits(o.combine);
   if (o.dispatch != "fp8" && o.dispatch != "bf16") {
-    usage_error("unknown dispatch format '" + o.dispatch + "'", "fp8 or bf16", "--dispatch");
+    throw_usage_error("a2a", "unknown dispatch format '" + o.dispatch + "'", "fp8 or bf16",
+                      "--dispatch");
   }
   kernels::GateSpec gate = kernels::gate_spec(*preset);
   if (o.ep < 2 || gate.experts % o.ep != 0) {
-    usage_error("--ep must be at least 2 and divide the model's " + std::to_string(gate.experts) +
-                    " routed experts, got " + std::to_string(o.ep),
-                "", "--ep");
+    throw_usage_error("a2a",
+                      "--ep must be at least 2 and divide the model's " +
+                          std::to_string(gate.experts) + " routed experts, got " +
+                          std::to_string(o.ep),
+                      "", "--ep");
   }
   if (o.tokens < 1 || o.gate_hidden < 1 || o.balance_steps < 0 || o.sms < 1) {
-    usage_error("--tokens, --gate-hidden and --sms must be positive, --balance-steps not negative");
+    throw_usage_error(
+        "a2a", "--tokens, --gate-hidden and --sms must be positive, --balance-steps not negative");
   }
   if (o.topk != 0) {
     if (o.topk < 1 || o.topk > gate.experts) {
-      usage_error("--topk must be between 1 and " + std::to_string(gate.experts), "", "--topk");
+      throw_usage_error("a2a", "--topk must be between 1 and " + std::to_string(gate.experts), "",
+                        "--topk");
     }
     gate.topk = o.topk;
   }
   if (o.node_limit != 0) {
     if (o.node_limit < 1 || o.node_limit > gate.groups) {
-      usage_error("--node-limit must be between 1 and the model's " + std::to_string(gate.groups) +
-                      " expert groups, got " + std::to_string(o.node_limit),
-                  "", "--node-limit");
+      throw_usage_error("a2a",
+                        "--node-limit must be between 1 and the model's " +
+                            std::to_string(gate.groups) + " expert groups, got " +
+                            std::to_string(o.node_limit),
+                        "", "--node-limit");
     }
     gate.topk_groups = o.node_limit;
   }
   if (gate.topk > gate.topk_groups * (gate.experts / gate.groups)) {
-    usage_error("top-" + std::to_string(gate.topk) + " cannot be met within " +
-                std::to_string(gate.topk_groups) + " groups of " +
-                std::to_string(gate.experts / gate.groups) + " experts");
+    throw_usage_error("a2a", "top-" + std::to_string(gate.topk) + " cannot be met within " +
+                                 std::to_string(gate.topk_groups) + " groups of " +
+                                 std::to_string(gate.experts / gate.groups) + " experts");
   }
   std::optional<core::BytesPerSecond> cap;
   if (!o.sm_copy_rate.empty()) {
@@ -190,8 +189,9 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
           core::parse_as<core::BytesPerSecond>(o.sm_copy_rate, core::Dimension::bytes_per_second) *
           static_cast<double>(o.sms);
     } catch (const core::UnitError& e) {
-      usage_error(e.what(), std::string(core::unit_examples(core::Dimension::bytes_per_second)),
-                  "--sm-copy-rate");
+      throw_usage_error("a2a", e.what(),
+                        std::string(core::unit_examples(core::Dimension::bytes_per_second)),
+                        "--sm-copy-rate");
     }
   }
   const int hidden = o.hidden > 0 ? o.hidden : preset->hidden;
@@ -199,9 +199,10 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
   const int per_node = hardware_preset("a2a", o.network.hardware, "--hardware").gpus_per_node;
   const BuiltNetwork net = build_network("a2a", o.network, (o.ep + per_node - 1) / per_node);
   if (net.topology.gpus() < o.ep) {
-    usage_error("the topology has " + std::to_string(net.topology.gpus()) +
-                    " GPUs, fewer than --ep " + std::to_string(o.ep),
-                "", "--nodes");
+    throw_usage_error("a2a",
+                      "the topology has " + std::to_string(net.topology.gpus()) +
+                          " GPUs, fewer than --ep " + std::to_string(o.ep),
+                      "", "--nodes");
   }
 
   const auto routing_start = std::chrono::steady_clock::now();
@@ -213,7 +214,7 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
                                                            .skew = {.zipf = o.zipf},
                                                            .balance_steps = o.balance_steps,
                                                            .seed = o.seed});
-  const double routing_seconds = seconds_since(routing_start);
+  const double routing_seconds = core::seconds_since(routing_start);
   std::vector<int> gpus(static_cast<std::size_t>(o.ep));
   for (int i = 0; i < o.ep; ++i) {
     gpus[static_cast<std::size_t>(i)] = i;
@@ -225,17 +226,17 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
 
   const auto platform_start = std::chrono::steady_clock::now();
   engine::Platform platform(net.topology, spread);
-  const double platform_seconds = seconds_since(platform_start);
+  const double platform_seconds = core::seconds_since(platform_start);
   const auto simulation_start = std::chrono::steady_clock::now();
   const auto timings = platform.run({
       engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
       engine::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
   });
-  const double simulation_seconds = seconds_since(simulation_start);
+  const double simulation_seconds = core::seconds_since(simulation_start);
 
   const auto& router = platform.router();
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["hardware"] = net.hardware.name;
   j["topology"] = net.name;
   j["nodes"] = net.topology.nodes();

@@ -61,9 +61,7 @@ Started start_self(const std::vector<std::string>& args) {
   return s;
 }
 
-ChildResult finish(const Started& s) {
-  int status = 0;
-  waitpid(s.pid, &status, 0);
+ChildResult collect(const Started& s, int status) {
   ChildResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(s.dir / "out");
@@ -72,13 +70,20 @@ ChildResult finish(const Started& s) {
   return r;
 }
 
+ChildResult finish(const Started& s) {
+  int status = 0;
+  waitpid(s.pid, &status, 0);
+  return collect(s, status);
+}
+
 }  // namespace
 
 ChildResult run_self(const std::vector<std::string>& args) {
   return finish(start_self(args));
 }
 
-std::vector<ChildResult> run_self_all(const std::vector<std::vector<std::string>>& runs, int jobs) {
+std::vector<ChildResult> run_self_all(const std::vector<std::vector<std::string>>& runs, int jobs,
+                                      const OnChildDone& on_done) {
   std::vector<ChildResult> results(runs.size());
   std::vector<std::pair<std::size_t, Started>> running;
   std::size_t next = 0;
@@ -87,9 +92,24 @@ std::vector<ChildResult> run_self_all(const std::vector<std::vector<std::string>
       running.emplace_back(next, start_self(runs[next]));
       ++next;
     }
-    // Results are collected in start order, so the output never depends on timing.
-    results[running.front().first] = finish(running.front().second);
-    running.erase(running.begin());
+    // Poll only our own children (an MPI runtime may have others), 10 ms apart.
+    bool ended = false;
+    for (auto it = running.begin(); it != running.end();) {
+      int status = 0;
+      if (waitpid(it->second.pid, &status, WNOHANG) != it->second.pid) {
+        ++it;
+        continue;
+      }
+      results[it->first] = collect(it->second, status);
+      if (on_done) {
+        on_done(it->first, results[it->first]);
+      }
+      it = running.erase(it);
+      ended = true;
+    }
+    if (!ended) {
+      usleep(10'000);
+    }
   }
   return results;
 }

@@ -2,6 +2,7 @@
 // that simulate several scenarios (compare, sweep) run each in its own codesim.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,12 @@ struct ChildResult {
 // Runs this executable with `args` (no shell), waits, and returns its exit code and output.
 ChildResult run_self(const std::vector<std::string>& args);
 
-// Runs this executable once per argument list, at most `jobs` at a time; results in order.
-std::vector<ChildResult> run_self_all(const std::vector<std::vector<std::string>>& runs, int jobs);
+// Called as each child ends (in the order they end), with its index in `runs`.
+using OnChildDone = std::function<void(std::size_t, const ChildResult&)>;
+
+// Runs this executable once per argument list, at most `jobs` at a time; results in the order of
+// `runs` whatever the order they end in.
+std::vector<ChildResult> run_self_all(const std::vector<std::vector<std::string>>& runs, int jobs,
+                                      const OnChildDone& on_done = {});
 
 }  // namespace codesim::cli

@@ -13,6 +13,7 @@
 #include "sim/engine/collective.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::cli {
@@ -23,14 +24,7 @@ using engine::CollectiveKind;
 using nlohmann::ordered_json;
 using report::fixed;
 
-constexpr int kSchemaVersion = 1;
-
-[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {},
-                              const std::string& key = {}) {
-  throw_usage_error("collective", message, hint, key);
-}
-
-CollectiveKind kind_of(const std::string& k) {
+CollectiveKind collective_kind_of(const std::string& k) {
   for (const auto kind :
        {CollectiveKind::all_to_all, CollectiveKind::all_gather, CollectiveKind::reduce_scatter,
         CollectiveKind::all_reduce, CollectiveKind::send}) {
@@ -38,8 +32,8 @@ CollectiveKind kind_of(const std::string& k) {
       return kind;
     }
   }
-  usage_error("unknown collective '" + k + "'",
-              "one of: all-reduce, all-gather, reduce-scatter, all-to-all, send", "--kind");
+  throw_usage_error("collective", "unknown collective '" + k + "'",
+                    "one of: all-reduce, all-gather, reduce-scatter, all-to-all, send", "--kind");
 }
 
 CollectiveAlgorithm algorithm_of(const std::string& a, CollectiveKind kind) {
@@ -54,7 +48,8 @@ CollectiveAlgorithm algorithm_of(const std::string& a, CollectiveKind kind) {
       return algorithm;
     }
   }
-  usage_error("unknown algorithm '" + a + "'", "one of: ring, direct, hierarchical", "--algorithm");
+  throw_usage_error("collective", "unknown algorithm '" + a + "'",
+                    "one of: ring, direct, hierarchical", "--algorithm");
 }
 
 std::vector<core::Bytes> sizes_of(const std::string& list) {
@@ -63,12 +58,13 @@ std::vector<core::Bytes> sizes_of(const std::string& list) {
     try {
       const auto size = core::parse_as<core::Bytes>(item, core::Dimension::bytes);
       if (size.value <= 0) {
-        usage_error("sizes must be positive, got '" + item + "'", "", "--sizes");
+        throw_usage_error("collective", "sizes must be positive, got '" + item + "'", "",
+                          "--sizes");
       }
       sizes.push_back(size);
     } catch (const core::UnitError& e) {
-      usage_error("'" + item + "': " + e.what(),
-                  std::string(core::unit_examples(core::Dimension::bytes)), "--sizes");
+      throw_usage_error("collective", "'" + item + "': " + e.what(),
+                        std::string(core::unit_examples(core::Dimension::bytes)), "--sizes");
     }
   }
   return sizes;
@@ -77,20 +73,22 @@ std::vector<core::Bytes> sizes_of(const std::string& list) {
 }  // namespace
 
 void run_collective(const CollectiveOptions& o, std::ostream& out) {
-  const CollectiveKind kind = kind_of(o.kind);
+  const CollectiveKind kind = collective_kind_of(o.kind);
   const CollectiveAlgorithm algorithm = algorithm_of(o.algorithm, kind);
   const std::vector<core::Bytes> sizes = sizes_of(o.sizes);
   if (o.gpus < 2) {
-    usage_error("--gpus must be at least 2, got " + std::to_string(o.gpus), "", "--gpus");
+    throw_usage_error("collective", "--gpus must be at least 2, got " + std::to_string(o.gpus), "",
+                      "--gpus");
   }
   const int per_node =
       hardware_preset("collective", o.network.hardware, "--hardware").gpus_per_node;
   const BuiltNetwork net =
       build_network("collective", o.network, (o.gpus + per_node - 1) / per_node);
   if (net.topology.gpus() < o.gpus) {
-    usage_error("the topology has " + std::to_string(net.topology.gpus()) +
-                    " GPUs, fewer than --gpus " + std::to_string(o.gpus),
-                "", "--nodes");
+    throw_usage_error("collective",
+                      "the topology has " + std::to_string(net.topology.gpus()) +
+                          " GPUs, fewer than --gpus " + std::to_string(o.gpus),
+                      "", "--nodes");
   }
   std::vector<int> gpus(static_cast<std::size_t>(o.gpus));
   for (int i = 0; i < o.gpus; ++i) {
@@ -106,7 +104,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
             {.kind = kind, .algorithm = algorithm, .gpus = gpus, .size = size}, net.topology,
             static_cast<int>(transfers.size()));
       } catch (const std::invalid_argument& e) {
-        usage_error(e.what());
+        throw_usage_error("collective", e.what());
       }
     }();
     if (!transfers.empty()) {
@@ -138,7 +136,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
                     {"busbw_GBps", algbw * factor}});
   }
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["collective"] = std::string(engine::collective_kind_name(kind));
   j["algorithm"] = std::string(engine::collective_algorithm_name(algorithm));
   j["hardware"] = net.hardware.name;

@@ -157,12 +157,13 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out);
 
 struct RunOptions {
   std::string scenario;
-  std::string format = "table";     // table | json
-  std::string chrome_trace;         // write the replayed timeline here
-  std::string report;               // also write the JSON report here
-  double max_memory_mb = 4096;      // refuse a run whose platform would need more
-  long long max_tasks = 5'000'000;  // refuse a step program with more tasks
-  bool bench = false;               // print where the time went and peak memory
+  std::vector<std::string> settings;  // --set key.path=value, applied over the file
+  std::string format = "table";       // table | json | csv | md | html
+  std::string chrome_trace;           // write the replayed timeline here
+  std::string report;                 // also write the JSON report here
+  double max_memory_mb = 4096;        // refuse a run whose platform would need more
+  long long max_tasks = 5'000'000;    // refuse a step program with more tasks
+  bool bench = false;                 // print where the time went and peak memory
 };
 // `codesim run`: simulate one training step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);
@@ -174,5 +175,17 @@ struct CompareOptions {
 };
 // `codesim compare`: network cost and training throughput of scenarios side by side.
 void run_compare(const CompareOptions& o, std::ostream& out);
+
+struct SweepOptions {
+  std::string scenario;
+  std::vector<std::string> settings;  // --set key.path=value, applied to every point
+  std::string out_dir;                // points/, results.csv, results.json, report.html
+  int jobs = 2;                       // points simulated at once per process
+  std::string format = "table";       // what stdout gets: table | json | csv | md
+  bool dry_run = false;               // list the points, run none
+};
+// `codesim sweep`: every point of the scenario's sweep, in child processes (and over MPI ranks
+// under mpirun); resumes with the points already written. Returns how many points failed.
+int run_sweep(const SweepOptions& o, std::ostream& out);
 
 }  // namespace codesim::cli

@@ -11,6 +11,7 @@
 #include "sim/config/topology_from.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 #include "topologies/properties.hpp"
 
@@ -19,8 +20,6 @@ namespace {
 
 using nlohmann::ordered_json;
 using report::fixed;
-
-constexpr int kSchemaVersion = 1;
 
 struct Row {
   const char* key;    // JSON key
@@ -89,7 +88,8 @@ void run_compare(const CompareOptions& o, std::ostream& out) {
     rows.push_back(measure(o.scenarios[i], results[i]));
   }
   if (o.format == "json") {
-    out << ordered_json{{"schema_version", kSchemaVersion}, {"scenarios", rows}}.dump(2) << "\n";
+    out << ordered_json{{"schema_version", report::kSchemaVersion}, {"scenarios", rows}}.dump(2)
+        << "\n";
     return;
   }
   std::vector<std::string> header{""};

@@ -15,11 +15,7 @@
 namespace codesim::cli {
 namespace {
 
-[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
-  throw_usage_error("cost", message, hint);
-}
-
-cost::KernelClass kind_of(const std::string& name) {
+cost::KernelClass kernel_class_of(const std::string& name) {
   static const std::map<std::string, cost::KernelClass> kinds = {
       {"gemm", cost::KernelClass::gemm},
       {"grouped_gemm", cost::KernelClass::grouped_gemm},
@@ -31,9 +27,10 @@ cost::KernelClass kind_of(const std::string& name) {
       {"memcpy", cost::KernelClass::memcpy}};
   const auto it = kinds.find(name);
   if (it == kinds.end()) {
-    usage_error("unknown kernel class '" + name + "'",
-                "one of: gemm, grouped_gemm, attention_forward, attention_backward, elementwise, "
-                "norm, quantize, memcpy");
+    throw_usage_error(
+        "cost", "unknown kernel class '" + name + "'",
+        "one of: gemm, grouped_gemm, attention_forward, attention_backward, elementwise, "
+        "norm, quantize, memcpy");
   }
   return it->second;
 }
@@ -42,18 +39,18 @@ cost::KernelClass kind_of(const std::string& name) {
 
 void run_cost(const CostOptions& o, std::ostream& out) {
   const hardware::HardwareSpec hw = hardware_preset("cost", o.hardware);
-  const cost::KernelClass kind = kind_of(o.kind);
+  const cost::KernelClass kind = kernel_class_of(o.kind);
   const bool gemm = kind == cost::KernelClass::gemm || kind == cost::KernelClass::grouped_gemm;
   if (gemm && (o.m < 1 || o.n < 1 || o.k < 1 || o.batch < 1)) {
-    usage_error("a GEMM needs --m, --n and --k of at least 1");
+    throw_usage_error("cost", "a GEMM needs --m, --n and --k of at least 1");
   }
   if (!gemm && o.flops <= 0 && o.bytes <= 0) {
-    usage_error("a " + o.kind + " kernel needs --flops or --bytes");
+    throw_usage_error("cost", "a " + o.kind + " kernel needs --flops or --bytes");
   }
   const int sms = o.sms > 0 ? o.sms : hw.gpu.sms;
   if (sms > hw.gpu.sms) {
-    usage_error("--sms " + std::to_string(sms) + " exceeds the " + std::to_string(hw.gpu.sms) +
-                " SMs of " + hw.name);
+    throw_usage_error("cost", "--sms " + std::to_string(sms) + " exceeds the " +
+                                  std::to_string(hw.gpu.sms) + " SMs of " + hw.name);
   }
   const cost::KernelShape shape{.kind = kind,
                                 .dtype = o.dtype == "fp8" ? cost::DType::fp8 : cost::DType::bf16,

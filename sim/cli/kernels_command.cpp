@@ -19,6 +19,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::cli {
@@ -27,17 +28,11 @@ namespace {
 using nlohmann::ordered_json;
 using namespace codesim::kernels;
 
-constexpr int kSchemaVersion = 1;
-
-[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
-  throw_usage_error("kernels", message, hint);
-}
-
 llm::LlmSpec model_of(const KernelsOptions& o) {
   const auto m = llm::find_preset(o.model);
   if (!m) {
-    usage_error("unknown model '" + o.model + "'",
-                "presets: " + core::join(llm::preset_names(), ", "));
+    throw_usage_error("kernels", "unknown model '" + o.model + "'",
+                      "presets: " + core::join(llm::preset_names(), ", "));
   }
   return *m;
 }
@@ -66,22 +61,25 @@ void print(const ordered_json& j, const std::string& format, std::ostream& out) 
 ordered_json run_routing(const KernelsOptions& o) {
   const llm::LlmSpec m = model_of(o);
   if (!m.moe) {
-    usage_error(m.name + " is a dense model: it has no experts to route to");
+    throw_usage_error("kernels", m.name + " is a dense model: it has no experts to route to");
   }
   GateSpec spec = gate_spec(m);
   if (o.node_limit != 0) {
     if (o.node_limit < 1 || o.node_limit > spec.groups) {
-      usage_error("--node-limit must be between 1 and the model's " + std::to_string(spec.groups) +
-                  " expert groups, got " + std::to_string(o.node_limit));
+      throw_usage_error("kernels", "--node-limit must be between 1 and the model's " +
+                                       std::to_string(spec.groups) + " expert groups, got " +
+                                       std::to_string(o.node_limit));
     }
     spec.topk_groups = o.node_limit;
   }
   if (o.ep < 1 || spec.experts % o.ep != 0) {
-    usage_error("--ep must divide the model's " + std::to_string(spec.experts) +
-                " routed experts, got " + std::to_string(o.ep));
+    throw_usage_error("kernels", "--ep must divide the model's " + std::to_string(spec.experts) +
+                                     " routed experts, got " + std::to_string(o.ep));
   }
   if (o.tokens < 1 || o.balance_steps < 0 || o.balance_tokens < 1) {
-    usage_error("--tokens and --balance-tokens must be positive and --balance-steps not negative");
+    throw_usage_error(
+        "kernels",
+        "--tokens and --balance-tokens must be positive and --balance-steps not negative");
   }
   const int hidden = o.hidden > 0 ? o.hidden : m.hidden;
   const RoutedBatch batch = route_batch(
@@ -107,7 +105,7 @@ ordered_json run_routing(const KernelsOptions& o) {
     direct_sent[s] = plan.direct.row(s).sum();
   }
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["model"] = m.name;
   j["tokens"] = o.tokens;
   j["ep"] = o.ep;
@@ -146,11 +144,12 @@ RowMatrixXf gaussian(int rows, int cols, Rng& rng) {
 
 ordered_json run_fp8(const KernelsOptions& o) {
   if (o.m < 1 || o.k < 1 || o.n < 1 || o.m * static_cast<double>(o.k) * o.n > 5e9) {
-    usage_error(
+    throw_usage_error(
+        "kernels",
         "--m, --k, --n must be positive with m x k x n at most 5e9 (the emulation is scalar)");
   }
   if (o.mantissa_bits < 1 || o.mantissa_bits > 52 || o.interval < 0) {
-    usage_error("--mantissa-bits must be 1 to 52 and --interval not negative");
+    throw_usage_error("kernels", "--mantissa-bits must be 1 to 52 and --interval not negative");
   }
   Rng rng(o.seed);
   const RowMatrixXf a = gaussian(o.m, o.k, rng);
@@ -165,7 +164,7 @@ ordered_json run_fp8(const KernelsOptions& o) {
   const RowMatrixXf c_promoted = fp8_gemm(qa, qb, promoted);
   const RowMatrixXf c_unpromoted = fp8_gemm(qa, qb, unpromoted);
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["m"] = o.m;
   j["k"] = o.k;
   j["n"] = o.n;
@@ -182,7 +181,8 @@ ordered_json run_fp8(const KernelsOptions& o) {
 
 ordered_json run_logfmt(const KernelsOptions& o) {
   if (o.values < 128 || o.values % 128 != 0) {
-    usage_error("--values must be a positive multiple of 128, got " + std::to_string(o.values));
+    throw_usage_error(
+        "kernels", "--values must be a positive multiple of 128, got " + std::to_string(o.values));
   }
   Rng rng(o.seed);
   std::vector<float> x(o.values);
@@ -193,7 +193,7 @@ ordered_json run_logfmt(const KernelsOptions& o) {
   std::vector<float> bf16(x.size());
   std::transform(x.begin(), x.end(), bf16.begin(), round_to_bf16);
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["values"] = o.values;
   j["data"] = "standard normal, tiles of 128";
   j["relative_rms_error"] = {{"bf16", error(bf16)},
@@ -213,10 +213,11 @@ ordered_json run_mla(const KernelsOptions& o) {
   llm::LlmSpec m = model_of(o);
   const auto* shape = std::get_if<llm::MlaSpec>(&m.attention);
   if (shape == nullptr) {
-    usage_error(m.name + " has no MLA attention");
+    throw_usage_error("kernels", m.name + " has no MLA attention");
   }
   if (o.heads < 1 || o.heads > m.heads || o.tokens < 1 || o.tokens > 4096) {
-    usage_error("--heads must be 1 to " + std::to_string(m.heads) + " and --tokens 1 to 4096");
+    throw_usage_error(
+        "kernels", "--heads must be 1 to " + std::to_string(m.heads) + " and --tokens 1 to 4096");
   }
   m.heads = o.heads;  // a slice of the heads keeps the weights small; per-head work is the same
   Rng rng(o.seed);
@@ -230,7 +231,7 @@ ordered_json run_mla(const KernelsOptions& o) {
     analytics += llm::counts_as_model_flops(op.op_class) ? op.forward.value : 0.0;
   }
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["model"] = m.name;
   j["tokens"] = o.tokens;
   j["heads"] = m.heads;
@@ -254,7 +255,8 @@ void run_kernels(const KernelsOptions& o, std::ostream& out) {
   } else if (o.what == "mla") {
     j = run_mla(o);
   } else {
-    usage_error("unknown kernel '" + o.what + "'", "one of: routing, fp8, logfmt, mla");
+    throw_usage_error("kernels", "unknown kernel '" + o.what + "'",
+                      "one of: routing, fp8, logfmt, mla");
   }
   print(j, o.format, out);
 }

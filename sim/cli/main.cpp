@@ -250,8 +250,9 @@ int main(int argc, char** argv) {
   auto* run_cmd =
       app.add_subcommand("run", "Simulate one training step of a scenario and report it");
   run_cmd->add_option("scenario", run.scenario, "Scenario YAML")->required();
-  run_cmd->add_option("--format", run.format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+  run_cmd->add_option("--set", run.settings, "Override a key: --set routing.node_limit=2");
+  run_cmd->add_option("--format", run.format, "table, json, csv, md or html")
+      ->check(CLI::IsMember({"table", "json", "csv", "md", "html"}));
   run_cmd->add_flag("--bench", run.bench, "Print where the time went and peak memory");
   run_cmd->add_option("--chrome-trace", run.chrome_trace,
                       "Write the simulated timeline for Perfetto / chrome://tracing");
@@ -264,6 +265,19 @@ int main(int argc, char** argv) {
       ->add_option("--max-tasks", run.max_tasks,
                    "Refuse a step of more tasks than this (default 5,000,000)")
       ->check(CLI::PositiveNumber);
+
+  cli::SweepOptions sweep;
+  auto* sweep_cmd = app.add_subcommand(
+      "sweep", "Run every point of a scenario's sweep: section; results.csv, .json, report.html");
+  sweep_cmd->add_option("scenario", sweep.scenario, "Scenario YAML with a sweep: section")
+      ->required();
+  sweep_cmd->add_option("--out", sweep.out_dir, "Directory for the points and the reports");
+  sweep_cmd->add_option("--jobs", sweep.jobs, "Points simulated at once (default 2)")
+      ->check(CLI::Range(1, 1024));
+  sweep_cmd->add_option("--set", sweep.settings, "Override a key in every point");
+  sweep_cmd->add_option("--format", sweep.format, "table, json, csv or md (stdout)")
+      ->check(CLI::IsMember({"table", "json", "csv", "md"}));
+  sweep_cmd->add_flag("--dry-run", sweep.dry_run, "Check and list the points; run none");
 
   cli::CompareOptions compare;
   auto* compare_cmd = app.add_subcommand(
@@ -310,6 +324,14 @@ int main(int argc, char** argv) {
       buffered([&](std::ostream& out) { cli::run_schedule(schedule, out); });
     } else if (*run_cmd) {
       buffered([&](std::ostream& out) { cli::run_run(run, out); });
+    } else if (*sweep_cmd) {
+      int failed = 0;
+      buffered([&](std::ostream& out) { failed = cli::run_sweep(sweep, out); });
+      if (failed > 0) {
+        std::cerr << "codesim sweep: " << failed
+                  << " of the points failed (see the error column)\n";
+        return kExitSimulationFailure;
+      }
     } else if (*compare_cmd) {
       buffered([&](std::ostream& out) { cli::run_compare(compare, out); });
     } else if (*check_cmd) {

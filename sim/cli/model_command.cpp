@@ -13,6 +13,7 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::cli {
@@ -21,8 +22,6 @@ namespace {
 using report::fixed;
 
 using nlohmann::ordered_json;
-
-constexpr int kSchemaVersion = 1;
 
 // Parameter and byte counts are whole numbers; print them as JSON integers.
 std::int64_t count(double v) {
@@ -60,7 +59,7 @@ ordered_json op_json(const llm::LayerOp& op) {
 ordered_json to_json(const llm::LlmSpec& m, const llm::ModelAnalytics& a,
                      const std::string& source) {
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["name"] = m.name;
   j["source"] = source;
   j["mtp_depth"] = m.mtp_depth;

@@ -10,15 +10,21 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/network_flags.hpp"
 #include "sim/cli/usage.hpp"
+#include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/engine/step_metrics.hpp"
 #include "sim/engine/step_replay.hpp"
 #include "sim/report/atomic_file.hpp"
+#include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/markdown.hpp"
 #include "sim/report/run_report.hpp"
 #include "sim/workload/chrome_export.hpp"
+#include "topologies/properties.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -38,10 +44,6 @@ void progress(const std::string& what) {
   if (isatty(STDERR_FILENO)) {
     std::cerr << "codesim run: " << what << "...\n";
   }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 workload::ScheduleMethod method_of(config::ScheduleMethod m) {
@@ -101,7 +103,11 @@ engine::EpPayload payload_of(const Scenario& s) {
 
 void run_run(const RunOptions& o, std::ostream& out) {
   const auto start = std::chrono::steady_clock::now();
-  const Scenario s = config::load_scenario(o.scenario);
+  std::vector<config::Setting> settings;
+  for (const auto& a : o.settings) {
+    settings.push_back(config::parse_setting(a));
+  }
+  const Scenario s = config::load_scenario(o.scenario, settings);
   if (s.workload.kind != config::WorkloadKind::train) {
     scenario_error(s, "workload.kind",
                    "only training steps are simulated so far (prefill and decode come next)");
@@ -140,7 +146,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
   } catch (const std::invalid_argument& e) {
     scenario_error(s, "parallelism.pp", e.what());
   }
-  const double program_seconds = seconds_since(start);
+  const double program_seconds = core::seconds_since(start);
   const engine::StepFacts facts{.model = &s.model.spec,
                                 .gpu = s.hardware.spec.gpu,
                                 .gpus = s.gpus(),
@@ -210,17 +216,20 @@ void run_run(const RunOptions& o, std::ostream& out) {
       network.plans.push_back(std::move(batch.plan));
     }
   }
-  const double routing_seconds = seconds_since(routing_start);
+  const double routing_seconds = core::seconds_since(routing_start);
 
   progress("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
            std::to_string(pa.pp) + " pipeline ranks on SimGrid");
   const auto sim_start = std::chrono::steady_clock::now();
   engine::Platform platform(topology, spread);
   const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
-  const double simulation_seconds = seconds_since(sim_start);
+  const double simulation_seconds = core::seconds_since(sim_start);
 
   metrics::RunResult r = engine::measure_step(program, timeline, platform, facts);
   r.scenario = s.name;
+  const auto net = topologies::measure(topology, s.topology.network, s.cost);
+  r.network = {net.family, net.counts.endpoints, net.counts.switches, net.counts.switch_links,
+               net.cost.total_usd()};
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
   }
@@ -269,6 +278,18 @@ void run_run(const RunOptions& o, std::ostream& out) {
   }
   if (o.format == "json") {
     out << j.dump(2) << "\n";
+    return;
+  }
+  if (o.format == "csv") {
+    out << report::run_csv(r);
+    return;
+  }
+  if (o.format == "md") {
+    out << report::run_markdown(r);
+    return;
+  }
+  if (o.format == "html") {
+    out << report::run_html(r, {config::to_yaml(s), "codesim " CODESIM_VERSION});
     return;
   }
   out << report::run_table(r);

@@ -8,6 +8,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 #include "sim/workload/schedule_chart.hpp"
 #include "sim/workload/schedule_timing.hpp"
@@ -20,13 +21,6 @@ using report::fixed;
 using workload::ChunkKind;
 using workload::ScheduleMethod;
 
-constexpr int kSchemaVersion = 1;
-
-[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {},
-                              const std::string& key = {}) {
-  throw_usage_error("schedule", message, hint, key);
-}
-
 ScheduleMethod method_of(const std::string& m) {
   for (const auto method : {ScheduleMethod::one_f_one_b, ScheduleMethod::zb1p,
                             ScheduleMethod::dualpipe, ScheduleMethod::dualpipev}) {
@@ -34,14 +28,16 @@ ScheduleMethod method_of(const std::string& m) {
       return method;
     }
   }
-  usage_error("unknown method '" + m + "'", "one of: 1f1b, zb1p, dualpipe, dualpipev", "--method");
+  throw_usage_error("schedule", "unknown method '" + m + "'",
+                    "one of: 1f1b, zb1p, dualpipe, dualpipev", "--method");
 }
 
 core::Seconds duration(const std::string& text, const std::string& flag) {
   try {
     return core::parse_as<core::Seconds>(text, core::Dimension::seconds);
   } catch (const core::UnitError& e) {
-    usage_error(e.what(), std::string(core::unit_examples(core::Dimension::seconds)), flag);
+    throw_usage_error("schedule", e.what(),
+                      std::string(core::unit_examples(core::Dimension::seconds)), flag);
   }
 }
 
@@ -72,7 +68,7 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out) {
   const workload::ChunkTimes times{duration(o.f, "--f"), duration(o.b, "--b"), duration(o.w, "--w"),
                                    duration(o.fb, "--fb")};
   if (o.width < 0) {
-    usage_error("--width cannot be negative", "", "--width");
+    throw_usage_error("schedule", "--width cannot be negative", "", "--width");
   }
   workload::PipelineSchedule schedule;
   workload::ScheduleTiming timing;
@@ -80,7 +76,7 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out) {
     schedule = workload::make_schedule(method, o.pp, o.chunks);
     timing = workload::time_schedule(schedule, times);
   } catch (const workload::ScheduleError& e) {
-    usage_error(e.what());
+    throw_usage_error("schedule", e.what());
   }
   const core::Seconds formula = workload::published_bubble(method, o.pp, times);
   const double f = times.forward.value;
@@ -90,7 +86,7 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out) {
                      times.forward_backward.value <= f + times.backward.value;
 
   ordered_json j;
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["method"] = std::string(workload::schedule_method_name(method));
   j["pp"] = o.pp;
   j["stages"] = schedule.stages;

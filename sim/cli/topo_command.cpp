@@ -14,6 +14,7 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 #include "topologies/build.hpp"
 #include "topologies/export.hpp"
@@ -27,12 +28,6 @@ using report::fixed;
 
 using nlohmann::ordered_json;
 using topologies::Family;
-
-constexpr int kSchemaVersion = 1;
-
-[[noreturn]] void usage_error(const std::string& message, const std::string& hint = {}) {
-  throw_usage_error("topo", message, hint);
-}
 
 struct Built {
   std::string name;
@@ -85,8 +80,8 @@ void run_paper_table(const TopoOptions& o, std::ostream& out) {
   for (const std::string& name : core::split(o.compare, ',')) {
     const auto inst = topologies::find_paper_instance(name);
     if (!inst) {
-      usage_error("unknown instance '" + name + "' in --compare",
-                  "instances of ISCA 2025 Table 3: ft2, mpft, ft3, sf, df");
+      throw_usage_error("topo", "unknown instance '" + name + "' in --compare",
+                        "instances of ISCA 2025 Table 3: ft2, mpft, ft3, sf, df");
     }
     const auto p = topologies::closed_form(inst->spec, node, inst->nodes, topologies::UnitPrices{});
     auto row = topologies::to_json(inst->name, p);
@@ -125,8 +120,8 @@ void print_route(const topologies::Topology& t, const std::string& spec, bool js
   } catch (const std::exception&) {
   }
   if (a < 0 || b < 0 || a >= t.gpus() || b >= t.gpus()) {
-    usage_error("--route wants two GPU indices A,B between 0 and " + std::to_string(t.gpus() - 1) +
-                ", got '" + spec + "'");
+    throw_usage_error("topo", "--route wants two GPU indices A,B between 0 and " +
+                                  std::to_string(t.gpus() - 1) + ", got '" + spec + "'");
   }
   const auto set = topologies::route(t, a, b, {.max_paths = 8});
   ordered_json paths = ordered_json::array();
@@ -138,7 +133,7 @@ void print_route(const topologies::Topology& t, const std::string& spec, bool js
     paths.push_back(hops);
   }
   if (json) {
-    out << ordered_json{{"schema_version", kSchemaVersion},
+    out << ordered_json{{"schema_version", report::kSchemaVersion},
                         {"from", a},
                         {"to", b},
                         {"hops", set.hops},
@@ -168,7 +163,8 @@ void run_topo(const TopoOptions& o, std::ostream& out) {
     return;
   }
   if (o.scenario.empty() == o.network.family.empty()) {
-    usage_error("give --scenario FILE or --family NAME (with its size flags), or --compare LIST");
+    throw_usage_error(
+        "topo", "give --scenario FILE or --family NAME (with its size flags), or --compare LIST");
   }
   const Built b = o.scenario.empty() ? build_from_flags(o) : build_from_scenario(o.scenario);
   if (!o.route.empty()) {
@@ -179,13 +175,14 @@ void run_topo(const TopoOptions& o, std::ostream& out) {
     try {
       out << topologies::to_dot(b.topology);
     } catch (const std::length_error& e) {
-      usage_error(e.what(), "DOT is for small topologies; use --format json for large ones");
+      throw_usage_error("topo", e.what(),
+                        "DOT is for small topologies; use --format json for large ones");
     }
     return;
   }
   const auto p = topologies::measure(b.topology, b.spec, b.prices);
   ordered_json j = topologies::to_json(b.name, p);
-  j["schema_version"] = kSchemaVersion;
+  j["schema_version"] = report::kSchemaVersion;
   j["nodes"] = b.topology.nodes();
   j["gpus"] = b.topology.gpus();
   if (o.bench) {

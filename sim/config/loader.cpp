@@ -210,12 +210,58 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
 
 }  // namespace
 
-Scenario load_scenario(const std::string& path) {
-  return decode_all(read_scenario_yaml(path), path);
+std::string Setting::text() const {
+  if (value.IsScalar()) {
+    return value.Scalar();
+  }
+  YAML::Emitter e;
+  e.SetSeqFormat(YAML::Flow);
+  e.SetMapFormat(YAML::Flow);
+  e << value;
+  return e.c_str();
 }
 
-Scenario load_scenario_text(const std::string& text, const std::string& path) {
-  return decode_all(read_scenario_text(text, path), path);
+Setting parse_setting(const std::string& assignment, const std::string& flag) {
+  const auto eq = assignment.find('=');
+  const SourceLocation where{flag + " " + assignment, 0, 0};
+  if (eq == std::string::npos || eq == 0) {
+    throw core::InputError(
+        Diagnostic{where, "", "expected key.path=value", "e.g. " + flag + " routing.node_limit=2"});
+  }
+  Setting s{assignment.substr(0, eq), {}, where};
+  try {
+    s.value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::ParserException& e) {
+    throw core::InputError(Diagnostic{where, s.key, "invalid YAML: " + e.msg, ""});
+  }
+  return s;
+}
+
+Scenario decode_scenario(FlatScenario flat, const std::string& path,
+                         const std::vector<Setting>& settings) {
+  for (const auto& s : settings) {
+    if (find_field(s.key) != nullptr) {
+      flat.entries[s.key] = Entry{s.value, s.where};
+      continue;
+    }
+    std::vector<std::string> keys;
+    for (const auto& f : scenario_schema()) {
+      keys.push_back(f.path);
+    }
+    const auto near = core::closest_match(s.key, keys);
+    flat.problems.push_back(Diagnostic{s.where, s.key, "unknown key path",
+                                       near.empty() ? "" : "did you mean '" + near + "'?"});
+  }
+  return decode_all(flat, path);
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<Setting>& settings) {
+  return decode_scenario(read_scenario_yaml(path), path, settings);
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& path,
+                            const std::vector<Setting>& settings) {
+  return decode_scenario(read_scenario_text(text, path), path, settings);
 }
 
 }  // namespace codesim::config

@@ -6,15 +6,33 @@
 #include <string>
 
 #include "sim/config/scenario.hpp"
+#include "sim/config/yaml_source.hpp"
 #include "sim/core/error.hpp"
 
 namespace codesim::config {
 
+// A key set from outside the file's own keys: `--set key.path=value`, or one value of a sweep.
+// It replaces what the file (or its includes) wrote; errors in it point at `where`.
+struct Setting {
+  std::string key;  // "hardware.nvlink_bandwidth"
+  YAML::Node value;
+  core::SourceLocation where;
+  std::string text() const;  // the value as one line of YAML: "450GBps", "[a, b]"
+};
+
+// Parses "key.path=value" (the value read as YAML) as given on the command line.
+Setting parse_setting(const std::string& assignment, const std::string& flag = "--set");
+
 // Throws core::InputError with every problem found.
-Scenario load_scenario(const std::string& path);
+Scenario load_scenario(const std::string& path, const std::vector<Setting>& settings = {});
 
 // The same for text in memory (tests, fuzzing); includes resolve against `path`'s directory.
-Scenario load_scenario_text(const std::string& text, const std::string& path);
+Scenario load_scenario_text(const std::string& text, const std::string& path,
+                            const std::vector<Setting>& settings = {});
+
+// Decodes entries already read (config/yaml_source.hpp) with `settings` applied on top.
+Scenario decode_scenario(FlatScenario flat, const std::string& path,
+                         const std::vector<Setting>& settings = {});
 
 // Cross-field rules over a decoded scenario. `where` gives the location of each key that was
 // written in a file (keys left to defaults have none).

@@ -46,7 +46,12 @@ std::string schema_markdown() {
       "do not edit by hand (`tools/update_golden.sh` regenerates it).\n\n"
       "Quantities take a unit: decimal prefixes (1 GB = 1e9 B, 400 Gbps = 50 GBps), binary ones "
       "only\n"
-      "as KiB/MiB/GiB/TiB. Unknown keys are errors. `include:` loads preset files first.\n";
+      "as KiB/MiB/GiB/TiB. Unknown keys are errors. `include:` loads preset files first.\n\n"
+      "`codesim run --set key.path=value` overrides one key. An optional `sweep:` section varies\n"
+      "keys for `codesim sweep`: `mode: cartesian` (every combination, the default) or `zip` (the\n"
+      "i-th value of every key together), then one entry per key path, a list of values\n"
+      "(`routing.node_limit: [1, 2, 4, 8]`) or a range (`hardware.comm_sms: {from: 16, to: 32,\n"
+      "step: 8}`; numbers and quantities). `codesim run` ignores the sweep and runs the base.\n";
   std::string section = "-";
   for (const auto& r : schema_rows()) {
     const auto dot = r.key.find('.');

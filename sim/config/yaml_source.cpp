@@ -119,6 +119,10 @@ class Reader {
       if (path == "include") {
         continue;  // already read
       }
+      if (path == "sweep") {
+        out_.sweep = Entry{value, location(file, value.IsNull() ? key.Mark() : value.Mark())};
+        continue;
+      }
       if (find_field(path) != nullptr) {
         // A null value has no useful mark of its own: point at its key.
         const auto& at = value.IsNull() ? key : value;
@@ -132,7 +136,10 @@ class Reader {
                   "keys here: " + core::join(children_of(path), ", "));
         }
       } else {
-        const auto siblings = children_of(prefix);
+        auto siblings = children_of(prefix);
+        if (prefix.empty()) {
+          siblings.push_back("sweep");
+        }
         const auto near = core::closest_match(key.Scalar(), siblings);
         problem(location(file, key.Mark()), path, "unknown key",
                 near.empty() ? "keys here: " + core::join(siblings, ", ")

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct Entry {
 
 struct FlatScenario {
   std::map<std::string, Entry> entries;  // by key path, e.g. "hardware.nvlink_bandwidth"
+  std::optional<Entry> sweep;            // the `sweep:` section as written (config/sweep.hpp)
   std::vector<core::Diagnostic> problems;
 };
 

@@ -42,8 +42,18 @@ struct MemoryUse {
   double total_gb() const { return parameters_gb + gradients_gb + optimizer_gb + activations_gb; }
 };
 
+// The scale-out network the step ran on (topologies/properties.hpp), for cost comparisons.
+struct NetworkUse {
+  std::string family;
+  long long endpoints = 0;  // NICs
+  long long switches = 0;
+  long long switch_links = 0;  // switch to switch
+  double cost_usd = 0;         // at the scenario's unit prices
+};
+
 struct RunResult {
   std::string scenario;
+  NetworkUse network;
   core::Seconds step_time;
   Breakdown breakdown;
   double tokens_per_step = 0;
@@ -53,7 +63,7 @@ struct RunResult {
   double mfu_causal = 0;  // against the dense BF16 peak
   double mfu_noncausal = 0;
   std::map<std::string, core::Seconds> exposed_comm;  // "EP", "PP", "DP"
-  core::Seconds compute_busy;  // the first rank's compute stream
+  core::Seconds compute_busy;                         // the first rank's compute stream
   // Median time of an overlapped F&B pair of two stages of MoE layers only (no embedding, head
   // or dense layer): what DeepSeek's profile trace shows one of.
   core::Seconds median_pair;

@@ -8,7 +8,7 @@ namespace codesim::report {
 
 nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   nlohmann::ordered_json j;
-  j["schema_version"] = kRunSchemaVersion;
+  j["schema_version"] = kSchemaVersion;
   j["scenario"] = r.scenario;
   j["step_time_s"] = r.step_time.value;
   j["breakdown_s"] = {
@@ -28,6 +28,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["exposed_comm_s"] = exposed;
   j["compute_busy_s"] = r.compute_busy.value;
   j["fb_pair_s"] = r.median_pair.value;
+  j["fb_pairs_measured"] = r.pairs_measured;
   j["ib_bytes_per_gpu"] = r.ib_bytes_per_gpu.value;
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.busiest_links) {
@@ -40,8 +41,53 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
                             {"peak_in_flight", m.peak_in_flight}, {"total", m.total_gb()},
                             {"capacity", m.capacity_gb}};
   j["placement"] = r.placement;
+  j["network"] = {{"family", r.network.family},
+                  {"endpoints", r.network.endpoints},
+                  {"switches", r.network.switches},
+                  {"switch_links", r.network.switch_links},
+                  {"cost_usd", r.network.cost_usd}};
   j["notes"] = r.notes;
   return j;
+}
+
+metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
+  using core::Bytes;
+  using core::Seconds;
+  metrics::RunResult r;
+  r.scenario = j.at("scenario").get<std::string>();
+  r.step_time = Seconds(j.at("step_time_s").get<double>());
+  const auto& b = j.at("breakdown_s");
+  r.breakdown = {Seconds(b.at("1F").get<double>()),     Seconds(b.at("1B").get<double>()),
+                 Seconds(b.at("1W").get<double>()),     Seconds(b.at("1F1B").get<double>()),
+                 Seconds(b.at("bubble").get<double>()), Seconds(b.at("opt").get<double>())};
+  r.tokens_per_step = j.at("tokens_per_step").get<double>();
+  r.tokens_per_day = j.at("tokens_per_day").get<double>();
+  r.tflops_causal = j.at("tflops_causal").get<double>();
+  r.tflops_noncausal = j.at("tflops_noncausal").get<double>();
+  r.mfu_causal = j.at("mfu_causal").get<double>();
+  r.mfu_noncausal = j.at("mfu_noncausal").get<double>();
+  for (const auto& [k, v] : j.at("exposed_comm_s").items()) {
+    r.exposed_comm[k] = Seconds(v.get<double>());
+  }
+  r.compute_busy = Seconds(j.at("compute_busy_s").get<double>());
+  r.median_pair = Seconds(j.at("fb_pair_s").get<double>());
+  r.pairs_measured = j.at("fb_pairs_measured").get<int>();
+  r.ib_bytes_per_gpu = Bytes(j.at("ib_bytes_per_gpu").get<double>());
+  for (const auto& l : j.at("busiest_links")) {
+    r.busiest_links.push_back({l.at("link").get<std::string>(), Bytes(l.at("bytes").get<double>()),
+                               l.at("utilization").get<double>()});
+  }
+  const auto& m = j.at("memory_gb_per_gpu");
+  r.memory = {m.at("parameters").get<double>(),  m.at("gradients").get<double>(),
+              m.at("optimizer").get<double>(),   m.at("activations").get<double>(),
+              m.at("peak_in_flight").get<int>(), m.at("capacity").get<double>()};
+  r.placement = j.at("placement").get<std::vector<std::string>>();
+  const auto& n = j.at("network");
+  r.network = {n.at("family").get<std::string>(), n.at("endpoints").get<long long>(),
+               n.at("switches").get<long long>(), n.at("switch_links").get<long long>(),
+               n.at("cost_usd").get<double>()};
+  r.notes = j.at("notes").get<std::vector<std::string>>();
+  return r;
 }
 
 std::string run_table(const metrics::RunResult& r) {

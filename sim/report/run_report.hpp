@@ -6,15 +6,20 @@
 #include <string>
 
 #include "sim/metrics/run_result.hpp"
+#include "sim/report/schema_version.hpp"
 
 namespace codesim::report {
 
-inline constexpr int kRunSchemaVersion = 1;
-
 // Keys: schema_version, scenario, step_time_s, breakdown_s {1F, 1B, 1W, 1F1B, bubble, opt},
 // tokens_per_step, tokens_per_day, tflops_causal, tflops_noncausal, mfu_causal, mfu_noncausal,
-// exposed_comm_s {EP, PP, DP}, busiest_links, memory_gb_per_gpu {...}, placement, notes.
+// exposed_comm_s {EP, PP, DP}, compute_busy_s, fb_pair_s, fb_pairs_measured, ib_bytes_per_gpu,
+// busiest_links, memory_gb_per_gpu {...}, placement, network {family, endpoints, switches,
+// switch_links, cost_usd}, notes.
 nlohmann::ordered_json run_json(const metrics::RunResult& r);
+
+// The inverse of run_json (a sweep reads its points' reports back). Throws nlohmann's
+// exceptions on a missing key or a wrong type: the caller says which file it was.
+metrics::RunResult run_from_json(const nlohmann::ordered_json& j);
 
 std::string run_table(const metrics::RunResult& r);
 

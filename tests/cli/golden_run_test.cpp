@@ -3,12 +3,15 @@
 // DeepSeek-V3's overlapped pair against the calibrated replay of DeepSeek's profile trace. Slow
 // (the full 2048-GPU step takes ~30 s here): label "slow", not run under the sanitizers.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,12 +78,48 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenRun, ::testing::ValuesIn(golden_runs()), test_name);
 
+// The stems of tests/golden/*.sweep.txt: what-if sweeps, checked point by point but not run (each
+// point is a full step).
+std::vector<std::string> golden_sweeps() {
+  std::vector<std::string> stems;
+  const std::string suffix = ".sweep.txt";
+  for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/tests/golden")) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+      stems.push_back(name.substr(0, name.size() - suffix.size()));
+    }
+  }
+  std::sort(stems.begin(), stems.end());
+  return stems;
+}
+
 TEST(GoldenRuns, EveryShippedScenarioHasOne) {
   int scenarios = 0;
   for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/scenarios")) {
     scenarios += entry.path().extension() == ".yaml" ? 1 : 0;
   }
-  EXPECT_EQ(static_cast<int>(golden_runs().size()), scenarios);
+  EXPECT_EQ(static_cast<int>(golden_runs().size() + golden_sweeps().size()), scenarios);
+}
+
+TEST(GoldenRuns, WhatIfSweepsCheckTheirPointsAsRecorded) {
+  for (const auto& stem : golden_sweeps()) {
+    const auto r = run_codesim("sweep scenarios/" + stem + ".yaml --dry-run");
+    EXPECT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+    EXPECT_EQ(r.out, read_source_file("tests/golden/" + stem + ".sweep.txt")) << stem;
+  }
+}
+
+TEST(GoldenRuns, SmallSweepResultsAsRecorded) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("codesim_golden_sweep_" + std::to_string(::getpid()));
+  const auto r = run_codesim("sweep tests/scenarios/small-sweep.yaml --out " + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(dir / "results.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::remove_all(dir);
+  expect_same(json::parse(text.str()),
+              json::parse(read_source_file("tests/golden/small-sweep.results.json")), "sweep");
 }
 
 TEST(GoldenRuns, DeepSeekV3PairMatchesTheCalibratedTraceReplay) {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/engine/platform.hpp"
+#include "tests/support/gpus.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
 
@@ -21,13 +22,7 @@ topologies::Topology build(Family f, int nodes) {
                                     topologies::testing::h800_node(), nodes);
 }
 
-std::vector<int> first_gpus(int n) {
-  std::vector<int> g(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    g[static_cast<std::size_t>(i)] = i;
-  }
-  return g;
-}
+using codesim::testing::first_gpus;
 
 // An all-to-all of `size` per rank over `p` GPUs starting at `first`.
 CollectiveSpec all_to_all(int p, double size, int first = 0) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "models/kernels/batch_routing.hpp"
+#include "tests/support/gpus.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
 
@@ -25,13 +26,7 @@ kernels::RoutingPlan plan(int node_limit, int tokens = 4096) {
       .plan;
 }
 
-std::vector<int> first_gpus(int n) {
-  std::vector<int> g;
-  for (int i = 0; i < n; ++i) {
-    g.push_back(i);
-  }
-  return g;
-}
+using codesim::testing::first_gpus;
 
 double total_rdma(const topologies::TrafficRouter& r, const std::vector<topologies::Flow>& flows) {
   double sum = 0;

@@ -6,16 +6,17 @@
 #include "sim/core/error.hpp"
 #include "sim/workload/step_trace_json.hpp"
 #include "sim/workload/timeline.hpp"
+#include "tests/support/shared_data.hpp"
 
 namespace codesim::workload {
 namespace {
 
-const std::string kTrain = CODESIM_SOURCE_DIR "/../shared/data/deepseek-profile-data/train.json";
+using codesim::testing::kTrainTrace;
 
 TEST(ChromeImport, DeepSeekProfileTrace) {
   // spec/deepseek-v3.md §9: 963 kernels on streams 7 (compute), 23 (weight gradients) and 27
   // (DeepEP, 20 SMs), one chunk pair of about 129 ms.
-  const StepTrace t = import_chrome_trace_file(kTrain);
+  const StepTrace t = import_chrome_trace_file(kTrainTrace);
   const TimelineSummary s = summarize(t, measured_timeline(t));
   EXPECT_EQ(s.kernels, 963);
   ASSERT_EQ(s.streams.size(), 3u);
@@ -40,7 +41,7 @@ TEST(ChromeImport, DeepSeekProfileTrace) {
 
 TEST(ChromeImport, PiecesChainForwardAndBackward) {
   // The first kernel of mlp(F) waits for the dispatch(F) before it (another stream).
-  const StepTrace t = import_chrome_trace_file(kTrain);
+  const StepTrace t = import_chrome_trace_file(kTrainTrace);
   bool found = false;
   for (const Op& op : t.ops) {
     if (op.tags.piece == "mlp(F)" && op.tags.layer == 0 && !op.deps.empty()) {
@@ -57,7 +58,7 @@ TEST(ChromeImport, PiecesChainForwardAndBackward) {
 
 TEST(ChromeImport, ExportedStepTraceReadsBack) {
   // Every op, stream and duration survives StepTrace JSON.
-  const StepTrace t = import_chrome_trace_file(kTrain);
+  const StepTrace t = import_chrome_trace_file(kTrainTrace);
   const StepTrace back = parse_step_trace(to_json(t).dump(), "t.json");
   ASSERT_EQ(back.ops.size(), t.ops.size());
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
@@ -88,7 +89,7 @@ TEST(ChromeImport, BeginEndPairsAndBareArrays) {
   EXPECT_DOUBLE_EQ(s.overlap_us, 15);  // [15, 30] both run
 }
 
-std::string error_of(const std::string& text) {
+std::string import_error_of(const std::string& text) {
   try {
     import_chrome_trace(text, "t.json");
   } catch (const core::InputError& e) {
@@ -98,57 +99,60 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(ChromeImportErrors, WordForWord) {
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"ts\": 1"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"ts\": 1"),
             "t.json:2:21: error: invalid JSON: syntax error while parsing object - unexpected end "
             "of input; "
             "expected '}'");
-  EXPECT_EQ(error_of("{\"events\": []}"),
+  EXPECT_EQ(import_error_of("{\"events\": []}"),
             "t.json:1:1: error: traceEvents: not a Chrome trace: no traceEvents");
-  EXPECT_EQ(error_of("{\"traceEvents\": {}}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": {}}"),
             "t.json:1:1: error: traceEvents: expected an array of trace events");
   EXPECT_EQ(
-      error_of("{\"traceEvents\": []}"),
+      import_error_of("{\"traceEvents\": []}"),
       "t.json:1:1: error: traceEvents: no GPU kernels in the trace (events with cat \"kernel\")");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n 42]}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n 42]}"),
             "t.json:2:2: error: traceEvents[0]: expected an event object, got 42");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"name\": \"k\"}]}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n {\"name\": \"k\"}]}"),
             "t.json:2:2: error: traceEvents[0].ph: missing or not a string");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"Q\"}]}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n {\"ph\": \"Q\"}]}"),
             "t.json:2:2: error: traceEvents[0].ph: unknown phase \"Q\"");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": \"10\", "
-                     "\"dur\": 1}]}"),
-            "t.json:2:2: error: traceEvents[0].ts: expected a number, got \"10\"");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 10}]}"),
-            "t.json:2:2: error: traceEvents[0].dur: missing");
   EXPECT_EQ(
-      error_of(
+      import_error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": \"10\", "
+                      "\"dur\": 1}]}"),
+      "t.json:2:2: error: traceEvents[0].ts: expected a number, got \"10\"");
+  EXPECT_EQ(
+      import_error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 10}]}"),
+      "t.json:2:2: error: traceEvents[0].dur: missing");
+  EXPECT_EQ(
+      import_error_of(
           "{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 10, \"dur\": -5}]}"),
       "t.json:2:2: error: traceEvents[0].dur: must not be negative, got -5");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
-                     "\"gemm\", \"ts\": 10, \"dur\": 5}]}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+                            "\"gemm\", \"ts\": 10, \"dur\": 5}]}"),
             "t.json:2:2: error: traceEvents[0].args.stream: kernel \"gemm\" has no stream");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 10, "
-                     "\"dur\": 5, \"args\": "
-                     "{\"stream\": \"7\"}}]}"),
-            "t.json:2:2: error: traceEvents[0].args.stream: expected an integer, got \"7\"");
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"B\", \"cat\": \"user_annotation\", "
-                     "\"name\": \"attn(F)\", "
-                     "\"pid\": 1, \"tid\": 1, \"ts\": 5}]}"),
+  EXPECT_EQ(
+      import_error_of("{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 10, "
+                      "\"dur\": 5, \"args\": "
+                      "{\"stream\": \"7\"}}]}"),
+      "t.json:2:2: error: traceEvents[0].args.stream: expected an integer, got \"7\"");
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n {\"ph\": \"B\", \"cat\": \"user_annotation\", "
+                            "\"name\": \"attn(F)\", "
+                            "\"pid\": 1, \"tid\": 1, \"ts\": 5}]}"),
             "t.json:2:2: error: traceEvents[0]: begin event \"attn(F)\" (ph \"B\") has no end");
   EXPECT_EQ(
-      error_of("{\"traceEvents\": [\n {\"ph\": \"E\", \"pid\": 1, \"tid\": 2, \"ts\": 5}]}"),
+      import_error_of("{\"traceEvents\": [\n {\"ph\": \"E\", \"pid\": 1, \"tid\": 2, \"ts\": 5}]}"),
       "t.json:2:2: error: traceEvents[0]: end event (ph \"E\") without a begin on pid 1, tid 2");
 }
 
 TEST(ChromeImportErrors, NumberTooLarge) {
   // The fuzz_step_trace crash, for this reader too.
-  EXPECT_EQ(error_of("{\"traceEvents\": [{\"ts\": 1e99999}]}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [{\"ts\": 1e99999}]}"),
             "t.json: error: invalid JSON: number overflow parsing '1e99999'");
 }
 
 TEST(ChromeImportErrors, EveryProblemIsListed) {
-  EXPECT_EQ(error_of("{\"traceEvents\": [\n {\"ph\": \"Q\"},\n {\"ph\": \"X\", \"cat\": "
-                     "\"kernel\", \"ts\": 1}]}"),
+  EXPECT_EQ(import_error_of("{\"traceEvents\": [\n {\"ph\": \"Q\"},\n {\"ph\": \"X\", \"cat\": "
+                            "\"kernel\", \"ts\": 1}]}"),
             "t.json:2:2: error: traceEvents[0].ph: unknown phase \"Q\"\n"
             "t.json:3:2: error: traceEvents[1].dur: missing");
 }

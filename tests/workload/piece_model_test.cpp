@@ -7,16 +7,17 @@
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/workload/chrome_import.hpp"
+#include "tests/support/shared_data.hpp"
 
 namespace codesim::workload {
 namespace {
 
-const std::string kTrain = CODESIM_SOURCE_DIR "/../shared/data/deepseek-profile-data/train.json";
+using codesim::testing::kTrainTrace;
 
 TEST(PieceModel, ConstantsAreTheFitOfTheProfileTrace) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const auto h800 = hardware::find_preset("h800")->gpu;
-  const TraceFit fit = fit_trace(import_chrome_trace_file(kTrain), v3, 4096, h800);
+  const TraceFit fit = fit_trace(import_chrome_trace_file(kTrainTrace), v3, 4096, h800);
   const PieceModel pm = deepseek_profile();
   EXPECT_NEAR(pm.fit.gemm_efficiency, fit.gemm_efficiency, 1e-6);
   EXPECT_NEAR(pm.fit.attention_forward_efficiency, fit.attention_forward_efficiency, 1e-6);

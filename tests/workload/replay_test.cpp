@@ -9,11 +9,12 @@
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/chrome_import.hpp"
 #include "sim/workload/trace_model.hpp"
+#include "tests/support/shared_data.hpp"
 
 namespace codesim::workload {
 namespace {
 
-const std::string kTrain = CODESIM_SOURCE_DIR "/../shared/data/deepseek-profile-data/train.json";
+using codesim::testing::kTrainTrace;
 
 Op measured(int id, int stream, double start, double dur, std::vector<int> deps = {}) {
   return Op{
@@ -21,7 +22,7 @@ Op measured(int id, int stream, double start, double dur, std::vector<int> deps 
 }
 
 TEST(Replay, MeasuredDurationsGiveTheMeasurementBack) {
-  const StepTrace t = import_chrome_trace_file(kTrain);
+  const StepTrace t = import_chrome_trace_file(kTrainTrace);
   const Timeline m = measured_timeline(t);
   const Timeline r = replay(t, m.duration_us);
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
@@ -56,7 +57,7 @@ TEST(Replay, RooflineScalingBetweenGpus) {
 }
 
 TEST(ChromeExport, ImportedBackKeepsEveryOpStreamAndDuration) {
-  const StepTrace t = import_chrome_trace_file(kTrain);
+  const StepTrace t = import_chrome_trace_file(kTrainTrace);
   const Timeline m = measured_timeline(t);
   const StepTrace back = import_chrome_trace(chrome_trace(t, m).dump(), "export.json");
   ASSERT_EQ(back.ops.size(), t.ops.size());

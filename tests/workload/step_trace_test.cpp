@@ -41,7 +41,7 @@ TEST(StepTraceValidate, FindsEveryKindOfProblem) {
   EXPECT_TRUE(validate(matched).empty());
 }
 
-std::string error_of(const std::string& text) {
+std::string parse_error_of(const std::string& text) {
   try {
     parse_step_trace(text, "s.json");
   } catch (const core::InputError& e) {
@@ -51,13 +51,13 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(StepTraceJson, ErrorsWordForWord) {
-  EXPECT_EQ(error_of("{\"format\": \"other\"}"),
+  EXPECT_EQ(parse_error_of("{\"format\": \"other\"}"),
             "s.json:1:1: error: format: not a codesim StepTrace (expected \"format\": "
             "\"codesim-steptrace\")");
-  EXPECT_EQ(error_of("{\"format\": \"codesim-steptrace\", \"version\": 2, \"ops\": []}"),
+  EXPECT_EQ(parse_error_of("{\"format\": \"codesim-steptrace\", \"version\": 2, \"ops\": []}"),
             "s.json:1:1: error: version: unsupported version 2; this codesim reads version 1");
   EXPECT_EQ(
-      error_of(
+      parse_error_of(
           "{\"format\": \"codesim-steptrace\", \"version\": 1, \"ops\": [\n"
           " {\"id\": 0, \"rank\": 0, \"stream\": \"7\", \"kind\": \"compute\"},\n"
           " {\"id\": 1, \"rank\": 0, \"stream\": 7, \"kind\": \"magic\", \"class\": \"conv\"}]}"),
@@ -65,10 +65,10 @@ TEST(StepTraceJson, ErrorsWordForWord) {
       "s.json:3:2: error: ops[1].kind: unknown kind \"magic\"; expected compute, collective, send "
       "or recv\n"
       "s.json:3:2: error: ops[1].class: unknown kernel class \"conv\"");
-  EXPECT_EQ(
-      error_of("{\"format\": \"codesim-steptrace\", \"version\": 1, \"ops\": [\n"
-               " {\"id\": 0, \"rank\": 0, \"stream\": 7, \"kind\": \"compute\", \"deps\": [3]}]}"),
-      "s.json: error: ops: op 0 depends on unknown op 3");
+  EXPECT_EQ(parse_error_of(
+                "{\"format\": \"codesim-steptrace\", \"version\": 1, \"ops\": [\n"
+                " {\"id\": 0, \"rank\": 0, \"stream\": 7, \"kind\": \"compute\", \"deps\": [3]}]}"),
+            "s.json: error: ops: op 0 depends on unknown op 3");
 }
 
 }  // namespace
@@ -79,7 +79,7 @@ namespace {
 
 TEST(StepTraceJson, NumberTooLargeIsAnInputError) {
   // Found by fuzz_step_trace: nlohmann throws out_of_range, not parse_error, for it.
-  EXPECT_EQ(error_of("{\"format\": 1e99999}"),
+  EXPECT_EQ(parse_error_of("{\"format\": 1e99999}"),
             "s.json: error: invalid JSON: number overflow parsing '1e99999'");
 }
 

@@ -1,0 +1,2 @@
+// SweepResult is plain data; this file compiles its header on its own.
+#include "sim/metrics/sweep_result.hpp"

@@ -1,0 +1,69 @@
+// CSV writers.
+#include "sim/report/csv.hpp"
+
+#include "sim/core/quantity_parse.hpp"
+#include "sim/report/columns.hpp"
+
+namespace codesim::report {
+namespace {
+
+// A field quoted when it holds a comma, a quote or a line break; quotes doubled.
+std::string field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    return text;
+  }
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return out + "\"";
+}
+
+std::string row(const std::vector<std::string>& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    out += (i == 0 ? "" : ",") + field(cells[i]);
+  }
+  return out + "\r\n";
+}
+
+void add_step(std::vector<std::string>& cells, const metrics::RunResult* r) {
+  for (const auto& c : step_columns()) {
+    cells.push_back(r != nullptr ? core::format_number(c.value(*r)) : "");
+  }
+}
+
+void add_step_header(std::vector<std::string>& cells) {
+  for (const auto& c : step_columns()) {
+    cells.push_back(c.name);
+  }
+}
+
+}  // namespace
+
+std::string run_csv(const metrics::RunResult& r) {
+  std::vector<std::string> header{"scenario"};
+  add_step_header(header);
+  std::vector<std::string> cells{r.scenario};
+  add_step(cells, &r);
+  return row(header) + row(cells);
+}
+
+std::string sweep_csv(const metrics::SweepResult& s) {
+  std::vector<std::string> header{"point"};
+  header.insert(header.end(), s.keys.begin(), s.keys.end());
+  add_step_header(header);
+  header.push_back("error");
+  std::string out = row(header);
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const auto& p = s.points[i];
+    std::vector<std::string> cells{std::to_string(i)};
+    cells.insert(cells.end(), p.values.begin(), p.values.end());
+    add_step(cells, p.result ? &*p.result : nullptr);
+    cells.push_back(p.error);
+    out += row(cells);
+  }
+  return out;
+}
+
+}  // namespace codesim::report

@@ -1,0 +1,18 @@
+// CSV (RFC 4180) of a run or a sweep: one row per step, the step columns (report/columns.hpp).
+#pragma once
+
+#include <string>
+
+#include "sim/metrics/run_result.hpp"
+#include "sim/metrics/sweep_result.hpp"
+
+namespace codesim::report {
+
+// A header row and one row: scenario, then every step column.
+std::string run_csv(const metrics::RunResult& r);
+
+// A header row (point, the varied keys, the step columns, error) and one row per point; a failed
+// point has empty step columns and its error.
+std::string sweep_csv(const metrics::SweepResult& s);
+
+}  // namespace codesim::report

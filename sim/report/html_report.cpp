@@ -1,0 +1,205 @@
+// HTML pages built from the step columns and the SVG charts.
+#include "sim/report/html_report.hpp"
+
+#include "sim/report/format.hpp"
+#include "sim/report/svg_chart.hpp"
+
+namespace codesim::report {
+namespace {
+
+using metrics::RunResult;
+
+constexpr const char* kStyle =
+    "body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"
+    "table{border-collapse:collapse;margin:8px 0}"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
+    "td:first-child,th:first-child{text-align:left}"
+    "pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}"
+    "footer{margin-top:32px;color:#555;font-size:13px}";
+
+std::string open_page(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
+         escape_xml(title) + "</title><style>" + kStyle + "</style></head><body>\n<h1>" +
+         escape_xml(title) + "</h1>\n";
+}
+
+std::string table(const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows) {
+  std::string out = "<table><tr>";
+  for (const auto& h : header) {
+    out += "<th>" + escape_xml(h) + "</th>";
+  }
+  out += "</tr>";
+  for (const auto& r : rows) {
+    out += "<tr>";
+    for (const auto& c : r) {
+      out += "<td>" + escape_xml(c) + "</td>";
+    }
+    out += "</tr>";
+  }
+  return out + "</table>\n";
+}
+
+// The step-time breakdown of each result, stacked.
+Chart breakdown_chart(const std::vector<std::string>& names,
+                      const std::vector<const RunResult*>& results) {
+  Chart c{"step-time breakdown of the first pipeline rank", names, {}, "seconds"};
+  const std::pair<const char*, core::Seconds metrics::Breakdown::*> parts[] = {
+      {"1F", &metrics::Breakdown::forward},    {"1B", &metrics::Breakdown::backward},
+      {"1W", &metrics::Breakdown::weight},     {"1F1B", &metrics::Breakdown::forward_backward},
+      {"bubble", &metrics::Breakdown::bubble}, {"opt", &metrics::Breakdown::optimizer}};
+  for (const auto& [name, member] : parts) {
+    Series s{name, {}};
+    for (const auto* r : results) {
+      s.values.push_back(r != nullptr ? (r->breakdown.*member).value : 0.0);
+    }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
+// Notes sorted into what was fitted or assumed and everything else the model says.
+std::string provenance(const std::vector<std::string>& notes) {
+  std::string out =
+      "<h2>Fitted and predicted</h2>\n<p>Every figure above is predicted by the model from the "
+      "scenario. These inputs to it were fitted to measurements or estimated:</p><ul>";
+  for (const auto& n : notes) {
+    if (n.rfind("fitted:", 0) == 0 || n.rfind("estimate:", 0) == 0) {
+      out += "<li>" + escape_xml(n) + "</li>";
+    }
+  }
+  out += "</ul><p>How the model was applied:</p><ul>";
+  for (const auto& n : notes) {
+    if (n.rfind("fitted:", 0) != 0 && n.rfind("estimate:", 0) != 0) {
+      out += "<li>" + escape_xml(n) + "</li>";
+    }
+  }
+  return out + "</ul>\n";
+}
+
+std::string footer_html(const PageFooter& f) {
+  return "<footer><h2>Scenario</h2><pre>" + escape_xml(f.scenario_text) + "</pre><p>" +
+         escape_xml(f.version) + "</p></footer>\n</body></html>\n";
+}
+
+std::string headline(const RunResult& r) {
+  return "step " + fixed(r.step_time.value, 3) + " s, " + fixed(r.tokens_per_day / 1e9, 1) +
+         " B tokens/day, " + fixed(r.tflops_causal, 0) + " TFLOPS per GPU (causal), MFU " +
+         fixed(100 * r.mfu_causal, 1) + "%";
+}
+
+}  // namespace
+
+std::string run_html(const RunResult& r, const PageFooter& footer) {
+  std::string out = open_page("codesim: " + r.scenario);
+  out += "<p>" + escape_xml(headline(r)) + "</p>\n";
+  out += "<h2>Step time</h2>\n" + stacked_bars_svg(breakdown_chart({r.scenario}, {&r})) + "\n";
+  std::vector<std::vector<std::string>> exposed;
+  for (const auto& [k, v] : r.exposed_comm) {
+    exposed.push_back({k, fixed(v.value * 1e3, 1)});
+  }
+  out += "<h2>Exposed communication (first rank)</h2>\n" + table({"kind", "ms"}, exposed);
+  std::vector<std::vector<std::string>> links;
+  for (const auto& l : r.busiest_links) {
+    links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
+  }
+  out += "<h2>Link utilization</h2>\n" + table({"busiest links", "GB", "utilization"}, links);
+  const auto& m = r.memory;
+  out += "<h2>Memory per GPU (first rank)</h2>\n" +
+         table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},
+               {{fixed(m.parameters_gb, 1), fixed(m.gradients_gb, 1), fixed(m.optimizer_gb, 1),
+                 fixed(m.activations_gb, 1), fixed(m.total_gb(), 1), fixed(m.capacity_gb, 0)}});
+  out += "<h2>Network</h2>\n" +
+         table({"family", "endpoints", "switches", "switch links", "cost (M$)"},
+               {{r.network.family, std::to_string(r.network.endpoints),
+                 std::to_string(r.network.switches), std::to_string(r.network.switch_links),
+                 fixed(r.network.cost_usd / 1e6, 2)}});
+  return out + provenance(r.notes) + footer_html(footer);
+}
+
+std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer) {
+  std::string out = open_page("codesim sweep: " + s.scenario);
+  std::string varied;
+  for (const auto& k : s.keys) {
+    varied += (varied.empty() ? "" : ", ") + k;
+  }
+  out += "<p>" + std::to_string(s.points.size()) + " points (" + escape_xml(s.mode) + ") varying " +
+         escape_xml(varied) + ".</p>\n";
+  std::vector<std::string> names;
+  std::vector<const RunResult*> results;
+  for (const auto& p : s.points) {
+    std::string name;
+    for (const auto& v : p.values) {
+      name += (name.empty() ? "" : " / ") + v;
+    }
+    names.push_back(name);
+    results.push_back(p.result ? &*p.result : nullptr);
+  }
+  const auto series = [&](const std::string& label, auto value) {
+    Series out_series{label, {}};
+    for (const auto* r : results) {
+      out_series.values.push_back(r != nullptr ? value(*r) : 0.0);
+    }
+    return out_series;
+  };
+  out +=
+      "<h2>Step time per point</h2>\n" + stacked_bars_svg(breakdown_chart(names, results)) + "\n";
+  out += "<h2>Throughput</h2>\n" +
+         lines_svg({"tokens per day per point",
+                    names,
+                    {series("tokens/day", [](const RunResult& r) { return r.tokens_per_day; })},
+                    "tokens per day"}) +
+         "\n";
+  out +=
+      lines_svg(
+          {"MFU per point",
+           names,
+           {series("MFU causal (%)", [](const RunResult& r) { return 100 * r.mfu_causal; }),
+            series("MFU non-causal (%)", [](const RunResult& r) { return 100 * r.mfu_noncausal; })},
+           "percent"}) +
+      "\n";
+  out += "<h2>Network cost</h2>\n" +
+         stacked_bars_svg({"network cost per point",
+                           names,
+                           {series("network cost (M$)",
+                                   [](const RunResult& r) { return r.network.cost_usd / 1e6; })},
+                           "million USD"}) +
+         "\n";
+  std::vector<std::string> header{"point"};
+  header.insert(header.end(), s.keys.begin(), s.keys.end());
+  for (const char* h : {"step (s)", "B tokens/day", "MFU (%)", "exposed EP (ms)", "busiest link",
+                        "utilization", "error"}) {
+    header.push_back(h);
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const auto& p = s.points[i];
+    std::vector<std::string> row{std::to_string(i)};
+    row.insert(row.end(), p.values.begin(), p.values.end());
+    if (p.result) {
+      const auto& r = *p.result;
+      const auto ep = r.exposed_comm.find("EP");
+      row.push_back(fixed(r.step_time.value, 3));
+      row.push_back(fixed(r.tokens_per_day / 1e9, 1));
+      row.push_back(fixed(100 * r.mfu_causal, 1));
+      row.push_back(ep == r.exposed_comm.end() ? "" : fixed(ep->second.value * 1e3, 1));
+      row.push_back(r.busiest_links.empty() ? "" : r.busiest_links.front().link);
+      row.push_back(
+          r.busiest_links.empty() ? "" : fixed(100 * r.busiest_links.front().utilization, 1) + "%");
+      row.push_back("");
+    } else {
+      row.insert(row.end(), 6, "");
+      row.push_back(p.error);
+    }
+    rows.push_back(std::move(row));
+  }
+  out += "<h2>Points and link utilization</h2>\n" + table(header, rows);
+  const RunResult* first = nullptr;
+  for (const auto* r : results) {
+    first = first != nullptr ? first : r;
+  }
+  return out + provenance(first != nullptr ? first->notes : std::vector<std::string>{}) +
+         footer_html(footer);
+}
+
+}  // namespace codesim::report

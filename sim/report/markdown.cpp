@@ -1,0 +1,91 @@
+// Markdown writers.
+#include "sim/report/markdown.hpp"
+
+#include "sim/report/format.hpp"
+
+namespace codesim::report {
+namespace {
+
+// Pipes inside cells would split them.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    out += c == '|' ? std::string("\\|") : std::string(1, c);
+  }
+  return out;
+}
+
+std::string row(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const auto& c : cells) {
+    out += " " + cell(c) + " |";
+  }
+  return out + "\n";
+}
+
+std::string rule(std::size_t columns, std::size_t left) {
+  std::string out = "|";
+  for (std::size_t i = 0; i < columns; ++i) {
+    out += i < left ? "---|" : "---:|";
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string run_markdown(const metrics::RunResult& r) {
+  std::string out = "## " + r.scenario + "\n\n";
+  out += "Step " + fixed(r.step_time.value, 3) + " s, " + fixed(r.tokens_per_day / 1e9, 2) +
+         " B tokens/day, " + fixed(r.tflops_causal, 0) + " TFLOPS per GPU causal, MFU " +
+         fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) +
+         "% non-causal).\n\n";
+  const auto& d = r.breakdown;
+  out += row({"1F (s)", "1B (s)", "1W (s)", "1F1B (s)", "bubble (s)", "opt (s)", "step (s)"});
+  out += rule(7, 0);
+  out += row({fixed(d.forward.value, 3), fixed(d.backward.value, 3), fixed(d.weight.value, 3),
+              fixed(d.forward_backward.value, 3), fixed(d.bubble.value, 3),
+              fixed(d.optimizer.value, 3), fixed(r.step_time.value, 3)});
+  out += "\n" + row({"busiest link", "GB", "utilization"}) + rule(3, 1);
+  for (const auto& l : r.busiest_links) {
+    out += row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
+  }
+  out += "\nMemory per GPU (first rank): " + fixed(r.memory.total_gb(), 1) + " of " +
+         fixed(r.memory.capacity_gb, 0) + " GB. Network: " + r.network.family + ", " +
+         std::to_string(r.network.switches) + " switches, " + fixed(r.network.cost_usd / 1e6, 2) +
+         " M$.\n\n";
+  for (const auto& n : r.notes) {
+    out += "- " + n + "\n";
+  }
+  return out;
+}
+
+std::string sweep_markdown(const metrics::SweepResult& s) {
+  std::string out =
+      "## " + s.scenario + ": " + std::to_string(s.points.size()) + " points (" + s.mode + ")\n\n";
+  std::vector<std::string> header{"point"};
+  header.insert(header.end(), s.keys.begin(), s.keys.end());
+  for (const char* h : {"step (s)", "B tokens/day", "MFU (%)", "network cost (M$)", "error"}) {
+    header.push_back(h);
+  }
+  out += row(header) + rule(header.size(), 1 + s.keys.size());
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const auto& p = s.points[i];
+    std::vector<std::string> cells{std::to_string(i)};
+    cells.insert(cells.end(), p.values.begin(), p.values.end());
+    if (p.result) {
+      const auto& r = *p.result;
+      cells.push_back(fixed(r.step_time.value, 3));
+      cells.push_back(fixed(r.tokens_per_day / 1e9, 1));
+      cells.push_back(fixed(100 * r.mfu_causal, 1));
+      cells.push_back(fixed(r.network.cost_usd / 1e6, 2));
+      cells.push_back("");
+    } else {
+      cells.insert(cells.end(), 4, "");
+      cells.push_back(p.error);
+    }
+    out += row(cells);
+  }
+  return out;
+}
+
+}  // namespace codesim::report

@@ -1,0 +1,17 @@
+// Markdown (GitHub tables) of a run or a sweep, for pasting into design documents.
+#pragma once
+
+#include <string>
+
+#include "sim/metrics/run_result.hpp"
+#include "sim/metrics/sweep_result.hpp"
+
+namespace codesim::report {
+
+// The headline, the breakdown, the busiest links, memory and the notes.
+std::string run_markdown(const metrics::RunResult& r);
+
+// One row per point: the varied values and the step columns (report/columns.hpp) people read.
+std::string sweep_markdown(const metrics::SweepResult& s);
+
+}  // namespace codesim::report

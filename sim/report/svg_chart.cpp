@@ -1,0 +1,197 @@
+// SVG chart drawing: axes with round ticks, bars or lines, a legend.
+#include "sim/report/svg_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/report/format.hpp"
+
+namespace codesim::report {
+namespace {
+
+constexpr double kWidth = 760;
+constexpr double kHeight = 340;
+constexpr double kLeft = 70;    // room for the y ticks
+constexpr double kRight = 170;  // room for the legend
+constexpr double kTop = 20;
+constexpr double kBottom = 60;  // room for the category labels
+constexpr double kPlotW = kWidth - kLeft - kRight;
+constexpr double kPlotH = kHeight - kTop - kBottom;
+
+const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+std::string num(double v) {
+  return fixed(v, 1);
+}
+
+// A round tick step (1, 2 or 5 times a power of ten) giving about five ticks up to `top`.
+double tick_step(double top) {
+  const double raw = top / 5;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (const double m : {1.0, 2.0, 5.0}) {
+    if (m * power >= raw) {
+      return m * power;
+    }
+  }
+  return 10 * power;
+}
+
+// Tick labels: as few digits as the step needs; large values in k, M, G, T.
+std::string tick_label(double v, double step) {
+  static const char* const kSuffix[] = {"", "k", "M", "G", "T", "P"};
+  int k = 0;
+  double scaled = v;
+  double scaled_step = step;
+  while (std::abs(scaled_step) >= 1000 && k < 5) {
+    scaled /= 1000;
+    scaled_step /= 1000;
+    ++k;
+  }
+  const int digits = scaled_step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(scaled_step)));
+  return fixed(scaled, digits) + kSuffix[k];
+}
+
+// Frame, y grid and ticks, y label, category labels; returns the y scale's top.
+std::string axes(const Chart& c, double data_top, double& top) {
+  const double step = data_top > 0 ? tick_step(data_top) : 1;
+  top = std::ceil(data_top / step - 1e-9) * step;
+  if (top <= 0) {
+    top = step;
+  }
+  std::string out;
+  for (double v = 0; v <= top + step * 1e-6; v += step) {
+    const double y = kTop + kPlotH * (1 - v / top);
+    out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + kPlotW) +
+           "\" y2=\"" + num(y) + "\" stroke=\"#ddd\"/>";
+    out += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) +
+           "\" text-anchor=\"end\" font-size=\"11\">" + tick_label(v, step) + "</text>";
+  }
+  out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + kPlotH) + "\" x2=\"" +
+         num(kLeft + kPlotW) + "\" y2=\"" + num(kTop + kPlotH) + "\" stroke=\"#333\"/>";
+  out += "<text transform=\"translate(14 " + num(kTop + kPlotH / 2) +
+         ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" + escape_xml(c.y_label) +
+         "</text>";
+  const double slot = kPlotW / static_cast<double>(std::max<std::size_t>(1, c.categories.size()));
+  for (std::size_t i = 0; i < c.categories.size(); ++i) {
+    const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
+    out += "<text x=\"" + num(x) + "\" y=\"" + num(kTop + kPlotH + 16) +
+           "\" text-anchor=\"middle\" font-size=\"11\">" + escape_xml(c.categories[i]) + "</text>";
+  }
+  return out;
+}
+
+std::string legend(const Chart& c) {
+  std::string out;
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    const double y = kTop + 18 * static_cast<double>(i);
+    out += "<rect x=\"" + num(kWidth - kRight + 16) + "\" y=\"" + num(y) +
+           "\" width=\"12\" height=\"12\" fill=\"" + series_color(i) + "\"/>";
+    out += "<text x=\"" + num(kWidth - kRight + 34) + "\" y=\"" + num(y + 10) +
+           "\" font-size=\"12\">" + escape_xml(c.series[i].name) + "</text>";
+  }
+  return out;
+}
+
+std::string open_svg(const Chart& c) {
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
+         num(kHeight) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) +
+         "\" role=\"img\" font-family=\"sans-serif\"><title>" + escape_xml(c.title) + "</title>";
+}
+
+double value_at(const Series& s, std::size_t i) {
+  return i < s.values.size() && std::isfinite(s.values[i]) ? s.values[i] : 0.0;
+}
+
+}  // namespace
+
+std::string series_color(std::size_t i) {
+  return kPalette[i % (sizeof(kPalette) / sizeof(kPalette[0]))];
+}
+
+std::string escape_xml(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string stacked_bars_svg(const Chart& c) {
+  double data_top = 0;
+  for (std::size_t i = 0; i < c.categories.size(); ++i) {
+    double total = 0;
+    for (const auto& s : c.series) {
+      total += std::max(0.0, value_at(s, i));
+    }
+    data_top = std::max(data_top, total);
+  }
+  double top = 1;
+  std::string out = open_svg(c) + axes(c, data_top, top);
+  const double slot = kPlotW / static_cast<double>(std::max<std::size_t>(1, c.categories.size()));
+  const double bar = std::min(60.0, slot * 0.6);
+  for (std::size_t i = 0; i < c.categories.size(); ++i) {
+    const double x = kLeft + slot * (static_cast<double>(i) + 0.5) - bar / 2;
+    double base = 0;
+    for (std::size_t k = 0; k < c.series.size(); ++k) {
+      const double v = std::max(0.0, value_at(c.series[k], i));
+      if (v <= 0) {
+        continue;
+      }
+      const double y0 = kTop + kPlotH * (1 - base / top);
+      const double y1 = kTop + kPlotH * (1 - (base + v) / top);
+      out += "<rect class=\"bar\" x=\"" + num(x) + "\" y=\"" + num(y1) + "\" width=\"" + num(bar) +
+             "\" height=\"" + num(y0 - y1) + "\" fill=\"" + series_color(k) + "\"><title>" +
+             escape_xml(c.categories[i] + ", " + c.series[k].name + ": ") +
+             tick_label(v, v / 1000) + "</title></rect>";
+      base += v;
+    }
+  }
+  return out + legend(c) + "</svg>";
+}
+
+std::string lines_svg(const Chart& c) {
+  double data_top = 0;
+  for (const auto& s : c.series) {
+    for (std::size_t i = 0; i < c.categories.size(); ++i) {
+      data_top = std::max(data_top, value_at(s, i));
+    }
+  }
+  double top = 1;
+  std::string out = open_svg(c) + axes(c, data_top, top);
+  const double slot = kPlotW / static_cast<double>(std::max<std::size_t>(1, c.categories.size()));
+  for (std::size_t k = 0; k < c.series.size(); ++k) {
+    std::string points;
+    std::string marks;
+    for (std::size_t i = 0; i < c.categories.size(); ++i) {
+      const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
+      const double y = kTop + kPlotH * (1 - value_at(c.series[k], i) / top);
+      points += (i == 0 ? "" : " ") + num(x) + "," + num(y);
+      marks += "<circle class=\"point\" cx=\"" + num(x) + "\" cy=\"" + num(y) +
+               "\" r=\"4\" fill=\"" + series_color(k) + "\"/>";
+    }
+    out += "<polyline class=\"line\" points=\"" + points + "\" fill=\"none\" stroke=\"" +
+           series_color(k) + "\" stroke-width=\"2.5\"/>" + marks;
+  }
+  return out + legend(c) + "</svg>";
+}
+
+}  // namespace codesim::report

@@ -1,0 +1,34 @@
+// Inline SVG charts for the HTML report: no scripts, no external resources, deterministic text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace codesim::report {
+
+struct Series {
+  std::string name;
+  std::vector<double> values;  // one per category
+};
+
+struct Chart {
+  std::string title;                    // the SVG's <title>, for screen readers
+  std::vector<std::string> categories;  // x axis, in order
+  std::vector<Series> series;
+  std::string y_label;  // with its unit: "seconds"
+};
+
+// One bar per category, the series stacked in order (a step-time breakdown). One series gives
+// plain bars.
+std::string stacked_bars_svg(const Chart& c);
+
+// One line per series over the categories, evenly spaced (sweep points need not be numbers).
+std::string lines_svg(const Chart& c);
+
+// The fill colour of series i (also used for legends in tables).
+std::string series_color(std::size_t i);
+
+// Text escaped for HTML and SVG: & < > " '.
+std::string escape_xml(const std::string& text);
+
+}  // namespace codesim::report

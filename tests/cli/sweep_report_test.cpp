@@ -1,0 +1,90 @@
+// The sweep's reports as users see them: report.html rendered by headless Chromium shows its
+// charts (a screenshot, decoded with libpng, holds the series colours), and `mpirun -np 2` gives
+// the single-process results. Slow (a browser, two MPI ranks): label "slow".
+#include <gtest/gtest.h>
+#include <png.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "tests/support/run_cli.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace codesim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSweep = "tests/scenarios/small-sweep.yaml";
+
+// Pixels per RGB colour of a PNG file (libpng's simplified API).
+std::map<std::uint32_t, long> colour_histogram(const std::string& path) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  EXPECT_NE(png_image_begin_read_from_file(&image, path.c_str()), 0) << path;
+  image.format = PNG_FORMAT_RGB;
+  std::vector<png_byte> pixels(PNG_IMAGE_SIZE(image));
+  EXPECT_NE(png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr), 0) << path;
+  std::map<std::uint32_t, long> histogram;
+  for (std::size_t i = 0; i + 2 < pixels.size(); i += 3) {
+    ++histogram[(std::uint32_t{pixels[i]} << 16) | (std::uint32_t{pixels[i + 1]} << 8) |
+                pixels[i + 2]];
+  }
+  return histogram;
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(SweepReport, ChromiumRendersTheCharts) {
+  const TempDir d("sweep_html");
+  const auto r = run_codesim("sweep " + kSweep + " --out " + (d / "out"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(d / "out/report.html");
+  EXPECT_EQ(count(html, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
+  EXPECT_EQ(count(html, "<rect class=\"bar\""), 4 * 5 + 4);  // 4 points x 5 non-zero parts + cost
+  EXPECT_EQ(count(html, "<polyline"), 3);  // tokens/day; MFU causal and non-causal
+  const std::string shot = d / "shot.png";
+  const std::string command =
+      "chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
+      "--window-size=1100,2000 --screenshot='" +
+      shot + "' 'file://" + (d / "out/report.html") + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0)
+      << "chromium failed (tools/setup.sh --test installs it)";
+  const auto histogram = colour_histogram(shot);
+  long total = 0;
+  for (const auto& [colour, n] : histogram) {
+    total += n;
+  }
+  ASSERT_GT(total, 0);
+  const long white = histogram.count(0xffffff) ? histogram.at(0xffffff) : 0;
+  EXPECT_GT(static_cast<double>(total - white) / static_cast<double>(total), 0.05)
+      << "the page is (nearly) blank";
+  // The first series colours (1F blue, 1B orange) fill whole bars: thousands of pixels each.
+  for (const std::uint32_t colour : {0x4e79a7u, 0xf28e2bu, 0x59a14fu}) {
+    EXPECT_GT(histogram.count(colour) ? histogram.at(colour) : 0, 2000) << std::hex << colour;
+  }
+}
+
+TEST(SweepMpi, TwoRanksGiveTheSingleProcessResults) {
+  const TempDir d("sweep_mpi");
+  const auto single = run_codesim("sweep " + kSweep + " --out " + (d / "one"));
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  // Open MPI refuses root unless told; CI runs as root.
+  const std::string command = "cd '" CODESIM_SOURCE_DIR
+                              "' && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                              "mpirun -np 2 --oversubscribe '" CODESIM_BINARY "' sweep " +
+                              kSweep + " --out '" + (d / "two") + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_EQ(read_file(d / "two/results.json"), read_file(d / "one/results.json"));
+  EXPECT_EQ(read_file(d / "two/results.csv"), read_file(d / "one/results.csv"));
+}
+
+}  // namespace
+}  // namespace codesim::testing

@@ -1,0 +1,136 @@
+// Report writers: the JSON round trip a sweep relies on, CSV quoting, Markdown, and what the SVG
+// charts and HTML pages contain.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "sim/report/csv.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/markdown.hpp"
+#include "sim/report/run_report.hpp"
+#include "sim/report/svg_chart.hpp"
+#include "sim/report/sweep_report.hpp"
+
+namespace codesim::report {
+namespace {
+
+using core::Bytes;
+using core::Seconds;
+
+metrics::RunResult sample() {
+  metrics::RunResult r;
+  r.scenario = "probe";
+  r.network = {"mpft", 2048, 320, 8192, 12.5e6};
+  r.step_time = Seconds(10);
+  r.breakdown = {Seconds(1), Seconds(2), Seconds(0.5), Seconds(5), Seconds(1), Seconds(0.5)};
+  r.tokens_per_step = 1e6;
+  r.tokens_per_day = 8.64e9;
+  r.tflops_causal = 300;
+  r.tflops_noncausal = 330;
+  r.mfu_causal = 0.3;
+  r.mfu_noncausal = 0.33;
+  r.exposed_comm = {{"DP", Seconds(0.25)}, {"EP", Seconds(0.125)}, {"PP", Seconds(0)}};
+  r.compute_busy = Seconds(8);
+  r.median_pair = Seconds(0.125);
+  r.pairs_measured = 12;
+  r.ib_bytes_per_gpu = Bytes(1.5e10);
+  r.busiest_links = {{"ib nic_n0_0 -> leaf0", Bytes(2e9), 0.5}};
+  r.memory = {10, 2, 4, 30, 3, 80};
+  r.placement = {"embedding + 0-3", "4-7"};
+  r.notes = {"fitted: piece times", "folded: one replica", "estimate: activations"};
+  return r;
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(RunReport, JsonReadsBackToTheSameReport) {
+  const auto j = run_json(sample());
+  EXPECT_EQ(run_json(run_from_json(j)).dump(), j.dump());
+}
+
+TEST(RunReport, CsvHasAHeaderAndOneRow) {
+  const std::string csv = run_csv(sample());
+  EXPECT_EQ(count(csv, "\r\n"), 2);
+  EXPECT_EQ(csv.rfind("scenario,step_time_s,tokens_per_day,", 0), 0u);
+  // Network cost per (token/day): 12.5e6 $ / 8.64e9 tokens/day.
+  EXPECT_NE(csv.find("probe,10,8.64e+09,300,0.3,0.33,1,2,0.5,5,1,0.5,0.125,0,0.25,0.125,"),
+            std::string::npos);
+}
+
+metrics::SweepResult sweep() {
+  metrics::SweepResult s{"probe", "cartesian", {"routing.node_limit", "parallelism.ep"}, {}};
+  s.points.push_back({{"1", "[a, b]"}, sample(), ""});
+  s.points.push_back({{"2", "x|y"}, std::nullopt, "does not fit, \"really\""});
+  return s;
+}
+
+TEST(SweepReport, CsvQuotesCommasAndQuotes) {
+  const std::string csv = sweep_csv(sweep());
+  EXPECT_EQ(csv.rfind("point,routing.node_limit,parallelism.ep,step_time_s,", 0), 0u);
+  EXPECT_NE(csv.find("\r\n0,1,\"[a, b]\",10,"), std::string::npos);
+  // A failed point: its values, every step column empty, the error quoted.
+  const std::string empty_columns(20, ',');
+  EXPECT_NE(csv.find("\r\n1,2,x|y," + empty_columns + "\"does not fit, \"\"really\"\"\"\r\n"),
+            std::string::npos)
+      << csv;
+}
+
+TEST(SweepReport, JsonHasEveryPointAndNullForFailures) {
+  const auto j = sweep_json(sweep());
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_EQ(j["points"].size(), 2u);
+  EXPECT_EQ(j["points"][0]["values"]["parallelism.ep"], "[a, b]");
+  EXPECT_DOUBLE_EQ(j["points"][0]["result"]["step_time_s"].get<double>(), 10);
+  EXPECT_TRUE(j["points"][1]["result"].is_null());
+}
+
+TEST(SweepReport, MarkdownEscapesPipes) {
+  const std::string md = sweep_markdown(sweep());
+  EXPECT_NE(md.find("| 1 | 2 | x\\|y |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0 | 1 | [a, b] | 10.000 | 8.6 | 30.0 | 12.50 |  |"), std::string::npos)
+      << md;
+}
+
+TEST(SvgChart, StackedBarsDrawOneRectPerNonZeroSegment) {
+  const Chart c{"t", {"a", "b"}, {{"x", {1, 2}}, {"y", {0, 3}}, {"z", {4, 5}}}, "s"};
+  const std::string svg = stacked_bars_svg(c);
+  EXPECT_EQ(count(svg, "<rect class=\"bar\""), 5);  // a has no y
+  // The tallest bar (b: 2 + 3 + 5 = 10) reaches the top tick, 10, at 2-unit steps.
+  EXPECT_NE(svg.find(">10</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">8</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, "<text"), 6 + 2 + 1 + 3);  // ticks 0..10, categories, y label, legend
+}
+
+TEST(SvgChart, LinesDrawOnePolylinePerSeries) {
+  const Chart c{"t", {"1", "2", "4"}, {{"x", {1e9, 2e9, 3e9}}, {"y", {1e9, 1e9, 1e9}}}, "tokens"};
+  const std::string svg = lines_svg(c);
+  EXPECT_EQ(count(svg, "<polyline"), 2);
+  EXPECT_EQ(count(svg, "<circle"), 6);
+  EXPECT_NE(svg.find(">3G</text>"), std::string::npos);  // large values in G
+}
+
+TEST(SvgChart, EscapesText) {
+  EXPECT_EQ(escape_xml("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
+}
+
+TEST(HtmlReport, SelfContainedWithChartsScenarioAndVersion) {
+  const std::string run = run_html(sample(), {"name: <probe>\n", "codesim 9.9.9"});
+  EXPECT_EQ(count(run, "<svg"), 1);
+  EXPECT_EQ(count(run, "<script"), 0);
+  EXPECT_EQ(count(run, "http"), 1);  // the SVG namespace only: nothing is fetched
+  EXPECT_NE(run.find("name: &lt;probe&gt;"), std::string::npos);
+  EXPECT_NE(run.find("codesim 9.9.9"), std::string::npos);
+  EXPECT_NE(run.find("<li>fitted: piece times</li>"), std::string::npos);
+  const std::string swept = sweep_html(sweep(), {"", "codesim 9.9.9"});
+  EXPECT_EQ(count(swept, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
+  EXPECT_NE(swept.find("does not fit"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace codesim::report
