@@ -8,12 +8,11 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/config/loader.hpp"
-#include "sim/config/topology_from.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/run_report.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
-#include "topologies/properties.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -40,10 +39,8 @@ const Row kRows[] = {
     {"cost_per_tokens_per_day_usd", "cost per (B tokens/day) (k$)", 1e3, 1},
 };
 
+// The compared figures of one scenario, from its child's run report.
 ordered_json measure(const std::string& path, const ChildResult& run) {
-  const config::Scenario s = config::load_scenario(path);
-  const auto t = config::build_topology(s);
-  const auto p = topologies::measure(t, s.topology.network, s.cost);
   if (run.exit_code != 0) {
     std::string message = run.err;
     while (!message.empty() && message.back() == '\n') {
@@ -51,21 +48,20 @@ ordered_json measure(const std::string& path, const ChildResult& run) {
     }
     throw core::SimulationError(path + ": " + message);
   }
-  const ordered_json r = ordered_json::parse(run.out);
-  const double tokens_per_day = r["tokens_per_day"].get<double>();
-  return ordered_json{
-      {"name", s.name},
-      {"file", path},
-      {"endpoints", p.counts.endpoints},
-      {"switches", p.counts.switches},
-      {"links", p.counts.switch_links},
-      {"cost_usd", p.cost.total_usd()},
-      {"cost_per_endpoint_usd",
-       p.counts.endpoints > 0 ? p.cost.total_usd() / static_cast<double>(p.counts.endpoints) : 0.0},
-      {"step_time_s", r["step_time_s"]},
-      {"tokens_per_day", tokens_per_day},
-      {"mfu_causal", r["mfu_causal"]},
-      {"cost_per_tokens_per_day_usd", p.cost.total_usd() / (tokens_per_day / 1e9)}};
+  const metrics::RunResult r = report::run_from_json(ordered_json::parse(run.out));
+  const auto& n = r.network;
+  return ordered_json{{"name", r.scenario},
+                      {"file", path},
+                      {"endpoints", n.endpoints},
+                      {"switches", n.switches},
+                      {"links", n.switch_links},
+                      {"cost_usd", n.cost_usd},
+                      {"cost_per_endpoint_usd",
+                       n.endpoints > 0 ? n.cost_usd / static_cast<double>(n.endpoints) : 0.0},
+                      {"step_time_s", r.step_time.value},
+                      {"tokens_per_day", r.tokens_per_day},
+                      {"mfu_causal", r.mfu_causal},
+                      {"cost_per_tokens_per_day_usd", n.cost_usd / (r.tokens_per_day / 1e9)}};
 }
 
 }  // namespace

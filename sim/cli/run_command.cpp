@@ -39,13 +39,6 @@ constexpr int kGateHidden = 256;
   throw core::InputError(core::Diagnostic{{s.source_file, 0, 0}, key, message, hint});
 }
 
-// One line per stage on stderr, only when it is a terminal (a run takes tens of seconds).
-void progress(const std::string& what) {
-  if (isatty(STDERR_FILENO)) {
-    std::cerr << "codesim run: " << what << "...\n";
-  }
-}
-
 workload::ScheduleMethod method_of(config::ScheduleMethod m) {
   switch (m) {
     case config::ScheduleMethod::one_f_one_b:
@@ -196,8 +189,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
   const auto spread = s.topology.path_selection == config::PathSelection::spread
                           ? topologies::Spread::even
                           : topologies::Spread::hashed;
-  progress("routing " + std::to_string(ep > 1 ? s.routing.plans : 0) +
-           " micro-batches through the reference gate");
+  progress("run", "routing " + std::to_string(ep > 1 ? s.routing.plans : 0) +
+                      " micro-batches through the reference gate...");
   const auto routing_start = std::chrono::steady_clock::now();
   if (ep > 1) {
     kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
@@ -218,8 +211,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
   }
   const double routing_seconds = core::seconds_since(routing_start);
 
-  progress("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
-           std::to_string(pa.pp) + " pipeline ranks on SimGrid");
+  progress("run", "simulating " + std::to_string(program.tasks.size()) + " tasks of " +
+                      std::to_string(pa.pp) + " pipeline ranks on SimGrid...");
   const auto sim_start = std::chrono::steady_clock::now();
   engine::Platform platform(topology, spread);
   const engine::StepTimeline timeline = engine::replay_step(platform, program, network);

@@ -88,12 +88,6 @@ ordered_json point_record(const PointJob& job, const ChildResult& run) {
   return j;
 }
 
-void progress(const std::string& line) {
-  if (isatty(STDERR_FILENO)) {
-    std::cerr << "codesim sweep: " << line << "\n";
-  }
-}
-
 std::string describe_values(const config::Sweep& sweep, const PointJob& job) {
   std::string out;
   for (std::size_t k = 0; k < sweep.axes.size(); ++k) {
@@ -175,9 +169,9 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
       to_run.push_back(job.index);
     }
   }
-  progress(std::to_string(mine.size()) + " points already in " + o.out_dir + ", " +
-           std::to_string(to_run.size()) + " to run" +
-           (ranks.size() > 1 ? " on rank " + std::to_string(ranks.rank()) : ""));
+  progress("sweep", std::to_string(mine.size()) + " points already in " + o.out_dir + ", " +
+                        std::to_string(to_run.size()) + " to run" +
+                        (ranks.size() > 1 ? " on rank " + std::to_string(ranks.rank()) : ""));
   std::vector<std::vector<std::string>> runs;
   for (const std::size_t i : to_run) {
     runs.push_back(jobs[i].args);
@@ -189,11 +183,13 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
     report::write_file_atomically(point_file(o.out_dir, job.index), record.dump(1) + "\n");
     mine.push_back(record.dump());
     ++finished;
-    progress(std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
-             std::to_string(job.index) + " (" + describe_values(*sweep, job) + "): " +
-             (run.exit_code == 0
-                  ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
-                  : "failed"));
+    progress(
+        "sweep",
+        std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
+            std::to_string(job.index) + " (" + describe_values(*sweep, job) + "): " +
+            (run.exit_code == 0
+                 ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
+                 : "failed"));
   });
 
   const std::vector<std::string> all = ranks.gather(mine);

@@ -1,6 +1,10 @@
 // Shared usage errors.
 #include "sim/cli/usage.hpp"
 
+#include <unistd.h>
+
+#include <iostream>
+
 #include "models/hardware/catalog.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
@@ -21,6 +25,12 @@ hardware::HardwareSpec hardware_preset(std::string_view command, const std::stri
                       "one of: " + core::join(hardware::preset_names(), ", "), key);
   }
   return *h;
+}
+
+void progress(std::string_view command, const std::string& line) {
+  if (isatty(STDERR_FILENO)) {
+    std::cerr << "codesim " << command << ": " << line << "\n";
+  }
 }
 
 }  // namespace codesim::cli

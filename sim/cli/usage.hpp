@@ -1,4 +1,5 @@
-// Usage errors shared by the subcommands: "codesim <command>: error: [key: ]message".
+// Usage errors and progress lines shared by the subcommands: "codesim <command>: error: [key:
+// ]message".
 #pragma once
 
 #include <string>
@@ -15,5 +16,9 @@ namespace codesim::cli {
 // The hardware preset `name`, or a usage error listing the presets.
 hardware::HardwareSpec hardware_preset(std::string_view command, const std::string& name,
                                        const std::string& key = {});
+
+// "codesim <command>: <line>" on stderr, only when stderr is a terminal (long runs say where they
+// are; logs and pipes stay clean).
+void progress(std::string_view command, const std::string& line);
 
 }  // namespace codesim::cli

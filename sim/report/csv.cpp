@@ -8,7 +8,7 @@ namespace codesim::report {
 namespace {
 
 // A field quoted when it holds a comma, a quote or a line break; quotes doubled.
-std::string field(const std::string& text) {
+std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) {
     return text;
   }
@@ -19,10 +19,10 @@ std::string field(const std::string& text) {
   return out + "\"";
 }
 
-std::string row(const std::vector<std::string>& cells) {
+std::string csv_row(const std::vector<std::string>& cells) {
   std::string out;
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    out += (i == 0 ? "" : ",") + field(cells[i]);
+    out += (i == 0 ? "" : ",") + csv_field(cells[i]);
   }
   return out + "\r\n";
 }
@@ -46,7 +46,7 @@ std::string run_csv(const metrics::RunResult& r) {
   add_step_header(header);
   std::vector<std::string> cells{r.scenario};
   add_step(cells, &r);
-  return row(header) + row(cells);
+  return csv_row(header) + csv_row(cells);
 }
 
 std::string sweep_csv(const metrics::SweepResult& s) {
@@ -54,14 +54,14 @@ std::string sweep_csv(const metrics::SweepResult& s) {
   header.insert(header.end(), s.keys.begin(), s.keys.end());
   add_step_header(header);
   header.push_back("error");
-  std::string out = row(header);
+  std::string out = csv_row(header);
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
     std::vector<std::string> cells{std::to_string(i)};
     cells.insert(cells.end(), p.values.begin(), p.values.end());
     add_step(cells, p.result ? &*p.result : nullptr);
     cells.push_back(p.error);
-    out += row(cells);
+    out += csv_row(cells);
   }
   return out;
 }

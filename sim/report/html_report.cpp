@@ -23,8 +23,8 @@ std::string open_page(const std::string& title) {
          escape_xml(title) + "</h1>\n";
 }
 
-std::string table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows) {
+std::string html_table(const std::vector<std::string>& header,
+                       const std::vector<std::vector<std::string>>& rows) {
   std::string out = "<table><tr>";
   for (const auto& h : header) {
     out += "<th>" + escape_xml(h) + "</th>";
@@ -98,22 +98,23 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
   for (const auto& [k, v] : r.exposed_comm) {
     exposed.push_back({k, fixed(v.value * 1e3, 1)});
   }
-  out += "<h2>Exposed communication (first rank)</h2>\n" + table({"kind", "ms"}, exposed);
+  out += "<h2>Exposed communication (first rank)</h2>\n" + html_table({"kind", "ms"}, exposed);
   std::vector<std::vector<std::string>> links;
   for (const auto& l : r.busiest_links) {
     links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
-  out += "<h2>Link utilization</h2>\n" + table({"busiest links", "GB", "utilization"}, links);
+  out += "<h2>Link utilization</h2>\n" + html_table({"busiest links", "GB", "utilization"}, links);
   const auto& m = r.memory;
-  out += "<h2>Memory per GPU (first rank)</h2>\n" +
-         table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},
-               {{fixed(m.parameters_gb, 1), fixed(m.gradients_gb, 1), fixed(m.optimizer_gb, 1),
-                 fixed(m.activations_gb, 1), fixed(m.total_gb(), 1), fixed(m.capacity_gb, 0)}});
+  out +=
+      "<h2>Memory per GPU (first rank)</h2>\n" +
+      html_table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},
+                 {{fixed(m.parameters_gb, 1), fixed(m.gradients_gb, 1), fixed(m.optimizer_gb, 1),
+                   fixed(m.activations_gb, 1), fixed(m.total_gb(), 1), fixed(m.capacity_gb, 0)}});
   out += "<h2>Network</h2>\n" +
-         table({"family", "endpoints", "switches", "switch links", "cost (M$)"},
-               {{r.network.family, std::to_string(r.network.endpoints),
-                 std::to_string(r.network.switches), std::to_string(r.network.switch_links),
-                 fixed(r.network.cost_usd / 1e6, 2)}});
+         html_table({"family", "endpoints", "switches", "switch links", "cost (M$)"},
+                    {{r.network.family, std::to_string(r.network.endpoints),
+                      std::to_string(r.network.switches), std::to_string(r.network.switch_links),
+                      fixed(r.network.cost_usd / 1e6, 2)}});
   return out + provenance(r.notes) + footer_html(footer);
 }
 
@@ -193,7 +194,7 @@ std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer) 
     }
     rows.push_back(std::move(row));
   }
-  out += "<h2>Points and link utilization</h2>\n" + table(header, rows);
+  out += "<h2>Points and link utilization</h2>\n" + html_table(header, rows);
   const RunResult* first = nullptr;
   for (const auto* r : results) {
     first = first != nullptr ? first : r;

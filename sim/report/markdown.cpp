@@ -7,7 +7,7 @@ namespace codesim::report {
 namespace {
 
 // Pipes inside cells would split them.
-std::string cell(const std::string& text) {
+std::string md_cell(const std::string& text) {
   std::string out;
   for (const char c : text) {
     out += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -15,15 +15,15 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-std::string row(const std::vector<std::string>& cells) {
+std::string md_row(const std::vector<std::string>& cells) {
   std::string out = "|";
   for (const auto& c : cells) {
-    out += " " + cell(c) + " |";
+    out += " " + md_cell(c) + " |";
   }
   return out + "\n";
 }
 
-std::string rule(std::size_t columns, std::size_t left) {
+std::string md_rule(std::size_t columns, std::size_t left) {
   std::string out = "|";
   for (std::size_t i = 0; i < columns; ++i) {
     out += i < left ? "---|" : "---:|";
@@ -40,14 +40,14 @@ std::string run_markdown(const metrics::RunResult& r) {
          fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) +
          "% non-causal).\n\n";
   const auto& d = r.breakdown;
-  out += row({"1F (s)", "1B (s)", "1W (s)", "1F1B (s)", "bubble (s)", "opt (s)", "step (s)"});
-  out += rule(7, 0);
-  out += row({fixed(d.forward.value, 3), fixed(d.backward.value, 3), fixed(d.weight.value, 3),
-              fixed(d.forward_backward.value, 3), fixed(d.bubble.value, 3),
-              fixed(d.optimizer.value, 3), fixed(r.step_time.value, 3)});
-  out += "\n" + row({"busiest link", "GB", "utilization"}) + rule(3, 1);
+  out += md_row({"1F (s)", "1B (s)", "1W (s)", "1F1B (s)", "bubble (s)", "opt (s)", "step (s)"});
+  out += md_rule(7, 0);
+  out += md_row({fixed(d.forward.value, 3), fixed(d.backward.value, 3), fixed(d.weight.value, 3),
+                 fixed(d.forward_backward.value, 3), fixed(d.bubble.value, 3),
+                 fixed(d.optimizer.value, 3), fixed(r.step_time.value, 3)});
+  out += "\n" + md_row({"busiest link", "GB", "utilization"}) + md_rule(3, 1);
   for (const auto& l : r.busiest_links) {
-    out += row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
+    out += md_row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
   out += "\nMemory per GPU (first rank): " + fixed(r.memory.total_gb(), 1) + " of " +
          fixed(r.memory.capacity_gb, 0) + " GB. Network: " + r.network.family + ", " +
@@ -67,7 +67,7 @@ std::string sweep_markdown(const metrics::SweepResult& s) {
   for (const char* h : {"step (s)", "B tokens/day", "MFU (%)", "network cost (M$)", "error"}) {
     header.push_back(h);
   }
-  out += row(header) + rule(header.size(), 1 + s.keys.size());
+  out += md_row(header) + md_rule(header.size(), 1 + s.keys.size());
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
     std::vector<std::string> cells{std::to_string(i)};
@@ -83,7 +83,7 @@ std::string sweep_markdown(const metrics::SweepResult& s) {
       cells.insert(cells.end(), 4, "");
       cells.push_back(p.error);
     }
-    out += row(cells);
+    out += md_row(cells);
   }
   return out;
 }

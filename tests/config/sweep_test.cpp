@@ -25,7 +25,7 @@ std::vector<std::string> texts(const Sweep& s) {
 }
 
 // The message of the InputError a sweep (or one of its points) raises.
-std::string error_of(const std::string& sweep_yaml) {
+std::string sweep_error_of(const std::string& sweep_yaml) {
   try {
     const auto flat = read_scenario_text(kBase + sweep_yaml, "s.yaml");
     load_sweep_points(flat, "s.yaml", *read_sweep(flat));
@@ -83,42 +83,42 @@ TEST(Sweep, PointsDecodeWithTheirValues) {
 }
 
 TEST(SweepErrors, WordForWord) {
-  EXPECT_EQ(error_of("sweep:\n  routing.node_limt: [1, 2]\n"),
+  EXPECT_EQ(sweep_error_of("sweep:\n  routing.node_limt: [1, 2]\n"),
             "s.yaml:4:3: error: sweep.routing.node_limt: unknown key path\n"
             "  hint: did you mean 'routing.node_limit'?");
-  EXPECT_EQ(error_of("sweep:\n  routing.node_limit: []\n"),
+  EXPECT_EQ(sweep_error_of("sweep:\n  routing.node_limit: []\n"),
             "s.yaml:4:23: error: sweep.routing.node_limit: has no values\n"
             "  hint: give at least one value: [a, b]");
-  EXPECT_EQ(error_of("sweep:\n  hardware.nvlink_bandwidth: [160GBps, 450GB]\n"),
+  EXPECT_EQ(sweep_error_of("sweep:\n  hardware.nvlink_bandwidth: [160GBps, 450GB]\n"),
             "s.yaml:4:40: error: hardware.nvlink_bandwidth: '450GB' is a size, not a bandwidth\n"
             "  hint: append 'ps' or '/s': 450GBps");
-  EXPECT_EQ(
-      error_of("sweep:\n  mode: zip\n  routing.node_limit: [1, 2]\n  schedule.method: [1f1b]\n"),
-      "s.yaml:4:3: error: sweep.mode: zip needs one length: routing.node_limit has 2 values, "
-      "schedule.method has 1\n"
-      "  hint: give every key as many values, or use mode: cartesian");
-  EXPECT_EQ(error_of("sweep:\n  mode: grid\n  routing.node_limit: [1]\n"),
+  EXPECT_EQ(sweep_error_of(
+                "sweep:\n  mode: zip\n  routing.node_limit: [1, 2]\n  schedule.method: [1f1b]\n"),
+            "s.yaml:4:3: error: sweep.mode: zip needs one length: routing.node_limit has 2 values, "
+            "schedule.method has 1\n"
+            "  hint: give every key as many values, or use mode: cartesian");
+  EXPECT_EQ(sweep_error_of("sweep:\n  mode: grid\n  routing.node_limit: [1]\n"),
             "s.yaml:4:9: error: sweep.mode: unknown sweep mode 'grid'\n"
             "  hint: cartesian (every combination) or zip (the i-th values together)");
-  EXPECT_EQ(error_of("sweep: {hardware.comm_sms: {from: 32, to: 16, step: 8}}\n"),
+  EXPECT_EQ(sweep_error_of("sweep: {hardware.comm_sms: {from: 32, to: 16, step: 8}}\n"),
             "s.yaml:3:28: error: sweep.hardware.comm_sms: a range needs step > 0 and to >= from");
   EXPECT_EQ(
-      error_of("sweep: {schedule.method: {from: 1, to: 2, step: 1}}\n"),
+      sweep_error_of("sweep: {schedule.method: {from: 1, to: 2, step: 1}}\n"),
       "s.yaml:3:26: error: sweep.schedule.method: a range needs a numeric key; this one is one of: "
       "1f1b, zb1p, dualpipe, dualpipev\n"
       "  hint: list the values: [a, b, c]");
-  EXPECT_EQ(error_of("sweep: {}\n"),
+  EXPECT_EQ(sweep_error_of("sweep: {}\n"),
             "s.yaml:3:8: error: sweep: the sweep varies no key\n"
             "  hint: add a key path with its values, e.g. routing.node_limit: [1, 2, 4, 8]");
   EXPECT_EQ(
-      error_of("sweep: {routing.node_limit: 2}\n"),
+      sweep_error_of("sweep: {routing.node_limit: 2}\n"),
       "s.yaml:3:29: error: sweep.routing.node_limit: expected a list of values or a range {from, "
       "to, step}\n"
       "  hint: write [a, b, c]");
 }
 
 TEST(SweepErrors, ARangeValueOutOfRangeFailsAtTheRange) {
-  EXPECT_EQ(error_of("sweep: {hardware.comm_sms: {from: 100, to: 200, step: 100}}\n"),
+  EXPECT_EQ(sweep_error_of("sweep: {hardware.comm_sms: {from: 100, to: 200, step: 100}}\n"),
             "s.yaml:3:28: error: hardware.comm_sms: comm_sms (200) must leave SMs for compute: the "
             "GPU has 132");
 }
