@@ -29,7 +29,9 @@ struct Started {
 
 Started start_self(const std::vector<std::string>& args) {
   namespace fs = std::filesystem;
-  const fs::path self = fs::read_symlink("/proc/self/exe");
+  // Exec through the /proc link itself, not the path it names: a rebuilt binary (a new file at
+  // that path) must not join a sweep that the old one started.
+  const std::string self = "/proc/self/exe";
   char pattern[] = "/tmp/codesim_child_XXXXXX";
   if (mkdtemp(pattern) == nullptr) {
     throw std::runtime_error("cannot create a temporary directory for a child run");
@@ -37,7 +39,7 @@ Started start_self(const std::vector<std::string>& args) {
   Started s{-1, fs::path(pattern)};
   const std::string out = (s.dir / "out").string();
   const std::string err = (s.dir / "err").string();
-  std::vector<std::string> argv_strings{self.string()};
+  std::vector<std::string> argv_strings{self};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_strings) {

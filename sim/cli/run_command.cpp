@@ -8,7 +8,9 @@
 
 #include "models/kernels/batch_routing.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/inference_run.hpp"
 #include "sim/cli/network_flags.hpp"
+#include "sim/cli/scenario_inputs.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
@@ -31,14 +33,6 @@ namespace {
 
 using config::Scenario;
 
-// Width of the synthetic gate (routing statistics do not depend on it).
-constexpr int kGateHidden = 256;
-
-[[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
-                                 const std::string& message, const std::string& hint = {}) {
-  throw core::InputError(core::Diagnostic{{s.source_file, 0, 0}, key, message, hint});
-}
-
 workload::ScheduleMethod method_of(config::ScheduleMethod m) {
   switch (m) {
     case config::ScheduleMethod::one_f_one_b:
@@ -53,45 +47,6 @@ workload::ScheduleMethod method_of(config::ScheduleMethod m) {
   return workload::ScheduleMethod::one_f_one_b;
 }
 
-engine::EpMode mode_of(config::DispatchMode m) {
-  switch (m) {
-    case config::DispatchMode::deepep_normal:
-      return engine::EpMode::normal;
-    case config::DispatchMode::direct:
-      return engine::EpMode::direct;
-    case config::DispatchMode::deepep_low_latency:
-      return engine::EpMode::low_latency;
-  }
-  return engine::EpMode::normal;
-}
-
-engine::EpPayload payload_of(const Scenario& s) {
-  const auto& p = s.workload.precision;
-  const int h = s.model.spec.hidden;
-  const int topk = s.model.spec.moe ? s.model.spec.moe->activated_experts : 0;
-  if (p.dispatch != config::WirePrecision::fp8 && p.dispatch != config::WirePrecision::bf16) {
-    scenario_error(s, "workload.precision.dispatch",
-                   "dispatch in " + std::string(config::enum_name(p.dispatch)) +
-                       " is not modelled (DeepSeek studied LogFMT for combine)",
-                   "fp8 or bf16");
-  }
-  int bits = 0;
-  if (p.combine == config::WirePrecision::logfmt8) {
-    bits = 8;
-  } else if (p.combine == config::WirePrecision::logfmt10) {
-    bits = 10;
-  }
-  engine::EpPayload payload =
-      engine::ep_payload(h, topk,
-                         p.dispatch == config::WirePrecision::fp8 ? engine::DispatchFormat::fp8
-                                                                  : engine::DispatchFormat::bf16,
-                         bits);
-  if (p.combine == config::WirePrecision::fp8) {
-    payload.combine = core::Bytes(h + h / 128.0 * 4);  // FP8 with a scale per 128 channels
-  }
-  return payload;
-}
-
 }  // namespace
 
 void run_run(const RunOptions& o, std::ostream& out) {
@@ -102,8 +57,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
   }
   const Scenario s = config::load_scenario(o.scenario, settings);
   if (s.workload.kind != config::WorkloadKind::train) {
-    scenario_error(s, "workload.kind",
-                   "only training steps are simulated so far (prefill and decode come next)");
+    run_inference(s, o, out);
+    return;
   }
   if (s.parallelism.tp != 1) {
     scenario_error(s, "parallelism.tp", "tensor parallelism is not modelled yet", "use tp: 1");
@@ -170,8 +125,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
 
   engine::StepNetwork network{.gpus_per_rank = s.gpus() / pa.pp,
                               .ep = ep,
-                              .mode = mode_of(s.routing.dispatch),
-                              .payload = payload_of(s),
+                              .mode = ep_mode_of(s.routing.dispatch),
+                              .payload = ep_payload_of(s),
                               .plan_tokens_per_gpu = s.routing.sample_tokens,
                               .tokens_per_gpu = tokens,
                               .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
@@ -193,19 +148,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
                       " micro-batches through the reference gate...");
   const auto routing_start = std::chrono::steady_clock::now();
   if (ep > 1) {
-    kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
-    gate.topk_groups = std::min(s.routing.node_limit, gate.groups);
-    const bool perfect = s.routing.balance == config::Balance::perfect;
-    for (auto& batch :
-         kernels::route_batches({.gate = gate,
-         .hidden = kGateHidden,
-         .tokens = s.routing.sample_tokens * ep,
-         .ep = ep,
-         .gpus_per_node = s.hardware.spec.gpus_per_node,
-         .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
-         .balance_steps = s.routing.balance == config::Balance::none ? 0 : s.routing.balance_steps,
-         .seed = static_cast<std::uint64_t>(s.routing.seed)},
-                                s.routing.plans)) {
+    for (auto& batch : kernels::route_batches(routing_spec(s, s.routing.sample_tokens * ep, ep, 0),
+                                              s.routing.plans)) {
       network.plans.push_back(std::move(batch.plan));
     }
   }

@@ -61,18 +61,23 @@ std::optional<ordered_json> stored_point(const std::string& path, const PointJob
   }
   try {
     auto j = ordered_json::parse(read_text(path));
-    if (j.at("scenario").get<std::string>() == job.scenario_yaml) {
+    // Reused: a result, or a failure the scenario itself causes (exit 2, say it does not fit);
+    // a crash, a kill or a failed start is tried again.
+    const int exit_code = j.at("exit_code").get<int>();
+    if (j.at("scenario").get<std::string>() == job.scenario_yaml &&
+        (exit_code == 0 || exit_code == 2)) {
       return j;
     }
   } catch (const nlohmann::json::exception&) {
   }
-  return std::nullopt;  // another sweep's, or unreadable: run it again
+  return std::nullopt;  // another sweep's, a transient failure, or unreadable: run it again
 }
 
 ordered_json point_record(const PointJob& job, const ChildResult& run) {
   ordered_json j{{"schema_version", report::kSchemaVersion},
                  {"point", job.index},
                  {"values", job.values},
+                 {"exit_code", run.exit_code},
                  {"scenario", job.scenario_yaml}};
   if (run.exit_code == 0) {
     j["result"] = ordered_json::parse(run.out);

@@ -67,10 +67,13 @@ void check_parallelism(const Scenario& s, Rules& r) {
                " GPUs split into expert-parallel groups of ep");
   }
   const auto& m = s.model.spec;
-  if (m.moe && m.moe->routed_experts % p.ep != 0) {
-    r.fail({"parallelism.ep"}, "the model's " + n(m.moe->routed_experts) +
-                                   " routed experts do not spread evenly over ep = " + n(p.ep) +
-                                   " GPUs");
+  const int redundant =
+      s.workload.kind == WorkloadKind::train ? 0 : s.inference.redundant_experts;
+  if (m.moe && (m.moe->routed_experts + redundant) % p.ep != 0) {
+    r.fail({"parallelism.ep", "inference.redundant_experts"},
+           "the model's " + n(m.moe->routed_experts) + " routed experts" +
+               (redundant > 0 ? " and " + n(redundant) + " redundant ones" : std::string()) +
+               " do not spread evenly over ep = " + n(p.ep) + " GPUs");
   }
   if (!m.moe && p.ep > 1) {
     r.fail({"parallelism.ep"}, "ep must be 1 for a dense model (" + m.name + " has no experts)");
@@ -105,8 +108,28 @@ void check_hardware(const Scenario& s, const std::map<std::string, SourceLocatio
   }
 }
 
+void check_inference(const Scenario& s, Rules& r) {
+  const auto& in = s.inference;
+  if (s.parallelism.pp != 1) {
+    r.fail({"parallelism.pp"}, "prefill and decode run every layer on every GPU: pp must be 1",
+           "attention parallelism is tp x dp, MoE parallelism ep");
+  }
+  if (s.workload.kind == WorkloadKind::decode && in.requests_per_gpu % in.micro_batches != 0) {
+    r.fail({"inference.requests_per_gpu", "inference.micro_batches"},
+           "requests_per_gpu (" + n(in.requests_per_gpu) + ") must split evenly into " +
+               n(in.micro_batches) + " micro-batches");
+  }
+  if (s.workload.kind == WorkloadKind::prefill &&
+      in.prompt_tokens_per_gpu % in.micro_batches != 0) {
+    r.fail({"inference.prompt_tokens_per_gpu", "inference.micro_batches"},
+           "prompt_tokens_per_gpu (" + n(in.prompt_tokens_per_gpu) + ") must split evenly into " +
+               n(in.micro_batches) + " micro-batches");
+  }
+}
+
 void check_workload(const Scenario& s, Rules& r) {
   if (s.workload.kind != WorkloadKind::train) {
+    check_inference(s, r);
     return;
   }
   const long long per_step =

@@ -23,6 +23,7 @@ enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
 enum class DispatchMode { deepep_normal, direct, deepep_low_latency };
 enum class Balance { none, bias, perfect };
 enum class OutputFormat { table, json, csv, md, html };
+enum class InferenceMode { model, bound };
 
 // Spelling of each enum value in scenario files: EnumNames<E>::values.
 template <class E>
@@ -57,6 +58,8 @@ CODESIM_ENUM_NAMES(ScheduleMethod, std::pair{ScheduleMethod::one_f_one_b, std::s
 CODESIM_ENUM_NAMES(WorkloadKind, std::pair{WorkloadKind::train, std::string_view("train")},
                    std::pair{WorkloadKind::prefill, std::string_view("prefill")},
                    std::pair{WorkloadKind::decode, std::string_view("decode")})
+CODESIM_ENUM_NAMES(InferenceMode, std::pair{InferenceMode::model, std::string_view("model")},
+                   std::pair{InferenceMode::bound, std::string_view("bound")})
 CODESIM_ENUM_NAMES(GemmPrecision, std::pair{GemmPrecision::bf16, std::string_view("bf16")},
                    std::pair{GemmPrecision::fp8, std::string_view("fp8")})
 CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_view("bf16")},
@@ -150,6 +153,20 @@ struct RoutingSection {
   int balance_steps = 100;
 };
 
+// Prefill and decode steps (workload.kind prefill | decode).
+struct InferenceSection {
+  InferenceMode mode = InferenceMode::model;
+  int micro_batches = 2;              // overlapped: one's attention under the other's all-to-all
+  int prompt_tokens_per_gpu = 16384;  // prefill: prompt tokens each GPU computes per step
+  int requests_per_gpu = 64;          // decode: sequences each GPU decodes per step
+  int context_len = 4096;             // decode: tokens in each request's KV cache
+  int redundant_experts = 0;          // EPLB replicas in the EP group
+  bool shared_expert_routed = false;  // decode: the shared expert as one more routed expert
+  bool mtp = false;                   // multi-token prediction as a speculative draft
+  double mtp_acceptance = 0.85;       // of the drafted token
+  int bound_hidden = 0;               // bound mode: channels per token on the wire; 0 = model's
+};
+
 struct OutputSection {
   std::vector<OutputFormat> formats;
   std::string dir;
@@ -168,6 +185,7 @@ struct Scenario {
   ScheduleSection schedule;
   WorkloadSection workload;
   RoutingSection routing;
+  InferenceSection inference;
   OutputSection output;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }

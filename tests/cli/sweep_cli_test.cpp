@@ -58,19 +58,25 @@ TEST(SweepCli, WritesTheResultsAndResumesWithoutRecomputing) {
   }
   EXPECT_NE(read_file(d / "out/report.html").find("<svg"), std::string::npos);
 
-  // Two points lost, the reports too: the rerun computes exactly those two, one at a time, and
-  // writes byte-identical results.
+  // One point lost, one recorded as killed (a failure worth retrying), the reports gone: the
+  // rerun computes exactly those two, one at a time, and writes byte-identical results.
   const Stamp kept0 = stamp(point(d, 0));
   const Stamp kept2 = stamp(point(d, 2));
-  for (const char* f : {"out/points/point-0001.json", "out/points/point-0003.json",
-                        "out/results.json", "out/results.csv", "out/report.html"}) {
+  json killed = json::parse(read_file(point(d, 3)));
+  killed["exit_code"] = -1;
+  killed["result"] = nullptr;
+  killed["error"] = "killed";
+  std::ofstream(point(d, 3)) << killed.dump();
+  for (const char* f :
+       {"out/points/point-0001.json", "out/results.json", "out/results.csv", "out/report.html"}) {
     fs::remove(d / f);
   }
   const auto second = run_codesim("sweep " + kSweep + " --out " + (d / "out") + " --jobs 1");
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(stamp(point(d, 0)), kept0);
   EXPECT_EQ(stamp(point(d, 2)), kept2);
-  EXPECT_TRUE(fs::exists(point(d, 1)) && fs::exists(point(d, 3)));
+  EXPECT_TRUE(fs::exists(point(d, 1)));
+  EXPECT_EQ(json::parse(read_file(point(d, 3)))["exit_code"], 0);
   EXPECT_EQ(read_file(d / "out/results.json"), results);
   EXPECT_EQ(read_file(d / "out/results.csv"), csv);
 }

@@ -1,0 +1,45 @@
+// What a simulated prefill or decode step gives. Plain data; sim/cli fills it, sim/report writes
+// it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/units.hpp"
+
+namespace codesim::metrics {
+
+struct InferenceResult {
+  std::string scenario;
+  std::string phase;  // "prefill" or "decode"
+  std::string mode;   // "model" (the full model) or "bound" (ISCA 2.3.2)
+  int gpus = 0;
+  int gpus_per_node = 0;
+  int ep = 0;
+  int tp = 0;
+  int micro_batches = 0;
+  int tokens_per_micro_batch = 0;  // per GPU: requests (decode) or prompt tokens (prefill)
+  int context_len = 0;
+  core::Seconds step_time;  // one pass of every micro-batch through every layer
+  core::Seconds tpot;       // decode: per output token of a request, MTP applied
+  core::Seconds tpot_without_mtp;
+  core::Seconds ttft;               // prefill: a prompt's first token (its batch's pass)
+  double tokens_per_s_per_gpu = 0;  // decode: output tokens; prefill: prompt tokens
+  double tokens_per_s_per_node = 0;
+  double tokens_per_s_per_request = 0;  // decode: 1 / TPOT
+  // Per layer and micro-batch on one GPU.
+  core::Seconds attention;
+  core::Seconds dense_mlp;
+  core::Seconds moe;
+  core::Seconds dispatch;
+  core::Seconds combine;
+  double compute_busy = 0;  // share of the step the compute stream works
+  double comm_busy = 0;     // share of the step the communication stream works
+  std::string bound_by;     // what limits the step, in words
+  double weights_gb_per_gpu = 0;
+  double kv_cache_gb_per_gpu = 0;
+  double hbm_gb = 0;
+  std::vector<std::string> notes;
+};
+
+}  // namespace codesim::metrics

@@ -1,0 +1,76 @@
+// JSON and terminal writers of an inference step.
+#include "sim/report/inference_report.hpp"
+
+#include "sim/report/format.hpp"
+#include "sim/report/schema_version.hpp"
+
+namespace codesim::report {
+
+nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["scenario"] = r.scenario;
+  j["phase"] = r.phase;
+  j["mode"] = r.mode;
+  j["gpus"] = r.gpus;
+  j["ep"] = r.ep;
+  j["tp"] = r.tp;
+  j["micro_batches"] = r.micro_batches;
+  j["tokens_per_micro_batch"] = r.tokens_per_micro_batch;
+  j["context_len"] = r.context_len;
+  j["step_time_ms"] = r.step_time.value * 1e3;
+  j["tpot_ms"] = r.tpot.value * 1e3;
+  j["tpot_without_mtp_ms"] = r.tpot_without_mtp.value * 1e3;
+  j["ttft_ms"] = r.ttft.value * 1e3;
+  j["tokens_per_s_per_gpu"] = r.tokens_per_s_per_gpu;
+  j["tokens_per_s_per_node"] = r.tokens_per_s_per_node;
+  j["tokens_per_s_per_request"] = r.tokens_per_s_per_request;
+  j["per_layer_us"] = {{"attention", r.attention.value * 1e6},
+                       {"dense_mlp", r.dense_mlp.value * 1e6},
+                       {"moe", r.moe.value * 1e6},
+                       {"dispatch", r.dispatch.value * 1e6},
+                       {"combine", r.combine.value * 1e6}};
+  j["compute_busy"] = r.compute_busy;
+  j["comm_busy"] = r.comm_busy;
+  j["bound_by"] = r.bound_by;
+  j["memory_gb_per_gpu"] = {{"weights", r.weights_gb_per_gpu},
+                            {"kv_cache", r.kv_cache_gb_per_gpu},
+                            {"capacity", r.hbm_gb}};
+  j["notes"] = r.notes;
+  return j;
+}
+
+std::string inference_table(const metrics::InferenceResult& r) {
+  std::string out = r.scenario + " (" + r.phase + ", " + r.mode + "): " + std::to_string(r.gpus) +
+                    " GPUs, EP" + std::to_string(r.ep) + ", attention TP" + std::to_string(r.tp) +
+                    ", " + std::to_string(r.micro_batches) + " micro-batches of " +
+                    std::to_string(r.tokens_per_micro_batch) +
+                    (r.phase == "decode" ? " requests" : " tokens") + " per GPU\n";
+  if (r.phase == "decode") {
+    out += "TPOT " + fixed(r.tpot.value * 1e3, 2) + " ms (" + fixed(r.tokens_per_s_per_request, 1) +
+           " tokens/s per request";
+    out += r.tpot != r.tpot_without_mtp
+               ? "; " + fixed(r.tpot_without_mtp.value * 1e3, 2) + " ms without MTP)\n"
+               : ")\n";
+    out += "output " + fixed(r.tokens_per_s_per_gpu, 0) + " tokens/s per GPU, " +
+           fixed(r.tokens_per_s_per_node, 0) + " per node\n";
+  } else {
+    out += "TTFT " + fixed(r.ttft.value * 1e3, 1) + " ms; prefill " +
+           fixed(r.tokens_per_s_per_gpu, 0) + " tokens/s per GPU, " +
+           fixed(r.tokens_per_s_per_node, 0) + " per node\n";
+  }
+  out += "per layer and micro-batch: attention " + fixed(r.attention.value * 1e6, 1) + " us, MoE " +
+         fixed(r.moe.value * 1e6, 1) + " us, dispatch " + fixed(r.dispatch.value * 1e6, 1) +
+         " us, combine " + fixed(r.combine.value * 1e6, 1) + " us (dense FFN " +
+         fixed(r.dense_mlp.value * 1e6, 1) + " us)\n";
+  out += "bound by " + r.bound_by + "; compute busy " + fixed(100 * r.compute_busy, 0) +
+         "% of the step, communication " + fixed(100 * r.comm_busy, 0) + "%\n";
+  out += "memory per GPU: weights " + fixed(r.weights_gb_per_gpu, 1) + " GB, KV cache " +
+         fixed(r.kv_cache_gb_per_gpu, 1) + " GB of " + fixed(r.hbm_gb, 0) + " GB\n";
+  for (const auto& n : r.notes) {
+    out += "note: " + n + "\n";
+  }
+  return out;
+}
+
+}  // namespace codesim::report

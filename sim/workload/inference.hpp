@@ -1,0 +1,82 @@
+// Prefill and decode steps on one GPU of an expert-parallel deployment (spec §8), and DeepSeek's
+// ISCA 2025 §2.3.2 upper bound on decode speed.
+//
+// Per layer and micro-batch a GPU runs attention (attention TP with sequence parallelism: the TP
+// group's tokens through the GPU's share of the projection weights, and the core attention of
+// its own requests, whose KV cache it holds), then dispatches its tokens to the experts, runs the
+// experts it hosts on the tokens it received, and combines the results back. Two (or more)
+// micro-batches alternate so that one's attention runs while another's tokens travel: the step is
+// list-scheduled on two resources, the GPU's compute and its communication (DeepEP's low-latency
+// kernels and hook-based overlap hold no SMs in decode; in prefill the normal kernels hold
+// comm_sms, which the compute pieces lose).
+//
+// Decode pieces come from the kernel cost model (SM roofline with HBM bandwidth: at tens of
+// requests per GPU the weight and KV-cache reads bound them). Prefill pieces are the training
+// forward pieces calibrated to DeepSeek's profile trace (sim/workload/piece_model.hpp).
+#pragma once
+
+#include <string>
+
+#include "models/hardware/hardware_spec.hpp"
+#include "models/llm/llm_spec.hpp"
+#include "sim/core/units.hpp"
+
+namespace codesim::workload {
+
+enum class InferencePhase { prefill, decode };
+
+// One GPU's compute per layer and micro-batch.
+struct InferenceSpec {
+  const llm::LlmSpec* model = nullptr;
+  hardware::GpuSpec gpu;
+  InferencePhase phase = InferencePhase::decode;
+  int tokens = 32;            // per micro-batch on this GPU: requests (decode) or prompt tokens
+  int context_len = 4096;     // decode: KV-cache tokens per request; prefill: prompt length
+  int tp = 1;                 // attention tensor parallelism (decode: the TP group's requests)
+  int experts_per_gpu = 1;    // routed (and redundant) experts hosted per GPU
+  double expert_tokens = 0;   // token-expert pairs the busiest GPU's experts take per micro-batch
+  bool shared_expert = true;  // the GPU runs the shared expert on its own tokens (prefill)
+  bool fp8_gemm = true;
+  int held_sms = 0;  // SMs the communication kernels hold while compute runs
+};
+
+struct LayerPieces {
+  core::Seconds attention;      // projections, core attention, norms
+  core::Seconds dense_mlp;      // the FFN of a dense layer
+  core::Seconds moe;            // the experts of a MoE layer (and the shared one in prefill)
+  std::string attention_bound;  // "memory" or "compute" (decode) / "calibrated" (prefill)
+  std::string moe_bound;
+};
+
+LayerPieces inference_pieces(const InferenceSpec& s);
+
+// Time of one step through `layers` layers (the first `dense_layers` without experts) with
+// `micro_batches` micro-batches, each layer of each micro-batch: attention, then dispatch, experts,
+// combine (MoE) or the dense FFN. Compute (attention, FFN, experts) and communication (dispatch,
+// combine) are two resources, each running its ready pieces in turn, earliest-ready first.
+struct OverlapResult {
+  core::Seconds step;
+  core::Seconds compute_busy;
+  core::Seconds comm_busy;
+};
+OverlapResult overlap_step(const LayerPieces& p, core::Seconds dispatch, core::Seconds combine,
+                           int layers, int dense_layers, int micro_batches);
+
+// ISCA 2025 §2.3.2: communication alone, computation fully hidden, no latency. Per layer and
+// micro-batch each GPU sends `tokens` x `experts_per_token` x `hidden` channels at
+// `dispatch_bytes` + `combine_bytes` per channel over `bandwidth`; a token waits
+// micro_batches x layers such transfers.
+struct DecodeBound {
+  core::Seconds per_layer_transfer;  // dispatch + combine of one micro-batch
+  core::Seconds tpot;
+  double tokens_per_second = 0;  // per request: 1 / TPOT
+};
+DecodeBound decode_bound(int tokens, int experts_per_token, int hidden, double dispatch_bytes,
+                         double combine_bytes, core::BytesPerSecond bandwidth, int layers,
+                         int micro_batches);
+
+// MTP as a speculative draft: each step emits 1 + acceptance tokens per request. The draft
+// module's own cost is not charged (DeepSeek reports 1.8x tokens/s at 80-90% acceptance).
+core::Seconds effective_tpot(core::Seconds step, bool mtp, double acceptance);
+
+}  // namespace codesim::workload

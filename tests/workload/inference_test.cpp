@@ -1,0 +1,89 @@
+// Inference steps: the ISCA 2.3.2 bound as published, the overlap of micro-batches on compute and
+// communication, MTP, and the decode pieces' bounds.
+#include "sim/workload/inference.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/hardware/catalog.hpp"
+#include "models/llm/catalog.hpp"
+
+namespace codesim::workload {
+namespace {
+
+using core::Seconds;
+
+TEST(DecodeBound, IscaFiguresForInfiniBandAndNvl72) {
+  // (1 B FP8 dispatch + 2 B BF16 combine) x 32 tokens x 9 experts x 7000 channels = 6.048 MB per
+  // layer and micro-batch; over 50 GB/s that is 120.96 us, x 2 micro-batches x 61 layers =
+  // 14.757 ms per token (67.8 tokens/s). Over 900 GB/s: 6.72 us, 0.8198 ms (1219.8 tokens/s).
+  const auto ib = decode_bound(32, 9, 7000, 1, 2, core::BytesPerSecond(50e9), 61, 2);
+  EXPECT_NEAR(ib.per_layer_transfer.value, 120.96e-6, 1e-12);
+  EXPECT_NEAR(ib.tpot.value, 14.75712e-3, 1e-9);
+  EXPECT_NEAR(ib.tokens_per_second, 67.76, 0.01);
+  const auto nvl = decode_bound(32, 9, 7000, 1, 2, core::BytesPerSecond(900e9), 61, 2);
+  EXPECT_NEAR(nvl.per_layer_transfer.value, 6.72e-6, 1e-12);
+  EXPECT_NEAR(nvl.tpot.value, 0.81984e-3, 1e-9);
+  // With DeepSeek-V3's 7168 channels the spec gives 15.11 ms.
+  EXPECT_NEAR(decode_bound(32, 9, 7168, 1, 2, core::BytesPerSecond(50e9), 61, 2).tpot.value,
+              15.11e-3, 0.005e-3);
+}
+
+TEST(Overlap, TwoMicroBatchesHideOnesTransfersUnderTheOthersCompute) {
+  // One MoE layer, every piece 1 s. Compute: A0 [0,1], A1 [1,2], E0 [2,3], E1 [3,4];
+  // communication: D0 [1,2], D1 [2,3], C0 [3,4], C1 [4,5]. Step 5 s instead of 8 s in sequence.
+  LayerPieces p{.attention = Seconds(1), .moe = Seconds(1)};
+  const auto r = overlap_step(p, Seconds(1), Seconds(1), 1, 0, 2);
+  EXPECT_DOUBLE_EQ(r.step.value, 5);
+  EXPECT_DOUBLE_EQ(r.compute_busy.value, 4);
+  EXPECT_DOUBLE_EQ(r.comm_busy.value, 4);
+  // One micro-batch overlaps nothing: 4 s per layer.
+  EXPECT_DOUBLE_EQ(overlap_step(p, Seconds(1), Seconds(1), 1, 0, 1).step.value, 4);
+}
+
+TEST(Overlap, DenseLayersAreComputeOnly) {
+  // 2 dense layers x 2 micro-batches x (attention 1 + FFN 2) on one resource: 12 s.
+  LayerPieces p{.attention = Seconds(1), .dense_mlp = Seconds(2)};
+  const auto r = overlap_step(p, Seconds(5), Seconds(5), 2, 2, 2);
+  EXPECT_DOUBLE_EQ(r.step.value, 12);
+  EXPECT_DOUBLE_EQ(r.comm_busy.value, 0);
+}
+
+TEST(Overlap, LongTransfersBoundTheStep) {
+  // Communication 2 x (3 + 3) s per layer against compute 2 x (1 + 1): a layer's transfers
+  // cannot hide, so the step is at least layers x 12 s.
+  LayerPieces p{.attention = Seconds(1), .moe = Seconds(1)};
+  const auto r = overlap_step(p, Seconds(3), Seconds(3), 4, 0, 2);
+  EXPECT_GE(r.step.value, 4 * 12.0);
+  EXPECT_LT(r.step.value, 4 * 12.0 + 4);
+}
+
+TEST(Mtp, AcceptanceZeroIsNoMtp) {
+  EXPECT_EQ(effective_tpot(Seconds(0.02), true, 0.0).value, Seconds(0.02).value);
+  EXPECT_DOUBLE_EQ(effective_tpot(Seconds(0.02), true, 0.85).value, 0.02 / 1.85);
+  EXPECT_EQ(effective_tpot(Seconds(0.02), false, 0.85).value, 0.02);
+}
+
+TEST(DecodePieces, KvReadsGrowWithContextAndFewTokensLeaveExpertsMemoryBound) {
+  // Absorbed MLA decode: per request and cached token, 128 heads x 2 x (2 x 512 + 64) FLOPs
+  // against 1152 B of KV cache (576 BF16): about 240 FLOP/B, so at 32 requests x 4096 tokens the
+  // core attention is near H800's ridge and grows with the context either way.
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  InferenceSpec s{.model = &v3,
+                  .gpu = hardware::find_preset("h800")->gpu,
+                  .tokens = 32,
+                  .context_len = 4096,
+                  .tp = 4,
+                  .experts_per_gpu = 1,
+                  .expert_tokens = 288,
+                  .shared_expert = false};
+  const auto p = inference_pieces(s);
+  s.context_len = 8192;
+  EXPECT_GT(inference_pieces(s).attention.value, 1.5 * p.attention.value);
+  // One request per GPU: the expert reads its 44 MB of FP8 weights for 9 tokens.
+  s.tokens = 1;
+  s.expert_tokens = 9;
+  EXPECT_EQ(inference_pieces(s).moe_bound, "memory");
+}
+
+}  // namespace
+}  // namespace codesim::workload
