@@ -122,6 +122,15 @@ ordered_json run_routing(const KernelsOptions& o) {
   j["dispatch_rdma_tokens_sent_per_gpu"] = rdma_sent;
   j["dispatch_nvlink_tokens_sent_per_gpu"] = nvlink_sent;
   j["dispatch_direct_tokens_sent_per_gpu"] = direct_sent;
+  // Row s, column d: tokens GPU s sends straight to GPU d (direct dispatch; the split sizes of an
+  // uneven all_to_all_single, as tools/calibration/nccl_node.py uses them).
+  std::vector<std::vector<int>> direct(static_cast<std::size_t>(plan.ep));
+  for (int s = 0; s < plan.ep; ++s) {
+    for (int d = 0; d < plan.ep; ++d) {
+      direct[static_cast<std::size_t>(s)].push_back(plan.direct(s, d));
+    }
+  }
+  j["dispatch_direct_matrix"] = direct;
   j["gpu_load_cv"] = coefficient_of_variation(plan.gpu_load);
   j["balance_steps"] = o.balance_steps;
   j["balance_tokens_per_step"] = o.balance_tokens;
