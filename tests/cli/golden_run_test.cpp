@@ -44,10 +44,9 @@ void expect_same(const json& got, const json& want, const std::string& path) {
   }
 }
 
-// The stems of tests/golden/*.run.json: one test each, so they run side by side.
-std::vector<std::string> golden_runs() {
+// The stems of tests/golden/*<suffix>, sorted.
+std::vector<std::string> golden_stems(const std::string& suffix) {
   std::vector<std::string> stems;
-  const std::string suffix = ".run.json";
   for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/tests/golden")) {
     const std::string name = entry.path().filename().string();
     if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
@@ -56,6 +55,11 @@ std::vector<std::string> golden_runs() {
   }
   std::sort(stems.begin(), stems.end());
   return stems;
+}
+
+// Scenarios with a recorded run: one test each, so they run side by side.
+std::vector<std::string> golden_runs() {
+  return golden_stems(".run.json");
 }
 
 class GoldenRun : public ::testing::TestWithParam<std::string> {};
@@ -78,19 +82,9 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenRun, ::testing::ValuesIn(golden_runs()), test_name);
 
-// The stems of tests/golden/*.sweep.txt: what-if sweeps, checked point by point but not run (each
-// point is a full step).
+// What-if sweeps: checked point by point but not run (each point is a full step).
 std::vector<std::string> golden_sweeps() {
-  std::vector<std::string> stems;
-  const std::string suffix = ".sweep.txt";
-  for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/tests/golden")) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
-      stems.push_back(name.substr(0, name.size() - suffix.size()));
-    }
-  }
-  std::sort(stems.begin(), stems.end());
-  return stems;
+  return golden_stems(".sweep.txt");
 }
 
 TEST(GoldenRuns, EveryShippedScenarioHasOne) {

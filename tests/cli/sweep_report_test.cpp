@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "tests/support/count.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -34,22 +35,15 @@ std::map<std::uint32_t, long> colour_histogram(const std::string& path) {
   return histogram;
 }
 
-int count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
 TEST(SweepReport, ChromiumRendersTheCharts) {
   const TempDir d("sweep_html");
   const auto r = run_codesim("sweep " + kSweep + " --out " + (d / "out"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(d / "out/report.html");
-  EXPECT_EQ(count(html, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
-  EXPECT_EQ(count(html, "<rect class=\"bar\""), 4 * 5 + 4);  // 4 points x 5 non-zero parts + cost
-  EXPECT_EQ(count(html, "<polyline"), 3);  // tokens/day; MFU causal and non-causal
+  EXPECT_EQ(count_of(html, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
+  EXPECT_EQ(count_of(html, "<rect class=\"bar\""),
+            4 * 5 + 4);                       // 4 points x 5 non-zero parts + cost
+  EXPECT_EQ(count_of(html, "<polyline"), 3);  // tokens/day; MFU causal and non-causal
   const std::string shot = d / "shot.png";
   const std::string command =
       "chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "

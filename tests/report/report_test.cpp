@@ -10,10 +10,12 @@
 #include "sim/report/run_report.hpp"
 #include "sim/report/svg_chart.hpp"
 #include "sim/report/sweep_report.hpp"
+#include "tests/support/count.hpp"
 
 namespace codesim::report {
 namespace {
 
+using codesim::testing::count_of;
 using core::Bytes;
 using core::Seconds;
 
@@ -41,14 +43,6 @@ metrics::RunResult sample() {
   return r;
 }
 
-int count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
 TEST(RunReport, JsonReadsBackToTheSameReport) {
   const auto j = run_json(sample());
   EXPECT_EQ(run_json(run_from_json(j)).dump(), j.dump());
@@ -56,7 +50,7 @@ TEST(RunReport, JsonReadsBackToTheSameReport) {
 
 TEST(RunReport, CsvHasAHeaderAndOneRow) {
   const std::string csv = run_csv(sample());
-  EXPECT_EQ(count(csv, "\r\n"), 2);
+  EXPECT_EQ(count_of(csv, "\r\n"), 2);
   EXPECT_EQ(csv.rfind("scenario,step_time_s,tokens_per_day,", 0), 0u);
   // Network cost per (token/day): 12.5e6 $ / 8.64e9 tokens/day.
   EXPECT_NE(csv.find("probe,10,8.64e+09,300,0.3,0.33,1,2,0.5,5,1,0.5,0.125,0,0.25,0.125,"),
@@ -100,18 +94,18 @@ TEST(SweepReport, MarkdownEscapesPipes) {
 TEST(SvgChart, StackedBarsDrawOneRectPerNonZeroSegment) {
   const Chart c{"t", {"a", "b"}, {{"x", {1, 2}}, {"y", {0, 3}}, {"z", {4, 5}}}, "s"};
   const std::string svg = stacked_bars_svg(c);
-  EXPECT_EQ(count(svg, "<rect class=\"bar\""), 5);  // a has no y
+  EXPECT_EQ(count_of(svg, "<rect class=\"bar\""), 5);  // a has no y
   // The tallest bar (b: 2 + 3 + 5 = 10) reaches the top tick, 10, at 2-unit steps.
   EXPECT_NE(svg.find(">10</text>"), std::string::npos);
   EXPECT_NE(svg.find(">8</text>"), std::string::npos);
-  EXPECT_EQ(count(svg, "<text"), 6 + 2 + 1 + 3);  // ticks 0..10, categories, y label, legend
+  EXPECT_EQ(count_of(svg, "<text"), 6 + 2 + 1 + 3);  // ticks 0..10, categories, y label, legend
 }
 
 TEST(SvgChart, LinesDrawOnePolylinePerSeries) {
   const Chart c{"t", {"1", "2", "4"}, {{"x", {1e9, 2e9, 3e9}}, {"y", {1e9, 1e9, 1e9}}}, "tokens"};
   const std::string svg = lines_svg(c);
-  EXPECT_EQ(count(svg, "<polyline"), 2);
-  EXPECT_EQ(count(svg, "<circle"), 6);
+  EXPECT_EQ(count_of(svg, "<polyline"), 2);
+  EXPECT_EQ(count_of(svg, "<circle"), 6);
   EXPECT_NE(svg.find(">3G</text>"), std::string::npos);  // large values in G
 }
 
@@ -121,14 +115,14 @@ TEST(SvgChart, EscapesText) {
 
 TEST(HtmlReport, SelfContainedWithChartsScenarioAndVersion) {
   const std::string run = run_html(sample(), {"name: <probe>\n", "codesim 9.9.9"});
-  EXPECT_EQ(count(run, "<svg"), 1);
-  EXPECT_EQ(count(run, "<script"), 0);
-  EXPECT_EQ(count(run, "http"), 1);  // the SVG namespace only: nothing is fetched
+  EXPECT_EQ(count_of(run, "<svg"), 1);
+  EXPECT_EQ(count_of(run, "<script"), 0);
+  EXPECT_EQ(count_of(run, "http"), 1);  // the SVG namespace only: nothing is fetched
   EXPECT_NE(run.find("name: &lt;probe&gt;"), std::string::npos);
   EXPECT_NE(run.find("codesim 9.9.9"), std::string::npos);
   EXPECT_NE(run.find("<li>fitted: piece times</li>"), std::string::npos);
   const std::string swept = sweep_html(sweep(), {"", "codesim 9.9.9"});
-  EXPECT_EQ(count(swept, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
+  EXPECT_EQ(count_of(swept, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
   EXPECT_NE(swept.find("does not fit"), std::string::npos);
 }
 
