@@ -78,7 +78,7 @@ void bound_step(const Scenario& s, metrics::InferenceResult& r) {
                     " micro-batches x " + std::to_string(m.layers) + " layers (ISCA 2025, 2.3.2)");
 }
 
-void model_step(const Scenario& s, metrics::InferenceResult& r) {
+void model_step(const Scenario& s, metrics::InferenceResult& r, double max_memory_mb) {
   const auto& m = s.model.spec;
   const auto& in = s.inference;
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
@@ -110,7 +110,9 @@ void model_step(const Scenario& s, metrics::InferenceResult& r) {
     const auto spread = s.topology.path_selection == config::PathSelection::spread
                             ? topologies::Spread::even
                             : topologies::Spread::hashed;
-    engine::Platform platform(config::build_topology(s), spread);
+    const topologies::Topology topology = config::build_topology(s);
+    check_platform_budget(s, topology, max_memory_mb);
+    engine::Platform platform(topology, spread);
     const auto cap = s.hardware.sm_copy_rate * s.hardware.comm_sms;
     const auto t = platform.run({
         engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
@@ -172,7 +174,7 @@ void model_step(const Scenario& s, metrics::InferenceResult& r) {
 
 }  // namespace
 
-metrics::InferenceResult simulate_inference(const Scenario& s) {
+metrics::InferenceResult simulate_inference(const Scenario& s, double max_memory_mb) {
   const auto& in = s.inference;
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
   if (!s.model.spec.moe) {
@@ -193,7 +195,7 @@ metrics::InferenceResult simulate_inference(const Scenario& s) {
   if (in.mode == config::InferenceMode::bound) {
     bound_step(s, r);
   } else {
-    model_step(s, r);
+    model_step(s, r, max_memory_mb);
   }
   const double kv_per_token = llm::kv_cache_bytes_per_token(s.model.spec).value;
   const int experts_per_gpu =
@@ -231,7 +233,7 @@ void run_inference(const Scenario& s, const RunOptions& o, std::ostream& out) {
     throw_usage_error("run", "inference steps are reported as table or json so far", "",
                       "--format");
   }
-  const metrics::InferenceResult r = simulate_inference(s);
+  const metrics::InferenceResult r = simulate_inference(s, o.max_memory_mb);
   const auto j = report::inference_json(r);
   if (!o.report.empty()) {
     report::write_file_atomically(o.report, j.dump(2) + "\n");

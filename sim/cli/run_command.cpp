@@ -131,16 +131,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
                               .tokens_per_gpu = tokens,
                               .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
   const topologies::Topology topology = config::build_topology(s);
-  const double platform_mb = engine::Platform::estimated_memory(topology).value / 1e6;
-  if (platform_mb > o.max_memory_mb) {
-    scenario_error(s, "hardware.nodes",
-                   "the simulated platform would need about " + report::fixed(platform_mb, 0) +
-                       " MB (SimGrid's routing table grows with the square of the " +
-                       std::to_string(topology.vertex_count()) +
-                       " GPUs, NICs and switches), over the budget of " +
-                       report::fixed(o.max_memory_mb, 0) + " MB",
-                   "fewer nodes, or raise --max-memory-mb");
-  }
+  check_platform_budget(s, topology, o.max_memory_mb);
   const auto spread = s.topology.path_selection == config::PathSelection::spread
                           ? topologies::Spread::even
                           : topologies::Spread::hashed;

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/report/format.hpp"
 
 namespace codesim::cli {
 
@@ -67,6 +69,20 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
           .balance_steps = s.routing.balance == config::Balance::none ? 0 : s.routing.balance_steps,
           .redundant = redundant,
           .seed = static_cast<std::uint64_t>(s.routing.seed)};
+}
+
+void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
+                           double max_memory_mb) {
+  const double platform_mb = engine::Platform::estimated_memory(t).value / 1e6;
+  if (platform_mb > max_memory_mb) {
+    scenario_error(s, "hardware.nodes",
+                   "the simulated platform would need about " + report::fixed(platform_mb, 0) +
+                       " MB (SimGrid's routing table grows with the square of the " +
+                       std::to_string(t.vertex_count()) +
+                       " GPUs, NICs and switches), over the budget of " +
+                       report::fixed(max_memory_mb, 0) + " MB",
+                   "fewer nodes, or raise --max-memory-mb");
+  }
 }
 
 }  // namespace codesim::cli

@@ -7,12 +7,18 @@
 #include "models/kernels/batch_routing.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/engine/expert_parallel.hpp"
+#include "topologies/topology.hpp"
 
 namespace codesim::cli {
 
 // Throws core::InputError located at the scenario file, with `key`.
 [[noreturn]] void scenario_error(const config::Scenario& s, const std::string& key,
                                  const std::string& message, const std::string& hint = {});
+
+// Refuses (a scenario error) a topology whose SimGrid platform would need more than
+// `max_memory_mb`, before it is built.
+void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
+                           double max_memory_mb);
 
 engine::EpMode ep_mode_of(config::DispatchMode m);
 

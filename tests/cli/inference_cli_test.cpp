@@ -80,5 +80,16 @@ TEST(InferenceCli, BadInferenceScenariosFailWithExactMessages) {
             "  hint: use mode: model for prefill\n");
 }
 
+TEST(InferenceCli, APlatformOverTheMemoryBudgetIsRefusedBeforeItIsBuilt) {
+  // 40 nodes: 320 GPUs, 320 NICs, 272 switches, 40 NVSwitches; SimGrid's routes: about 8 MB.
+  const auto r = run_codesim("run scenarios/deepseek-v3-decode-h800.yaml --max-memory-mb 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "scenarios/deepseek-v3-decode-h800.yaml: error: hardware.nodes: the simulated "
+            "platform would need about 8 MB (SimGrid's routing table grows with the square of the "
+            "952 GPUs, NICs and switches), over the budget of 1 MB\n"
+            "  hint: fewer nodes, or raise --max-memory-mb\n");
+}
+
 }  // namespace
 }  // namespace codesim::testing
