@@ -57,6 +57,61 @@ std::vector<StageLayers> place_layers(const StageCosts& c, int stages) {
   return out;
 }
 
+std::vector<StageLayers> place_layers(const StageCosts& c, int stages,
+                                      const std::vector<std::vector<int>>& stages_of) {
+  std::vector<StageLayers> out = place_layers(c, stages);
+  const auto stage_cost = [&](const StageLayers& st) {
+    double x = 0;
+    for (int l = st.first_layer; l <= st.last_layer; ++l) {
+      x += c.layer[static_cast<std::size_t>(l)];
+    }
+    return x + (st.embedding ? c.embedding : 0.0) + (st.head ? c.head : 0.0);
+  };
+  // (busiest device's sum, sum of squares of the devices' sums): smaller is better.
+  const auto score = [&](const std::vector<StageLayers>& p) {
+    double busiest = 0;
+    double squares = 0;
+    for (const auto& device : stages_of) {
+      double sum = 0;
+      for (const int st : device) {
+        sum += stage_cost(p[static_cast<std::size_t>(st)]);
+      }
+      busiest = std::max(busiest, sum);
+      squares += sum * sum;
+    }
+    return std::pair{busiest, squares};
+  };
+  auto best = score(out);
+  // Each move shifts one layer across one boundary; every accepted move lowers the score, so the
+  // search ends (a cap guards against rounding loops).
+  for (int round = 0; round < 100'000; ++round) {
+    std::vector<StageLayers> chosen;
+    for (std::size_t k = 0; k + 1 < out.size(); ++k) {
+      for (const int shift : {-1, 1}) {  // -1: stage k's last layer to k + 1; 1: the reverse
+        auto p = out;
+        auto& left = p[k];
+        auto& right = p[k + 1];
+        if ((shift < 0 ? left.layers() : right.layers()) < 2) {
+          continue;
+        }
+        left.last_layer += shift;
+        right.first_layer += shift;
+        const auto sc = score(p);
+        if (sc.first < best.first - 1e-12 ||
+            (sc.first <= best.first + 1e-12 && sc.second < best.second - 1e-12)) {
+          best = sc;
+          chosen = std::move(p);
+        }
+      }
+    }
+    if (chosen.empty()) {
+      break;
+    }
+    out = std::move(chosen);
+  }
+  return out;
+}
+
 std::string describe(const StageLayers& s) {
   std::string out = s.first_layer == s.last_layer
                         ? std::to_string(s.first_layer)

@@ -25,6 +25,14 @@ struct StageCosts {
 // Throws std::invalid_argument when there are fewer layers than stages.
 std::vector<StageLayers> place_layers(const StageCosts& c, int stages);
 
+// The same when devices hold several stages (`stages_of[d]`: device d's stages; DualPipe and
+// DualPipeV give each device two, and a device's work is the sum of its stages'): the linear
+// partition, then single layers moved across stage boundaries while that lowers the busiest
+// device's sum (then the spread of the devices' sums). With one stage per device it is the
+// linear partition.
+std::vector<StageLayers> place_layers(const StageCosts& c, int stages,
+                                      const std::vector<std::vector<int>>& stages_of);
+
 // "0-3 + embedding", "58-60 + head, MTP".
 std::string describe(const StageLayers& s);
 

@@ -478,7 +478,11 @@ StepProgram build_step_program(const StepSpec& s) {
     costs.layer.push_back(b.layer_forward_time(l).value);
   }
   costs.head = b.head_forward_time().value;
-  p.placement = place_layers(costs, p.schedule.stages);
+  std::vector<std::vector<int>> stages_of;
+  for (int r = 0; r < s.pp; ++r) {
+    stages_of.push_back(p.schedule.stages_of(r));
+  }
+  p.placement = place_layers(costs, p.schedule.stages, stages_of);
   stage_params(s, p);
   for (int r = 0; r < s.pp; ++r) {
     b.chunks(r);
