@@ -1,6 +1,9 @@
 // Topology building blocks shared by every generator.
 #include "topologies/topology.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 namespace codesim::topologies {
 
 std::string_view vertex_kind_name(VertexKind k) {
@@ -54,9 +57,13 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
 
 Topology::Topology(std::string family, NodeSpec node) : family_(std::move(family)), node_(node) {}
 
-Topology::Topology(const Topology& other) { *this = other; }
+Topology::Topology(const Topology& other) {
+  *this = other;
+}
 
-Topology::Topology(Topology&& other) noexcept { *this = std::move(other); }
+Topology::Topology(Topology&& other) noexcept {
+  *this = std::move(other);
+}
 
 Topology& Topology::operator=(const Topology& other) {
   if (this != &other) {
@@ -149,6 +156,12 @@ EdgeId Topology::add_endpoint_link(VertexId nic, VertexId sw, int plane) {
 
 EdgeId Topology::add_switch_link(VertexId a, VertexId b, int plane) {
   return add_link(a, b, LinkKind::ib, node_.nic_bandwidth, node_.switch_latency, plane);
+}
+
+std::vector<int> first_gpus(int n) {
+  std::vector<int> g(static_cast<std::size_t>(std::max(0, n)));
+  std::iota(g.begin(), g.end(), 0);
+  return g;
 }
 
 }  // namespace codesim::topologies

@@ -123,4 +123,7 @@ class Topology {
   std::vector<bool> failed_planes_;
 };
 
+// GPUs 0 .. n-1: the group a command or a test takes from the start of a topology.
+std::vector<int> first_gpus(int n);
+
 }  // namespace codesim::topologies

@@ -215,10 +215,7 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
                                                            .balance_steps = o.balance_steps,
                                                            .seed = o.seed});
   const double routing_seconds = core::seconds_since(routing_start);
-  std::vector<int> gpus(static_cast<std::size_t>(o.ep));
-  for (int i = 0; i < o.ep; ++i) {
-    gpus[static_cast<std::size_t>(i)] = i;
-  }
+  const std::vector<int> gpus = topologies::first_gpus(o.ep);
   const engine::EpPayload payload = engine::ep_payload(
       hidden, gate.topk,
       o.dispatch == "fp8" ? engine::DispatchFormat::fp8 : engine::DispatchFormat::bf16, bits);

@@ -11,15 +11,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/core/text.hpp"
+
 namespace codesim::cli {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A started child: its pid and where its outputs go.
 struct Started {
@@ -66,8 +61,8 @@ Started start_self(const std::vector<std::string>& args) {
 ChildResult collect(const Started& s, int status) {
   ChildResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(s.dir / "out");
-  r.err = slurp(s.dir / "err");
+  r.out = core::read_file(s.dir / "out");
+  r.err = core::read_file(s.dir / "err");
   std::filesystem::remove_all(s.dir);
   return r;
 }
@@ -79,6 +74,14 @@ ChildResult finish(const Started& s) {
 }
 
 }  // namespace
+
+std::string ChildResult::error_message() const {
+  std::string message = err;
+  while (!message.empty() && message.back() == '\n') {
+    message.pop_back();
+  }
+  return message;
+}
 
 ChildResult run_self(const std::vector<std::string>& args) {
   return finish(start_self(args));

@@ -12,6 +12,8 @@ struct ChildResult {
   int exit_code = -1;  // -1: killed by a signal
   std::string out;
   std::string err;
+  // What the child said on stderr, without its trailing line breaks.
+  std::string error_message() const;
 };
 
 // Runs this executable with `args` (no shell), waits, and returns its exit code and output.

@@ -90,10 +90,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
                           " GPUs, fewer than --gpus " + std::to_string(o.gpus),
                       "", "--nodes");
   }
-  std::vector<int> gpus(static_cast<std::size_t>(o.gpus));
-  for (int i = 0; i < o.gpus; ++i) {
-    gpus[static_cast<std::size_t>(i)] = i;
-  }
+  const std::vector<int> gpus = topologies::first_gpus(o.gpus);
   // One collective per size, each after the previous, so that they never overlap.
   std::vector<engine::Transfer> transfers;
   std::vector<std::pair<int, int>> span;  // first and last transfer of each size

@@ -42,11 +42,7 @@ const Row kRows[] = {
 // The compared figures of one scenario, from its child's run report.
 ordered_json measure(const std::string& path, const ChildResult& run) {
   if (run.exit_code != 0) {
-    std::string message = run.err;
-    while (!message.empty() && message.back() == '\n') {
-      message.pop_back();
-    }
-    throw core::SimulationError(path + ": " + message);
+    throw core::SimulationError(path + ": " + run.error_message());
   }
   const metrics::RunResult r = report::run_from_json(ordered_json::parse(run.out));
   const auto& n = r.network;

@@ -78,13 +78,14 @@ void bound_step(const Scenario& s, metrics::InferenceResult& r) {
                     " micro-batches x " + std::to_string(m.layers) + " layers (ISCA 2025, 2.3.2)");
 }
 
-void model_step(const Scenario& s, metrics::InferenceResult& r, double max_memory_mb) {
+// `experts_per_gpu`: routed and redundant experts each GPU of the EP group hosts.
+void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult& r,
+                double max_memory_mb) {
   const auto& m = s.model.spec;
   const auto& in = s.inference;
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
   const int ep = s.parallelism.ep;
   const int topk = m.moe ? m.moe->activated_experts : 0;
-  const int experts_per_gpu = m.moe ? (m.moe->routed_experts + in.redundant_experts) / ep : 0;
   // The shared expert as one more routed one: one more message per token, one more expert's
   // tokens on the GPUs that host it (spread like the routed ones).
   const double shared_scale = decode && in.shared_expert_routed && m.moe && topk > 0
@@ -101,18 +102,12 @@ void model_step(const Scenario& s, metrics::InferenceResult& r, double max_memor
     }
     busiest_expert_tokens =
         *std::max_element(batch.plan.gpu_load.begin(), batch.plan.gpu_load.end()) * shared_scale;
-    std::vector<int> gpus(static_cast<std::size_t>(ep));
-    for (int i = 0; i < ep; ++i) {
-      gpus[static_cast<std::size_t>(i)] = i;
-    }
+    const std::vector<int> gpus = topologies::first_gpus(ep);
     const auto flows =
         engine::ep_flows(batch.plan, ep_mode_of(s.routing.dispatch), ep_payload_of(s), gpus);
-    const auto spread = s.topology.path_selection == config::PathSelection::spread
-                            ? topologies::Spread::even
-                            : topologies::Spread::hashed;
     const topologies::Topology topology = config::build_topology(s);
     check_platform_budget(s, topology, max_memory_mb);
-    engine::Platform platform(topology, spread);
+    engine::Platform platform(topology, config::path_spread(s));
     const auto cap = s.hardware.sm_copy_rate * s.hardware.comm_sms;
     const auto t = platform.run({
         engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
@@ -192,14 +187,14 @@ metrics::InferenceResult simulate_inference(const Scenario& s, double max_memory
   r.tokens_per_micro_batch =
       (decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu) / in.micro_batches;
   r.context_len = decode ? in.context_len : s.workload.seq_len;
+  const int experts_per_gpu =
+      (s.model.spec.moe->routed_experts + in.redundant_experts) / s.parallelism.ep;
   if (in.mode == config::InferenceMode::bound) {
     bound_step(s, r);
   } else {
-    model_step(s, r, max_memory_mb);
+    model_step(s, experts_per_gpu, r, max_memory_mb);
   }
   const double kv_per_token = llm::kv_cache_bytes_per_token(s.model.spec).value;
-  const int experts_per_gpu =
-      (s.model.spec.moe->routed_experts + in.redundant_experts) / s.parallelism.ep;
   r.weights_gb_per_gpu = weights_gb_per_gpu(s, experts_per_gpu);
   r.hbm_gb = s.hardware.spec.gpu.hbm_capacity.value / 1e9;
   if (decode) {

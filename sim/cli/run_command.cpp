@@ -132,9 +132,6 @@ void run_run(const RunOptions& o, std::ostream& out) {
                               .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
   const topologies::Topology topology = config::build_topology(s);
   check_platform_budget(s, topology, o.max_memory_mb);
-  const auto spread = s.topology.path_selection == config::PathSelection::spread
-                          ? topologies::Spread::even
-                          : topologies::Spread::hashed;
   progress("run", "routing " + std::to_string(ep > 1 ? s.routing.plans : 0) +
                       " micro-batches through the reference gate...");
   const auto routing_start = std::chrono::steady_clock::now();
@@ -149,7 +146,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
   progress("run", "simulating " + std::to_string(program.tasks.size()) + " tasks of " +
                       std::to_string(pa.pp) + " pipeline ranks on SimGrid...");
   const auto sim_start = std::chrono::steady_clock::now();
-  engine::Platform platform(topology, spread);
+  engine::Platform platform(topology, config::path_spread(s));
   const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
   const double simulation_seconds = core::seconds_since(sim_start);
 

@@ -17,6 +17,7 @@
 #include "sim/config/dump.hpp"
 #include "sim/config/sweep.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
@@ -32,13 +33,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string point_file(const std::string& dir, std::size_t i) {
   char name[32];
@@ -60,7 +54,7 @@ std::optional<ordered_json> stored_point(const std::string& path, const PointJob
     return std::nullopt;
   }
   try {
-    auto j = ordered_json::parse(read_text(path));
+    auto j = ordered_json::parse(core::read_file(path));
     // Reused: a result, or a failure the scenario itself causes (exit 2, say it does not fit);
     // a crash, a kill or a failed start is tried again.
     const int exit_code = j.at("exit_code").get<int>();
@@ -83,10 +77,7 @@ ordered_json point_record(const PointJob& job, const ChildResult& run) {
     j["result"] = ordered_json::parse(run.out);
     j["error"] = "";
   } else {
-    std::string error = run.err;
-    while (!error.empty() && error.back() == '\n') {
-      error.pop_back();
-    }
+    const std::string error = run.error_message();
     j["result"] = nullptr;
     j["error"] = error.empty() ? "exit code " + std::to_string(run.exit_code) : error;
   }
@@ -109,7 +100,8 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
     settings.push_back(config::parse_setting(a));
   }
   config::FlatScenario flat = config::read_scenario_yaml(o.scenario);
-  const config::Scenario base = config::decode_scenario(flat, o.scenario, settings);
+  config::apply_settings(flat, settings);
+  const config::Scenario base = config::decode_scenario(flat, o.scenario);
   const auto sweep = config::read_sweep(flat);
   if (!sweep) {
     throw core::InputError(core::Diagnostic{
@@ -117,9 +109,6 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
         "sweep",
         "the scenario has no sweep: section",
         "add one, e.g. sweep: {routing.node_limit: [1, 2, 4, 8]} (scenarios/SCHEMA.md)"});
-  }
-  for (const auto& s : settings) {
-    flat.entries[s.key] = config::Entry{s.value, s.where};
   }
   // Every point decodes before any runs: a bad value fails the sweep at once.
   const std::vector<config::Scenario> scenarios =
@@ -215,19 +204,19 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   for (const auto& p : result.points) {
     failed += p.result ? 0 : 1;
   }
-  std::string scenario_text = read_text(o.scenario);
+  std::string scenario_text = core::read_file(o.scenario);
   for (const auto& a : o.settings) {
     scenario_text += "# --set " + a + "\n";
   }
   const fs::path dir(o.out_dir);
-  report::write_file_atomically((dir / "results.json").string(),
-                                report::sweep_json(result).dump(2) + "\n");
+  const std::string json_text = report::sweep_json(result).dump(2) + "\n";
+  report::write_file_atomically((dir / "results.json").string(), json_text);
   report::write_file_atomically((dir / "results.csv").string(), report::sweep_csv(result));
   report::write_file_atomically(
       (dir / "report.html").string(),
       report::sweep_html(result, {scenario_text, "codesim " CODESIM_VERSION}));
   if (o.format == "json") {
-    out << report::sweep_json(result).dump(2) << "\n";
+    out << json_text;
   } else if (o.format == "csv") {
     out << report::sweep_csv(result);
   } else if (o.format == "md") {

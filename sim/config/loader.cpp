@@ -237,21 +237,21 @@ Setting parse_setting(const std::string& assignment, const std::string& flag) {
   return s;
 }
 
-Scenario decode_scenario(FlatScenario flat, const std::string& path,
-                         const std::vector<Setting>& settings) {
+void apply_settings(FlatScenario& flat, const std::vector<Setting>& settings) {
   for (const auto& s : settings) {
     if (find_field(s.key) != nullptr) {
       flat.entries[s.key] = Entry{s.value, s.where};
       continue;
     }
-    std::vector<std::string> keys;
-    for (const auto& f : scenario_schema()) {
-      keys.push_back(f.path);
-    }
-    const auto near = core::closest_match(s.key, keys);
+    const auto near = core::closest_match(s.key, field_paths());
     flat.problems.push_back(Diagnostic{s.where, s.key, "unknown key path",
                                        near.empty() ? "" : "did you mean '" + near + "'?"});
   }
+}
+
+Scenario decode_scenario(FlatScenario flat, const std::string& path,
+                         const std::vector<Setting>& settings) {
+  apply_settings(flat, settings);
   return decode_all(flat, path);
 }
 

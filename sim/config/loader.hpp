@@ -30,6 +30,10 @@ Scenario load_scenario(const std::string& path, const std::vector<Setting>& sett
 Scenario load_scenario_text(const std::string& text, const std::string& path,
                             const std::vector<Setting>& settings = {});
 
+// Puts `settings` over the entries read from the files; an unknown key path becomes one of
+// `flat`'s problems, with a did-you-mean.
+void apply_settings(FlatScenario& flat, const std::vector<Setting>& settings);
+
 // Decodes entries already read (config/yaml_source.hpp) with `settings` applied on top.
 Scenario decode_scenario(FlatScenario flat, const std::string& path,
                          const std::vector<Setting>& settings = {});

@@ -67,8 +67,7 @@ void check_parallelism(const Scenario& s, Rules& r) {
                " GPUs split into expert-parallel groups of ep");
   }
   const auto& m = s.model.spec;
-  const int redundant =
-      s.workload.kind == WorkloadKind::train ? 0 : s.inference.redundant_experts;
+  const int redundant = s.workload.kind == WorkloadKind::train ? 0 : s.inference.redundant_experts;
   if (m.moe && (m.moe->routed_experts + redundant) % p.ep != 0) {
     r.fail({"parallelism.ep", "inference.redundant_experts"},
            "the model's " + n(m.moe->routed_experts) + " routed experts" +

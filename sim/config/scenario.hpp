@@ -148,7 +148,7 @@ struct RoutingSection {
   Balance balance = Balance::bias;
   SkewSection skew;
   int seed = 1;
-  int plans = 4;            // routing plans per step
+  int plans = 4;             // routing plans per step
   int sample_tokens = 1024;  // per GPU, per plan
   int balance_steps = 100;
 };

@@ -348,39 +348,47 @@ std::vector<FieldSpec> build_schema() {
                                  "model: the simulator's full model (compute, latencies, overlap); "
                                  "bound: DeepSeek's ISCA 2.3.2 upper bound, communication only.")));
   f.push_back(field("inference.micro_batches", MEMBER(inference.micro_batches),
-                    between(with_default("2", "Micro-batches overlapped in a prefill or decode "
-                                              "step (one's attention under the other's "
-                                              "dispatch, MoE and combine)."),
+                    between(with_default("2",
+                                         "Micro-batches overlapped in a prefill or decode "
+                                         "step (one's attention under the other's "
+                                         "dispatch, MoE and combine)."),
                             1, 16)));
   f.push_back(field("inference.prompt_tokens_per_gpu", MEMBER(inference.prompt_tokens_per_gpu),
-                    between(with_default("16384", "Prefill: prompt tokens each GPU computes per "
-                                                  "step, over all its micro-batches."),
+                    between(with_default("16384",
+                                         "Prefill: prompt tokens each GPU computes per "
+                                         "step, over all its micro-batches."),
                             1, 100'000'000)));
   f.push_back(field("inference.requests_per_gpu", MEMBER(inference.requests_per_gpu),
-                    between(with_default("64", "Decode: requests each GPU decodes per step (one "
-                                               "token each), over all its micro-batches."),
+                    between(with_default("64",
+                                         "Decode: requests each GPU decodes per step (one "
+                                         "token each), over all its micro-batches."),
                             1, 1'000'000)));
-  f.push_back(field("inference.context_len", MEMBER(inference.context_len),
-                    between(with_default("4096", "Decode: tokens in each request's KV cache."), 1,
-                            10'000'000)));
+  f.push_back(field(
+      "inference.context_len", MEMBER(inference.context_len),
+      between(with_default("4096", "Decode: tokens in each request's KV cache."), 1, 10'000'000)));
   f.push_back(field("inference.redundant_experts", MEMBER(inference.redundant_experts),
-                    between(with_default("0", "EPLB: replicas of the busiest experts added to the "
-                                              "EP group (DeepSeek prefill 32, decode 64)."),
+                    between(with_default("0",
+                                         "EPLB: replicas of the busiest experts added to the "
+                                         "EP group (DeepSeek prefill 32, decode 64)."),
                             0, 1'000'000)));
   f.push_back(field("inference.shared_expert_routed", MEMBER(inference.shared_expert_routed),
-                    with_default("false", "Decode: the shared expert counts as one more routed "
-                                          "expert (9 per token for DeepSeek-V3).")));
+                    with_default("false",
+                                 "Decode: the shared expert counts as one more routed "
+                                 "expert (9 per token for DeepSeek-V3).")));
   f.push_back(field("inference.mtp", MEMBER(inference.mtp),
-                    with_default("false", "Decode: multi-token prediction drafts one extra token "
-                                          "per step (speculative decoding).")));
+                    with_default("false",
+                                 "Decode: multi-token prediction drafts one extra token "
+                                 "per step (speculative decoding).")));
   f.push_back(field("inference.mtp_acceptance", MEMBER(inference.mtp_acceptance),
-                    between(with_default("0.85", "Decode with mtp: how often the drafted token "
-                                                 "is accepted (DeepSeek: 0.80 to 0.90)."),
+                    between(with_default("0.85",
+                                         "Decode with mtp: how often the drafted token "
+                                         "is accepted (DeepSeek: 0.80 to 0.90)."),
                             0, 1)));
   f.push_back(field("inference.bound_hidden", MEMBER(inference.bound_hidden),
-                    between(with_default("0", "Bound mode: channels per token on the wire; 0 = "
-                                              "the model's hidden size (the paper's '7K' is "
-                                              "7000)."),
+                    between(with_default("0",
+                                         "Bound mode: channels per token on the wire; 0 = "
+                                         "the model's hidden size (the paper's '7K' is "
+                                         "7000)."),
                             0, 1'000'000)));
 
   // --- output
@@ -404,6 +412,14 @@ std::vector<FieldSpec> build_schema() {
 const std::vector<FieldSpec>& scenario_schema() {
   static const std::vector<FieldSpec> schema = build_schema();  // immutable after first use
   return schema;
+}
+
+std::vector<std::string> field_paths() {
+  std::vector<std::string> paths;
+  for (const auto& f : scenario_schema()) {
+    paths.push_back(f.path);
+  }
+  return paths;
 }
 
 const FieldSpec* find_field(std::string_view path) {

@@ -47,6 +47,9 @@ struct FieldSpec {
 // decoding in this order lets an explicit value override the preset.
 const std::vector<FieldSpec>& scenario_schema();
 
+// Every field's key path, in schema order (for did-you-mean over all keys).
+std::vector<std::string> field_paths();
+
 const FieldSpec* find_field(std::string_view path);
 
 // Whether `path` names a section (a prefix of some field path, e.g. "workload.precision").

@@ -78,10 +78,8 @@ class SweepReader {
 
   void unknown_key(const YAML::Node& key) {
     const std::string name = key.IsScalar() ? key.Scalar() : "";
-    std::vector<std::string> keys{"mode"};
-    for (const auto& f : scenario_schema()) {
-      keys.push_back(f.path);
-    }
+    std::vector<std::string> keys = field_paths();
+    keys.insert(keys.begin(), "mode");
     const auto near = core::closest_match(name, keys);
     problem(at(key), "sweep." + name, "unknown key path",
             near.empty() ? "sweep keys are key paths such as routing.node_limit, and mode"

@@ -15,4 +15,9 @@ topologies::Topology build_topology(const Scenario& s) {
   return t;
 }
 
+topologies::Spread path_spread(const Scenario& s) {
+  return s.topology.path_selection == PathSelection::spread ? topologies::Spread::even
+                                                            : topologies::Spread::hashed;
+}
+
 }  // namespace codesim::config

@@ -2,7 +2,9 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <numeric>
+#include <sstream>
 
 namespace codesim::core {
 
@@ -59,6 +61,13 @@ std::vector<std::string> split(std::string_view text, char separator) {
     }
     start = at + 1;
   }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace codesim::core

@@ -20,4 +20,8 @@ std::string join(std::span<const std::string> parts, std::string_view separator)
 // The pieces of `text` between `separator`s, empty pieces kept: split("a,,b", ',') = a, "", b.
 std::vector<std::string> split(std::string_view text, char separator);
 
+// The whole content of a file; empty when it cannot be read (callers that must tell a missing
+// file apart check first).
+std::string read_file(const std::string& path);
+
 }  // namespace codesim::core

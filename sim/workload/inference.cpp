@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/cost/kernel_cost.hpp"
+#include "models/llm/layer_ops.hpp"
 #include "sim/workload/piece_model.hpp"
 
 namespace codesim::workload {
@@ -16,22 +17,13 @@ using cost::DType;
 using cost::KernelClass;
 using cost::KernelShape;
 
-// Attention weights of one layer (projections in and out).
+// Attention weights of one layer: its GEMMs' (projections in and out; norms are negligible).
 double attention_params(const llm::LlmSpec& m) {
-  if (const auto* mla = std::get_if<llm::MlaSpec>(&m.attention)) {
-    const double qk = mla->qk_nope_head_dim + mla->qk_rope_head_dim;
-    const double q = mla->q_lora_rank > 0
-                         ? 1.0 * m.hidden * mla->q_lora_rank + 1.0 * mla->q_lora_rank * m.heads * qk
-                         : 1.0 * m.hidden * m.heads * qk;
-    const double kv_a = 1.0 * m.hidden * (mla->kv_lora_rank + mla->qk_rope_head_dim);
-    const double kv_b =
-        1.0 * mla->kv_lora_rank * m.heads * (mla->qk_nope_head_dim + mla->v_head_dim);
-    const double o = 1.0 * m.heads * mla->v_head_dim * m.hidden;
-    return q + kv_a + kv_b + o;
+  double params = 0;
+  for (const auto& op : llm::attention_ops(m, llm::OpShape{})) {
+    params += op.op_class == llm::OpClass::gemm ? op.params : 0.0;
   }
-  const auto& g = std::get<llm::GqaSpec>(m.attention);
-  const double head = g.head_dim;
-  return 1.0 * m.hidden * (m.heads + 2.0 * g.kv_heads) * head + 1.0 * m.heads * head * m.hidden;
+  return params;
 }
 
 // Core attention of one decoded token against a context of `ctx` tokens, per head: FLOPs, and

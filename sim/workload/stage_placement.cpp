@@ -6,6 +6,31 @@
 #include <stdexcept>
 
 namespace codesim::workload {
+namespace {
+
+// Cost of a run of layers, with the embedding and the head where they sit, from prefix sums.
+class RunCost {
+ public:
+  explicit RunCost(const StageCosts& c) : c_(c), prefix_(c.layer.size() + 1, 0.0) {
+    for (std::size_t i = 0; i < c.layer.size(); ++i) {
+      prefix_[i + 1] = prefix_[i] + c.layer[i];
+    }
+  }
+  // Layers [a, b).
+  double operator()(int a, int b, bool embedding, bool head) const {
+    return prefix_[static_cast<std::size_t>(b)] - prefix_[static_cast<std::size_t>(a)] +
+           (embedding ? c_.embedding : 0.0) + (head ? c_.head : 0.0);
+  }
+  double operator()(const StageLayers& s) const {
+    return (*this)(s.first_layer, s.last_layer + 1, s.embedding, s.head);
+  }
+
+ private:
+  const StageCosts& c_;
+  std::vector<double> prefix_;
+};
+
+}  // namespace
 
 std::vector<StageLayers> place_layers(const StageCosts& c, int stages) {
   const int n = static_cast<int>(c.layer.size());
@@ -13,18 +38,9 @@ std::vector<StageLayers> place_layers(const StageCosts& c, int stages) {
     throw std::invalid_argument("cannot place " + std::to_string(n) + " layers on " +
                                 std::to_string(stages) + " pipeline stages: each needs a layer");
   }
-  std::vector<double> prefix(static_cast<std::size_t>(n) + 1, 0.0);
-  for (int i = 0; i < n; ++i) {
-    prefix[static_cast<std::size_t>(i) + 1] =
-        prefix[static_cast<std::size_t>(i)] + c.layer[static_cast<std::size_t>(i)];
-  }
+  const RunCost run_cost(c);
   // Cost of stage k holding layers [a, b).
-  auto cost = [&](int k, int a, int b) {
-    double x = prefix[static_cast<std::size_t>(b)] - prefix[static_cast<std::size_t>(a)];
-    x += k == 0 ? c.embedding : 0.0;
-    x += k == stages - 1 ? c.head : 0.0;
-    return x;
-  };
+  auto cost = [&](int k, int a, int b) { return run_cost(a, b, k == 0, k == stages - 1); };
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // best[k][i]: the smallest max stage cost placing the first i layers on stages 0..k.
   std::vector<std::vector<double>> best(static_cast<std::size_t>(stages),
@@ -60,13 +76,7 @@ std::vector<StageLayers> place_layers(const StageCosts& c, int stages) {
 std::vector<StageLayers> place_layers(const StageCosts& c, int stages,
                                       const std::vector<std::vector<int>>& stages_of) {
   std::vector<StageLayers> out = place_layers(c, stages);
-  const auto stage_cost = [&](const StageLayers& st) {
-    double x = 0;
-    for (int l = st.first_layer; l <= st.last_layer; ++l) {
-      x += c.layer[static_cast<std::size_t>(l)];
-    }
-    return x + (st.embedding ? c.embedding : 0.0) + (st.head ? c.head : 0.0);
-  };
+  const RunCost stage_cost(c);
   // (busiest device's sum, sum of squares of the devices' sums): smaller is better.
   const auto score = [&](const std::vector<StageLayers>& p) {
     double busiest = 0;

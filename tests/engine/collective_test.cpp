@@ -7,7 +7,6 @@
 #include <map>
 
 #include "sim/engine/platform.hpp"
-#include "tests/support/gpus.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
 
@@ -22,7 +21,7 @@ topologies::Topology build(Family f, int nodes) {
                                     topologies::testing::h800_node(), nodes);
 }
 
-using codesim::testing::first_gpus;
+using topologies::first_gpus;
 
 // An all-to-all of `size` per rank over `p` GPUs starting at `first`.
 CollectiveSpec all_to_all(int p, double size, int first = 0) {

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "models/kernels/batch_routing.hpp"
-#include "tests/support/gpus.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
 
@@ -26,7 +25,7 @@ kernels::RoutingPlan plan(int node_limit, int tokens = 4096) {
       .plan;
 }
 
-using codesim::testing::first_gpus;
+using topologies::first_gpus;
 
 double total_rdma(const topologies::TrafficRouter& r, const std::vector<topologies::Flow>& flows) {
   double sum = 0;
