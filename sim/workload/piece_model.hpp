@@ -28,7 +28,7 @@ struct PieceModel {
   int measured_comm_sms = 0;
 };
 
-// The fit of `codesim trace replay` on ../shared/data/deepseek-profile-data/train.json (H800,
+// The fit of `codesim trace replay` on models/calibration/deepseek-h800/train.json (H800,
 // DeepSeek-V3, 4096 tokens, 20 SMs for DeepEP), written out; a test re-fits the trace and checks
 // these figures.
 PieceModel deepseek_profile();

@@ -120,7 +120,7 @@ TEST(GoldenRuns, DeepSeekV3PairMatchesTheCalibratedTraceReplay) {
   // The profile trace is one overlapped F&B pair of 4 MoE layers on H800; the calibrated replay
   // predicts its span. The simulated step's median pair of MoE-only stages must be within 10%.
   const auto replay = run_codesim(
-      "trace replay ../shared/data/deepseek-profile-data/train.json --hardware h800 --format json");
+      "trace replay models/calibration/deepseek-h800/train.json --hardware h800 --format json");
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   const double replayed = json::parse(replay.out)["span_us"].get<double>() * 1e-6;
   const json golden = json::parse(read_source_file("tests/golden/deepseek-v3-h800-mpft.run.json"));

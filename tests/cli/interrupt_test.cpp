@@ -23,7 +23,7 @@ TEST(Interrupted, KilledRunsLeaveNoPartialOutput) {
   fs::create_directories(dir);
   const std::string out = (dir / "step.json").string();
   const std::string trace =
-      std::string(CODESIM_SOURCE_DIR) + "/../shared/data/deepseek-profile-data/train.json";
+      std::string(CODESIM_SOURCE_DIR) + "/models/calibration/deepseek-h800/train.json";
   int complete = 0;
   int absent = 0;
   for (int delay_ms = 0; delay_ms <= 600; delay_ms += 40) {
@@ -62,10 +62,10 @@ TEST(Interrupted, KilledRunsLeaveNoPartialOutput) {
 
 TEST(Interrupted, OversizedTraceIsRefusedUpFront) {
   const auto r =
-      run_codesim("trace import ../shared/data/deepseek-profile-data/train.json --max-trace-mb 1");
+      run_codesim("trace import models/calibration/deepseek-h800/train.json --max-trace-mb 1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "../shared/data/deepseek-profile-data/train.json: error: the trace is 3132978 bytes, "
+            "models/calibration/deepseek-h800/train.json: error: the trace is 3132978 bytes, "
             "over the budget of "
             "1048576 bytes\n"
             "  hint: raise the budget (--max-trace-mb) or profile fewer steps\n");

@@ -32,7 +32,7 @@ TEST(ModelCli, PublishedFiguresFromThePresets) {
 
 TEST(ModelCli, ConfigFileEqualsThePreset) {
   auto preset = model_json("deepseek-v3");
-  auto config = model_json("--config ../shared/data/deepseek-v3-configs/config_671B.json");
+  auto config = model_json("--config models/llm/configs/config_671B.json");
   // Only the name, the source and the published block (presets only) may differ.
   for (auto* j : {&preset, &config}) {
     j->erase("name");

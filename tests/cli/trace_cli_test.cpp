@@ -9,7 +9,7 @@
 namespace codesim::testing {
 namespace {
 
-const std::string kTrain = "../shared/data/deepseek-profile-data/train.json";
+const std::string kTrain = "models/calibration/deepseek-h800/train.json";
 
 TEST(TraceCli, ImportSummary) {
   const auto r = run_codesim("trace import " + kTrain + " --format json");

@@ -9,7 +9,7 @@
 namespace codesim::llm {
 namespace {
 
-const std::string kData = CODESIM_SOURCE_DIR "/../shared/data/deepseek-v3-configs/";
+const std::string kData = CODESIM_SOURCE_DIR "/models/llm/configs/";
 const std::string kTestData = CODESIM_SOURCE_DIR "/tests/data/";
 
 LlmSpec named(LlmSpec m, const std::string& name) {

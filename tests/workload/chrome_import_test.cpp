@@ -6,7 +6,7 @@
 #include "sim/core/error.hpp"
 #include "sim/workload/step_trace_json.hpp"
 #include "sim/workload/timeline.hpp"
-#include "tests/support/shared_data.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::workload {
 namespace {

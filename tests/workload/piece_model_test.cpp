@@ -7,7 +7,7 @@
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/workload/chrome_import.hpp"
-#include "tests/support/shared_data.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::workload {
 namespace {

@@ -9,7 +9,7 @@
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/chrome_import.hpp"
 #include "sim/workload/trace_model.hpp"
-#include "tests/support/shared_data.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::workload {
 namespace {
