@@ -19,5 +19,5 @@ print("| %s | %d | %d | %.2f | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f
 }
 echo "| mode | EP | tokens/GPU | nodes/token | dispatch RDMA MB/GPU | dispatch NVLink MB/GPU | dispatch us | dispatch bound by | dispatch RDMA GB/s | combine us | combine bound by | simulated in ms |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-for ep in 8 16 32 64; do row normal "$ep" 4096 "$@"; done
-for ep in 8 16 32 64 128 256; do row low-latency "$ep" 128 "$@"; done
+for ep in 8 16 32 64; do row deepep-normal "$ep" 4096 "$@"; done
+for ep in 8 16 32 64 128 256; do row deepep-low-latency "$ep" 128 "$@"; done

@@ -1,6 +1,8 @@
 // Gate -> placement -> routing plan for one synthetic micro-batch.
 #include "models/kernels/batch_routing.hpp"
 
+#include <algorithm>
+
 namespace codesim::kernels {
 
 std::vector<RoutedBatch> route_batches(const BatchRoutingSpec& s, int count) {
@@ -38,6 +40,20 @@ std::vector<RoutedBatch> route_batches(const BatchRoutingSpec& s, int count) {
 
 RoutedBatch route_batch(const BatchRoutingSpec& s) {
   return std::move(route_batches(s, 1).front());
+}
+
+core::Note routing_note(const BatchRoutingSpec& s, int count) {
+  return {core::NoteKind::method,
+          std::to_string(count) + " batch(es) of " + std::to_string(s.tokens / std::max(1, s.ep)) +
+              " tokens per GPU routed by the reference gate (top-" + std::to_string(s.gate.topk) +
+              " of " + std::to_string(s.gate.experts) + " experts within " +
+              std::to_string(s.gate.topk_groups) +
+              " nodes) over synthetic tokens and gate weights (no trained router), " +
+              (s.balance_steps > 0 ? "with the bias balanced over " +
+                                         std::to_string(s.balance_steps) + " steps"
+                                   : std::string("with no bias")) +
+              (s.redundant > 0 ? ", " + std::to_string(s.redundant) + " redundant experts (EPLB)"
+                               : std::string())};
 }
 
 }  // namespace codesim::kernels

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "sim/core/note.hpp"
+
 #include "models/kernels/balancing.hpp"
 #include "models/kernels/gate.hpp"
 #include "models/kernels/placement.hpp"
@@ -43,5 +45,8 @@ RoutedBatch route_batch(const BatchRoutingSpec& s);
 // own tokens (seeds s.seed + 1, s.seed + 3, ...): the routing of different layers or
 // micro-batches of one step. The first equals route_batch(s).
 std::vector<RoutedBatch> route_batches(const BatchRoutingSpec& s, int count);
+
+// What routed `count` batches: the reference gate on synthetic tokens and weights.
+core::Note routing_note(const BatchRoutingSpec& s, int count);
 
 }  // namespace codesim::kernels

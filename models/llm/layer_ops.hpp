@@ -38,6 +38,8 @@ struct LayerOp {
   double active_params = 0;     // weights one token uses (routed experts: top-k of them)
 
   core::Flops training() const { return forward + backward_input + backward_weight; }
+  // A routed expert's op (its parameters are split over expert parallelism).
+  bool routed_expert() const { return name.rfind("experts_", 0) == 0; }
 };
 
 // A run of identical layers (or the embedding, head or MTP block) and its ops.

@@ -1,6 +1,5 @@
 // `codesim a2a`: one DeepEP dispatch + combine over an EP group, routed by the reference gate and
 // timed on the SimGrid platform.
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -11,10 +10,8 @@
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
-#include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
-#include "sim/engine/expert_parallel.hpp"
-#include "sim/engine/platform.hpp"
+#include "sim/study/ep_round.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
@@ -25,31 +22,26 @@ namespace {
 using nlohmann::ordered_json;
 using report::fixed;
 
-engine::EpMode mode_of(const std::string& m) {
-  if (m == "normal") {
-    return engine::EpMode::normal;
+workload::EpMode mode_of(const std::string& m) {
+  for (const auto& [mode, name] : workload::kEpModeNames) {
+    if (m == name) {
+      return mode;
+    }
   }
-  if (m == "direct") {
-    return engine::EpMode::direct;
-  }
-  if (m == "low-latency") {
-    return engine::EpMode::low_latency;
-  }
-  throw_usage_error("a2a", "unknown mode '" + m + "'", "one of: normal, direct, low-latency",
-                    "--mode");
+  throw_usage_error("a2a", "unknown mode '" + m + "'",
+                    "one of: deepep-normal, direct, deepep-low-latency", "--mode");
 }
 
-// 0 for BF16, n for LogFMT-n.
-int combine_bits(const std::string& c) {
+study::WireFormat combine_format(const std::string& c) {
   if (c == "bf16") {
-    return 0;
+    return study::kBf16Wire;
   }
   if (c.rfind("logfmt-", 0) == 0) {
     try {
       std::size_t used = 0;
       const int bits = std::stoi(c.substr(7), &used);
       if (used == c.size() - 7 && bits >= 4 && bits <= 16) {
-        return bits;
+        return study::logfmt_wire(bits);
       }
     } catch (const std::exception&) {
     }
@@ -58,41 +50,19 @@ int combine_bits(const std::string& c) {
                     "bf16, or logfmt-N with N from 4 to 16", "--combine");
 }
 
-// "nvlink gpu3 -> nvswitch0", or what else bounds the transfer.
-std::string bound_by(const engine::TransferTiming& t, const topologies::TrafficRouter& r) {
-  if (t.alone_bandwidth_time.value <= 0) {
-    return "nothing to send";
-  }
-  if (t.bottleneck < 0) {
-    return "SM copy rate";
-  }
-  return r.describe(t.bottleneck);
-}
-
-ordered_json phase_json(const engine::TransferTiming& t, const std::vector<engine::GpuBytes>& sent,
-                        const topologies::TrafficRouter& r) {
-  double rdma = 0;
-  double nvlink = 0;
-  double rdma_max = 0;
-  double nvlink_max = 0;
-  for (const auto& g : sent) {
-    rdma += g.rdma.value;
-    nvlink += g.nvlink.value;
-    rdma_max = std::max(rdma_max, g.rdma.value);
-    nvlink_max = std::max(nvlink_max, g.nvlink.value);
-  }
-  const double n = static_cast<double>(sent.size());
-  const double time = (t.end - t.start).value;
-  return ordered_json{{"time_us", time * 1e6},
-                      {"latency_us", t.latency.value * 1e6},
-                      {"bandwidth_time_us", t.alone_bandwidth_time.value * 1e6},
-                      {"bound_by", bound_by(t, r)},
-                      {"rdma_bytes_per_gpu", rdma / n},
-                      {"rdma_bytes_per_gpu_max", rdma_max},
-                      {"nvlink_bytes_per_gpu", nvlink / n},
-                      {"nvlink_bytes_per_gpu_max", nvlink_max},
-                      {"rdma_bandwidth_GBps", time > 0 ? rdma / n / time / 1e9 : 0.0},
-                      {"nvlink_bandwidth_GBps", time > 0 ? nvlink / n / time / 1e9 : 0.0}};
+ordered_json phase_json(const study::EpPhase& p) {
+  const double time = p.time.value;
+  return ordered_json{
+      {"time_us", time * 1e6},
+      {"latency_us", p.latency.value * 1e6},
+      {"bandwidth_time_us", p.bandwidth_time.value * 1e6},
+      {"bound_by", p.bound_by},
+      {"rdma_bytes_per_gpu", p.rdma_per_gpu.value},
+      {"rdma_bytes_per_gpu_max", p.rdma_max.value},
+      {"nvlink_bytes_per_gpu", p.nvlink_per_gpu.value},
+      {"nvlink_bytes_per_gpu_max", p.nvlink_max.value},
+      {"rdma_bandwidth_GBps", time > 0 ? p.rdma_per_gpu.value / time / 1e9 : 0.0},
+      {"nvlink_bandwidth_GBps", time > 0 ? p.nvlink_per_gpu.value / time / 1e9 : 0.0}};
 }
 
 void print_table(const ordered_json& j, std::ostream& out) {
@@ -142,8 +112,8 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
   if (!preset->moe) {
     throw_usage_error("a2a", preset->name + " is a dense model: it has no experts", "", "--model");
   }
-  const engine::EpMode mode = mode_of(o.mode);
-  const int bits = combine_bits(o.combine);
+  const workload::EpMode mode = mode_of(o.mode);
+  const study::WireFormat combine = combine_format(o.combine);
   if (o.dispatch != "fp8" && o.dispatch != "bf16") {
     throw_usage_error("a2a", "unknown dispatch format '" + o.dispatch + "'", "fp8 or bf16",
                       "--dispatch");
@@ -195,7 +165,6 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
     }
   }
   const int hidden = o.hidden > 0 ? o.hidden : preset->hidden;
-  const auto spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even;
   const int per_node = hardware_preset("a2a", o.network.hardware, "--hardware").gpus_per_node;
   const BuiltNetwork net = build_network("a2a", o.network, (o.ep + per_node - 1) / per_node);
   if (net.topology.gpus() < o.ep) {
@@ -205,33 +174,31 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
                       "", "--nodes");
   }
 
-  const auto routing_start = std::chrono::steady_clock::now();
-  const kernels::RoutedBatch batch = kernels::route_batch({.gate = gate,
-                                                           .hidden = o.gate_hidden,
-                                                           .tokens = o.tokens * o.ep,
-                                                           .ep = o.ep,
-                                                           .gpus_per_node = per_node,
-                                                           .skew = {.zipf = o.zipf},
-                                                           .balance_steps = o.balance_steps,
-                                                           .seed = o.seed});
-  const double routing_seconds = core::seconds_since(routing_start);
-  const std::vector<int> gpus = topologies::first_gpus(o.ep);
-  const engine::EpPayload payload = engine::ep_payload(
-      hidden, gate.topk,
-      o.dispatch == "fp8" ? engine::DispatchFormat::fp8 : engine::DispatchFormat::bf16, bits);
-  const engine::EpFlows flows = engine::ep_flows(batch.plan, mode, payload, gpus);
-
-  const auto platform_start = std::chrono::steady_clock::now();
-  engine::Platform platform(net.topology, spread);
-  const double platform_seconds = core::seconds_since(platform_start);
-  const auto simulation_start = std::chrono::steady_clock::now();
-  const auto timings = platform.run({
-      engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
-      engine::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
-  });
-  const double simulation_seconds = core::seconds_since(simulation_start);
-
-  const auto& router = platform.router();
+  const study::EpRoundSpec spec{
+      .routing = {.gate = gate,
+                  .hidden = o.gate_hidden,
+                  .tokens = o.tokens * o.ep,
+                  .ep = o.ep,
+                  .gpus_per_node = per_node,
+                  .skew = {.zipf = o.zipf},
+                  .balance_steps = o.balance_steps,
+                  .seed = o.seed},
+      .mode = mode,
+      .payload = study::ep_payload({.hidden = hidden,
+                                     .topk = gate.topk,
+                                     .dispatch = o.dispatch == "fp8" ? study::kFp8Wire
+                                                                     : study::kBf16Wire,
+                                     .combine = combine}),
+      .sender_cap = cap,
+      .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even};
+  const study::EpRound round = [&] {
+    try {
+      return study::simulate_ep_round(net.topology, spec);
+    } catch (const std::invalid_argument& e) {
+      throw_usage_error("a2a", e.what());
+    }
+  }();
+  const auto& plan = round.batch.plan;
   ordered_json j;
   j["schema_version"] = report::kSchemaVersion;
   j["hardware"] = net.hardware.name;
@@ -242,23 +209,22 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
   j["hidden"] = hidden;
   j["topk"] = gate.topk;
   j["node_limit"] = gate.topk_groups;
-  j["mode"] = std::string(engine::ep_mode_name(mode));
+  j["mode"] = std::string(workload::ep_mode_name(mode));
   j["dispatch_format"] = o.dispatch;
   j["combine_format"] = o.combine;
   j["spread"] = o.spread;
   j["sender_cap_GBps"] = cap ? cap->value / 1e9 : 0.0;
-  j["payload_bytes"] = {{"dispatch", payload.dispatch.value}, {"combine", payload.combine.value}};
-  j["max_nodes_per_token"] = batch.plan.max_nodes_per_token();
-  j["mean_nodes_per_token"] = batch.plan.mean_nodes_per_token();
-  j["mean_experts_per_node"] = batch.plan.mean_experts_per_node();
-  j["dispatch"] = phase_json(
-      timings[0], engine::sent_per_gpu(router, router.loads(flows.dispatch), gpus), router);
-  j["combine"] = phase_json(
-      timings[1], engine::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
+  j["payload_bytes"] = {{"dispatch", spec.payload.dispatch.value},
+                        {"combine", spec.payload.combine.value}};
+  j["max_nodes_per_token"] = plan.max_nodes_per_token();
+  j["mean_nodes_per_token"] = plan.mean_nodes_per_token();
+  j["mean_experts_per_node"] = plan.mean_experts_per_node();
+  j["dispatch"] = phase_json(round.dispatch);
+  j["combine"] = phase_json(round.combine);
   if (o.bench) {
-    j["bench"] = {{"routing_seconds", routing_seconds},
-                  {"platform_seconds", platform_seconds},
-                  {"simulation_seconds", simulation_seconds},
+    j["bench"] = {{"routing_seconds", round.routing_time.value},
+                  {"platform_seconds", round.platform_time.value},
+                  {"simulation_seconds", round.simulation_time.value},
                   {"peak_rss_MB", peak_rss_mb()}};
   }
   if (o.format == "json") {

@@ -1,6 +1,5 @@
 // `codesim collective`: a collective over the first N GPUs for each message size, timed on the
 // SimGrid platform, printed as NCCL tests print it (time, algorithm and bus bandwidth).
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -10,17 +9,16 @@
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
-#include "sim/engine/collective.hpp"
-#include "sim/engine/platform.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
+#include "sim/study/collectives.hpp"
 
 namespace codesim::cli {
 namespace {
 
-using engine::CollectiveAlgorithm;
-using engine::CollectiveKind;
+using study::CollectiveAlgorithm;
+using study::CollectiveKind;
 using nlohmann::ordered_json;
 using report::fixed;
 
@@ -28,7 +26,7 @@ CollectiveKind collective_kind_of(const std::string& k) {
   for (const auto kind :
        {CollectiveKind::all_to_all, CollectiveKind::all_gather, CollectiveKind::reduce_scatter,
         CollectiveKind::all_reduce, CollectiveKind::send}) {
-    if (k == engine::collective_kind_name(kind)) {
+    if (k == study::collective_kind_name(kind)) {
       return kind;
     }
   }
@@ -44,7 +42,7 @@ CollectiveAlgorithm algorithm_of(const std::string& a, CollectiveKind kind) {
   }
   for (const auto algorithm : {CollectiveAlgorithm::ring, CollectiveAlgorithm::direct,
                                CollectiveAlgorithm::hierarchical}) {
-    if (a == engine::collective_algorithm_name(algorithm)) {
+    if (a == study::collective_algorithm_name(algorithm)) {
       return algorithm;
     }
   }
@@ -90,60 +88,39 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
                           " GPUs, fewer than --gpus " + std::to_string(o.gpus),
                       "", "--nodes");
   }
-  const std::vector<int> gpus = topologies::first_gpus(o.gpus);
-  // One collective per size, each after the previous, so that they never overlap.
-  std::vector<engine::Transfer> transfers;
-  std::vector<std::pair<int, int>> span;  // first and last transfer of each size
-  for (const auto size : sizes) {
-    auto phases = [&] {
-      try {
-        return engine::collective_transfers(
-            {.kind = kind, .algorithm = algorithm, .gpus = gpus, .size = size}, net.topology,
-            static_cast<int>(transfers.size()));
-      } catch (const std::invalid_argument& e) {
-        throw_usage_error("collective", e.what());
-      }
-    }();
-    if (!transfers.empty()) {
-      phases.front().after = {static_cast<int>(transfers.size()) - 1};
+  const study::CollectiveSweep sweep = [&] {
+    try {
+      return study::simulate_collectives(
+          net.topology,
+          {.kind = kind,
+           .algorithm = algorithm,
+           .gpus = o.gpus,
+           .sizes = sizes,
+           .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even});
+    } catch (const std::invalid_argument& e) {
+      throw_usage_error("collective", e.what());
     }
-    span.emplace_back(static_cast<int>(transfers.size()),
-                      static_cast<int>(transfers.size() + phases.size()) - 1);
-    transfers.insert(transfers.end(), std::make_move_iterator(phases.begin()),
-                     std::make_move_iterator(phases.end()));
-  }
-  const auto start = std::chrono::steady_clock::now();
-  engine::Platform platform(
-      net.topology, o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even);
-  const auto timings = platform.run(transfers);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  const double factor = engine::bus_factor(kind, o.gpus);
+  }();
   ordered_json rows = ordered_json::array();
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    const auto& [first, last] = span[i];
-    const double time = (timings[static_cast<std::size_t>(last)].end -
-                         timings[static_cast<std::size_t>(first)].start)
-                            .value;
-    const double algbw = sizes[i].value / time / 1e9;
-    rows.push_back({{"size_bytes", sizes[i].value},
-                    {"time_us", time * 1e6},
-                    {"algbw_GBps", algbw},
-                    {"busbw_GBps", algbw * factor}});
+  for (const auto& p : sweep.points) {
+    rows.push_back({{"size_bytes", p.size.value},
+                    {"time_us", p.time.value * 1e6},
+                    {"algbw_GBps", p.algorithm_bandwidth.value / 1e9},
+                    {"busbw_GBps", p.bus_bandwidth.value / 1e9}});
   }
   ordered_json j;
   j["schema_version"] = report::kSchemaVersion;
-  j["collective"] = std::string(engine::collective_kind_name(kind));
-  j["algorithm"] = std::string(engine::collective_algorithm_name(algorithm));
+  j["collective"] = std::string(study::collective_kind_name(kind));
+  j["algorithm"] = std::string(study::collective_algorithm_name(algorithm));
   j["hardware"] = net.hardware.name;
   j["topology"] = net.name;
   j["nodes"] = net.topology.nodes();
   j["gpus"] = o.gpus;
-  j["bus_factor"] = factor;
+  j["bus_factor"] = sweep.bus_factor;
   j["results"] = rows;
   if (o.bench) {
-    j["bench"] = {{"simulation_seconds", seconds}, {"peak_rss_MB", peak_rss_mb()}};
+    j["bench"] = {{"simulation_seconds", sweep.simulation_time.value},
+                  {"peak_rss_MB", peak_rss_mb()}};
   }
   if (o.format == "json") {
     out << j.dump(2) << "\n";
@@ -162,7 +139,8 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
   }
   out << t.render();
   if (o.bench) {
-    out << "bench: platform + simulation " << fixed(seconds, 3) << " s, peak memory "
+    out << "bench: platform + simulation " << fixed(sweep.simulation_time.value, 3)
+        << " s, peak memory "
         << fixed(peak_rss_mb(), 0) << " MB\n";
   }
 }

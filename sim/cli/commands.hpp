@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/cli/network_flags.hpp"
+#include "sim/report/format.hpp"
 
 namespace codesim::cli {
 
@@ -112,7 +113,7 @@ struct A2aOptions {
   int hidden = 0;                // 0: the model's
   int topk = 0;                  // 0: the model's
   int node_limit = 0;            // 0: the model's
-  std::string mode = "normal";   // normal | direct | low-latency
+  std::string mode = "deepep-normal";  // deepep-normal | direct | deepep-low-latency
   std::string dispatch = "fp8";  // fp8 | bf16
   std::string combine = "bf16";  // bf16 | logfmt-N
   int gate_hidden = 256;         // width of the synthetic gate (routing statistics only)
@@ -157,21 +158,21 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out);
 
 struct RunOptions {
   std::string scenario;
-  std::vector<std::string> settings;  // --set key.path=value, applied over the file
-  std::string format = "table";       // table | json | csv | md | html
-  std::string chrome_trace;           // write the replayed timeline here
-  std::string report;                 // also write the JSON report here
-  double max_memory_mb = 4096;        // refuse a run whose platform would need more
-  long long max_tasks = 5'000'000;    // refuse a step program with more tasks
-  bool bench = false;                 // print where the time went and peak memory
+  std::vector<std::string> settings;     // --set key.path=value, applied over the file
+  report::Format format = report::Format::table;
+  std::string chrome_trace;              // write the replayed timeline here (training)
+  std::string report;                    // also write the JSON report here
+  double max_memory_mb = 4096;           // refuse a run whose platform would need more
+  long long max_tasks = 5'000'000;       // refuse a step program with more tasks
+  bool bench = false;                    // print where the time went and peak memory
 };
-// `codesim run`: simulate one training step of a scenario and report it.
+// `codesim run`: simulate one training, prefill or decode step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);
 
 struct CompareOptions {
   std::vector<std::string> scenarios;
-  int jobs = 2;                  // scenarios simulated at once (one process each)
-  std::string format = "table";  // table | json
+  int jobs = 2;  // scenarios simulated at once (one process each)
+  report::Format format = report::Format::table;  // table | json
 };
 // `codesim compare`: network cost and training throughput of scenarios side by side.
 void run_compare(const CompareOptions& o, std::ostream& out);
@@ -181,7 +182,7 @@ struct SweepOptions {
   std::vector<std::string> settings;  // --set key.path=value, applied to every point
   std::string out_dir;                // points/, results.csv, results.json, report.html
   int jobs = 2;                       // points simulated at once per process
-  std::string format = "table";       // what stdout gets: table | json | csv | md
+  report::Format format = report::Format::table;  // what stdout gets: table | json | csv | md
   bool dry_run = false;               // list the points, run none
 };
 // `codesim sweep`: every point of the scenario's sweep, in child processes (and over MPI ranks

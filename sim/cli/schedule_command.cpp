@@ -22,9 +22,8 @@ using workload::ChunkKind;
 using workload::ScheduleMethod;
 
 ScheduleMethod method_of(const std::string& m) {
-  for (const auto method : {ScheduleMethod::one_f_one_b, ScheduleMethod::zb1p,
-                            ScheduleMethod::dualpipe, ScheduleMethod::dualpipev}) {
-    if (m == workload::schedule_method_name(method)) {
+  for (const auto& [method, name] : workload::kScheduleMethodNames) {
+    if (m == name) {
       return method;
     }
   }

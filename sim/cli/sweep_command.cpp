@@ -1,22 +1,16 @@
-// `codesim sweep SCENARIO --out DIR`: every point of the scenario's sweep, each simulated by a
-// child `codesim run` (SimGrid allows one engine per process), its result written atomically to
+// `codesim sweep SCENARIO --out DIR`: the points sim/study plans, each simulated by a child
+// `codesim run` (SimGrid allows one engine per process), its record written atomically to
 // DIR/points/ as soon as it ends, so that a killed sweep resumes with the points done. Under
 // mpirun the points are dealt round-robin over the ranks and rank 0 gathers them into the reports.
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "sim/cli/child_process.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/mpi_ranks.hpp"
 #include "sim/cli/usage.hpp"
-#include "sim/config/dump.hpp"
-#include "sim/config/sweep.hpp"
-#include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/csv.hpp"
@@ -27,12 +21,14 @@
 #include "sim/report/schema_version.hpp"
 #include "sim/report/sweep_report.hpp"
 #include "sim/report/table.hpp"
+#include "sim/study/sweep_plan.hpp"
 
 namespace codesim::cli {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
+using report::Format;
 
 std::string point_file(const std::string& dir, std::size_t i) {
   char name[32];
@@ -40,26 +36,14 @@ std::string point_file(const std::string& dir, std::size_t i) {
   return (fs::path(dir) / "points" / name).string();
 }
 
-// One point: what it runs and, once known, its record (the file's content).
-struct PointJob {
-  std::size_t index = 0;
-  std::vector<std::string> values;  // the varied keys' values, as written
-  std::string scenario_yaml;        // the resolved scenario: a stored point is reused only if equal
-  std::vector<std::string> args;    // the child's command line
-};
-
-// The stored record of a point, if it is one of this sweep's (same resolved scenario).
-std::optional<ordered_json> stored_point(const std::string& path, const PointJob& job) {
+// The stored record of a point, if the plan may reuse it.
+std::optional<ordered_json> stored_point(const std::string& path, const study::PlannedPoint& p) {
   if (!fs::exists(path)) {
     return std::nullopt;
   }
   try {
     auto j = ordered_json::parse(core::read_file(path));
-    // Reused: a result, or a failure the scenario itself causes (exit 2, say it does not fit);
-    // a crash, a kill or a failed start is tried again.
-    const int exit_code = j.at("exit_code").get<int>();
-    if (j.at("scenario").get<std::string>() == job.scenario_yaml &&
-        (exit_code == 0 || exit_code == 2)) {
+    if (study::reusable(p, j.at("scenario").get<std::string>(), j.at("exit_code").get<int>())) {
       return j;
     }
   } catch (const nlohmann::json::exception&) {
@@ -67,12 +51,12 @@ std::optional<ordered_json> stored_point(const std::string& path, const PointJob
   return std::nullopt;  // another sweep's, a transient failure, or unreadable: run it again
 }
 
-ordered_json point_record(const PointJob& job, const ChildResult& run) {
+ordered_json point_record(const study::PlannedPoint& p, const ChildResult& run) {
   ordered_json j{{"schema_version", report::kSchemaVersion},
-                 {"point", job.index},
-                 {"values", job.values},
+                 {"point", p.index},
+                 {"values", p.values},
                  {"exit_code", run.exit_code},
-                 {"scenario", job.scenario_yaml}};
+                 {"scenario", p.scenario_yaml}};
   if (run.exit_code == 0) {
     j["result"] = ordered_json::parse(run.out);
     j["error"] = "";
@@ -84,12 +68,72 @@ ordered_json point_record(const PointJob& job, const ChildResult& run) {
   return j;
 }
 
-std::string describe_values(const config::Sweep& sweep, const PointJob& job) {
-  std::string out;
-  for (std::size_t k = 0; k < sweep.axes.size(); ++k) {
-    out += (k == 0 ? "" : ", ") + sweep.axes[k].key + "=" + job.values[k];
+study::PointOutcome outcome_of(const ordered_json& j) {
+  study::PointOutcome o{.index = j.at("point").get<std::size_t>(),
+                        .values = j.at("values").get<std::vector<std::string>>(),
+                        .error = j.at("error").get<std::string>()};
+  if (!j.at("result").is_null()) {
+    o.result = report::run_from_json(j.at("result"));
   }
-  return out;
+  return o;
+}
+
+std::string dry_run_table(const study::SweepPlan& plan) {
+  std::vector<std::string> header{"point"};
+  for (const auto& a : plan.sweep.axes) {
+    header.push_back(a.key);
+  }
+  report::Table t(header, std::vector(header.size(), report::Table::Align::right));
+  for (const auto& p : plan.points) {
+    std::vector<std::string> row{std::to_string(p.index)};
+    row.insert(row.end(), p.values.begin(), p.values.end());
+    t.add_row(row);
+  }
+  return plan.base.name + ": " + std::to_string(plan.points.size()) + " points (" +
+         (plan.sweep.mode == config::SweepMode::zip ? "zip" : "cartesian") +
+         "), every one checked, none run\n" + t.render();
+}
+
+// Runs this rank's points that no earlier run stored; returns the records of all its points.
+std::vector<std::string> run_points(const study::SweepPlan& plan, const SweepOptions& o,
+                                    const MpiRanks& ranks) {
+  std::vector<std::string> mine;
+  std::vector<std::size_t> to_run;
+  for (const auto& p : plan.points) {
+    if (static_cast<int>(p.index % static_cast<std::size_t>(ranks.size())) != ranks.rank()) {
+      continue;
+    }
+    if (const auto stored = stored_point(point_file(o.out_dir, p.index), p)) {
+      mine.push_back(stored->dump());
+    } else {
+      to_run.push_back(p.index);
+    }
+  }
+  progress("sweep", std::to_string(mine.size()) + " points already in " + o.out_dir + ", " +
+                        std::to_string(to_run.size()) + " to run" +
+                        (ranks.size() > 1 ? " on rank " + std::to_string(ranks.rank()) : ""));
+  std::vector<std::vector<std::string>> runs;
+  for (const std::size_t i : to_run) {
+    runs.push_back(plan.points[i].args);
+  }
+  std::size_t finished = 0;
+  run_self_all(runs, o.jobs, [&](std::size_t k, const ChildResult& run) {
+    const study::PlannedPoint& p = plan.points[to_run[k]];
+    const ordered_json record = point_record(p, run);
+    report::write_file_atomically(point_file(o.out_dir, p.index), record.dump(1) + "\n");
+    mine.push_back(record.dump());
+    ++finished;
+    progress("sweep", std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
+                          std::to_string(p.index) + " (" + study::describe_values(plan, p) +
+                          "): " +
+                          (run.exit_code == 0
+                               ? "step " +
+                                     report::fixed(record["result"]["step_time_s"].get<double>(),
+                                                   3) +
+                                     " s"
+                               : "failed"));
+  });
+  return mine;
 }
 
 }  // namespace
@@ -99,107 +143,24 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   for (const auto& a : o.settings) {
     settings.push_back(config::parse_setting(a));
   }
-  config::FlatScenario flat = config::read_scenario_yaml(o.scenario);
-  config::apply_settings(flat, settings);
-  const config::Scenario base = config::decode_scenario(flat, o.scenario);
-  const auto sweep = config::read_sweep(flat);
-  if (!sweep) {
-    throw core::InputError(core::Diagnostic{
-        {o.scenario, 0, 0},
-        "sweep",
-        "the scenario has no sweep: section",
-        "add one, e.g. sweep: {routing.node_limit: [1, 2, 4, 8]} (scenarios/SCHEMA.md)"});
-  }
-  // Every point decodes before any runs: a bad value fails the sweep at once.
-  const std::vector<config::Scenario> scenarios =
-      config::load_sweep_points(flat, o.scenario, *sweep);
-  std::vector<PointJob> jobs;
-  for (std::size_t i = 0; i < sweep->points.size(); ++i) {
-    PointJob job{i, {}, config::to_yaml(scenarios[i]), {"run", o.scenario}};
-    for (const auto& s : settings) {
-      job.args.insert(job.args.end(), {"--set", s.key + "=" + s.text()});
-    }
-    for (const auto& s : sweep->points[i]) {
-      job.values.push_back(s.text());
-      job.args.insert(job.args.end(), {"--set", s.key + "=" + s.text()});
-    }
-    job.args.insert(job.args.end(), {"--format", "json"});
-    jobs.push_back(std::move(job));
-  }
-  metrics::SweepResult result{
-      base.name, sweep->mode == config::SweepMode::zip ? "zip" : "cartesian", {}, {}};
-  for (const auto& a : sweep->axes) {
-    result.keys.push_back(a.key);
-  }
+  const study::SweepPlan plan = study::plan_sweep(o.scenario, settings);
   if (o.dry_run) {
-    std::vector<std::string> header{"point"};
-    header.insert(header.end(), result.keys.begin(), result.keys.end());
-    report::Table t(header, std::vector(header.size(), report::Table::Align::right));
-    for (const auto& job : jobs) {
-      std::vector<std::string> row{std::to_string(job.index)};
-      row.insert(row.end(), job.values.begin(), job.values.end());
-      t.add_row(row);
-    }
-    out << result.scenario << ": " << jobs.size() << " points (" << result.mode
-        << "), every one checked, none run\n"
-        << t.render();
+    out << dry_run_table(plan);
     return 0;
   }
   if (o.out_dir.empty()) {
     throw_usage_error("sweep", "give --out DIR for the points and the reports");
   }
-
   const MpiRanks ranks;
-  // This rank's points, minus those a previous run already wrote.
-  std::vector<std::string> mine;
-  std::vector<std::size_t> to_run;
-  for (const auto& job : jobs) {
-    if (static_cast<int>(job.index % static_cast<std::size_t>(ranks.size())) != ranks.rank()) {
-      continue;
-    }
-    if (const auto stored = stored_point(point_file(o.out_dir, job.index), job)) {
-      mine.push_back(stored->dump());
-    } else {
-      to_run.push_back(job.index);
-    }
-  }
-  progress("sweep", std::to_string(mine.size()) + " points already in " + o.out_dir + ", " +
-                        std::to_string(to_run.size()) + " to run" +
-                        (ranks.size() > 1 ? " on rank " + std::to_string(ranks.rank()) : ""));
-  std::vector<std::vector<std::string>> runs;
-  for (const std::size_t i : to_run) {
-    runs.push_back(jobs[i].args);
-  }
-  std::size_t finished = 0;
-  run_self_all(runs, o.jobs, [&](std::size_t k, const ChildResult& run) {
-    const PointJob& job = jobs[to_run[k]];
-    const ordered_json record = point_record(job, run);
-    report::write_file_atomically(point_file(o.out_dir, job.index), record.dump(1) + "\n");
-    mine.push_back(record.dump());
-    ++finished;
-    progress(
-        "sweep",
-        std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
-            std::to_string(job.index) + " (" + describe_values(*sweep, job) + "): " +
-            (run.exit_code == 0
-                 ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
-                 : "failed"));
-  });
-
-  const std::vector<std::string> all = ranks.gather(mine);
+  const std::vector<std::string> all = ranks.gather(run_points(plan, o, ranks));
   if (ranks.rank() != 0) {
     return 0;
   }
-  result.points.resize(jobs.size());
+  std::vector<study::PointOutcome> outcomes;
   for (const auto& text : all) {
-    const auto j = ordered_json::parse(text);
-    auto& p = result.points.at(j.at("point").get<std::size_t>());
-    p.values = j.at("values").get<std::vector<std::string>>();
-    p.error = j.at("error").get<std::string>();
-    if (!j.at("result").is_null()) {
-      p.result = report::run_from_json(j.at("result"));
-    }
+    outcomes.push_back(outcome_of(ordered_json::parse(text)));
   }
+  const metrics::SweepResult result = study::sweep_result(plan, outcomes);
   int failed = 0;
   for (const auto& p : result.points) {
     failed += p.result ? 0 : 1;
@@ -215,14 +176,20 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   report::write_file_atomically(
       (dir / "report.html").string(),
       report::sweep_html(result, {scenario_text, "codesim " CODESIM_VERSION}));
-  if (o.format == "json") {
-    out << json_text;
-  } else if (o.format == "csv") {
-    out << report::sweep_csv(result);
-  } else if (o.format == "md") {
-    out << report::sweep_markdown(result);
-  } else {
-    out << report::sweep_table(result);
+  switch (o.format) {
+    case Format::json:
+      out << json_text;
+      break;
+    case Format::csv:
+      out << report::sweep_csv(result);
+      break;
+    case Format::md:
+      out << report::sweep_markdown(result);
+      break;
+    case Format::table:
+    case Format::html:
+      out << report::sweep_table(result);
+      break;
   }
   return failed;
 }

@@ -126,12 +126,20 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                       {"measured_us", m.time_us},
                       {"predicted_us", ps.pieces.at(name).time_us}});
   }
+  // Pieces by their trace labels ("mlp(F)").
+  auto by_label = [](const std::map<workload::PieceId, double>& m) {
+    ordered_json j = ordered_json::object();
+    for (const auto& [piece, v] : m) {
+      j[workload::piece_label(piece)] = v;
+    }
+    return j;
+  };
   const ordered_json fitted{{"file", o.file},
                             {"gemm_efficiency_fp8", fit.gemm_efficiency},
                             {"attention_forward_efficiency", fit.attention_forward_efficiency},
                             {"attention_backward_efficiency", fit.attention_backward_efficiency},
-                            {"gemm_efficiency_by_piece", fit.piece_gemm_efficiency},
-                            {"other_kernels_us_by_piece", fit.piece_other_us}};
+                            {"gemm_efficiency_by_piece", by_label(fit.piece_gemm_efficiency)},
+                            {"other_kernels_us_by_piece", by_label(fit.piece_other_us)}};
   const std::string method =
       "list schedule over the imported op DAG keeping each op's measured wait. GEMM and attention "
       "time per piece "

@@ -202,6 +202,7 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
   if (problems.empty()) {
     problems = check_rules(s, where);
   }
+  s.where = std::move(where);
   if (!problems.empty()) {
     throw core::InputError(std::move(problems));
   }
@@ -262,6 +263,13 @@ Scenario load_scenario(const std::string& path, const std::vector<Setting>& sett
 Scenario load_scenario_text(const std::string& text, const std::string& path,
                             const std::vector<Setting>& settings) {
   return decode_scenario(read_scenario_text(text, path), path, settings);
+}
+
+[[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
+                                 const std::string& message, const std::string& hint) {
+  const auto it = s.where.find(key);
+  const core::SourceLocation at = it != s.where.end() ? it->second : core::SourceLocation{s.source_file, 0, 0};
+  throw core::InputError(core::Diagnostic{at, key, message, hint});
 }
 
 }  // namespace codesim::config

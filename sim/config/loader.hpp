@@ -38,6 +38,11 @@ void apply_settings(FlatScenario& flat, const std::vector<Setting>& settings);
 Scenario decode_scenario(FlatScenario flat, const std::string& path,
                          const std::vector<Setting>& settings = {});
 
+// Throws core::InputError about `key` of the scenario, at the line and column where the file
+// (or a --set) wrote it, else at the file.
+[[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
+                                 const std::string& message, const std::string& hint = {});
+
 // Cross-field rules over a decoded scenario. `where` gives the location of each key that was
 // written in a file (keys left to defaults have none).
 std::vector<core::Diagnostic> check_rules(const Scenario& s,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -9,20 +10,23 @@
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/ep_mode.hpp"
+#include "sim/workload/schedule.hpp"
 #include "topologies/cost.hpp"
 #include "topologies/network_spec.hpp"
 
 namespace codesim::config {
 
+using workload::ScheduleMethod;
+using DispatchMode = workload::EpMode;
+
 enum class PathSelection { ecmp_hash, spread, fixed };
-enum class ScheduleMethod { one_f_one_b, zb1p, dualpipe, dualpipev };
 enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
-enum class DispatchMode { deepep_normal, direct, deepep_low_latency };
 enum class Balance { none, bias, perfect };
-enum class OutputFormat { table, json, csv, md, html };
 enum class InferenceMode { model, bound };
 
 // Spelling of each enum value in scenario files: EnumNames<E>::values.
@@ -51,10 +55,14 @@ CODESIM_ENUM_NAMES(PathSelection,
                    std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
                    std::pair{PathSelection::spread, std::string_view("spread")},
                    std::pair{PathSelection::fixed, std::string_view("static")})
-CODESIM_ENUM_NAMES(ScheduleMethod, std::pair{ScheduleMethod::one_f_one_b, std::string_view("1f1b")},
-                   std::pair{ScheduleMethod::zb1p, std::string_view("zb1p")},
-                   std::pair{ScheduleMethod::dualpipe, std::string_view("dualpipe")},
-                   std::pair{ScheduleMethod::dualpipev, std::string_view("dualpipev")})
+template <>
+struct EnumNames<ScheduleMethod> {
+  static constexpr std::array values = workload::kScheduleMethodNames;
+};
+template <>
+struct EnumNames<DispatchMode> {
+  static constexpr std::array values = workload::kEpModeNames;
+};
 CODESIM_ENUM_NAMES(WorkloadKind, std::pair{WorkloadKind::train, std::string_view("train")},
                    std::pair{WorkloadKind::prefill, std::string_view("prefill")},
                    std::pair{WorkloadKind::decode, std::string_view("decode")})
@@ -66,19 +74,9 @@ CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_vie
                    std::pair{WirePrecision::fp8, std::string_view("fp8")},
                    std::pair{WirePrecision::logfmt8, std::string_view("logfmt8")},
                    std::pair{WirePrecision::logfmt10, std::string_view("logfmt10")})
-CODESIM_ENUM_NAMES(DispatchMode,
-                   std::pair{DispatchMode::deepep_normal, std::string_view("deepep-normal")},
-                   std::pair{DispatchMode::direct, std::string_view("direct")},
-                   std::pair{DispatchMode::deepep_low_latency,
-                             std::string_view("deepep-low-latency")})
 CODESIM_ENUM_NAMES(Balance, std::pair{Balance::none, std::string_view("none")},
                    std::pair{Balance::bias, std::string_view("bias")},
                    std::pair{Balance::perfect, std::string_view("perfect")})
-CODESIM_ENUM_NAMES(OutputFormat, std::pair{OutputFormat::table, std::string_view("table")},
-                   std::pair{OutputFormat::json, std::string_view("json")},
-                   std::pair{OutputFormat::csv, std::string_view("csv")},
-                   std::pair{OutputFormat::md, std::string_view("md")},
-                   std::pair{OutputFormat::html, std::string_view("html")})
 #undef CODESIM_ENUM_NAMES
 
 template <class E>
@@ -91,6 +89,8 @@ std::string_view enum_name(E e) {
   return "?";
 }
 
+// The sections hold what the schema decodes; their defaults are the schema table's
+// (config/schema.cpp), set by the loader, and nowhere else: members start value-initialized.
 struct ModelSection {
   std::string preset;  // catalog name, or empty when `config` is given
   std::string config;  // model config JSON path, resolved against the scenario file
@@ -100,81 +100,78 @@ struct ModelSection {
 struct HardwareSection {
   std::string preset;
   hardware::HardwareSpec spec;  // the preset with the scenario's overrides applied
-  int nodes = 0;
-  int comm_sms = 0;  // SMs held by communication kernels while they overlap compute
+  int nodes{};
+  int comm_sms{};  // SMs held by communication kernels while they overlap compute
   core::BytesPerSecond sm_copy_rate;  // what one such SM sends per second
 };
 
 struct TopologySection {
   topologies::NetworkSpec network;
   core::Seconds switch_latency;  // per switch-to-switch link
-  PathSelection path_selection = PathSelection::ecmp_hash;
+  PathSelection path_selection{};
   std::vector<int> failed_planes;
 };
 
 struct ParallelismSection {
-  int pp = 1;
-  int ep = 1;
-  int dp = 1;
-  int tp = 1;
+  int pp{};
+  int ep{};
+  int dp{};
+  int tp{};
 };
 
 struct ScheduleSection {
-  ScheduleMethod method = ScheduleMethod::one_f_one_b;
-  int micro_batch_sequences = 1;
+  ScheduleMethod method{};
+  int micro_batch_sequences{};
 };
 
 struct PrecisionSection {
-  GemmPrecision gemm = GemmPrecision::fp8;
-  WirePrecision dispatch = WirePrecision::fp8;
-  WirePrecision combine = WirePrecision::bf16;
+  GemmPrecision gemm{};
+  WirePrecision dispatch{};
+  WirePrecision combine{};
 };
 
 struct WorkloadSection {
-  WorkloadKind kind = WorkloadKind::train;
-  int seq_len = 4096;
-  int global_batch_sequences = 1;
+  WorkloadKind kind{};
+  int seq_len{};
+  int global_batch_sequences{};
   PrecisionSection precision;
 };
 
 struct SkewSection {
-  double zipf = 0.0;  // popularity exponent of topic clusters; 0 = uniform
-  int topics = 1;
+  double zipf{};  // popularity exponent of topic clusters; 0 = uniform
+  int topics{};
 };
 
 struct RoutingSection {
-  int node_limit = 4;
-  DispatchMode dispatch = DispatchMode::deepep_normal;
-  Balance balance = Balance::bias;
+  int node_limit{};
+  DispatchMode dispatch{};
+  Balance balance{};
   SkewSection skew;
-  int seed = 1;
-  int plans = 4;             // routing plans per step
-  int sample_tokens = 1024;  // per GPU, per plan
-  int balance_steps = 100;
+  int seed{};
+  int plans{};             // routing plans per step
+  int sample_tokens{};  // per GPU, per plan
+  int balance_steps{};
 };
 
 // Prefill and decode steps (workload.kind prefill | decode).
 struct InferenceSection {
-  InferenceMode mode = InferenceMode::model;
-  int micro_batches = 2;              // overlapped: one's attention under the other's all-to-all
-  int prompt_tokens_per_gpu = 16384;  // prefill: prompt tokens each GPU computes per step
-  int requests_per_gpu = 64;          // decode: sequences each GPU decodes per step
-  int context_len = 4096;             // decode: tokens in each request's KV cache
-  int redundant_experts = 0;          // EPLB replicas in the EP group
-  bool shared_expert_routed = false;  // decode: the shared expert as one more routed expert
-  bool mtp = false;                   // multi-token prediction as a speculative draft
-  double mtp_acceptance = 0.85;       // of the drafted token
-  int bound_hidden = 0;               // bound mode: channels per token on the wire; 0 = model's
-};
-
-struct OutputSection {
-  std::vector<OutputFormat> formats;
-  std::string dir;
-  std::string chrome_trace;  // empty: none
+  InferenceMode mode{};
+  int micro_batches{};              // overlapped: one's attention under the other's all-to-all
+  int prompt_tokens_per_gpu{};  // prefill: prompt tokens each GPU computes per step
+  int requests_per_gpu{};          // decode: sequences each GPU decodes per step
+  int context_len{};             // decode: tokens in each request's KV cache
+  int redundant_experts{};          // EPLB replicas in the EP group
+  bool shared_expert_routed{};  // decode: the shared expert as one more routed expert
+  bool mtp{};                   // multi-token prediction as a speculative draft
+  double mtp_acceptance{};       // of the drafted token
+  int bound_hidden{};               // bound mode: channels per token on the wire; 0 = model's
 };
 
 struct Scenario {
   std::string source_file;  // the YAML it was loaded from
+  // Where each key written in a file (or set from outside) stands; keys left to their defaults
+  // have none.
+  std::map<std::string, core::SourceLocation> where;
   std::string name;
   std::string description;
   ModelSection model;
@@ -186,7 +183,6 @@ struct Scenario {
   WorkloadSection workload;
   RoutingSection routing;
   InferenceSection inference;
-  OutputSection output;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }
 };

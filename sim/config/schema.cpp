@@ -273,7 +273,9 @@ std::vector<FieldSpec> build_schema() {
             between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage (ZeRO-1)."), 1,
                     1'000'000)));
   f.back().derive = [](const Scenario& s) {
-    return Value(std::int64_t{s.gpus() / (s.parallelism.pp * s.parallelism.tp)});
+    // pp or tp is 0 when it failed to decode (that error is reported): derive as if 1.
+    const int per_replica = std::max(1, s.parallelism.pp) * std::max(1, s.parallelism.tp);
+    return Value(std::int64_t{s.gpus() / per_replica});
   };
 
   // --- schedule
@@ -391,17 +393,6 @@ std::vector<FieldSpec> build_schema() {
                                          "7000)."),
                             0, 1'000'000)));
 
-  // --- output
-  f.push_back(field("output.formats", MEMBER(output.formats),
-                    with_default("[table]", "Report formats written by `codesim run`.")));
-  f.push_back(
-      field("output.dir", MEMBER(output.dir), with_default("out", "Directory for reports.")));
-  {
-    FieldSpec trace = field("output.chrome_trace", MEMBER(output.chrome_trace),
-                            optional_field("Chrome trace of the simulated step (path)."));
-    trace.type = FieldType::path;
-    f.push_back(std::move(trace));
-  }
   return f;
 }
 

@@ -2,6 +2,7 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -36,6 +37,12 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
     }
   }
   return best;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
 }
 
 std::string join(std::span<const std::string> parts, std::string_view separator) {

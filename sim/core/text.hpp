@@ -15,6 +15,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // max(1, |word| / 4)); empty otherwise.
 std::string closest_match(std::string_view word, std::span<const std::string> candidates);
 
+// v with `digits` digits after the point: fixed(3.14159, 2) = "3.14".
+std::string fixed(double v, int digits);
+
 std::string join(std::span<const std::string> parts, std::string_view separator);
 
 // The pieces of `text` between `separator`s, empty pieces kept: split("a,,b", ',') = a, "", b.

@@ -31,26 +31,23 @@ void add_pair(EpFlows& out, int a, int b, int count, const EpPayload& payload, V
 
 }  // namespace
 
-std::string_view ep_mode_name(EpMode m) {
-  switch (m) {
-    case EpMode::normal:
-      return "normal";
-    case EpMode::direct:
-      return "direct";
-    case EpMode::low_latency:
-      return "low-latency";
+core::Bytes token_bytes(int hidden, WireFormat format) {
+  const double h = hidden;
+  switch (format.kind) {
+    case WireFormat::Kind::bf16:
+      return core::Bytes(2 * h);
+    case WireFormat::Kind::fp8:
+      return core::Bytes(h + h / kChannelsPerTile * kScaleBytes);
+    case WireFormat::Kind::logfmt:
+      return core::Bytes(kernels::logfmt_bytes(h, format.logfmt_bits));
   }
-  return "?";
+  return core::Bytes(2 * h);
 }
 
-EpPayload ep_payload(int hidden, int topk, DispatchFormat dispatch, int combine_logfmt_bits) {
-  const double h = hidden;
-  const double routing = topk * (kIndexBytes + kWeightBytes);
-  const double tokens =
-      dispatch == DispatchFormat::fp8 ? h + h / kChannelsPerTile * kScaleBytes : 2 * h;
-  const double combine =
-      combine_logfmt_bits == 0 ? 2 * h : kernels::logfmt_bytes(h, combine_logfmt_bits);
-  return EpPayload{core::Bytes(tokens + routing), core::Bytes(combine)};
+EpPayload ep_payload(const EpPayloadSpec& spec) {
+  const core::Bytes routing(spec.topk * (kIndexBytes + kWeightBytes));
+  return EpPayload{token_bytes(spec.hidden, spec.dispatch) + routing,
+                   token_bytes(spec.hidden, spec.combine)};
 }
 
 EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload& payload,
@@ -66,7 +63,7 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
       const int a = gpus[static_cast<std::size_t>(s)];
       const int b = gpus[static_cast<std::size_t>(d)];
       switch (mode) {
-        case EpMode::normal:
+        case EpMode::deepep_normal:
           // The NVLink hop forwards what IB brought (or starts at once, on the source's node; its
           // latency is then hidden under the IB hop's).
           add_pair(out, a, b, plan.rdma(s, d), payload, Via::shortest, 0, 2);
@@ -75,7 +72,7 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
         case EpMode::direct:
           add_pair(out, a, b, plan.direct(s, d), payload, Via::shortest);
           break;
-        case EpMode::low_latency:
+        case EpMode::deepep_low_latency:
           add_pair(out, a, b, plan.per_expert(s, d), payload, Via::network);
           break;
       }

@@ -19,22 +19,41 @@
 
 #include "models/kernels/routing_plan.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/ep_mode.hpp"
 #include "topologies/traffic.hpp"
 
 namespace codesim::engine {
 
-enum class EpMode { normal, direct, low_latency };
-enum class DispatchFormat { fp8, bf16 };
+using workload::EpMode;
 
-std::string_view ep_mode_name(EpMode m);
+// How a token's channels travel: BF16, FP8 with an FP32 scale per 128 channels, or LogFMT-n
+// (kernels/logfmt.hpp).
+struct WireFormat {
+  enum class Kind { bf16, fp8, logfmt } kind = Kind::bf16;
+  int logfmt_bits = 0;
+};
+inline constexpr WireFormat kBf16Wire{WireFormat::Kind::bf16};
+inline constexpr WireFormat kFp8Wire{WireFormat::Kind::fp8};
+inline WireFormat logfmt_wire(int bits) {
+  return {WireFormat::Kind::logfmt, bits};
+}
+
+// Bytes of one token's `hidden` channels in `format`.
+core::Bytes token_bytes(int hidden, WireFormat format);
+
+struct EpPayloadSpec {
+  int hidden = 0;
+  int topk = 0;  // experts per token: the dispatch carries their indices and weights
+  WireFormat dispatch = kFp8Wire;
+  WireFormat combine = kBf16Wire;
+};
 
 struct EpPayload {
   core::Bytes dispatch;  // per token message
   core::Bytes combine;
 };
 
-// combine_logfmt_bits = 0 for BF16 combine.
-EpPayload ep_payload(int hidden, int topk, DispatchFormat dispatch, int combine_logfmt_bits);
+EpPayload ep_payload(const EpPayloadSpec& spec);
 
 struct EpFlows {
   std::vector<topologies::Flow> dispatch;

@@ -1,4 +1,5 @@
-// Breakdown, exposed communication, link use and memory of a replayed step.
+// Breakdown, throughput, exposed communication, overlapped pairs, link use and memory of a
+// replayed step, each computed by its own function from the timeline.
 #include "sim/engine/step_metrics.hpp"
 
 #include <algorithm>
@@ -6,90 +7,26 @@
 #include <numeric>
 
 #include "models/llm/analytics.hpp"
+#include "sim/core/text.hpp"
 #include "sim/engine/expert_parallel.hpp"
+#include "sim/engine/intervals.hpp"
+#include "sim/engine/step_lanes.hpp"
 #include "sim/workload/schedule.hpp"
+#include "sim/workload/training_state.hpp"
 
 namespace codesim::engine {
 namespace {
 
 using workload::ChunkKind;
-using workload::CommKind;
 
-struct Interval {
-  double a = 0;
-  double b = 0;
-};
+constexpr double kSecondsPerDay = 86400;
 
-// Length of `x` not covered by the sorted, disjoint `cover`.
-double uncovered(const Interval& x, const std::vector<Interval>& cover) {
-  double left = x.b - x.a;
-  for (const auto& c : cover) {
-    const double lo = std::max(x.a, c.a);
-    const double hi = std::min(x.b, c.b);
-    if (hi > lo) {
-      left -= hi - lo;
-    }
-  }
-  return std::max(0.0, left);
-}
-
-std::vector<Interval> merged(std::vector<Interval> v) {
-  std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
-  std::vector<Interval> out;
-  for (const auto& i : v) {
-    if (i.b <= i.a) {
-      continue;
-    }
-    if (!out.empty() && i.a <= out.back().b) {
-      out.back().b = std::max(out.back().b, i.b);
-    } else {
-      out.push_back(i);
-    }
-  }
-  return out;
-}
-
-std::string comm_group(CommKind k) {
-  switch (k) {
-    case CommKind::ep_dispatch:
-    case CommKind::ep_combine:
-      return "EP";
-    case CommKind::pp_send:
-      return "PP";
-    default:
-      return "DP";
-  }
-}
-
-metrics::Breakdown breakdown(const workload::StepProgram& p, const StepTimeline& t,
-                             double step_time) {
-  std::map<int, Interval> chunks;
-  std::map<int, ChunkKind> kinds;
-  double last_chunk_end = 0;
-  std::vector<Interval> tail;
-  for (const auto& task : p.tasks) {
-    if (task.rank != 0) {
-      continue;
-    }
-    const auto& tt = t.tasks[static_cast<std::size_t>(task.id)];
-    if (task.chunk < 0) {
-      tail.push_back({tt.start.value, tt.end.value});
-      continue;
-    }
-    auto [it, fresh] = chunks.emplace(task.chunk, Interval{tt.start.value, tt.end.value});
-    if (!fresh) {
-      it->second.a = std::min(it->second.a, tt.start.value);
-      it->second.b = std::max(it->second.b, tt.end.value);
-    }
-    kinds[task.chunk] = task.chunk_kind;
-    last_chunk_end = std::max(last_chunk_end, tt.end.value);
-  }
+// The first rank's step by chunk kind; the bubble is what the chunks and the tail leave idle.
+metrics::Breakdown breakdown(const RankActivity& first, core::Seconds step) {
   metrics::Breakdown out;
-  for (auto it = chunks.begin(); it != chunks.end(); ++it) {
-    const auto next = std::next(it);
-    const double end = next == chunks.end() ? it->second.b : std::min(it->second.b, next->second.a);
-    const core::Seconds span(std::max(0.0, end - it->second.a));
-    switch (kinds[it->first]) {
+  for (const auto& c : first.chunks) {
+    const core::Seconds span(c.span.b - c.span.a);
+    switch (c.kind) {
       case ChunkKind::forward:
         out.forward += span;
         break;
@@ -105,128 +42,96 @@ metrics::Breakdown breakdown(const workload::StepProgram& p, const StepTimeline&
         break;
     }
   }
-  for (const auto& i : merged(tail)) {
-    out.optimizer += core::Seconds(std::max(0.0, i.b - std::max(i.a, last_chunk_end)));
+  for (const auto& i : merged(first.tail)) {
+    out.optimizer += core::Seconds(std::max(0.0, i.b - std::max(i.a, first.last_chunk_end)));
   }
-  out.bubble = core::Seconds(step_time) -
-               (out.forward + out.backward + out.weight + out.forward_backward + out.optimizer);
+  out.bubble = step - (out.forward + out.backward + out.weight + out.forward_backward +
+                       out.optimizer);
   return out;
 }
 
-}  // namespace
-
-double activation_bytes_per_token_layer(const llm::LlmSpec& m) {
-  return 34.0 * m.hidden;
-}
-
-metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
-  double params = 0;
-  double shard = 0;
-  double layers = 0;
-  for (const int st : p.schedule.stages_of(0)) {
-    const double dense = p.stage_dense_params[static_cast<std::size_t>(st)];
-    const double experts = p.stage_expert_params[static_cast<std::size_t>(st)];
-    params += dense + experts;
-    shard += dense / f.dp + experts / std::max(1, f.dp / f.ep);
-    layers = std::max<double>(layers, p.placement[static_cast<std::size_t>(st)].layers());
-  }
-  metrics::MemoryUse m;
-  m.parameters_gb = params * 2 / 1e9;
-  m.optimizer_gb = shard * (4 + 2 + 2) / 1e9;
-  m.gradients_gb = params * 4 / 1e9;
-  m.capacity_gb = f.gpu.hbm_capacity.value / 1e9;
-  m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
-  m.activations_gb = m.peak_in_flight * layers * f.tokens_per_micro_batch *
-                     activation_bytes_per_token_layer(*f.model) / 1e9;
-  return m;
-}
-
-metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeline& t,
-                                const Platform& platform, const StepFacts& f) {
-  metrics::RunResult r;
-  double step = 0;
-  for (const auto& tt : t.tasks) {
-    step = std::max(step, tt.end.value);
-  }
-  r.step_time = core::Seconds(step);
-  r.breakdown = breakdown(p, t, step);
+// Tokens per day, and model FLOPs per GPU against the BF16 peak (causal and non-causal).
+void throughput(metrics::RunResult& r, const StepFacts& f) {
+  const double step = r.step_time.value;
   r.tokens_per_step = f.sequences_per_step * f.seq_len;
-  r.tokens_per_day = r.tokens_per_step / step * 86400.0;
+  r.tokens_per_day = r.tokens_per_step / step * kSecondsPerDay;
   const auto a = llm::analyze(*f.model, f.seq_len);
-  r.tflops_causal = a.training_flops_per_token.value * r.tokens_per_step / step / f.gpus / 1e12;
-  r.tflops_noncausal =
-      a.training_flops_per_token_noncausal.value * r.tokens_per_step / step / f.gpus / 1e12;
-  r.mfu_causal = r.tflops_causal * 1e12 / f.gpu.bf16_peak.value;
-  r.mfu_noncausal = r.tflops_noncausal * 1e12 / f.gpu.bf16_peak.value;
+  const double per_gpu = r.tokens_per_step / step / f.gpus;
+  r.tflops_causal = a.training_flops_per_token.value * per_gpu / 1e12;
+  r.tflops_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / 1e12;
+  r.mfu_causal = a.training_flops_per_token.value * per_gpu / f.gpu.bf16_peak.value;
+  r.mfu_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / f.gpu.bf16_peak.value;
+}
 
-  // Exposed communication on the first rank: its communication time its compute does not cover.
-  std::vector<Interval> compute;
-  std::map<std::string, std::vector<Interval>> comm;
-  for (const auto& task : p.tasks) {
-    if (task.rank != 0) {
-      continue;
-    }
-    const auto& tt = t.tasks[static_cast<std::size_t>(task.id)];
-    if (task.stream == workload::StepStream::compute) {
-      compute.push_back({tt.start.value, tt.end.value});
-    } else if (task.comm) {
-      comm[comm_group(task.comm->kind)].push_back({tt.start.value, tt.end.value});
-    }
-  }
-  const auto covered = merged(compute);
+// On the first rank: its compute stream's busy time, and per group the communication time its
+// compute does not cover.
+void exposed_communication(metrics::RunResult& r, const RankActivity& first) {
+  const auto covered = merged(first.compute);
   for (const auto& i : covered) {
     r.compute_busy += core::Seconds(i.b - i.a);
   }
-  for (const char* k : {"EP", "PP", "DP"}) {
+  for (const metrics::CommGroup g : metrics::kCommGroups) {
+    std::vector<Interval> spans;
+    for (const auto& [group, span] : first.comm) {
+      if (group == g) {
+        spans.push_back(span);
+      }
+    }
     double exposed = 0;
-    for (const auto& i : merged(comm[k])) {
+    for (const auto& i : merged(spans)) {
       exposed += uncovered(i, covered);
     }
-    r.exposed_comm[k] = core::Seconds(exposed);
+    r.exposed_comm[g] = core::Seconds(exposed);
   }
+}
 
-  // Overlapped pairs between two plain MoE stages.
-  {
-    auto plain = [&](int stage) {
-      const auto& sl = p.placement[static_cast<std::size_t>(stage)];
-      return !sl.embedding && !sl.head && f.model->is_moe_layer(sl.first_layer);
-    };
-    std::map<std::pair<int, int>, Interval> pairs;
-    for (const auto& task : p.tasks) {
-      if (task.chunk < 0 || task.chunk_kind != ChunkKind::forward_backward) {
-        continue;
-      }
-      const auto& chunk =
-          p.schedule
-              .per_rank[static_cast<std::size_t>(task.rank)][static_cast<std::size_t>(task.chunk)];
-      if (!plain(chunk.work.stage) || !plain(chunk.backward.stage)) {
-        continue;
-      }
-      const auto& tt = t.tasks[static_cast<std::size_t>(task.id)];
-      // The pair begins when its first real piece starts (not while it waits for its inputs).
-      const bool waiting = task.piece == "recv(F)" || task.piece == "recv(B)";
-      auto [it, fresh] = pairs.emplace(std::make_pair(task.rank, task.chunk),
-                                       Interval{waiting ? 1e300 : tt.start.value, tt.end.value});
-      if (!fresh) {
-        if (!waiting) {
-          it->second.a = std::min(it->second.a, tt.start.value);
-        }
-        it->second.b = std::max(it->second.b, tt.end.value);
-      }
+// The median overlapped F&B pair between two plain MoE stages (no embedding, head or dense
+// layer), from its first real piece (not its wait for inputs) to its last.
+void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p,
+                      const StepTimeline& t, const StepFacts& f) {
+  auto plain = [&](int stage) {
+    const auto& sl = p.placement[static_cast<std::size_t>(stage)];
+    return !sl.embedding && !sl.head && f.model->is_moe_layer(sl.first_layer);
+  };
+  std::map<std::pair<int, int>, Interval> pairs;
+  for (const auto& task : p.tasks) {
+    if (task.chunk < 0 || task.chunk_kind != ChunkKind::forward_backward) {
+      continue;
     }
-    std::vector<double> spans;
-    for (const auto& [k, i] : pairs) {
-      spans.push_back(i.b - i.a);
+    const auto& chunk =
+        p.schedule
+            .per_rank[static_cast<std::size_t>(task.rank)][static_cast<std::size_t>(task.chunk)];
+    if (!plain(chunk.work.stage) || !plain(chunk.backward.stage)) {
+      continue;
     }
-    if (!spans.empty()) {
-      std::nth_element(spans.begin(), spans.begin() + static_cast<long>(spans.size() / 2),
-                       spans.end());
-      r.median_pair = core::Seconds(spans[spans.size() / 2]);
+    const auto& tt = t.tasks[static_cast<std::size_t>(task.id)];
+    const bool waiting = task.piece.kind == workload::PieceKind::recv;
+    auto [it, fresh] = pairs.emplace(std::make_pair(task.rank, task.chunk),
+                                     Interval{waiting ? 1e300 : tt.start.value, tt.end.value});
+    if (!fresh) {
+      if (!waiting) {
+        it->second.a = std::min(it->second.a, tt.start.value);
+      }
+      it->second.b = std::max(it->second.b, tt.end.value);
     }
-    r.pairs_measured = static_cast<int>(spans.size());
   }
+  std::vector<double> spans;
+  for (const auto& [k, i] : pairs) {
+    spans.push_back(i.b - i.a);
+  }
+  if (!spans.empty()) {
+    const auto mid = spans.begin() + static_cast<long>(spans.size() / 2);
+    std::nth_element(spans.begin(), mid, spans.end());
+    r.median_pair = core::Seconds(*mid);
+  }
+  r.pairs_measured = static_cast<int>(spans.size());
+}
 
-  // Bytes per directed link over the step (every task runs its transfer once per repeat).
+// Bytes per directed link over the step (every task runs its transfer once per repeat): the IB
+// bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), and the five
+// busiest links by utilization.
+void link_use(metrics::RunResult& r, const StepTimeline& t, const Platform& platform,
+              const StepFacts& f) {
   const auto& router = platform.router();
   const auto& topo = platform.topology();
   std::vector<int> runs(t.transfers.size(), 0);
@@ -243,7 +148,6 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
       step_loads.bytes[d] += loads.bytes[d] * runs[i] * t.transfers[i].repeat;
     }
   }
-  // IB bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe).
   std::vector<int> group(static_cast<std::size_t>(f.gpus_per_rank_in_ep));
   std::iota(group.begin(), group.end(), 0);
   core::Bytes sent;
@@ -256,7 +160,7 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
     const double bytes = step_loads.bytes[d].value;
     if (bytes > 0) {
       const auto& link = topo.link(topo.links()[d / 2]);
-      use.emplace_back(bytes / (link.bandwidth.value * step), static_cast<int>(d));
+      use.emplace_back(bytes / (link.bandwidth.value * r.step_time.value), static_cast<int>(d));
     }
   }
   std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) {
@@ -267,8 +171,57 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
     r.busiest_links.push_back(
         {router.describe(d), step_loads.bytes[static_cast<std::size_t>(d)], use[i].first});
   }
+}
 
+}  // namespace
+
+core::Bytes activation_bytes_per_token_layer(const llm::LlmSpec& m) {
+  return core::Bytes(workload::kActivationHiddensPerTokenLayer * m.hidden);
+}
+
+core::Note activation_note() {
+  return {core::NoteKind::estimated,
+          "activations at " + core::fixed(workload::kActivationHiddensPerTokenLayer, 0) +
+              " x hidden bytes per token and layer (BF16, no recomputation), an upper bound for "
+              "DeepSeek-V3"};
+}
+
+metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
+  double params = 0;
+  double shard = 0;
+  double layers = 0;
+  for (const int st : p.schedule.stages_of(0)) {
+    const double dense = p.stage_dense_params[static_cast<std::size_t>(st)];
+    const double experts = p.stage_expert_params[static_cast<std::size_t>(st)];
+    params += dense + experts;
+    shard += dense / f.dp + experts / std::max(1, f.dp / f.ep);
+    layers = std::max<double>(layers, p.placement[static_cast<std::size_t>(st)].layers());
+  }
+  metrics::MemoryUse m;
+  m.parameters = core::Bytes(params * workload::kParameterBytes);
+  m.optimizer = core::Bytes(shard * workload::kOptimizerStateBytes);
+  m.gradients = core::Bytes(params * workload::kGradientBytes);
+  m.capacity = f.gpu.hbm_capacity;
+  m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
+  m.activations = activation_bytes_per_token_layer(*f.model) *
+                  (m.peak_in_flight * layers * f.tokens_per_micro_batch);
+  return m;
+}
+
+metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeline& t,
+                                const Platform& platform, const StepFacts& f) {
+  metrics::RunResult r;
+  for (const auto& tt : t.tasks) {
+    r.step_time = std::max(r.step_time, tt.end);
+  }
+  const std::vector<RankActivity> ranks = rank_activity(p, t);
+  r.breakdown = breakdown(ranks.front(), r.step_time);
+  throughput(r, f);
+  exposed_communication(r, ranks.front());
+  overlapped_pairs(r, p, t, f);
+  link_use(r, t, platform, f);
   r.memory = memory_use(p, f);
+  r.lanes = pipeline_lanes(ranks);
   return r;
 }
 

@@ -1,5 +1,5 @@
 // From a replayed step to the report's figures: step time, the first rank's breakdown, exposed
-// communication, link loads, memory.
+// communication, link loads, memory, and every rank's lanes for the timeline.
 #pragma once
 
 #include "models/hardware/hardware_spec.hpp"
@@ -23,10 +23,10 @@ struct StepFacts {
   int gpus_per_rank_in_ep = 1;  // the first rank's EP group: GPUs 0 .. this - 1
 };
 
-// Activation bytes one token leaves per transformer layer for the backward pass: 34 x hidden
-// (Korthikanti et al. 2022, BF16, no recomputation). An upper bound for DeepSeek-V3, which
-// recomputes norms and MLA up-projections and caches some activations in FP8.
-double activation_bytes_per_token_layer(const llm::LlmSpec& m);
+// Activation bytes one token leaves per transformer layer for the backward pass
+// (workload::kActivationHiddensPerTokenLayer x hidden), and the note that says so.
+core::Bytes activation_bytes_per_token_layer(const llm::LlmSpec& m);
+core::Note activation_note();
 
 // Memory per GPU of the first pipeline rank: its stages' parameters (BF16), FP32 gradients, the
 // ZeRO-1 shard of the optimizer state (FP32 master + BF16 moments), activations in flight.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/kernels/routing_plan.hpp"
+#include "sim/core/note.hpp"
 #include "sim/engine/expert_parallel.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/workload/step_program.hpp"
@@ -28,7 +29,7 @@ namespace codesim::engine {
 struct StepNetwork {
   int gpus_per_rank = 1;  // G: the data-parallel replicas of each pipeline rank
   int ep = 1;
-  EpMode mode = EpMode::normal;
+  EpMode mode = EpMode::deepep_normal;
   EpPayload payload;
   // Routing plans over `ep` GPUs; (layer, micro-batch) uses plans[(7 x layer + micro-batch) mod
   // plans.size()], so that layers and micro-batches route differently.
@@ -43,6 +44,11 @@ struct StepTimeline {
   std::vector<int> transfer_of_task;  // per task: index in `transfers`, or -1
   std::vector<Transfer> transfers;    // the distinct transfers routed
 };
+
+// What the replay folds (one replica's pipeline stands for all), how it scales the routing plans
+// to the micro-batch, and the sender cap it assumes.
+std::vector<core::Note> replay_notes(const workload::StepProgram& program,
+                                     const StepNetwork& network);
 
 // Throws core::SimulationError when the program cannot run.
 StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,

@@ -1,18 +1,19 @@
-// What a simulated prefill or decode step gives. Plain data; sim/cli fills it, sim/report writes
-// it.
+// What a simulated prefill or decode step gives. Plain data; sim/study fills it, sim/report
+// writes it.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
 
 namespace codesim::metrics {
 
 struct InferenceResult {
   std::string scenario;
-  std::string phase;  // "prefill" or "decode"
-  std::string mode;   // "model" (the full model) or "bound" (ISCA 2.3.2)
+  std::string phase;  // the scenario's workload.kind: "prefill" or "decode"
+  std::string mode;   // its inference.mode: "model" (the full model) or "bound" (ISCA 2.3.2)
   int gpus = 0;
   int gpus_per_node = 0;
   int ep = 0;
@@ -36,10 +37,10 @@ struct InferenceResult {
   double compute_busy = 0;  // share of the step the compute stream works
   double comm_busy = 0;     // share of the step the communication stream works
   std::string bound_by;     // what limits the step, in words
-  double weights_gb_per_gpu = 0;
-  double kv_cache_gb_per_gpu = 0;
-  double hbm_gb = 0;
-  std::vector<std::string> notes;
+  core::Bytes weights_per_gpu;
+  core::Bytes kv_cache_per_gpu;
+  core::Bytes hbm;
+  std::vector<core::Note> notes;
 };
 
 }  // namespace codesim::metrics

@@ -1,12 +1,15 @@
 // What a simulated training step gives: the figures every report writer prints. Plain data; the
-// engine fills it, sim/report writes it.
+// engine measures it, sim/study assembles it, sim/report writes it.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
+#include "sim/metrics/comm_group.hpp"
+#include "sim/metrics/pipeline_lanes.hpp"
 
 namespace codesim::metrics {
 
@@ -32,14 +35,16 @@ struct LinkUse {
   double utilization = 0;  // bytes / (bandwidth x step time)
 };
 
+// Per GPU of the first pipeline rank.
 struct MemoryUse {
-  double parameters_gb = 0;
-  double gradients_gb = 0;
-  double optimizer_gb = 0;
-  double activations_gb = 0;  // peak micro-batches in flight x one micro-batch-stage's
+  core::Bytes parameters;
+  core::Bytes gradients;
+  core::Bytes optimizer;
+  core::Bytes activations;  // peak micro-batches in flight x one micro-batch-stage's
   int peak_in_flight = 0;
-  double capacity_gb = 0;
-  double total_gb() const { return parameters_gb + gradients_gb + optimizer_gb + activations_gb; }
+  core::Bytes capacity;
+  core::Bytes fixed() const { return parameters + gradients + optimizer; }
+  core::Bytes total() const { return fixed() + activations; }
 };
 
 // The scale-out network the step ran on (topologies/properties.hpp), for cost comparisons.
@@ -62,8 +67,8 @@ struct RunResult {
   double tflops_noncausal = 0;
   double mfu_causal = 0;  // against the dense BF16 peak
   double mfu_noncausal = 0;
-  std::map<std::string, core::Seconds> exposed_comm;  // "EP", "PP", "DP"
-  core::Seconds compute_busy;                         // the first rank's compute stream
+  std::map<CommGroup, core::Seconds> exposed_comm;  // every group, zero when it never waits
+  core::Seconds compute_busy;                       // the first rank's compute stream
   // Median time of an overlapped F&B pair of two stages of MoE layers only (no embedding, head
   // or dense layer): what DeepSeek's profile trace shows one of.
   core::Seconds median_pair;
@@ -74,7 +79,9 @@ struct RunResult {
   std::vector<LinkUse> busiest_links;
   MemoryUse memory;
   std::vector<std::string> placement;  // per stage: its layers
-  std::vector<std::string> notes;      // folding, fitted figures, estimates
+  std::vector<core::Note> notes;       // what the models folded, fitted, assumed, estimated
+  // Per pipeline rank, what its streams did when (HTML timeline). Not part of the JSON report.
+  std::vector<RankLanes> lanes;
 };
 
 }  // namespace codesim::metrics

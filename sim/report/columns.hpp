@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/inference_result.hpp"
 #include "sim/metrics/run_result.hpp"
 
 namespace codesim::report {
@@ -22,5 +23,16 @@ const std::vector<Column>& step_columns();
 
 // The column named `name`; throws std::out_of_range for an unknown one.
 const Column& step_column(const std::string& name);
+
+// An inference step's figures as named columns (CSV, Markdown, HTML of prefill and decode runs).
+struct InferenceColumn {
+  std::string name;   // "tpot_ms"
+  std::string label;  // "TPOT (ms)"
+  std::function<double(const metrics::InferenceResult&)> value;
+};
+
+// step_time_ms, TPOT (with and without MTP), TTFT, tokens per second, per-layer pieces, busy
+// shares, memory.
+const std::vector<InferenceColumn>& inference_columns();
 
 }  // namespace codesim::report

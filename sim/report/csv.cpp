@@ -66,4 +66,14 @@ std::string sweep_csv(const metrics::SweepResult& s) {
   return out;
 }
 
+std::string inference_csv(const metrics::InferenceResult& r) {
+  std::vector<std::string> header{"scenario", "phase", "mode"};
+  std::vector<std::string> row{r.scenario, r.phase, r.mode};
+  for (const auto& c : inference_columns()) {
+    header.push_back(c.name);
+    row.push_back(core::format_number(c.value(r)));
+  }
+  return csv_row(header) + csv_row(row);
+}
+
 }  // namespace codesim::report

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "sim/metrics/inference_result.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/metrics/sweep_result.hpp"
 
@@ -10,6 +11,9 @@ namespace codesim::report {
 
 // A header row and one row: scenario, then every step column.
 std::string run_csv(const metrics::RunResult& r);
+
+// A header row and one row: scenario, phase, mode, then every inference column.
+std::string inference_csv(const metrics::InferenceResult& r);
 
 // A header row (point, the varied keys, the step columns, error) and one row per point; a failed
 // point has empty step columns and its error.

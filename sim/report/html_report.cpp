@@ -2,6 +2,8 @@
 #include "sim/report/html_report.hpp"
 
 #include "sim/report/format.hpp"
+#include "sim/report/html_page.hpp"
+#include "sim/report/labels.hpp"
 #include "sim/report/svg_chart.hpp"
 
 namespace codesim::report {
@@ -9,77 +11,18 @@ namespace {
 
 using metrics::RunResult;
 
-constexpr const char* kStyle =
-    "body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"
-    "table{border-collapse:collapse;margin:8px 0}"
-    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
-    "td:first-child,th:first-child{text-align:left}"
-    "pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}"
-    "footer{margin-top:32px;color:#555;font-size:13px}";
-
-std::string open_page(const std::string& title) {
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
-         escape_xml(title) + "</title><style>" + kStyle + "</style></head><body>\n<h1>" +
-         escape_xml(title) + "</h1>\n";
-}
-
-std::string html_table(const std::vector<std::string>& header,
-                       const std::vector<std::vector<std::string>>& rows) {
-  std::string out = "<table><tr>";
-  for (const auto& h : header) {
-    out += "<th>" + escape_xml(h) + "</th>";
-  }
-  out += "</tr>";
-  for (const auto& r : rows) {
-    out += "<tr>";
-    for (const auto& c : r) {
-      out += "<td>" + escape_xml(c) + "</td>";
-    }
-    out += "</tr>";
-  }
-  return out + "</table>\n";
-}
-
 // The step-time breakdown of each result, stacked.
 Chart breakdown_chart(const std::vector<std::string>& names,
                       const std::vector<const RunResult*>& results) {
   Chart c{"step-time breakdown of the first pipeline rank", names, {}, "seconds"};
-  const std::pair<const char*, core::Seconds metrics::Breakdown::*> parts[] = {
-      {"1F", &metrics::Breakdown::forward},    {"1B", &metrics::Breakdown::backward},
-      {"1W", &metrics::Breakdown::weight},     {"1F1B", &metrics::Breakdown::forward_backward},
-      {"bubble", &metrics::Breakdown::bubble}, {"opt", &metrics::Breakdown::optimizer}};
-  for (const auto& [name, member] : parts) {
-    Series s{name, {}};
+  for (const auto& part : kBreakdownParts) {
+    Series s{std::string(part.label), {}};
     for (const auto* r : results) {
-      s.values.push_back(r != nullptr ? (r->breakdown.*member).value : 0.0);
+      s.values.push_back(r != nullptr ? (r->breakdown.*part.member).value : 0.0);
     }
     c.series.push_back(std::move(s));
   }
   return c;
-}
-
-// Notes sorted into what was fitted or assumed and everything else the model says.
-std::string provenance(const std::vector<std::string>& notes) {
-  std::string out =
-      "<h2>Fitted and predicted</h2>\n<p>Every figure above is predicted by the model from the "
-      "scenario. These inputs to it were fitted to measurements or estimated:</p><ul>";
-  for (const auto& n : notes) {
-    if (n.rfind("fitted:", 0) == 0 || n.rfind("estimate:", 0) == 0) {
-      out += "<li>" + escape_xml(n) + "</li>";
-    }
-  }
-  out += "</ul><p>How the model was applied:</p><ul>";
-  for (const auto& n : notes) {
-    if (n.rfind("fitted:", 0) != 0 && n.rfind("estimate:", 0) != 0) {
-      out += "<li>" + escape_xml(n) + "</li>";
-    }
-  }
-  return out + "</ul>\n";
-}
-
-std::string footer_html(const PageFooter& f) {
-  return "<footer><h2>Scenario</h2><pre>" + escape_xml(f.scenario_text) + "</pre><p>" +
-         escape_xml(f.version) + "</p></footer>\n</body></html>\n";
 }
 
 std::string headline(const RunResult& r) {
@@ -94,11 +37,13 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
   std::string out = open_page("codesim: " + r.scenario);
   out += "<p>" + escape_xml(headline(r)) + "</p>\n";
   out += "<h2>Step time</h2>\n" + stacked_bars_svg(breakdown_chart({r.scenario}, {&r})) + "\n";
-  std::vector<std::vector<std::string>> exposed;
-  for (const auto& [k, v] : r.exposed_comm) {
-    exposed.push_back({k, fixed(v.value * 1e3, 1)});
+  std::vector<std::vector<std::string>> exposed_rows;
+  for (const auto g : metrics::kCommGroups) {
+    exposed_rows.push_back(
+        {std::string(metrics::comm_group_name(g)), fixed(exposed(r, g).value * 1e3, 1)});
   }
-  out += "<h2>Exposed communication (first rank)</h2>\n" + html_table({"kind", "ms"}, exposed);
+  out += "<h2>Exposed communication (first rank)</h2>\n" +
+         html_table({"kind", "ms"}, exposed_rows);
   std::vector<std::vector<std::string>> links;
   for (const auto& l : r.busiest_links) {
     links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
@@ -108,8 +53,9 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
   out +=
       "<h2>Memory per GPU (first rank)</h2>\n" +
       html_table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},
-                 {{fixed(m.parameters_gb, 1), fixed(m.gradients_gb, 1), fixed(m.optimizer_gb, 1),
-                   fixed(m.activations_gb, 1), fixed(m.total_gb(), 1), fixed(m.capacity_gb, 0)}});
+                 {{fixed(m.parameters.value / 1e9, 1), fixed(m.gradients.value / 1e9, 1),
+                   fixed(m.optimizer.value / 1e9, 1), fixed(m.activations.value / 1e9, 1),
+                   fixed(m.total().value / 1e9, 1), fixed(m.capacity.value / 1e9, 0)}});
   out += "<h2>Network</h2>\n" +
          html_table({"family", "endpoints", "switches", "switch links", "cost (M$)"},
                     {{r.network.family, std::to_string(r.network.endpoints),
@@ -179,11 +125,10 @@ std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer) 
     row.insert(row.end(), p.values.begin(), p.values.end());
     if (p.result) {
       const auto& r = *p.result;
-      const auto ep = r.exposed_comm.find("EP");
       row.push_back(fixed(r.step_time.value, 3));
       row.push_back(fixed(r.tokens_per_day / 1e9, 1));
       row.push_back(fixed(100 * r.mfu_causal, 1));
-      row.push_back(ep == r.exposed_comm.end() ? "" : fixed(ep->second.value * 1e3, 1));
+      row.push_back(fixed(exposed(r, metrics::CommGroup::ep).value * 1e3, 1));
       row.push_back(r.busiest_links.empty() ? "" : r.busiest_links.front().link);
       row.push_back(
           r.busiest_links.empty() ? "" : fixed(100 * r.busiest_links.front().utilization, 1) + "%");
@@ -199,7 +144,7 @@ std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer) 
   for (const auto* r : results) {
     first = first != nullptr ? first : r;
   }
-  return out + provenance(first != nullptr ? first->notes : std::vector<std::string>{}) +
+  return out + provenance(first != nullptr ? first->notes : std::vector<core::Note>{}) +
          footer_html(footer);
 }
 

@@ -5,19 +5,18 @@
 
 #include <string>
 
+#include "sim/metrics/inference_result.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/metrics/sweep_result.hpp"
+#include "sim/report/html_page.hpp"
 
 namespace codesim::report {
-
-// What the page shows besides the results.
-struct PageFooter {
-  std::string scenario_text;  // the scenario as run (YAML)
-  std::string version;        // "codesim 0.3.0"
-};
 
 std::string run_html(const metrics::RunResult& r, const PageFooter& footer);
 
 std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer);
+
+// An inference step: headline, per-layer pieces, busy shares, memory, every figure, the notes.
+std::string inference_html(const metrics::InferenceResult& r, const PageFooter& footer);
 
 }  // namespace codesim::report

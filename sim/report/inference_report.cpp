@@ -2,6 +2,7 @@
 #include "sim/report/inference_report.hpp"
 
 #include "sim/report/format.hpp"
+#include "sim/report/labels.hpp"
 #include "sim/report/schema_version.hpp"
 
 namespace codesim::report {
@@ -33,10 +34,10 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
   j["compute_busy"] = r.compute_busy;
   j["comm_busy"] = r.comm_busy;
   j["bound_by"] = r.bound_by;
-  j["memory_gb_per_gpu"] = {{"weights", r.weights_gb_per_gpu},
-                            {"kv_cache", r.kv_cache_gb_per_gpu},
-                            {"capacity", r.hbm_gb}};
-  j["notes"] = r.notes;
+  j["memory_gb_per_gpu"] = {{"weights", r.weights_per_gpu.value / 1e9},
+                            {"kv_cache", r.kv_cache_per_gpu.value / 1e9},
+                            {"capacity", r.hbm.value / 1e9}};
+  j["notes"] = notes_json(r.notes);
   return j;
 }
 
@@ -65,10 +66,11 @@ std::string inference_table(const metrics::InferenceResult& r) {
          fixed(r.dense_mlp.value * 1e6, 1) + " us)\n";
   out += "bound by " + r.bound_by + "; compute busy " + fixed(100 * r.compute_busy, 0) +
          "% of the step, communication " + fixed(100 * r.comm_busy, 0) + "%\n";
-  out += "memory per GPU: weights " + fixed(r.weights_gb_per_gpu, 1) + " GB, KV cache " +
-         fixed(r.kv_cache_gb_per_gpu, 1) + " GB of " + fixed(r.hbm_gb, 0) + " GB\n";
+  out += "memory per GPU: weights " + fixed(r.weights_per_gpu.value / 1e9, 1) + " GB, KV cache " +
+         fixed(r.kv_cache_per_gpu.value / 1e9, 1) + " GB of " + fixed(r.hbm.value / 1e9, 0) +
+         " GB\n";
   for (const auto& n : r.notes) {
-    out += "note: " + n + "\n";
+    out += "note: " + note_line(n) + "\n";
   }
   return out;
 }

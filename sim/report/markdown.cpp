@@ -1,7 +1,10 @@
 // Markdown writers.
 #include "sim/report/markdown.hpp"
 
+#include "sim/core/quantity_parse.hpp"
+#include "sim/report/columns.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/labels.hpp"
 
 namespace codesim::report {
 namespace {
@@ -39,22 +42,25 @@ std::string run_markdown(const metrics::RunResult& r) {
          " B tokens/day, " + fixed(r.tflops_causal, 0) + " TFLOPS per GPU causal, MFU " +
          fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) +
          "% non-causal).\n\n";
-  const auto& d = r.breakdown;
-  out += md_row({"1F (s)", "1B (s)", "1W (s)", "1F1B (s)", "bubble (s)", "opt (s)", "step (s)"});
-  out += md_rule(7, 0);
-  out += md_row({fixed(d.forward.value, 3), fixed(d.backward.value, 3), fixed(d.weight.value, 3),
-                 fixed(d.forward_backward.value, 3), fixed(d.bubble.value, 3),
-                 fixed(d.optimizer.value, 3), fixed(r.step_time.value, 3)});
+  std::vector<std::string> header;
+  std::vector<std::string> row;
+  for (const auto& part : kBreakdownParts) {
+    header.push_back(std::string(part.label) + " (s)");
+    row.push_back(fixed((r.breakdown.*part.member).value, 3));
+  }
+  header.emplace_back("step (s)");
+  row.push_back(fixed(r.step_time.value, 3));
+  out += md_row(header) + md_rule(header.size(), 0) + md_row(row);
   out += "\n" + md_row({"busiest link", "GB", "utilization"}) + md_rule(3, 1);
   for (const auto& l : r.busiest_links) {
     out += md_row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
-  out += "\nMemory per GPU (first rank): " + fixed(r.memory.total_gb(), 1) + " of " +
-         fixed(r.memory.capacity_gb, 0) + " GB. Network: " + r.network.family + ", " +
+  out += "\nMemory per GPU (first rank): " + fixed(r.memory.total().value / 1e9, 1) + " of " +
+         fixed(r.memory.capacity.value / 1e9, 0) + " GB. Network: " + r.network.family + ", " +
          std::to_string(r.network.switches) + " switches, " + fixed(r.network.cost_usd / 1e6, 2) +
          " M$.\n\n";
   for (const auto& n : r.notes) {
-    out += "- " + n + "\n";
+    out += "- " + note_line(n) + "\n";
   }
   return out;
 }
@@ -84,6 +90,22 @@ std::string sweep_markdown(const metrics::SweepResult& s) {
       cells.push_back(p.error);
     }
     out += md_row(cells);
+  }
+  return out;
+}
+
+std::string inference_markdown(const metrics::InferenceResult& r) {
+  std::string out = "## " + r.scenario + " (" + r.phase + ", " + r.mode + ")\n\n";
+  out += std::to_string(r.gpus) + " GPUs, EP" + std::to_string(r.ep) + ", attention TP" +
+         std::to_string(r.tp) + ", " + std::to_string(r.micro_batches) + " micro-batches of " +
+         std::to_string(r.tokens_per_micro_batch) + " per GPU. Bound by " + r.bound_by + ".\n\n";
+  out += md_row({"figure", "value"}) + md_rule(2, 1);
+  for (const auto& c : inference_columns()) {
+    out += md_row({c.label, core::format_number(c.value(r))});
+  }
+  out += "\n";
+  for (const auto& n : r.notes) {
+    out += "- " + note_line(n) + "\n";
   }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "sim/metrics/inference_result.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/metrics/sweep_result.hpp"
 
@@ -10,6 +11,9 @@ namespace codesim::report {
 
 // The headline, the breakdown, the busiest links, memory and the notes.
 std::string run_markdown(const metrics::RunResult& r);
+
+// The headline, a figure / value table (report/columns.hpp), what bounds the step, the notes.
+std::string inference_markdown(const metrics::InferenceResult& r);
 
 // One row per point: the varied values and the step columns (report/columns.hpp) people read.
 std::string sweep_markdown(const metrics::SweepResult& s);

@@ -2,6 +2,7 @@
 #include "sim/report/run_report.hpp"
 
 #include "sim/report/format.hpp"
+#include "sim/report/labels.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::report {
@@ -11,10 +12,11 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = r.scenario;
   j["step_time_s"] = r.step_time.value;
-  j["breakdown_s"] = {
-      {"1F", r.breakdown.forward.value},    {"1B", r.breakdown.backward.value},
-      {"1W", r.breakdown.weight.value},     {"1F1B", r.breakdown.forward_backward.value},
-      {"bubble", r.breakdown.bubble.value}, {"opt", r.breakdown.optimizer.value}};
+  nlohmann::ordered_json breakdown;
+  for (const auto& part : kBreakdownParts) {
+    breakdown[std::string(part.label)] = (r.breakdown.*part.member).value;
+  }
+  j["breakdown_s"] = breakdown;
   j["tokens_per_step"] = r.tokens_per_step;
   j["tokens_per_day"] = r.tokens_per_day;
   j["tflops_causal"] = r.tflops_causal;
@@ -22,8 +24,8 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["mfu_causal"] = r.mfu_causal;
   j["mfu_noncausal"] = r.mfu_noncausal;
   nlohmann::ordered_json exposed;
-  for (const auto& [k, v] : r.exposed_comm) {
-    exposed[k] = v.value;
+  for (const auto g : metrics::kCommGroups) {
+    exposed[std::string(metrics::comm_group_name(g))] = report::exposed(r, g).value;
   }
   j["exposed_comm_s"] = exposed;
   j["compute_busy_s"] = r.compute_busy.value;
@@ -36,17 +38,20 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   }
   j["busiest_links"] = links;
   const auto& m = r.memory;
-  j["memory_gb_per_gpu"] = {{"parameters", m.parameters_gb},      {"gradients", m.gradients_gb},
-                            {"optimizer", m.optimizer_gb},        {"activations", m.activations_gb},
-                            {"peak_in_flight", m.peak_in_flight}, {"total", m.total_gb()},
-                            {"capacity", m.capacity_gb}};
+  j["memory_gb_per_gpu"] = {{"parameters", m.parameters.value / 1e9},
+                            {"gradients", m.gradients.value / 1e9},
+                            {"optimizer", m.optimizer.value / 1e9},
+                            {"activations", m.activations.value / 1e9},
+                            {"peak_in_flight", m.peak_in_flight},
+                            {"total", m.total().value / 1e9},
+                            {"capacity", m.capacity.value / 1e9}};
   j["placement"] = r.placement;
   j["network"] = {{"family", r.network.family},
                   {"endpoints", r.network.endpoints},
                   {"switches", r.network.switches},
                   {"switch_links", r.network.switch_links},
                   {"cost_usd", r.network.cost_usd}};
-  j["notes"] = r.notes;
+  j["notes"] = notes_json(r.notes);
   return j;
 }
 
@@ -57,17 +62,17 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   r.scenario = j.at("scenario").get<std::string>();
   r.step_time = Seconds(j.at("step_time_s").get<double>());
   const auto& b = j.at("breakdown_s");
-  r.breakdown = {Seconds(b.at("1F").get<double>()),     Seconds(b.at("1B").get<double>()),
-                 Seconds(b.at("1W").get<double>()),     Seconds(b.at("1F1B").get<double>()),
-                 Seconds(b.at("bubble").get<double>()), Seconds(b.at("opt").get<double>())};
+  for (const auto& part : kBreakdownParts) {
+    r.breakdown.*part.member = Seconds(b.at(std::string(part.label)).get<double>());
+  }
   r.tokens_per_step = j.at("tokens_per_step").get<double>();
   r.tokens_per_day = j.at("tokens_per_day").get<double>();
   r.tflops_causal = j.at("tflops_causal").get<double>();
   r.tflops_noncausal = j.at("tflops_noncausal").get<double>();
   r.mfu_causal = j.at("mfu_causal").get<double>();
   r.mfu_noncausal = j.at("mfu_noncausal").get<double>();
-  for (const auto& [k, v] : j.at("exposed_comm_s").items()) {
-    r.exposed_comm[k] = Seconds(v.get<double>());
+  for (const auto g : metrics::kCommGroups) {
+    r.exposed_comm[g] = Seconds(j.at("exposed_comm_s").at(std::string(metrics::comm_group_name(g))).get<double>());
   }
   r.compute_busy = Seconds(j.at("compute_busy_s").get<double>());
   r.median_pair = Seconds(j.at("fb_pair_s").get<double>());
@@ -78,15 +83,15 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
                                l.at("utilization").get<double>()});
   }
   const auto& m = j.at("memory_gb_per_gpu");
-  r.memory = {m.at("parameters").get<double>(),  m.at("gradients").get<double>(),
-              m.at("optimizer").get<double>(),   m.at("activations").get<double>(),
-              m.at("peak_in_flight").get<int>(), m.at("capacity").get<double>()};
+  auto gb = [&](const char* key) { return Bytes(m.at(key).get<double>() * 1e9); };
+  r.memory = {gb("parameters"), gb("gradients"),  gb("optimizer"), gb("activations"),
+              m.at("peak_in_flight").get<int>(), gb("capacity")};
   r.placement = j.at("placement").get<std::vector<std::string>>();
   const auto& n = j.at("network");
   r.network = {n.at("family").get<std::string>(), n.at("endpoints").get<long long>(),
                n.at("switches").get<long long>(), n.at("switch_links").get<long long>(),
                n.at("cost_usd").get<double>()};
-  r.notes = j.at("notes").get<std::vector<std::string>>();
+  r.notes = notes_from_json(j.at("notes"));
   return r;
 }
 
@@ -97,17 +102,22 @@ std::string run_table(const metrics::RunResult& r) {
          " TFLOPS per GPU causal (" + fixed(r.tflops_noncausal, 0) + " non-causal), MFU " +
          fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) + "%)\n\n";
   using Align = Table::Align;
-  Table b({"1F", "1B", "1W", "1F1B", "bubble", "opt", "step"},
-          {Align::right, Align::right, Align::right, Align::right, Align::right, Align::right,
-           Align::right});
-  const auto& d = r.breakdown;
+  std::vector<std::string> header;
+  std::vector<std::string> row;
   auto s = [](core::Seconds x) { return fixed(x.value, 3) + " s"; };
-  b.add_row({s(d.forward), s(d.backward), s(d.weight), s(d.forward_backward), s(d.bubble),
-             s(d.optimizer), s(r.step_time)});
+  for (const auto& part : kBreakdownParts) {
+    header.emplace_back(part.label);
+    row.push_back(s(r.breakdown.*part.member));
+  }
+  header.emplace_back("step");
+  row.push_back(s(r.step_time));
+  Table b(header, std::vector(header.size(), Align::right));
+  b.add_row(row);
   out += "first pipeline rank:\n" + b.render() + "\n";
   out += "exposed communication (first rank):";
-  for (const auto& [k, v] : r.exposed_comm) {
-    out += " " + k + " " + fixed(v.value * 1e3, 1) + " ms";
+  for (const auto g : metrics::kCommGroups) {
+    out += " " + std::string(metrics::comm_group_name(g)) + " " +
+           fixed(exposed(r, g).value * 1e3, 1) + " ms";
   }
   out += "\n";
   out += "overlapped F&B pair of MoE stages: median " + fixed(r.median_pair.value * 1e3, 1) +
@@ -119,19 +129,19 @@ std::string run_table(const metrics::RunResult& r) {
   }
   out += links.render() + "\n";
   const auto& m = r.memory;
-  out += "memory per GPU (first rank): parameters " + fixed(m.parameters_gb, 1) +
-         " GB, gradients " + fixed(m.gradients_gb, 1) + " GB, optimizer " +
-         fixed(m.optimizer_gb, 1) + " GB, activations " + fixed(m.activations_gb, 1) + " GB (" +
-         std::to_string(m.peak_in_flight) +
-         " micro-batches in flight) = " + fixed(m.total_gb(), 1) + " of " +
-         fixed(m.capacity_gb, 0) + " GB\n\n";
+  auto gb = [](core::Bytes x, int digits) { return fixed(x.value / 1e9, digits) + " GB"; };
+  out += "memory per GPU (first rank): parameters " + gb(m.parameters, 1) + ", gradients " +
+         gb(m.gradients, 1) + ", optimizer " + gb(m.optimizer, 1) + ", activations " +
+         gb(m.activations, 1) + " (" + std::to_string(m.peak_in_flight) +
+         " micro-batches in flight) = " + fixed(m.total().value / 1e9, 1) + " of " +
+         gb(m.capacity, 0) + "\n\n";
   out += "layers per stage:";
   for (std::size_t i = 0; i < r.placement.size(); ++i) {
     out += (i == 0 ? " " : "; ") + std::to_string(i) + ": " + r.placement[i];
   }
   out += "\n";
   for (const auto& n : r.notes) {
-    out += "note: " + n + "\n";
+    out += "note: " + note_line(n) + "\n";
   }
   return out;
 }

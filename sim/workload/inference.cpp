@@ -102,9 +102,10 @@ LayerPieces prefill_pieces(const InferenceSpec& s) {
                        .held_sms = s.held_sms};
   const int moe_layer = s.model->moe ? s.model->dense_layers : 0;
   LayerPieces p;
-  p.attention = piece_time(pm, c, "attn(F)", moe_layer);
-  p.dense_mlp = piece_time(pm, c, "mlp(F)", 0);
-  p.moe = s.model->moe ? piece_time(pm, c, "mlp(F)", moe_layer) : core::Seconds(0);
+  p.attention = piece_time(pm, c, {PieceKind::attention, Pass::forward}, moe_layer);
+  p.dense_mlp = piece_time(pm, c, {PieceKind::mlp, Pass::forward}, 0);
+  p.moe = s.model->moe ? piece_time(pm, c, {PieceKind::mlp, Pass::forward}, moe_layer)
+                       : core::Seconds(0);
   p.attention_bound = "calibrated";
   p.moe_bound = "calibrated";
   return p;
@@ -116,8 +117,12 @@ LayerPieces inference_pieces(const InferenceSpec& s) {
   return s.phase == InferencePhase::decode ? decode_pieces(s) : prefill_pieces(s);
 }
 
-OverlapResult overlap_step(const LayerPieces& p, core::Seconds dispatch, core::Seconds combine,
-                           int layers, int dense_layers, int micro_batches) {
+OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
+  const core::Seconds dispatch = s.dispatch;
+  const core::Seconds combine = s.combine;
+  const int layers = s.layers;
+  const int dense_layers = s.dense_layers;
+  const int micro_batches = s.micro_batches;
   enum Resource { compute, comm };
   struct Piece {
     Resource on;
@@ -162,13 +167,11 @@ OverlapResult overlap_step(const LayerPieces& p, core::Seconds dispatch, core::S
   return r;
 }
 
-DecodeBound decode_bound(int tokens, int experts_per_token, int hidden, double dispatch_bytes,
-                         double combine_bytes, core::BytesPerSecond bandwidth, int layers,
-                         int micro_batches) {
+DecodeBound decode_bound(const DecodeBoundSpec& s) {
   DecodeBound b;
-  b.per_layer_transfer = core::Seconds((dispatch_bytes + combine_bytes) * tokens *
-                                       experts_per_token * hidden / bandwidth.value);
-  b.tpot = b.per_layer_transfer * static_cast<double>(micro_batches * layers);
+  b.per_layer_transfer = core::Seconds((s.dispatch_bytes + s.combine_bytes) * s.tokens *
+                                       s.experts_per_token * s.hidden / s.bandwidth.value);
+  b.tpot = b.per_layer_transfer * static_cast<double>(s.micro_batches * s.layers);
   b.tokens_per_second = 1.0 / b.tpot.value;
   return b;
 }

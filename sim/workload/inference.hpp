@@ -59,21 +59,35 @@ struct OverlapResult {
   core::Seconds compute_busy;
   core::Seconds comm_busy;
 };
-OverlapResult overlap_step(const LayerPieces& p, core::Seconds dispatch, core::Seconds combine,
-                           int layers, int dense_layers, int micro_batches);
+struct OverlapSpec {
+  core::Seconds dispatch;  // per layer and micro-batch
+  core::Seconds combine;
+  int layers = 1;
+  int dense_layers = 0;
+  int micro_batches = 1;
+};
+OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s);
 
 // ISCA 2025 §2.3.2: communication alone, computation fully hidden, no latency. Per layer and
 // micro-batch each GPU sends `tokens` x `experts_per_token` x `hidden` channels at
 // `dispatch_bytes` + `combine_bytes` per channel over `bandwidth`; a token waits
 // micro_batches x layers such transfers.
+struct DecodeBoundSpec {
+  int tokens = 32;  // per GPU and micro-batch
+  int experts_per_token = 9;
+  int hidden = 7168;           // channels per token on the wire
+  double dispatch_bytes = 1;   // per channel
+  double combine_bytes = 2;
+  core::BytesPerSecond bandwidth;
+  int layers = 61;
+  int micro_batches = 2;
+};
 struct DecodeBound {
   core::Seconds per_layer_transfer;  // dispatch + combine of one micro-batch
   core::Seconds tpot;
   double tokens_per_second = 0;  // per request: 1 / TPOT
 };
-DecodeBound decode_bound(int tokens, int experts_per_token, int hidden, double dispatch_bytes,
-                         double combine_bytes, core::BytesPerSecond bandwidth, int layers,
-                         int micro_batches);
+DecodeBound decode_bound(const DecodeBoundSpec& s);
 
 // MTP as a speculative draft: each step emits 1 + acceptance tokens per request. The draft
 // module's own cost is not charged (DeepSeek reports 1.8x tokens/s at 80-90% acceptance).

@@ -4,17 +4,18 @@
 #include <stdexcept>
 
 #include "models/hardware/catalog.hpp"
+#include "sim/core/text.hpp"
 
 namespace codesim::workload {
 namespace {
 
-double other_us(const PieceModel& pm, const std::string& piece) {
+double other_us(const PieceModel& pm, PieceId piece) {
   const auto it = pm.fit.piece_other_us.find(piece);
   return it == pm.fit.piece_other_us.end() ? 0.0 : it->second;
 }
 
 // Memory-bound kernels: the measured time scaled by the data they touch and the HBM bandwidth.
-double other_seconds(const PieceModel& pm, const PieceContext& c, const std::string& piece) {
+double other_seconds(const PieceModel& pm, const PieceContext& c, PieceId piece) {
   return other_us(pm, piece) * 1e-6 * (static_cast<double>(c.tokens) / pm.measured_tokens) *
          (static_cast<double>(c.model->hidden) / pm.measured_hidden) *
          (pm.measured_on.hbm_bandwidth / c.gpu.hbm_bandwidth);
@@ -31,13 +32,16 @@ PieceModel deepseek_profile() {
   pm.fit.gemm_efficiency = 0.3873595;
   pm.fit.attention_forward_efficiency = 0.5617122;
   pm.fit.attention_backward_efficiency = 0.3266559;
-  pm.fit.piece_other_us = {{"attn(B)", 2726.25}, {"attn(F)", 1413.0}, {"combine(B)", 270.25},
-                           {"mlp(B)", 2105.5},   {"mlp(F)", 1309.0},  {"mlp(W)", 577.75}};
+  pm.fit.piece_other_us = {{{PieceKind::attention, Pass::backward}, 2726.25},
+                           {{PieceKind::attention, Pass::forward}, 1413.0},
+                           {{PieceKind::combine, Pass::backward}, 270.25},
+                           {{PieceKind::mlp, Pass::backward}, 2105.5},
+                           {{PieceKind::mlp, Pass::forward}, 1309.0},
+                           {{PieceKind::mlp, Pass::weight}, 577.75}};
   return pm;
 }
 
-core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, const std::string& piece,
-                         int layer) {
+core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, PieceId piece, int layer) {
   if (c.model == nullptr || c.tokens < 1) {
     throw std::invalid_argument("piece_time needs a model and a positive token count");
   }
@@ -45,19 +49,29 @@ core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, const std:
   const double sms = c.gpu.sms;
   const double share = (sms - c.held_sms) / (sms - pm.measured_comm_sms);
   const double gemm_peak = (c.fp8_gemm ? c.gpu.fp8_peak : c.gpu.bf16_peak).value;
-  const char phase = piece.size() >= 2 ? piece[piece.size() - 2] : 'F';
-  const double attention_efficiency =
-      phase == 'F' ? pm.fit.attention_forward_efficiency : pm.fit.attention_backward_efficiency;
-  double seconds = w.gemm_flops / (gemm_peak * pm.fit.gemm_efficiency * share);
+  const double attention_efficiency = piece.pass == Pass::forward
+                                          ? pm.fit.attention_forward_efficiency
+                                          : pm.fit.attention_backward_efficiency;
+  double seconds = w.gemm_flops / (gemm_peak * pm.fit.gemm_efficiency * share) +
+                   w.bf16_gemm_flops / (c.gpu.bf16_peak.value * pm.fit.gemm_efficiency * share);
   if (w.attention_flops > 0) {
     seconds += w.attention_flops / (c.gpu.bf16_peak.value * attention_efficiency * share);
   }
   return core::Seconds(seconds + other_seconds(pm, c, piece));
 }
 
-core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c,
-                             const std::string& piece) {
+core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceId piece) {
   return core::Seconds(other_seconds(pm, c, piece));
+}
+
+core::Note piece_model_note(const PieceModel& pm) {
+  return {core::NoteKind::fitted,
+          "compute piece times use GEMM and attention efficiencies (" +
+              core::fixed(pm.fit.gemm_efficiency, 3) + ", " +
+              core::fixed(pm.fit.attention_forward_efficiency, 3) + " forward, " +
+              core::fixed(pm.fit.attention_backward_efficiency, 3) +
+              " backward) and other-kernel times fitted to DeepSeek's H800 profile trace "
+              "(models/calibration/deepseek-h800/train.json, sim/workload/piece_model.hpp)"};
 }
 
 }  // namespace codesim::workload

@@ -15,6 +15,7 @@
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
+#include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
 #include "sim/workload/trace_model.hpp"
 
@@ -41,12 +42,14 @@ struct PieceContext {
   int held_sms = 0;  // SMs communication holds while the piece runs
 };
 
-// `piece` as the trace names it: "attn(F)", "mlp(B)", "mlp(W)", ... ; `layer` picks dense or MoE.
-core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, const std::string& piece,
-                         int layer);
+// An attention or mlp piece in a pass; `layer` picks dense or MoE.
+core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, PieceId piece, int layer);
 
-// The other (non-GEMM) kernels of a communication piece ("combine(B)": its FP8 casts), which run
+// The other (non-GEMM) kernels of a communication piece (combine(B): its FP8 casts), which run
 // on the communication stream before the transfer.
-core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, const std::string& piece);
+core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceId piece);
+
+// What the piece model's figures are and where they come from.
+core::Note piece_model_note(const PieceModel& pm);
 
 }  // namespace codesim::workload

@@ -138,15 +138,10 @@ void check(bool ok, const std::string& message) {
 }  // namespace
 
 std::string_view schedule_method_name(ScheduleMethod m) {
-  switch (m) {
-    case ScheduleMethod::one_f_one_b:
-      return "1f1b";
-    case ScheduleMethod::zb1p:
-      return "zb1p";
-    case ScheduleMethod::dualpipe:
-      return "dualpipe";
-    case ScheduleMethod::dualpipev:
-      return "dualpipev";
+  for (const auto& [method, name] : kScheduleMethodNames) {
+    if (method == m) {
+      return name;
+    }
   }
   return "?";
 }

@@ -17,13 +17,22 @@
 #pragma once
 
 #include <stdexcept>
+#include <array>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
 namespace codesim::workload {
 
 enum class ScheduleMethod { one_f_one_b, zb1p, dualpipe, dualpipev };
+// Their names in scenarios and on the command line.
+inline constexpr std::array kScheduleMethodNames = {
+    std::pair{ScheduleMethod::one_f_one_b, std::string_view("1f1b")},
+    std::pair{ScheduleMethod::zb1p, std::string_view("zb1p")},
+    std::pair{ScheduleMethod::dualpipe, std::string_view("dualpipe")},
+    std::pair{ScheduleMethod::dualpipev, std::string_view("dualpipev")},
+};
 std::string_view schedule_method_name(ScheduleMethod m);  // "1f1b", "zb1p", ...
 
 enum class ChunkKind {

@@ -7,56 +7,36 @@
 #include <tuple>
 
 #include "models/llm/layer_ops.hpp"
+#include "sim/workload/training_state.hpp"
 
 namespace codesim::workload {
 namespace {
 
-constexpr double kActivationBytes = 2;  // BF16 activations and activation gradients
-constexpr double kGradientBytes = 4;    // FP32 gradients reduced across data parallelism
-constexpr double kParamBytes = 2;       // BF16 parameters gathered after the optimizer
-// AdamW per parameter: read FP32 master, FP32 gradient, BF16 m and v; write master, m, v and the
-// BF16 parameter.
-constexpr double kOptimizerBytesPerParam = 4 + 4 + 2 + 2 + 4 + 2 + 2 + 2;
-
-bool is_routed_expert(const llm::LayerOp& op) {
-  return op.name.rfind("experts_", 0) == 0;
-}
 
 // Compute times of one layer's pieces, with and without communication holding SMs.
 struct LayerTimes {
   bool moe = false;
-  std::map<std::string, core::Seconds> alone;
-  std::map<std::string, core::Seconds> overlapped;
+  std::map<PieceId, core::Seconds> alone;
+  std::map<PieceId, core::Seconds> overlapped;
 };
 
-// Forward / input-backward / weight-backward time of the head and MTP modules (GEMMs at the
-// BF16 peak, attention at its efficiencies; no other kernels measured for them).
-struct BlockTimes {
-  core::Seconds f, b, w;
+constexpr PieceId kComputePieces[] = {
+    {PieceKind::attention, Pass::forward}, {PieceKind::attention, Pass::backward},
+    {PieceKind::attention, Pass::weight},  {PieceKind::mlp, Pass::forward},
+    {PieceKind::mlp, Pass::backward},      {PieceKind::mlp, Pass::weight},
 };
 
-BlockTimes block_times(const std::vector<llm::LayerOp>& ops, const StepSpec& s) {
-  const TraceFit& fit = s.pieces.fit;
-  BlockTimes t;
-  for (const auto& op : ops) {
-    if (!llm::counts_as_model_flops(op.op_class)) {
-      continue;
-    }
-    const bool attention = op.op_class == llm::OpClass::attention;
-    const bool expert = is_routed_expert(op);
-    // Routed experts: the GPU computes tokens x top-k rows spread over ep GPUs, which the
-    // per-token FLOPs already count as top-k active experts.
-    (void)expert;
-    const double peak = attention ? s.gpu.bf16_peak.value
-                                  : (s.fp8_gemm && expert ? s.gpu.fp8_peak : s.gpu.bf16_peak).value;
-    const double ef = attention ? fit.attention_forward_efficiency : fit.gemm_efficiency;
-    const double eb = attention ? fit.attention_backward_efficiency : fit.gemm_efficiency;
-    t.f += core::Seconds(op.forward.value / (peak * ef));
-    t.b += core::Seconds(op.backward_input.value / (peak * eb));
-    t.w += core::Seconds(op.backward_weight.value / (peak * eb));
-  }
-  return t;
-}
+// A layer's pieces in the order a pass runs them (spec §9): forward attn -> dispatch -> mlp ->
+// combine; backward the reverse, its weight parts right after their input parts unless deferred.
+constexpr PieceKind kForwardOrder[] = {PieceKind::attention, PieceKind::dispatch, PieceKind::mlp,
+                                       PieceKind::combine};
+constexpr PieceKind kBackwardOrder[] = {PieceKind::combine, PieceKind::mlp, PieceKind::dispatch,
+                                        PieceKind::attention};
+
+// An overlapped F&B pair creates its two layers' pieces in this order, so that each stream runs
+// them in the profile's order (see the header): (forward?, index in the pass's order).
+constexpr std::pair<bool, int> kPairOrder[] = {{true, 0},  {false, 0}, {true, 1}, {false, 1},
+                                               {false, 2}, {true, 2},  {true, 3}, {false, 3}};
 
 using Key = std::tuple<int, int, int>;  // direction, stage, micro-batch
 
@@ -64,15 +44,29 @@ Key key(const StageWork& w) {
   return {w.direction, w.stage, w.micro_batch};
 }
 
+// Where the tasks being created go: a rank, and the chunk of its schedule they belong to (-1 for
+// the step's end: data-parallel synchronization and the optimizer).
+struct Place {
+  int rank = 0;
+  int chunk = -1;
+  ChunkKind kind = ChunkKind::forward;
+};
+
+// A chain of dependent tasks: each waits for the previous one (or, first, for `start`).
+struct Chain {
+  std::vector<int> start;
+  int last = -1;
+  std::vector<int> deps() const { return last >= 0 ? std::vector<int>{last} : start; }
+};
+
 class Builder {
  public:
-  explicit Builder(const StepSpec& s, StepProgram& p) : s_(s), p_(p) {
-    const llm::OpShape shape{.seq_len = s.tokens, .micro_batch = 1, .causal = true};
+  Builder(const StepSpec& s, StepProgram& p) : s_(s), p_(p) {
     PieceContext c{.model = s.model, .gpu = s.gpu, .tokens = s.tokens, .fp8_gemm = s.fp8_gemm};
     for (int l = 0; l < s.model->layers; ++l) {
       LayerTimes t;
       t.moe = s.model->is_moe_layer(l) && s.ep > 1;
-      for (const char* piece : {"attn(F)", "attn(B)", "attn(W)", "mlp(F)", "mlp(B)", "mlp(W)"}) {
+      for (const PieceId piece : kComputePieces) {
         c.held_sms = 0;
         t.alone[piece] = piece_time(s.pieces, c, piece, l);
         c.held_sms = s.comm_sms;
@@ -80,39 +74,39 @@ class Builder {
       }
       layers_.push_back(std::move(t));
     }
-    c.held_sms = 0;
-    combine_b_overhead_ = piece_overhead(s.pieces, c, "combine(B)");
-    std::vector<llm::LayerOp> head_ops;
-    for (const auto& block : llm::model_blocks(*s.model, shape)) {
-      if (block.kind == "head" || block.kind == "mtp") {
-        head_ops.insert(head_ops.end(), block.ops.begin(), block.ops.end());
-      }
+    for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
+      c.held_sms = 0;
+      head_.alone[{PieceKind::head, pass}] = piece_time(s.pieces, c, {PieceKind::head, pass}, 0);
+      c.held_sms = s.comm_sms;
+      head_.overlapped[{PieceKind::head, pass}] =
+          piece_time(s.pieces, c, {PieceKind::head, pass}, 0);
     }
-    head_ = block_times(head_ops, s);
-    ranks_ = s.pp;
-    last_.assign(static_cast<std::size_t>(ranks_) * 2, -1);
+    c.held_sms = 0;
+    combine_b_overhead_ = piece_overhead(s.pieces, c, {PieceKind::combine, Pass::backward});
+    last_.assign(static_cast<std::size_t>(s.pp) * 2, -1);
   }
 
   core::Seconds layer_forward_time(int l) const {
-    return layers_[static_cast<std::size_t>(l)].alone.at("attn(F)") +
-           layers_[static_cast<std::size_t>(l)].alone.at("mlp(F)");
+    const LayerTimes& t = layers_[static_cast<std::size_t>(l)];
+    return t.alone.at({PieceKind::attention, Pass::forward}) +
+           t.alone.at({PieceKind::mlp, Pass::forward});
   }
-  core::Seconds head_forward_time() const { return head_.f; }
+  core::Seconds head_forward_time() const {
+    return head_.alone.at({PieceKind::head, Pass::forward});
+  }
 
   void chunks(int rank) {
     const auto& list = p_.schedule.per_rank[static_cast<std::size_t>(rank)];
     for (std::size_t i = 0; i < list.size(); ++i) {
-      chunk_ = static_cast<int>(i);
-      kind_ = list[i].kind;
-      emit(rank, list[i]);
+      emit({rank, static_cast<int>(i), list[i].kind}, list[i]);
     }
   }
 
   // Pipeline dependencies can only be resolved once every rank's chunks exist.
   void link_pipeline() {
     for (const auto& [task, need] : pending_) {
-      const auto it = need.forward ? forward_sent_.find(need.key) : backward_sent_.find(need.key);
       const auto& done = need.forward ? forward_sent_ : backward_sent_;
+      const auto it = done.find(need.key);
       if (it == done.end()) {
         throw std::logic_error("a chunk waits for a pipeline send that never happens");
       }
@@ -120,8 +114,10 @@ class Builder {
     }
   }
 
+  // Gradient reduce-scatter per stage, the optimizer on this rank's shard (ZeRO-1), parameter
+  // all-gather per stage.
   void data_parallel(int rank, const std::vector<int>& stages) {
-    chunk_ = -1;
+    const Place at{rank};
     double dense = 0;
     double experts = 0;
     for (int st : stages) {
@@ -130,26 +126,18 @@ class Builder {
     }
     const int compute_last = last(rank, StepStream::compute);
     std::vector<int> reduced;
-    for (int st : stages) {
-      for (const bool of_experts : {false, true}) {
-        if (synchronized(st, of_experts)) {
-          reduced.push_back(comm_task(rank, "dp reduce-scatter", {compute_last},
-                                      dp_ref(CommKind::dp_reduce_scatter, st, of_experts)));
-        }
-      }
-    }
-    // ZeRO-1: each rank updates its shard of the optimizer state.
+    for_each_synchronized(stages, [&](int st, bool of_experts) {
+      reduced.push_back(comm_task(at, {PieceKind::dp_reduce_scatter}, {compute_last},
+                                  dp_ref(CommKind::dp_reduce_scatter, st, of_experts)));
+    });
     const double shard = dense / s_.dp + experts / std::max(1, s_.dp / s_.ep);
     const int opt = compute_task(
-        rank, "optimizer",
-        core::Seconds(shard * kOptimizerBytesPerParam / s_.gpu.hbm_bandwidth.value), reduced);
-    for (int st : stages) {
-      for (const bool of_experts : {false, true}) {
-        if (synchronized(st, of_experts)) {
-          comm_task(rank, "dp all-gather", {opt}, dp_ref(CommKind::dp_all_gather, st, of_experts));
-        }
-      }
-    }
+        at, {PieceKind::optimizer},
+        core::Seconds(shard * kOptimizerTrafficBytes / s_.gpu.hbm_bandwidth.value), reduced);
+    for_each_synchronized(stages, [&](int st, bool of_experts) {
+      comm_task(at, {PieceKind::dp_all_gather}, {opt},
+                dp_ref(CommKind::dp_all_gather, st, of_experts));
+    });
   }
 
  private:
@@ -160,15 +148,21 @@ class Builder {
 
   // Dense parameters synchronize over the dp replicas, expert parameters over the dp / ep that
   // hold the same experts.
-  bool synchronized(int stage, bool experts) const {
-    return experts
-               ? s_.dp / s_.ep > 1 && p_.stage_expert_params[static_cast<std::size_t>(stage)] > 0
-               : s_.dp > 1;
+  template <class F>
+  void for_each_synchronized(const std::vector<int>& stages, F&& f) const {
+    for (int st : stages) {
+      if (s_.dp > 1) {
+        f(st, false);
+      }
+      if (s_.dp / s_.ep > 1 && p_.stage_expert_params[static_cast<std::size_t>(st)] > 0) {
+        f(st, true);
+      }
+    }
   }
   CommRef dp_ref(CommKind kind, int stage, bool experts) const {
     const double params = experts ? p_.stage_expert_params[static_cast<std::size_t>(stage)]
                                   : p_.stage_dense_params[static_cast<std::size_t>(stage)];
-    const double bytes = kind == CommKind::dp_reduce_scatter ? kGradientBytes : kParamBytes;
+    const double bytes = kind == CommKind::dp_reduce_scatter ? kGradientBytes : kParameterBytes;
     return CommRef{
         .kind = kind, .stage = stage, .bytes = core::Bytes(params * bytes), .experts = experts};
   }
@@ -177,11 +171,11 @@ class Builder {
     return last_[static_cast<std::size_t>(rank * 2 + static_cast<int>(stream))];
   }
 
-  int add(int rank, StepStream stream, core::Seconds duration, const std::string& piece,
-          std::vector<int> deps, std::optional<CommRef> comm) {
+  int add(const Place& at, StepStream stream, core::Seconds duration, PieceId piece,
+          const std::vector<int>& deps, std::optional<CommRef> comm) {
     StepTask t;
     t.id = static_cast<int>(p_.tasks.size());
-    t.rank = rank;
+    t.rank = at.rank;
     t.stream = stream;
     t.duration = duration;
     t.comm = std::move(comm);
@@ -191,107 +185,63 @@ class Builder {
       }
     }
     t.piece = piece;
-    t.chunk = chunk_;
-    t.chunk_kind = kind_;
+    t.chunk = at.chunk;
+    t.chunk_kind = at.kind;
+    last_[static_cast<std::size_t>(at.rank * 2 + static_cast<int>(stream))] = t.id;
     p_.tasks.push_back(std::move(t));
-    last_[static_cast<std::size_t>(rank * 2 + static_cast<int>(stream))] = p_.tasks.back().id;
     return p_.tasks.back().id;
   }
-  int compute_task(int rank, const std::string& piece, core::Seconds d, std::vector<int> deps) {
-    return add(rank, StepStream::compute, d, piece, std::move(deps), std::nullopt);
+  int compute_task(const Place& at, PieceId piece, core::Seconds d, const std::vector<int>& deps) {
+    return add(at, StepStream::compute, d, piece, deps, std::nullopt);
   }
-  int comm_task(int rank, const std::string& piece, std::vector<int> deps, CommRef ref,
+  int comm_task(const Place& at, PieceId piece, const std::vector<int>& deps, CommRef ref,
                 core::Seconds own = {}) {
-    return add(rank, StepStream::comm, own, piece, std::move(deps), ref);
+    return add(at, StepStream::comm, own, piece, deps, ref);
   }
 
   const StageLayers& layers_of(const StageWork& w) const {
     return p_.placement[static_cast<std::size_t>(w.stage)];
   }
-  CommRef ep(CommKind kind, const StageWork& w, int layer, bool gradient) const {
-    return CommRef{.kind = kind,
-                   .stage = w.stage,
-                   .layer = layer,
-                   .micro_batch = w.micro_batch,
-                   .direction = w.direction,
-                   .gradient = gradient};
-  }
 
-  // A chain of dependent tasks: each waits for the previous one (or, first, for `start`).
-  struct Chain {
-    std::vector<int> start;
-    int last = -1;
-    std::vector<int> deps() const { return last >= 0 ? std::vector<int>{last} : start; }
-  };
-
-  // One layer's forward pieces, steps 1-4 (step: 1 attn, 2 dispatch, 3 mlp, 4 combine).
-  void forward_step(int rank, const StageWork& w, int l, int step, bool overlapped, Chain& c) {
+  // One piece of layer `l` in `pass` (forward or backward); `whole` runs a backward's weight
+  // part right after its input part (else a W chunk does it later).
+  void layer_piece(const Place& at, const StageWork& w, int l, PieceKind kind, Pass pass,
+                   bool overlapped, bool whole, Chain& c) {
     const LayerTimes& t = layers_[static_cast<std::size_t>(l)];
     const auto& times = overlapped ? t.overlapped : t.alone;
-    switch (step) {
-      case 1:
-        c.last = compute_task(rank, "attn(F)", times.at("attn(F)"), c.deps());
-        break;
-      case 2:
-        if (t.moe) {
-          c.last = comm_task(rank, "dispatch(F)", c.deps(), ep(CommKind::ep_dispatch, w, l, false));
-        }
-        break;
-      case 3:
-        c.last = compute_task(rank, "mlp(F)", times.at("mlp(F)"), c.deps());
-        break;
-      case 4:
-        if (t.moe) {
-          c.last = comm_task(rank, "combine(F)", c.deps(), ep(CommKind::ep_combine, w, l, false));
-        }
-        break;
-    }
-  }
-
-  // One layer's backward pieces, steps 1-4 (1 combine, 2 mlp (+W), 3 dispatch, 4 attn (+W)).
-  void backward_step(int rank, const StageWork& w, int l, int step, bool overlapped, bool whole,
-                     Chain& c) {
-    const LayerTimes& t = layers_[static_cast<std::size_t>(l)];
-    const auto& times = overlapped ? t.overlapped : t.alone;
-    switch (step) {
-      case 1:
-        if (t.moe) {
-          c.last = comm_task(rank, "combine(B)", c.deps(), ep(CommKind::ep_combine, w, l, true),
-                             combine_b_overhead_);
-        }
-        break;
-      case 2: {
-        c.last = compute_task(rank, "mlp(B)", times.at("mlp(B)"), c.deps());
-        if (whole) {
-          compute_task(rank, "mlp(W)", times.at("mlp(W)"), {c.last});
-        }
-        break;
+    const bool backward = pass == Pass::backward;
+    if (kind == PieceKind::dispatch || kind == PieceKind::combine) {
+      if (t.moe) {
+        const CommRef ref{.kind = kind == PieceKind::dispatch ? CommKind::ep_dispatch
+                                                              : CommKind::ep_combine,
+                          .stage = w.stage,
+                          .layer = l,
+                          .micro_batch = w.micro_batch,
+                          .direction = w.direction,
+                          .gradient = backward};
+        const bool casts = kind == PieceKind::combine && backward;
+        c.last = comm_task(at, {kind, pass}, c.deps(), ref,
+                           casts ? combine_b_overhead_ : core::Seconds(0));
       }
-      case 3:
-        if (t.moe) {
-          c.last = comm_task(rank, "dispatch(B)", c.deps(), ep(CommKind::ep_dispatch, w, l, true));
-        }
-        break;
-      case 4:
-        c.last = compute_task(rank, "attn(B)", times.at("attn(B)"), c.deps());
-        if (whole) {
-          compute_task(rank, "attn(W)", times.at("attn(W)"), {c.last});
-        }
-        break;
+      return;
+    }
+    c.last = compute_task(at, {kind, pass}, times.at({kind, pass}), c.deps());
+    if (backward && whole) {
+      compute_task(at, {kind, Pass::weight}, times.at({kind, Pass::weight}), {c.last});
     }
   }
 
   // Waits for the activations (forward) or gradients (backward) from the neighbouring stage.
-  Chain start_of(int rank, const StageWork& w, bool forward) {
+  Chain start_of(const Place& at, const StageWork& w, bool forward) {
     Chain c;
-    const int stages = p_.schedule.stages;
-    const bool first = forward ? w.stage == 0 : w.stage == stages - 1;
+    const bool first = forward ? w.stage == 0 : w.stage == p_.schedule.stages - 1;
     if (!first) {
-      Need need{forward, forward ? Key{w.direction, w.stage - 1, w.micro_batch}
-                                 : Key{w.direction, w.stage + 1, w.micro_batch}};
+      const Need need{forward, forward ? Key{w.direction, w.stage - 1, w.micro_batch}
+                                       : Key{w.direction, w.stage + 1, w.micro_batch}};
       // A placeholder task carries the cross-rank dependency, added by link_pipeline().
-      const int wait =
-          add(rank, StepStream::compute, {}, forward ? "recv(F)" : "recv(B)", {}, std::nullopt);
+      const int wait = add(at, StepStream::compute, {},
+                           {PieceKind::recv, forward ? Pass::forward : Pass::backward}, {},
+                           std::nullopt);
       pending_.emplace_back(wait, need);
       c.start = {wait};
     } else if (!forward) {
@@ -300,120 +250,136 @@ class Builder {
     return c;
   }
 
-  void end_forward(int rank, const StageWork& w, Chain& c, bool overlapped) {
+  // Activations (forward) or their gradients (backward) to the neighbouring stage.
+  int send(const Place& at, const StageWork& w, Chain& c, bool forward) {
+    const int to_stage = forward ? w.stage + 1 : w.stage - 1;
+    return comm_task(
+        at, {PieceKind::send, forward ? Pass::forward : Pass::backward}, c.deps(),
+        CommRef{.kind = CommKind::pp_send,
+                .direction = w.direction,
+                .from_rank = at.rank,
+                .to_rank = p_.schedule.rank_of(w.direction, to_stage),
+                .bytes = core::Bytes(s_.tokens * s_.model->hidden * kActivationBytes)});
+  }
+
+  // The output head and MTP modules' piece in `pass`, priced as the chunk runs it.
+  core::Seconds head_time(Pass pass, bool overlapped) const {
+    return (overlapped ? head_.overlapped : head_.alone).at({PieceKind::head, pass});
+  }
+
+  void end_forward(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
     if (layers_of(w).head) {
-      c.last = compute_task(rank, "head(F)", head_.f, c.deps());
+      c.last = compute_task(at, {PieceKind::head, Pass::forward},
+                            head_time(Pass::forward, overlapped), c.deps());
     }
     forward_done_[key(w)] = c.last;
     if (w.stage < p_.schedule.stages - 1) {
-      forward_sent_[key(w)] =
-          comm_task(rank, "send(F)", c.deps(),
-                    CommRef{.kind = CommKind::pp_send,
-                            .direction = w.direction,
-                            .from_rank = rank,
-                            .to_rank = p_.schedule.rank_of(w.direction, w.stage + 1),
-                            .bytes = core::Bytes(s_.tokens * s_.model->hidden * kActivationBytes)});
+      forward_sent_[key(w)] = send(at, w, c, true);
     }
-    (void)overlapped;
   }
 
-  void begin_backward(int rank, const StageWork& w, Chain& c, bool whole) {
+  void begin_backward(const Place& at, const StageWork& w, Chain& c, bool whole,
+                      bool overlapped) {
     if (layers_of(w).head) {
-      c.last = compute_task(rank, "head(B)", head_.b, c.deps());
+      c.last = compute_task(at, {PieceKind::head, Pass::backward},
+                            head_time(Pass::backward, overlapped), c.deps());
       if (whole) {
-        compute_task(rank, "head(W)", head_.w, {c.last});
+        compute_task(at, {PieceKind::head, Pass::weight}, head_time(Pass::weight, overlapped),
+                     {c.last});
       }
     }
   }
 
-  void end_backward(int rank, const StageWork& w, Chain& c) {
+  void end_backward(const Place& at, const StageWork& w, Chain& c) {
     if (w.stage > 0) {
-      backward_sent_[key(w)] =
-          comm_task(rank, "send(B)", c.deps(),
-                    CommRef{.kind = CommKind::pp_send,
-                            .direction = w.direction,
-                            .from_rank = rank,
-                            .to_rank = p_.schedule.rank_of(w.direction, w.stage - 1),
-                            .bytes = core::Bytes(s_.tokens * s_.model->hidden * kActivationBytes)});
+      backward_sent_[key(w)] = send(at, w, c, false);
     }
   }
 
-  void emit(int rank, const Chunk& ch) {
+  void forward_chunk(const Place& at, const StageWork& w) {
+    Chain c = start_of(at, w, true);
+    const StageLayers& sl = layers_of(w);
+    for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
+      for (const PieceKind kind : kForwardOrder) {
+        layer_piece(at, w, l, kind, Pass::forward, false, false, c);
+      }
+    }
+    end_forward(at, w, c, false);
+  }
+
+  void backward_chunk(const Place& at, const StageWork& w, bool whole) {
+    Chain c = start_of(at, w, false);
+    begin_backward(at, w, c, whole, false);
+    const StageLayers& sl = layers_of(w);
+    for (int l = sl.last_layer; l >= sl.first_layer; --l) {
+      for (const PieceKind kind : kBackwardOrder) {
+        layer_piece(at, w, l, kind, Pass::backward, false, whole, c);
+      }
+    }
+    end_backward(at, w, c);
+  }
+
+  void weight_chunk(const Place& at, const StageWork& w) {
+    const StageLayers& sl = layers_of(w);
+    if (sl.head) {
+      compute_task(at, {PieceKind::head, Pass::weight}, head_time(Pass::weight, false), {});
+    }
+    for (int l = sl.last_layer; l >= sl.first_layer; --l) {
+      const LayerTimes& t = layers_[static_cast<std::size_t>(l)];
+      for (const PieceKind kind : {PieceKind::mlp, PieceKind::attention}) {
+        compute_task(at, {kind, Pass::weight}, t.alone.at({kind, Pass::weight}), {});
+      }
+    }
+  }
+
+  // A forward and a backward layer interleaved, layer by layer (kPairOrder).
+  void pair_chunk(const Place& at, const Chunk& ch) {
+    Chain f = start_of(at, ch.work, true);
+    Chain b = start_of(at, ch.backward, false);
+    begin_backward(at, ch.backward, b, true, true);
+    const StageLayers& fl = layers_of(ch.work);
+    const StageLayers& bl = layers_of(ch.backward);
+    const int n = std::max(fl.layers(), bl.layers());
+    for (int i = 0; i < n; ++i) {
+      const int lf = i < fl.layers() ? fl.first_layer + i : -1;
+      const int lb = i < bl.layers() ? bl.last_layer - i : -1;
+      for (const auto& [forward, step] : kPairOrder) {
+        const auto k = static_cast<std::size_t>(step);
+        if (forward && lf >= 0) {
+          layer_piece(at, ch.work, lf, kForwardOrder[k], Pass::forward, true, false, f);
+        } else if (!forward && lb >= 0) {
+          layer_piece(at, ch.backward, lb, kBackwardOrder[k], Pass::backward, true, true, b);
+        }
+      }
+    }
+    end_forward(at, ch.work, f, true);
+    end_backward(at, ch.backward, b);
+  }
+
+  void emit(const Place& at, const Chunk& ch) {
     switch (ch.kind) {
-      case ChunkKind::forward: {
-        Chain c = start_of(rank, ch.work, true);
-        const StageLayers& sl = layers_of(ch.work);
-        for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
-          for (int step = 1; step <= 4; ++step) {
-            forward_step(rank, ch.work, l, step, false, c);
-          }
-        }
-        end_forward(rank, ch.work, c, false);
+      case ChunkKind::forward:
+        forward_chunk(at, ch.work);
         break;
-      }
       case ChunkKind::backward:
-      case ChunkKind::backward_input: {
-        const bool whole = ch.kind == ChunkKind::backward;
-        Chain c = start_of(rank, ch.work, false);
-        begin_backward(rank, ch.work, c, whole);
-        const StageLayers& sl = layers_of(ch.work);
-        for (int l = sl.last_layer; l >= sl.first_layer; --l) {
-          for (int step = 1; step <= 4; ++step) {
-            backward_step(rank, ch.work, l, step, false, whole, c);
-          }
-        }
-        end_backward(rank, ch.work, c);
+      case ChunkKind::backward_input:
+        backward_chunk(at, ch.work, ch.kind == ChunkKind::backward);
         break;
-      }
-      case ChunkKind::weight: {
-        const StageLayers& sl = layers_of(ch.work);
-        if (sl.head) {
-          compute_task(rank, "head(W)", head_.w, {});
-        }
-        for (int l = sl.last_layer; l >= sl.first_layer; --l) {
-          const LayerTimes& t = layers_[static_cast<std::size_t>(l)];
-          compute_task(rank, "mlp(W)", t.alone.at("mlp(W)"), {});
-          compute_task(rank, "attn(W)", t.alone.at("attn(W)"), {});
-        }
+      case ChunkKind::weight:
+        weight_chunk(at, ch.work);
         break;
-      }
-      case ChunkKind::forward_backward: {
-        Chain f = start_of(rank, ch.work, true);
-        Chain b = start_of(rank, ch.backward, false);
-        begin_backward(rank, ch.backward, b, true);
-        const StageLayers& fl = layers_of(ch.work);
-        const StageLayers& bl = layers_of(ch.backward);
-        const int n = std::max(fl.layers(), bl.layers());
-        for (int i = 0; i < n; ++i) {
-          const int lf = i < fl.layers() ? fl.first_layer + i : -1;
-          const int lb = i < bl.layers() ? bl.last_layer - i : -1;
-          // Creation order keeps each stream in the profile's order (see the header).
-          const std::pair<bool, int> order[] = {{true, 1},  {false, 1}, {true, 2}, {false, 2},
-                                                {false, 3}, {true, 3},  {true, 4}, {false, 4}};
-          for (const auto& [forward, step] : order) {
-            if (forward && lf >= 0) {
-              forward_step(rank, ch.work, lf, step, true, f);
-            } else if (!forward && lb >= 0) {
-              backward_step(rank, ch.backward, lb, step, true, true, b);
-            }
-          }
-        }
-        end_forward(rank, ch.work, f, true);
-        end_backward(rank, ch.backward, b);
+      case ChunkKind::forward_backward:
+        pair_chunk(at, ch);
         break;
-      }
     }
   }
 
   const StepSpec& s_;
   StepProgram& p_;
   std::vector<LayerTimes> layers_;
-  BlockTimes head_;
+  LayerTimes head_;  // the output head and MTP modules
   core::Seconds combine_b_overhead_;
-  int ranks_ = 0;
   std::vector<int> last_;  // per rank and stream: the last task
-  int chunk_ = -1;
-  ChunkKind kind_ = ChunkKind::forward;
   std::map<Key, int> forward_sent_;
   std::map<Key, int> backward_sent_;
   std::map<Key, int> forward_done_;
@@ -427,7 +393,7 @@ void stage_params(const StepSpec& s, StepProgram& p) {
   p.stage_expert_params.assign(p.placement.size(), 0.0);
   auto add_ops = [&](std::size_t st, const std::vector<llm::LayerOp>& ops) {
     for (const auto& op : ops) {
-      if (is_routed_expert(op)) {
+      if (op.routed_expert()) {
         p.stage_expert_params[st] += op.params / std::max(1, s.ep);
       } else {
         p.stage_dense_params[st] += op.params;
@@ -505,7 +471,7 @@ StepTrace to_step_trace(const StepProgram& p) {
     op.id = task.id;
     op.rank = task.rank;
     op.stream = static_cast<int>(task.stream);
-    op.name = task.piece;
+    op.name = piece_label(task.piece);
     if (task.comm) {
       op.kind = task.comm->kind == CommKind::pp_send ? OpKind::send : OpKind::collective;
       op.op_class = cost::KernelClass::communication;
@@ -513,7 +479,7 @@ StepTrace to_step_trace(const StepProgram& p) {
       op.peer = task.comm->to_rank;
     }
     op.deps = task.deps;
-    op.tags.piece = task.piece;
+    op.tags.piece = op.name;
     op.tags.chunk = task.chunk;
     if (task.comm) {
       op.tags.micro_batch = task.comm->micro_batch;

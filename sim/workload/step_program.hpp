@@ -25,6 +25,7 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/piece_id.hpp"
 #include "sim/workload/piece_model.hpp"
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/stage_placement.hpp"
@@ -57,7 +58,7 @@ struct StepTask {
   core::Seconds duration;       // compute (or the communication stream's own kernels)
   std::optional<CommRef> comm;  // a transfer; its time comes from the network
   std::vector<int> deps;        // tasks it waits for besides its stream predecessor
-  std::string piece;            // "attn(F)", "dispatch(B)", "send", "optimizer", ...
+  PieceId piece;                // attn(F), dispatch(B), send(F), recv(B), optimizer, ...
   int chunk = -1;               // index in the rank's schedule chunk list; -1 after the chunks
   ChunkKind chunk_kind = ChunkKind::forward;
 };

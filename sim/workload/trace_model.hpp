@@ -15,19 +15,22 @@
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
+#include "sim/workload/piece_id.hpp"
 #include "sim/workload/step_trace.hpp"
 
 namespace codesim::workload {
 
 struct PieceWork {
-  double gemm_flops = 0;       // matrix products outside attention's core
+  double gemm_flops = 0;       // matrix products outside attention's core, in the GEMM dtype
+  double bf16_gemm_flops = 0;  // those kept in BF16 whatever the GEMM dtype (output head)
   double attention_flops = 0;  // Q K^T and P V (causal)
 };
 
-// Work of one piece ("attn(F)", "mlp(W)", ...) for one layer on one GPU; a dense layer's mlp is
-// its dense FFN (and its attn has no router).
-PieceWork piece_work(const llm::LlmSpec& m, const std::string& piece, int tokens,
-                     bool dense_layer = false);
+// Work of one attention or mlp piece in a pass, for one layer on one GPU; a dense layer's mlp is
+// its dense FFN (and its attention has no router). The head piece is the output head and the MTP
+// modules (DeepSeek-V3 keeps the head in BF16; the MTP modules' experts run in the GEMM dtype,
+// their other GEMMs in BF16). Other pieces do no model work.
+PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dense_layer = false);
 
 // Efficiencies fitted to a measured trace: model FLOPs of a class over its kernels' time at the
 // measured GPU's peak (GEMMs at the FP8 peak, as DeepSeek runs them; attention at BF16).
@@ -35,10 +38,10 @@ struct TraceFit {
   double gemm_efficiency = 0;
   double attention_forward_efficiency = 0;
   double attention_backward_efficiency = 0;
-  std::map<std::string, double> piece_gemm_efficiency;  // per piece, to show the spread
+  std::map<PieceId, double> piece_gemm_efficiency;  // per piece, to show the spread
   // Per piece, the mean time per layer of its other kernels (casts to FP8, norms, activations,
   // permutes; on any stream, communication kernels excepted), in microseconds as measured.
-  std::map<std::string, double> piece_other_us;
+  std::map<PieceId, double> piece_other_us;
 };
 
 TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,

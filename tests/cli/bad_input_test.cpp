@@ -70,8 +70,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "dp x tp = 16 x 64 x 1 = 1024 must equal the GPU count, nodes x gpus_per_node = "
                  "256 x 8 = 2048\n"},
         BadInput{"list_expected.yaml",
-                 "tests/bad_input/list_expected.yaml:4:12: error: output.formats: expected a list "
-                 "of names, got 'table'\n"
+                 "tests/bad_input/list_expected.yaml:4:18: error: topology.failed_planes: expected "
+                 "a list of integers, got '3'\n"
                  "  hint: write a list: [a, b]\n"},
         BadInput{"missing_include.yaml",
                  "tests/bad_input/missing_include.yaml:1:10: error: include: cannot read the "

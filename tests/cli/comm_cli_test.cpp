@@ -56,7 +56,7 @@ TEST(A2aCli, OneNodeUsesNoRdmaAndMoreNodesPerTokenMoveMoreIbBytes) {
 TEST(A2aCli, LowLatencyModeRunsFrom8To256Gpus) {
   for (int ep : {8, 256}) {
     const auto j = run_json(
-        "a2a --gate-hidden 128 --balance-steps 0 --mode low-latency --tokens "
+        "a2a --gate-hidden 128 --balance-steps 0 --mode deepep-low-latency --tokens "
         "128 --ep " +
         std::to_string(ep));
     EXPECT_GT(j["dispatch"]["time_us"].get<double>(), j["dispatch"]["latency_us"].get<double>());

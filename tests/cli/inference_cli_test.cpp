@@ -75,8 +75,8 @@ TEST(InferenceCli, BadInferenceScenariosFailWithExactMessages) {
       run_codesim("run scenarios/deepseek-v3-prefill-h800.yaml --set inference.mode=bound");
   EXPECT_EQ(bound.exit_code, 2);
   EXPECT_EQ(bound.err,
-            "scenarios/deepseek-v3-prefill-h800.yaml: error: inference.mode: bound mode is the "
-            "decode bound (ISCA 2.3.2)\n"
+            "--set inference.mode=bound: error: inference.mode: bound mode is the decode bound "
+            "(ISCA 2.3.2)\n"
             "  hint: use mode: model for prefill\n");
 }
 
@@ -85,7 +85,7 @@ TEST(InferenceCli, APlatformOverTheMemoryBudgetIsRefusedBeforeItIsBuilt) {
   const auto r = run_codesim("run scenarios/deepseek-v3-decode-h800.yaml --max-memory-mb 1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "scenarios/deepseek-v3-decode-h800.yaml: error: hardware.nodes: the simulated "
+            "scenarios/deepseek-v3-decode-h800.yaml:13:10: error: hardware.nodes: the simulated "
             "platform would need about 8 MB (SimGrid's routing table grows with the square of the "
             "952 GPUs, NICs and switches), over the budget of 1 MB\n"
             "  hint: fewer nodes, or raise --max-memory-mb\n");

@@ -71,7 +71,7 @@ TEST(RunCli, AScenarioThatDoesNotFitIsRefused) {
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_EQ(refused.out, "");
   EXPECT_EQ(refused.err, (dir / "fit.yaml").string() +
-                             ": error: hardware.hbm_capacity: the scenario does not fit: "
+                             ":2:26: error: hardware.hbm_capacity: the scenario does not fit: "
                              "parameters, gradients and optimizer state need 320.0 GB per GPU of "
                              "the first pipeline rank, more than its 80 GB\n"
                              "  hint: raise parallelism.pp or parallelism.ep, or use GPUs with "
@@ -83,14 +83,14 @@ TEST(RunCli, SimulationsOverTheBudgetAreRefusedUpFront) {
   EXPECT_EQ(memory.exit_code, 2);
   EXPECT_EQ(memory.out, "");
   EXPECT_EQ(memory.err,
-            "tests/scenarios/small-step.yaml: error: hardware.nodes: the simulated platform would "
+            "tests/scenarios/small-step.yaml:11:10: error: hardware.nodes: the simulated platform would "
             "need about 2 MB (SimGrid's routing table grows with the square of the 400 GPUs, NICs "
             "and switches), over the budget of 1 MB\n"
             "  hint: fewer nodes, or raise --max-memory-mb\n");
   const auto tasks = run_codesim("run tests/scenarios/small-step.yaml --max-tasks 10");
   EXPECT_EQ(tasks.exit_code, 2);
   EXPECT_EQ(tasks.err,
-            "tests/scenarios/small-step.yaml: error: workload.global_batch_sequences: the step has "
+            "tests/scenarios/small-step.yaml:21:27: error: workload.global_batch_sequences: the step has "
             "4924 tasks to simulate, over the budget of 10\n"
             "  hint: fewer micro-batches per step or more pipeline stages shorten it; or raise "
             "--max-tasks\n");

@@ -47,7 +47,7 @@ TEST(Schema, SectionsAndChildren) {
   EXPECT_FALSE(is_section("workload.seq_len"));
   const auto top = children_of("");
   for (const char* s : {"name", "model", "hardware", "topology", "parallelism", "schedule",
-                        "workload", "routing", "output"}) {
+                        "workload", "routing", "inference"}) {
     EXPECT_NE(std::find(top.begin(), top.end(), s), top.end()) << s;
   }
 }

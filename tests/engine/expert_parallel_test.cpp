@@ -37,12 +37,12 @@ double total_rdma(const topologies::TrafficRouter& r, const std::vector<topologi
 
 TEST(ExpertParallel, PayloadsAreFp8WithScalesAndBf16OrLogFmt) {
   // FP8: 7168 + 7168 / 128 x 4 B of scales + 8 x (8 B index + 4 B weight) = 7488 B.
-  const EpPayload fp8 = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  const EpPayload fp8 = ep_payload({.hidden = 7168, .topk = 8});
   EXPECT_DOUBLE_EQ(fp8.dispatch.value, 7168 + 56 * 4 + 8 * 12);
   EXPECT_DOUBLE_EQ(fp8.combine.value, 2 * 7168);
-  EXPECT_DOUBLE_EQ(ep_payload(7168, 8, DispatchFormat::bf16, 0).dispatch.value, 2 * 7168 + 96);
+  EXPECT_DOUBLE_EQ(ep_payload({.hidden = 7168, .topk = 8, .dispatch = kBf16Wire}).dispatch.value, 2 * 7168 + 96);
   // LogFMT-10: 10 bits per channel + two FP32 per 128 channels.
-  EXPECT_DOUBLE_EQ(ep_payload(7168, 8, DispatchFormat::fp8, 10).combine.value,
+  EXPECT_DOUBLE_EQ(ep_payload({.hidden = 7168, .topk = 8, .combine = logfmt_wire(10)}).combine.value,
                    7168 * 10 / 8.0 + 56 * 8);
 }
 
@@ -51,7 +51,7 @@ TEST(ExpertParallel, NodeLimitShowsInTheIbBytes) {
   // payload x sum over tokens of (nodes reached - own node reached), and each term <= M.
   const auto t = mpft(8);
   const topologies::TrafficRouter r(t, topologies::Spread::even);
-  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
   double ib_m4 = 0;
   for (int m : {4, 8}) {
     const auto p = plan(m);
@@ -64,7 +64,7 @@ TEST(ExpertParallel, NodeLimitShowsInTheIbBytes) {
       EXPECT_LE(remote, m);
       transfers += remote;
     }
-    const double ib = total_rdma(r, ep_flows(p, EpMode::normal, payload, first_gpus(64)).dispatch);
+    const double ib = total_rdma(r, ep_flows(p, EpMode::deepep_normal, payload, first_gpus(64)).dispatch);
     EXPECT_NEAR(ib, transfers * payload.dispatch.value, 1e-3);
     EXPECT_LE(ib / p.tokens, m * payload.dispatch.value);
     if (m == 4) {
@@ -79,9 +79,9 @@ TEST(ExpertParallel, TwoHopSendsFewerIbBytesThanDirect) {
   const auto t = mpft(8);
   const topologies::TrafficRouter r(t, topologies::Spread::even);
   const auto p = plan(4);
-  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
   const double two_hop =
-      total_rdma(r, ep_flows(p, EpMode::normal, payload, first_gpus(64)).dispatch);
+      total_rdma(r, ep_flows(p, EpMode::deepep_normal, payload, first_gpus(64)).dispatch);
   const double direct =
       total_rdma(r, ep_flows(p, EpMode::direct, payload, first_gpus(64)).dispatch);
   EXPECT_LT(two_hop, direct);
@@ -98,8 +98,8 @@ TEST(ExpertParallel, TwoHopSendsFewerIbBytesThanDirect) {
 TEST(ExpertParallel, CombineReturnsWhatDispatchSent) {
   // Every dispatch flow a -> b of k tokens has a combine flow b -> a of k tokens.
   const auto p = plan(4);
-  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
-  for (const EpMode mode : {EpMode::normal, EpMode::direct, EpMode::low_latency}) {
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
+  for (const EpMode mode : {EpMode::deepep_normal, EpMode::direct, EpMode::deepep_low_latency}) {
     const EpFlows f = ep_flows(p, mode, payload, first_gpus(64));
     ASSERT_EQ(f.dispatch.size(), f.combine.size());
     for (std::size_t i = 0; i < f.dispatch.size(); ++i) {
@@ -118,8 +118,8 @@ TEST(ExpertParallel, LowLatencySendsOneRdmaMessagePerExpert) {
                                             topologies::testing::h800_node(), 8);
   const topologies::TrafficRouter r(t, topologies::Spread::even);
   const auto p = plan(4, 128);
-  const EpPayload payload = ep_payload(7168, 8, DispatchFormat::fp8, 0);
-  const auto flows = ep_flows(p, EpMode::low_latency, payload, first_gpus(64)).dispatch;
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
+  const auto flows = ep_flows(p, EpMode::deepep_low_latency, payload, first_gpus(64)).dispatch;
   double rdma = 0;
   for (const auto& b : sent_per_gpu(r, r.loads(flows), first_gpus(64))) {
     EXPECT_EQ(b.nvlink.value, 0.0);
@@ -131,7 +131,7 @@ TEST(ExpertParallel, LowLatencySendsOneRdmaMessagePerExpert) {
 
 TEST(ExpertParallel, PlanAndGpuListMustAgree) {
   try {
-    ep_flows(plan(4, 128), EpMode::normal, {}, first_gpus(8));
+    ep_flows(plan(4, 128), EpMode::deepep_normal, {}, first_gpus(8));
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "the routing plan has 64 EP ranks but 8 GPUs were given");

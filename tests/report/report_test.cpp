@@ -31,15 +31,19 @@ metrics::RunResult sample() {
   r.tflops_noncausal = 330;
   r.mfu_causal = 0.3;
   r.mfu_noncausal = 0.33;
-  r.exposed_comm = {{"DP", Seconds(0.25)}, {"EP", Seconds(0.125)}, {"PP", Seconds(0)}};
+  r.exposed_comm = {{metrics::CommGroup::dp, Seconds(0.25)},
+                    {metrics::CommGroup::ep, Seconds(0.125)},
+                    {metrics::CommGroup::pp, Seconds(0)}};
   r.compute_busy = Seconds(8);
   r.median_pair = Seconds(0.125);
   r.pairs_measured = 12;
   r.ib_bytes_per_gpu = Bytes(1.5e10);
   r.busiest_links = {{"ib nic_n0_0 -> leaf0", Bytes(2e9), 0.5}};
-  r.memory = {10, 2, 4, 30, 3, 80};
+  r.memory = {Bytes(10e9), Bytes(2e9), Bytes(4e9), Bytes(30e9), 3, Bytes(80e9)};
   r.placement = {"embedding + 0-3", "4-7"};
-  r.notes = {"fitted: piece times", "folded: one replica", "estimate: activations"};
+  r.notes = {{core::NoteKind::fitted, "piece times"},
+             {core::NoteKind::folded, "one replica"},
+             {core::NoteKind::estimated, "activations"}};
   return r;
 }
 

@@ -1,26 +1,19 @@
-// What run's training and inference paths both take from a scenario: its errors (located at the
-// file), the routing of tokens, the DeepEP mode and the bytes per token on the wire.
+// What the training and inference studies both take from a scenario: the routing of tokens, the
+// DeepEP payload on the wire, the platform's memory check.
 #pragma once
-
-#include <string>
 
 #include "models/kernels/batch_routing.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/engine/expert_parallel.hpp"
+#include "sim/study/budget.hpp"
 #include "topologies/topology.hpp"
 
-namespace codesim::cli {
+namespace codesim::study {
 
-// Throws core::InputError located at the scenario file, with `key`.
-[[noreturn]] void scenario_error(const config::Scenario& s, const std::string& key,
-                                 const std::string& message, const std::string& hint = {});
-
-// Refuses (a scenario error) a topology whose SimGrid platform would need more than
-// `max_memory_mb`, before it is built.
+// Refuses (a scenario error at hardware.nodes) a topology whose SimGrid platform would need more
+// than the budget, before it is built.
 void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
-                           double max_memory_mb);
-
-engine::EpMode ep_mode_of(config::DispatchMode m);
+                           const Budget& budget);
 
 // The reference gate's routing of `tokens` over an EP group of `ep` GPUs as the scenario's routing
 // section says (node limit, skew, balancing, seed), with `redundant` EPLB replicas.
@@ -30,4 +23,4 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
 // Dispatch and combine bytes per token from workload.precision; LogFMT dispatch is refused.
 engine::EpPayload ep_payload_of(const config::Scenario& s);
 
-}  // namespace codesim::cli
+}  // namespace codesim::study

@@ -1,0 +1,38 @@
+// Note lines and their JSON.
+#include "sim/report/labels.hpp"
+
+#include <stdexcept>
+
+namespace codesim::report {
+
+std::string note_line(const core::Note& n) {
+  return std::string(core::note_kind_name(n.kind)) + ": " + n.text;
+}
+
+nlohmann::ordered_json notes_json(const std::vector<core::Note>& notes) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& n : notes) {
+    out.push_back({{"kind", std::string(core::note_kind_name(n.kind))}, {"text", n.text}});
+  }
+  return out;
+}
+
+std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j) {
+  std::vector<core::Note> out;
+  for (const auto& n : j) {
+    core::Note note{.text = n.at("text").get<std::string>()};
+    const auto kind = n.at("kind").get<std::string>();
+    if (!core::note_kind_of(kind, note.kind)) {
+      throw std::invalid_argument("unknown note kind '" + kind + "'");
+    }
+    out.push_back(std::move(note));
+  }
+  return out;
+}
+
+core::Seconds exposed(const metrics::RunResult& r, metrics::CommGroup g) {
+  const auto it = r.exposed_comm.find(g);
+  return it == r.exposed_comm.end() ? core::Seconds(0) : it->second;
+}
+
+}  // namespace codesim::report

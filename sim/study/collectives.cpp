@@ -1,0 +1,49 @@
+// One collective per size, each after the previous, so that they never overlap.
+#include "sim/study/collectives.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "sim/core/stopwatch.hpp"
+#include "sim/engine/platform.hpp"
+
+namespace codesim::study {
+
+CollectiveSweep simulate_collectives(const topologies::Topology& topology,
+                                     const CollectiveSweepSpec& spec) {
+  if (topology.gpus() < spec.gpus) {
+    throw std::invalid_argument("the topology has " + std::to_string(topology.gpus()) +
+                                " GPUs, fewer than the collective's " + std::to_string(spec.gpus));
+  }
+  const std::vector<int> gpus = topologies::first_gpus(spec.gpus);
+  std::vector<engine::Transfer> transfers;
+  std::vector<std::pair<int, int>> span;  // first and last transfer of each size
+  for (const auto size : spec.sizes) {
+    auto phases = engine::collective_transfers(
+        {.kind = spec.kind, .algorithm = spec.algorithm, .gpus = gpus, .size = size}, topology,
+        static_cast<int>(transfers.size()));
+    if (!transfers.empty()) {
+      phases.front().after = {static_cast<int>(transfers.size()) - 1};
+    }
+    span.emplace_back(static_cast<int>(transfers.size()),
+                      static_cast<int>(transfers.size() + phases.size()) - 1);
+    transfers.insert(transfers.end(), std::make_move_iterator(phases.begin()),
+                     std::make_move_iterator(phases.end()));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  engine::Platform platform(topology, spec.spread);
+  const auto timings = platform.run(transfers);
+  CollectiveSweep out;
+  out.simulation_time = core::Seconds(core::seconds_since(start));
+  out.bus_factor = engine::bus_factor(spec.kind, spec.gpus);
+  for (std::size_t i = 0; i < spec.sizes.size(); ++i) {
+    const auto& [first, last] = span[i];
+    const core::Seconds time = timings[static_cast<std::size_t>(last)].end -
+                               timings[static_cast<std::size_t>(first)].start;
+    const core::BytesPerSecond algbw(spec.sizes[i].value / time.value);
+    out.points.push_back({spec.sizes[i], time, algbw, algbw * out.bus_factor});
+  }
+  return out;
+}
+
+}  // namespace codesim::study

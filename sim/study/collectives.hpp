@@ -1,0 +1,44 @@
+// A collective over the first N GPUs for each of several sizes, one after another on the SimGrid
+// platform, measured as NCCL tests measure it (codesim collective).
+#pragma once
+
+#include <vector>
+
+#include "sim/engine/collective.hpp"
+#include "topologies/topology.hpp"
+#include "topologies/traffic.hpp"
+
+namespace codesim::study {
+
+using engine::CollectiveAlgorithm;
+using engine::CollectiveKind;
+using engine::collective_algorithm_name;
+using engine::collective_kind_name;
+
+struct CollectiveSweepSpec {
+  CollectiveKind kind = CollectiveKind::all_reduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  int gpus = 8;
+  std::vector<core::Bytes> sizes;
+  topologies::Spread spread = topologies::Spread::even;
+};
+
+struct CollectivePoint {
+  core::Bytes size;
+  core::Seconds time;
+  core::BytesPerSecond algorithm_bandwidth;  // size / time
+  core::BytesPerSecond bus_bandwidth;        // x NCCL's bus factor
+};
+
+struct CollectiveSweep {
+  double bus_factor = 1;
+  std::vector<CollectivePoint> points;  // per size
+  core::Seconds simulation_time;        // wall clock (--bench)
+};
+
+// Throws std::invalid_argument when the collective cannot run on the topology (too few GPUs, an
+// algorithm the kind does not have, a hierarchical group that is not whole nodes).
+CollectiveSweep simulate_collectives(const topologies::Topology& topology,
+                                     const CollectiveSweepSpec& spec);
+
+}  // namespace codesim::study

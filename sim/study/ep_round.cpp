@@ -1,0 +1,75 @@
+// Route -> flows -> dispatch then combine on the platform -> bytes per GPU.
+#include "sim/study/ep_round.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "sim/core/stopwatch.hpp"
+#include "sim/engine/platform.hpp"
+
+namespace codesim::study {
+namespace {
+
+std::string bound_by(const engine::TransferTiming& t, const topologies::TrafficRouter& r) {
+  if (t.alone_bandwidth_time.value <= 0) {
+    return "nothing to send";
+  }
+  if (t.bottleneck < 0) {
+    return "SM copy rate";
+  }
+  return r.describe(t.bottleneck);
+}
+
+EpPhase phase(const engine::TransferTiming& t, const std::vector<engine::GpuBytes>& sent,
+              const topologies::TrafficRouter& r) {
+  EpPhase p{.time = t.end - t.start,
+            .latency = t.latency,
+            .bandwidth_time = t.alone_bandwidth_time,
+            .bound_by = bound_by(t, r)};
+  for (const auto& g : sent) {
+    p.rdma_per_gpu += g.rdma;
+    p.nvlink_per_gpu += g.nvlink;
+    p.rdma_max = std::max(p.rdma_max, g.rdma);
+    p.nvlink_max = std::max(p.nvlink_max, g.nvlink);
+  }
+  const double n = std::max<double>(1, static_cast<double>(sent.size()));
+  p.rdma_per_gpu = p.rdma_per_gpu / n;
+  p.nvlink_per_gpu = p.nvlink_per_gpu / n;
+  return p;
+}
+
+}  // namespace
+
+EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpec& spec) {
+  const int ep = spec.routing.ep;
+  if (topology.gpus() < ep) {
+    throw std::invalid_argument("the topology has " + std::to_string(topology.gpus()) +
+                                " GPUs, fewer than the EP group's " + std::to_string(ep));
+  }
+  EpRound round;
+  const auto routing_start = std::chrono::steady_clock::now();
+  round.batch = kernels::route_batch(spec.routing);
+  round.routing_time = core::Seconds(core::seconds_since(routing_start));
+  const std::vector<int> gpus = topologies::first_gpus(ep);
+  const engine::EpFlows flows = engine::ep_flows(round.batch.plan, spec.mode, spec.payload, gpus);
+
+  const auto platform_start = std::chrono::steady_clock::now();
+  engine::Platform platform(topology, spec.spread);
+  round.platform_time = core::Seconds(core::seconds_since(platform_start));
+  const auto simulation_start = std::chrono::steady_clock::now();
+  const auto cap = spec.sender_cap;
+  const auto timings = platform.run({
+      engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
+      engine::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
+  });
+  round.simulation_time = core::Seconds(core::seconds_since(simulation_start));
+  const auto& router = platform.router();
+  round.dispatch =
+      phase(timings[0], engine::sent_per_gpu(router, router.loads(flows.dispatch), gpus), router);
+  round.combine =
+      phase(timings[1], engine::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
+  return round;
+}
+
+}  // namespace codesim::study

@@ -1,0 +1,56 @@
+// One expert-parallel round: a micro-batch routed by the reference gate, its dispatch and then
+// its combine timed on the SimGrid platform (codesim a2a; inference steps).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/kernels/batch_routing.hpp"
+#include "sim/engine/expert_parallel.hpp"
+#include "topologies/topology.hpp"
+#include "topologies/traffic.hpp"
+
+namespace codesim::study {
+
+// The engine's payload vocabulary, for callers that describe a round.
+using engine::ep_payload;
+using engine::EpPayload;
+using engine::kBf16Wire;
+using engine::kFp8Wire;
+using engine::logfmt_wire;
+using engine::WireFormat;
+
+struct EpRoundSpec {
+  kernels::BatchRoutingSpec routing;  // routing.ep GPUs: the topology's first ones
+  workload::EpMode mode = workload::EpMode::deepep_normal;
+  engine::EpPayload payload;
+  std::optional<core::BytesPerSecond> sender_cap;  // what one GPU may send (comm SMs x copy rate)
+  topologies::Spread spread = topologies::Spread::even;
+};
+
+// One transfer of the round.
+struct EpPhase {
+  core::Seconds time;
+  core::Seconds latency;
+  core::Seconds bandwidth_time;  // alone on the network, without latency
+  std::string bound_by;          // the link that ends it, "SM copy rate", or "nothing to send"
+  core::Bytes rdma_per_gpu;      // mean over the EP group, and the largest
+  core::Bytes rdma_max;
+  core::Bytes nvlink_per_gpu;
+  core::Bytes nvlink_max;
+};
+
+struct EpRound {
+  kernels::RoutedBatch batch;
+  EpPhase dispatch;
+  EpPhase combine;
+  core::Seconds routing_time;  // wall clock of the study's parts (--bench)
+  core::Seconds platform_time;
+  core::Seconds simulation_time;
+};
+
+// Throws std::invalid_argument when the routing cannot be done (ep does not divide the experts,
+// EPLB constraints) or the topology has fewer GPUs than the EP group.
+EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpec& spec);
+
+}  // namespace codesim::study

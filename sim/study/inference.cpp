@@ -1,0 +1,250 @@
+// Inference steps: the bound, or routing -> EP round on SimGrid -> pieces -> overlap.
+#include "sim/study/inference.hpp"
+
+#include <algorithm>
+
+#include "models/kernels/batch_routing.hpp"
+#include "models/llm/analytics.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/config/topology_from.hpp"
+#include "sim/core/text.hpp"
+#include "sim/study/ep_round.hpp"
+#include "sim/study/scenario_inputs.hpp"
+#include "sim/workload/inference.hpp"
+#include "sim/workload/piece_model.hpp"
+
+namespace codesim::study {
+namespace {
+
+using config::Scenario;
+using config::WirePrecision;
+
+// Bytes per channel in the ISCA bound's closed form (no scales or metadata).
+double channel_bytes(WirePrecision p) {
+  switch (p) {
+    case WirePrecision::bf16:
+      return 2;
+    case WirePrecision::fp8:
+    case WirePrecision::logfmt8:
+      return 1;
+    case WirePrecision::logfmt10:
+      return 10.0 / 8;
+  }
+  return 2;
+}
+
+// FP8 inference weights, as DeepSeek serves V3.
+constexpr double kInferenceWeightBytes = 1;
+
+// Weights one GPU holds: its share of everything but the routed experts (attention split over
+// the TP group), plus the routed experts it hosts.
+core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
+  const auto& m = s.model.spec;
+  const llm::ModelAnalytics a = llm::analyze(m, s.workload.seq_len);
+  const int moe_layers = m.moe ? m.layers - m.dense_layers : 0;
+  const double expert = m.moe ? 3.0 * m.hidden * m.moe->expert_inter_dim : 0.0;
+  const double routed = m.moe ? expert * m.moe->routed_experts * moe_layers : 0.0;
+  return core::Bytes(((a.params_total - routed) / s.parallelism.tp +
+                      expert * experts_per_gpu * moe_layers) *
+                     kInferenceWeightBytes);
+}
+
+void bound_step(const Scenario& s, metrics::InferenceResult& r) {
+  const auto& m = s.model.spec;
+  const auto& in = s.inference;
+  if (s.workload.kind != config::WorkloadKind::decode) {
+    config::scenario_error(s, "inference.mode", "bound mode is the decode bound (ISCA 2.3.2)",
+                           "use mode: model for prefill");
+  }
+  const bool inside_node = s.parallelism.ep <= s.hardware.spec.gpus_per_node;
+  const workload::DecodeBoundSpec spec{
+      .tokens = r.tokens_per_micro_batch,
+      .experts_per_token = (m.moe ? m.moe->activated_experts : 0) +
+                           (in.shared_expert_routed && m.moe ? m.moe->shared_experts : 0),
+      .hidden = in.bound_hidden > 0 ? in.bound_hidden : m.hidden,
+      .dispatch_bytes = channel_bytes(s.workload.precision.dispatch),
+      .combine_bytes = channel_bytes(s.workload.precision.combine),
+      .bandwidth = inside_node ? s.hardware.spec.scale_up.bandwidth : s.hardware.spec.nic.bandwidth,
+      .layers = m.layers,
+      .micro_batches = in.micro_batches};
+  const auto b = workload::decode_bound(spec);
+  const double d = spec.dispatch_bytes;
+  const double c = spec.combine_bytes;
+  r.step_time = b.tpot;
+  r.dispatch = b.per_layer_transfer * (d / (d + c));
+  r.combine = b.per_layer_transfer * (c / (d + c));
+  r.comm_busy = 1;
+  r.bound_by = std::string(inside_node ? "scale-up" : "scale-out") +
+               " bandwidth (bound mode: computation fully hidden, no latency)";
+  r.notes.push_back(
+      {core::NoteKind::method,
+       "bound: (" + core::fixed(d, 0) + " B + " + core::fixed(c, 0) + " B) x " +
+           std::to_string(spec.tokens) + " tokens x " + std::to_string(spec.experts_per_token) +
+           " experts x " + std::to_string(spec.hidden) + " / " +
+           core::fixed(spec.bandwidth.value / 1e9, 0) +
+           " GB/s = " + core::fixed(b.per_layer_transfer.value * 1e6, 2) +
+           " us per layer and micro-batch, x " + std::to_string(spec.micro_batches) +
+           " micro-batches x " + std::to_string(spec.layers) + " layers (ISCA 2025, 2.3.2)"});
+}
+
+// One micro-batch's dispatch and combine on the SimGrid platform; returns the busiest GPU's
+// token-expert pairs.
+double ep_round(const Scenario& s, metrics::InferenceResult& r, double shared_scale,
+                const Budget& budget) {
+  const int ep = s.parallelism.ep;
+  const topologies::Topology topology = config::build_topology(s);
+  check_platform_budget(s, topology, budget);
+  const EpRoundSpec spec{
+      .routing = routing_spec(s, r.tokens_per_micro_batch * ep, ep, s.inference.redundant_experts),
+      .mode = s.routing.dispatch,
+      .payload = ep_payload_of(s),
+      .sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms,
+      .spread = config::path_spread(s)};
+  EpRound round;
+  try {
+    round = simulate_ep_round(topology, spec);
+  } catch (const std::invalid_argument& e) {
+    config::scenario_error(s, "inference.redundant_experts", e.what());
+  }
+  r.notes.push_back(kernels::routing_note(spec.routing, 1));
+  r.dispatch = round.dispatch.time * shared_scale;
+  r.combine = round.combine.time * shared_scale;
+  const auto& load = round.batch.plan.gpu_load;
+  return *std::max_element(load.begin(), load.end()) * shared_scale;
+}
+
+std::string bound_by(const metrics::InferenceResult& r, const workload::LayerPieces& pieces) {
+  if (r.comm_busy >= r.compute_busy) {
+    return "communication (dispatch + combine busy " + core::fixed(100 * r.comm_busy, 0) +
+           "% of the step)";
+  }
+  const bool attention = pieces.attention >= pieces.moe;
+  return std::string("compute: ") + (attention ? "attention" : "experts") + " (" +
+         (attention ? pieces.attention_bound : pieces.moe_bound) + "-bound)";
+}
+
+// `experts_per_gpu`: routed and redundant experts each GPU of the EP group hosts.
+void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult& r,
+                const Budget& budget) {
+  const auto& m = s.model.spec;
+  const auto& in = s.inference;
+  const bool decode = s.workload.kind == config::WorkloadKind::decode;
+  const int topk = m.moe ? m.moe->activated_experts : 0;
+  // The shared expert as one more routed one: one more message per token, one more expert's
+  // tokens on the GPUs that host it (spread like the routed ones).
+  const double shared_scale = decode && in.shared_expert_routed && m.moe && topk > 0
+                                  ? static_cast<double>(topk + m.moe->shared_experts) / topk
+                                  : 1.0;
+  const double busiest_expert_tokens =
+      m.moe && s.parallelism.ep > 1 ? ep_round(s, r, shared_scale, budget) : 0.0;
+  const workload::InferenceSpec spec{
+      .model = &m,
+      .gpu = s.hardware.spec.gpu,
+      .phase = decode ? workload::InferencePhase::decode : workload::InferencePhase::prefill,
+      .tokens = r.tokens_per_micro_batch,
+      .context_len = r.context_len,
+      .tp = s.parallelism.tp,
+      .experts_per_gpu = std::max(1, experts_per_gpu),
+      .expert_tokens = busiest_expert_tokens,
+      .shared_expert = !decode,
+      .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+      .held_sms = decode ? 0 : s.hardware.comm_sms};
+  const auto pieces = workload::inference_pieces(spec);
+  r.attention = pieces.attention;
+  r.dense_mlp = pieces.dense_mlp;
+  r.moe = pieces.moe;
+  const auto o = workload::overlap_step(pieces, {.dispatch = r.dispatch,
+                                                 .combine = r.combine,
+                                                 .layers = m.layers,
+                                                 .dense_layers = m.dense_layers,
+                                                 .micro_batches = in.micro_batches});
+  r.step_time = o.step;
+  r.compute_busy = o.compute_busy / o.step;
+  r.comm_busy = o.comm_busy / o.step;
+  r.bound_by = bound_by(r, pieces);
+  r.notes.push_back(decode ? core::Note{core::NoteKind::method,
+                                        "decode pieces from the kernel cost model (roofline with "
+                                        "HBM bandwidth; KV cache read in BF16)"}
+                           : workload::piece_model_note(workload::deepseek_profile()));
+  r.notes.push_back({core::NoteKind::method,
+                     "dispatch and combine of one micro-batch simulated on SimGrid over the EP" +
+                         std::to_string(s.parallelism.ep) + " group (" +
+                         std::string(config::enum_name(s.routing.dispatch)) + ")"});
+  if (shared_scale != 1.0) {
+    r.notes.push_back({core::NoteKind::estimated,
+                       "shared expert as a routed one: dispatch, combine and the busiest GPU's "
+                       "expert tokens scaled by " +
+                           core::fixed(shared_scale, 3)});
+  }
+  r.notes.push_back({core::NoteKind::omitted,
+                     "attention TP collectives, embedding and output head, and the MTP draft's "
+                     "own compute"});
+}
+
+// Decode: TPOT with MTP, output tokens per second and the KV cache of every request; prefill:
+// TTFT, prompt tokens per second and their KV cache.
+void throughput(const Scenario& s, metrics::InferenceResult& r) {
+  const auto& in = s.inference;
+  const double kv_per_token = llm::kv_cache_bytes_per_token(s.model.spec).value;
+  if (s.workload.kind == config::WorkloadKind::decode) {
+    r.tpot_without_mtp = r.step_time;
+    r.tpot = workload::effective_tpot(r.step_time, in.mtp, in.mtp_acceptance);
+    r.tokens_per_s_per_request = 1.0 / r.tpot.value;
+    r.tokens_per_s_per_gpu = in.requests_per_gpu / r.tpot.value;
+    // Each request's cache on one GPU of its TP group (sequence-parallel attention).
+    r.kv_cache_per_gpu = core::Bytes(kv_per_token * in.context_len * in.requests_per_gpu);
+    if (in.mtp) {
+      r.notes.push_back({core::NoteKind::assumed,
+                         "MTP: " + core::fixed(1 + in.mtp_acceptance, 2) +
+                             " tokens per request and step (acceptance " +
+                             core::fixed(in.mtp_acceptance, 2) + ")"});
+    }
+  } else {
+    r.ttft = r.step_time;
+    r.tokens_per_s_per_gpu = in.prompt_tokens_per_gpu / r.step_time.value;
+    r.kv_cache_per_gpu = core::Bytes(kv_per_token * in.prompt_tokens_per_gpu);
+  }
+  r.tokens_per_s_per_node = r.tokens_per_s_per_gpu * r.gpus_per_node;
+}
+
+}  // namespace
+
+metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& budget) {
+  const auto& in = s.inference;
+  const bool decode = s.workload.kind == config::WorkloadKind::decode;
+  if (!s.model.spec.moe) {
+    config::scenario_error(s, "model", "inference steps are modelled for MoE models only");
+  }
+  metrics::InferenceResult r;
+  r.scenario = s.name;
+  r.phase = std::string(config::enum_name(s.workload.kind));
+  r.mode = std::string(config::enum_name(in.mode));
+  r.gpus = s.gpus();
+  r.gpus_per_node = s.hardware.spec.gpus_per_node;
+  r.ep = s.parallelism.ep;
+  r.tp = s.parallelism.tp;
+  r.micro_batches = in.micro_batches;
+  r.tokens_per_micro_batch =
+      (decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu) / in.micro_batches;
+  r.context_len = decode ? in.context_len : s.workload.seq_len;
+  const int experts_per_gpu =
+      (s.model.spec.moe->routed_experts + in.redundant_experts) / s.parallelism.ep;
+  if (in.mode == config::InferenceMode::bound) {
+    bound_step(s, r);
+  } else {
+    model_step(s, experts_per_gpu, r, budget);
+  }
+  r.weights_per_gpu = weights_per_gpu(s, experts_per_gpu);
+  r.hbm = s.hardware.spec.gpu.hbm_capacity;
+  throughput(s, r);
+  if (r.weights_per_gpu + r.kv_cache_per_gpu > r.hbm) {
+    r.notes.push_back({core::NoteKind::warning,
+                       "weights and KV cache need " +
+                           core::fixed((r.weights_per_gpu + r.kv_cache_per_gpu).value / 1e9, 1) +
+                           " GB per GPU, more than its " + core::fixed(r.hbm.value / 1e9, 0) +
+                           " GB"});
+  }
+  return r;
+}
+
+}  // namespace codesim::study

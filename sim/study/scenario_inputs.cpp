@@ -1,0 +1,75 @@
+// Scenario -> routing spec, DeepEP payload, platform budget.
+#include "sim/study/scenario_inputs.hpp"
+
+#include <algorithm>
+
+#include "sim/config/loader.hpp"
+#include "sim/core/text.hpp"
+#include "sim/engine/platform.hpp"
+
+namespace codesim::study {
+namespace {
+
+engine::WireFormat wire_format(config::WirePrecision p) {
+  switch (p) {
+    case config::WirePrecision::bf16:
+      return engine::kBf16Wire;
+    case config::WirePrecision::fp8:
+      return engine::kFp8Wire;
+    case config::WirePrecision::logfmt8:
+      return engine::logfmt_wire(8);
+    case config::WirePrecision::logfmt10:
+      return engine::logfmt_wire(10);
+  }
+  return engine::kBf16Wire;
+}
+
+}  // namespace
+
+engine::EpPayload ep_payload_of(const config::Scenario& s) {
+  const auto& p = s.workload.precision;
+  if (p.dispatch != config::WirePrecision::fp8 && p.dispatch != config::WirePrecision::bf16) {
+    config::scenario_error(s, "workload.precision.dispatch",
+                           "dispatch in " + std::string(config::enum_name(p.dispatch)) +
+                               " is not modelled (DeepSeek studied LogFMT for combine)",
+                           "fp8 or bf16");
+  }
+  return engine::ep_payload({.hidden = s.model.spec.hidden,
+                             .topk = s.model.spec.moe ? s.model.spec.moe->activated_experts : 0,
+                             .dispatch = wire_format(p.dispatch),
+                             .combine = wire_format(p.combine)});
+}
+
+kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, int ep,
+                                       int redundant) {
+  // The synthetic gate's width: routing statistics do not depend on it.
+  constexpr int kGateHidden = 256;
+  kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
+  gate.topk_groups = std::min(s.routing.node_limit, gate.groups);
+  const bool perfect = s.routing.balance == config::Balance::perfect;
+  return {.gate = gate,
+          .hidden = kGateHidden,
+          .tokens = tokens,
+          .ep = ep,
+          .gpus_per_node = s.hardware.spec.gpus_per_node,
+          .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
+          .balance_steps = s.routing.balance == config::Balance::none ? 0 : s.routing.balance_steps,
+          .redundant = redundant,
+          .seed = static_cast<std::uint64_t>(s.routing.seed)};
+}
+
+void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
+                           const Budget& budget) {
+  const core::Bytes platform = engine::Platform::estimated_memory(t);
+  if (platform > budget.max_platform_memory) {
+    config::scenario_error(
+        s, "hardware.nodes",
+        "the simulated platform would need about " + core::fixed(platform.value / 1e6, 0) +
+            " MB (SimGrid's routing table grows with the square of the " +
+            std::to_string(t.vertex_count()) + " GPUs, NICs and switches), over the budget of " +
+            core::fixed(budget.max_platform_memory.value / 1e6, 0) + " MB",
+        "fewer nodes, or raise --max-memory-mb");
+  }
+}
+
+}  // namespace codesim::study

@@ -1,0 +1,69 @@
+// Sweep points, their command lines, the reuse rule and the result they make.
+#include "sim/study/sweep_plan.hpp"
+
+#include "sim/config/dump.hpp"
+#include "sim/core/error.hpp"
+
+namespace codesim::study {
+
+SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>& settings) {
+  config::FlatScenario flat = config::read_scenario_yaml(path);
+  config::apply_settings(flat, settings);
+  SweepPlan plan{config::decode_scenario(flat, path), {}, {}};
+  const auto sweep = config::read_sweep(flat);
+  if (!sweep) {
+    throw core::InputError(core::Diagnostic{
+        {path, 0, 0},
+        "sweep",
+        "the scenario has no sweep: section",
+        "add one, e.g. sweep: {routing.node_limit: [1, 2, 4, 8]} (scenarios/SCHEMA.md)"});
+  }
+  plan.sweep = *sweep;
+  // Every point decodes before any runs: a bad value fails the sweep at once.
+  const std::vector<config::Scenario> scenarios = config::load_sweep_points(flat, path, *sweep);
+  for (std::size_t i = 0; i < sweep->points.size(); ++i) {
+    PlannedPoint point{i, {}, config::to_yaml(scenarios[i]), {"run", path}};
+    for (const auto& s : settings) {
+      point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
+    }
+    for (const auto& s : sweep->points[i]) {
+      point.values.push_back(s.text());
+      point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
+    }
+    point.args.insert(point.args.end(), {"--format", "json"});
+    plan.points.push_back(std::move(point));
+  }
+  return plan;
+}
+
+bool reusable(const PlannedPoint& point, const std::string& stored_scenario_yaml,
+              int stored_exit_code) {
+  return stored_scenario_yaml == point.scenario_yaml &&
+         (stored_exit_code == 0 || stored_exit_code == 2);
+}
+
+std::string describe_values(const SweepPlan& plan, const PlannedPoint& point) {
+  std::string out;
+  for (std::size_t k = 0; k < plan.sweep.axes.size(); ++k) {
+    out += (k == 0 ? "" : ", ") + plan.sweep.axes[k].key + "=" + point.values[k];
+  }
+  return out;
+}
+
+metrics::SweepResult sweep_result(const SweepPlan& plan, const std::vector<PointOutcome>& outcomes) {
+  metrics::SweepResult r{
+      plan.base.name, plan.sweep.mode == config::SweepMode::zip ? "zip" : "cartesian", {}, {}};
+  for (const auto& a : plan.sweep.axes) {
+    r.keys.push_back(a.key);
+  }
+  r.points.resize(plan.points.size());
+  for (const auto& o : outcomes) {
+    auto& p = r.points.at(o.index);
+    p.values = o.values;
+    p.result = o.result;
+    p.error = o.error;
+  }
+  return r;
+}
+
+}  // namespace codesim::study

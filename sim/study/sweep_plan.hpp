@@ -1,0 +1,52 @@
+// A sweep before and after it runs: every point decoded and checked up front, the command line of
+// the `codesim run` that simulates each (SimGrid allows one engine per process), which stored
+// results a rerun may reuse, and the SweepResult the points' outcomes make.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/config/loader.hpp"
+#include "sim/config/sweep.hpp"
+#include "sim/metrics/sweep_result.hpp"
+
+namespace codesim::study {
+
+struct PlannedPoint {
+  std::size_t index = 0;
+  std::vector<std::string> values;  // the varied keys' values, as written
+  std::string scenario_yaml;        // the resolved scenario: a stored point is reused only if equal
+  std::vector<std::string> args;    // the child's command line after the program name
+};
+
+struct SweepPlan {
+  config::Scenario base;
+  config::Sweep sweep;
+  std::vector<PlannedPoint> points;
+};
+
+// Reads `path` with `settings` over every point. Throws core::InputError when the scenario has no
+// sweep: section or any point does not decode.
+SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>& settings);
+
+// A point stored by an earlier run is reused when it ran the same resolved scenario to a result
+// or to an input error (exit 0 or 2: say, it does not fit); a crash, a kill or a failed start runs
+// again.
+bool reusable(const PlannedPoint& point, const std::string& stored_scenario_yaml,
+              int stored_exit_code);
+
+// "key=value, key=value" of a point, for progress lines.
+std::string describe_values(const SweepPlan& plan, const PlannedPoint& point);
+
+// What each point gave: its result, or why it failed.
+struct PointOutcome {
+  std::size_t index = 0;
+  std::vector<std::string> values;
+  std::optional<metrics::RunResult> result;
+  std::string error;
+};
+
+metrics::SweepResult sweep_result(const SweepPlan& plan, const std::vector<PointOutcome>& outcomes);
+
+}  // namespace codesim::study

@@ -1,0 +1,183 @@
+// Scenario -> step program (schedule, placement, calibrated pieces) -> routing plans (reference
+// gate) -> SimGrid replay -> RunResult with the notes of every model that made it.
+#include "sim/study/training.hpp"
+
+#include <chrono>
+
+#include "models/kernels/batch_routing.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/config/topology_from.hpp"
+#include "sim/core/stopwatch.hpp"
+#include "sim/core/text.hpp"
+#include "sim/engine/step_metrics.hpp"
+#include "sim/engine/step_replay.hpp"
+#include "sim/study/scenario_inputs.hpp"
+#include "sim/workload/chrome_export.hpp"
+#include "topologies/properties.hpp"
+
+namespace codesim::study {
+namespace {
+
+using config::Scenario;
+
+int expert_parallelism(const Scenario& s) {
+  return s.model.spec.moe ? s.parallelism.ep : 1;
+}
+
+workload::StepProgram step_program(const Scenario& s) {
+  const auto& pa = s.parallelism;
+  if (pa.tp != 1) {
+    config::scenario_error(s, "parallelism.tp", "tensor parallelism is not modelled yet",
+                           "use tp: 1");
+  }
+  // The rules check that the global batch splits into dp x micro-batch sequences.
+  const int micro_batches =
+      s.workload.global_batch_sequences / (pa.dp * s.schedule.micro_batch_sequences);
+  const workload::StepSpec spec{
+      .model = &s.model.spec,
+      .gpu = s.hardware.spec.gpu,
+      .pieces = workload::deepseek_profile(),
+      .method = s.schedule.method,
+      .pp = pa.pp,
+      .micro_batches = micro_batches,
+      .tokens = s.workload.seq_len * s.schedule.micro_batch_sequences,
+      .ep = expert_parallelism(s),
+      .dp = pa.dp,
+      .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+      .comm_sms = s.hardware.comm_sms};
+  try {
+    return workload::build_step_program(spec);
+  } catch (const workload::ScheduleError& e) {
+    config::scenario_error(s, "schedule.method", e.what());
+  } catch (const std::invalid_argument& e) {
+    config::scenario_error(s, "parallelism.pp", e.what());
+  }
+}
+
+engine::StepFacts step_facts(const Scenario& s) {
+  const int ep = expert_parallelism(s);
+  return {.model = &s.model.spec,
+          .gpu = s.hardware.spec.gpu,
+          .gpus = s.gpus(),
+          .seq_len = s.workload.seq_len,
+          .sequences_per_step = static_cast<double>(s.workload.global_batch_sequences),
+          .tokens_per_micro_batch = s.workload.seq_len * s.schedule.micro_batch_sequences,
+          .dp = s.parallelism.dp,
+          .ep = ep,
+          .gpus_per_rank_in_ep = ep};
+}
+
+// Parameters, gradients and optimizer state must fit before anything is simulated; the step must
+// fit the task budget.
+void check_fit(const Scenario& s, const workload::StepProgram& program,
+               const engine::StepFacts& facts, const Budget& budget) {
+  const metrics::MemoryUse memory = engine::memory_use(program, facts);
+  if (memory.fixed() > memory.capacity) {
+    config::scenario_error(
+        s, "hardware.hbm_capacity",
+        "the scenario does not fit: parameters, gradients and optimizer state need " +
+            core::fixed(memory.fixed().value / 1e9, 1) +
+            " GB per GPU of the first pipeline rank, more than its " +
+            core::fixed(memory.capacity.value / 1e9, 0) + " GB",
+        "raise parallelism.pp or parallelism.ep, or use GPUs with more memory");
+  }
+  if (static_cast<long long>(program.tasks.size()) > budget.max_tasks) {
+    config::scenario_error(s, "workload.global_batch_sequences",
+                           "the step has " + std::to_string(program.tasks.size()) +
+                               " tasks to simulate, over the budget of " +
+                               std::to_string(budget.max_tasks),
+                           "fewer micro-batches per step or more pipeline stages shorten it; or "
+                           "raise --max-tasks");
+  }
+}
+
+engine::StepNetwork step_network(const Scenario& s) {
+  const int ep = expert_parallelism(s);
+  return {.gpus_per_rank = s.gpus() / s.parallelism.pp,
+          .ep = ep,
+          .mode = s.routing.dispatch,
+          .payload = ep_payload_of(s),
+          .plan_tokens_per_gpu = s.routing.sample_tokens,
+          .tokens_per_gpu = s.workload.seq_len * s.schedule.micro_batch_sequences,
+          .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
+}
+
+metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& topology) {
+  const auto net = topologies::measure(topology, s.topology.network, s.cost);
+  return {net.family, net.counts.endpoints, net.counts.switches, net.counts.switch_links,
+          net.cost.total_usd()};
+}
+
+}  // namespace
+
+TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
+  TrainingRun run;
+  const auto start = std::chrono::steady_clock::now();
+  const workload::StepProgram program = step_program(s);
+  run.bench.program = core::Seconds(core::seconds_since(start));
+  const engine::StepFacts facts = step_facts(s);
+  check_fit(s, program, facts, options.budget);
+
+  engine::StepNetwork network = step_network(s);
+  const topologies::Topology topology = config::build_topology(s);
+  check_platform_budget(s, topology, options.budget);
+  auto say = [&](const std::string& line) {
+    if (options.progress) {
+      options.progress(line);
+    }
+  };
+  say("routing " + std::to_string(network.ep > 1 ? s.routing.plans : 0) +
+      " micro-batches through the reference gate...");
+  std::vector<core::Note> routing_notes;
+  const auto routing_start = std::chrono::steady_clock::now();
+  if (network.ep > 1) {
+    const auto spec = routing_spec(s, s.routing.sample_tokens * network.ep, network.ep, 0);
+    for (auto& batch : kernels::route_batches(spec, s.routing.plans)) {
+      network.plans.push_back(std::move(batch.plan));
+    }
+    routing_notes.push_back(kernels::routing_note(spec, s.routing.plans));
+  }
+  run.bench.routing = core::Seconds(core::seconds_since(routing_start));
+
+  say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
+      std::to_string(s.parallelism.pp) + " pipeline ranks on SimGrid...");
+  const auto sim_start = std::chrono::steady_clock::now();
+  engine::Platform platform(topology, config::path_spread(s));
+  const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
+  run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
+  run.bench.tasks = static_cast<long long>(program.tasks.size());
+  run.bench.transfers = static_cast<long long>(timeline.transfers.size());
+
+  metrics::RunResult& r = run.result;
+  r = engine::measure_step(program, timeline, platform, facts);
+  r.scenario = s.name;
+  r.network = network_use(s, topology);
+  for (const auto& st : program.placement) {
+    r.placement.push_back(workload::describe(st));
+  }
+  r.notes = engine::replay_notes(program, network);
+  r.notes.insert(r.notes.begin() + 1, workload::piece_model_note(workload::deepseek_profile()));
+  r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
+  r.notes.push_back(engine::activation_note());
+  if (r.memory.total() > r.memory.capacity) {
+    r.notes.push_back({core::NoteKind::warning,
+                       "with the activation upper bound the first rank needs " +
+                           core::fixed(r.memory.total().value / 1e9, 1) + " GB of " +
+                           core::fixed(r.memory.capacity.value / 1e9, 0) +
+                           " GB; it fits only with recomputation or lower-precision activations"});
+  }
+  if (options.keep_trace) {
+    run.trace = workload::to_step_trace(program);
+    for (const auto& t : timeline.tasks) {
+      run.timeline.start_us.push_back(t.start.value * 1e6);
+      run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
+    }
+  }
+  return run;
+}
+
+metrics::RunResult simulate_training(const Scenario& s, const Budget& budget) {
+  return run_training(s, {.budget = budget}).result;
+}
+
+}  // namespace codesim::study

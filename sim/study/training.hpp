@@ -1,0 +1,48 @@
+// Training studies: one step of a scenario, synthesized from its model, parallelism and schedule,
+// routed by the reference gate and replayed on the SimGrid platform.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "sim/config/scenario.hpp"
+#include "sim/metrics/run_result.hpp"
+#include "sim/study/budget.hpp"
+#include "sim/workload/step_trace.hpp"
+#include "sim/workload/timeline.hpp"
+
+namespace codesim::study {
+
+// Where the time of a study went (codesim run --bench).
+struct TrainingBench {
+  core::Seconds program;     // building the step program
+  core::Seconds routing;     // the reference gate's routing plans
+  core::Seconds simulation;  // platform and replay on SimGrid
+  long long tasks = 0;
+  long long transfers = 0;  // distinct transfers routed
+};
+
+struct TrainingRun {
+  metrics::RunResult result;
+  TrainingBench bench;
+  // The step program as a trace and its simulated times (Chrome trace export); empty unless asked.
+  workload::StepTrace trace;
+  workload::Timeline timeline;
+};
+
+struct TrainingOptions {
+  Budget budget;
+  bool keep_trace = false;
+  // Told what the study is doing, before each long part (a terminal's progress line); may be
+  // empty.
+  std::function<void(const std::string&)> progress;
+};
+
+// Throws core::InputError (located at the scenario key) for a scenario the model cannot run or
+// that exceeds the budget, core::SimulationError when the replay fails.
+TrainingRun run_training(const config::Scenario& s, const TrainingOptions& options);
+
+// The step's figures alone.
+metrics::RunResult simulate_training(const config::Scenario& s, const Budget& budget = {});
+
+}  // namespace codesim::study

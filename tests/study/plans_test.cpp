@@ -1,0 +1,56 @@
+// The planning parts of sweep and compare: points checked and spelled out before any runs, the
+// reuse rule of a resumed sweep, the compared figures.
+#include <gtest/gtest.h>
+
+#include "sim/config/dump.hpp"
+#include "sim/study/compare.hpp"
+#include "sim/study/sweep_plan.hpp"
+
+namespace codesim::study {
+namespace {
+
+const std::string kSweep = CODESIM_SOURCE_DIR "/tests/scenarios/small-sweep.yaml";
+
+TEST(SweepPlan, EveryPointIsARunWithItsSettings) {
+  const SweepPlan plan = plan_sweep(kSweep, {config::parse_setting("routing.plans=1")});
+  ASSERT_EQ(plan.points.size(), 4u);  // node_limit [1, 2] x method [dualpipe, 1f1b]
+  const PlannedPoint& p = plan.points[1];
+  EXPECT_EQ(p.values, (std::vector<std::string>{"1", "1f1b"}));
+  EXPECT_EQ(p.args, (std::vector<std::string>{"run", kSweep, "--set", "routing.plans=1", "--set",
+                                              "routing.node_limit=1", "--set",
+                                              "schedule.method=1f1b", "--format", "json"}));
+  EXPECT_EQ(describe_values(plan, p), "routing.node_limit=1, schedule.method=1f1b");
+  // A stored point is reused only for the same resolved scenario, and only if it ran to a result
+  // (0) or to an input error (2).
+  EXPECT_TRUE(reusable(p, p.scenario_yaml, 0));
+  EXPECT_TRUE(reusable(p, p.scenario_yaml, 2));
+  EXPECT_FALSE(reusable(p, p.scenario_yaml, 1));
+  EXPECT_FALSE(reusable(p, p.scenario_yaml, -9));
+  EXPECT_FALSE(reusable(p, plan.points[0].scenario_yaml, 0));
+}
+
+TEST(SweepPlan, OutcomesLandAtTheirPoints) {
+  const SweepPlan plan = plan_sweep(kSweep, {});
+  const metrics::SweepResult r =
+      sweep_result(plan, {{.index = 2, .values = {"2", "dualpipe"}, .error = "did not fit"}});
+  EXPECT_EQ(r.keys, (std::vector<std::string>{"routing.node_limit", "schedule.method"}));
+  EXPECT_EQ(r.mode, "cartesian");
+  ASSERT_EQ(r.points.size(), 4u);
+  EXPECT_EQ(r.points[2].error, "did not fit");
+  EXPECT_EQ(r.points[2].values, (std::vector<std::string>{"2", "dualpipe"}));
+}
+
+TEST(Compare, FiguresPerEndpointAndPerThroughput) {
+  metrics::RunResult r;
+  r.scenario = "probe";
+  r.network = {"mpft", 2048, 96, 4096, 4.096e6};
+  r.step_time = core::Seconds(20);
+  r.tokens_per_day = 2.5e11;
+  const auto c = compared("probe.yaml", r);
+  EXPECT_DOUBLE_EQ(c.cost_per_endpoint_usd, 4.096e6 / 2048);
+  // Network cost per billion tokens per day: 4.096 M$ / 250.
+  EXPECT_DOUBLE_EQ(c.cost_per_tokens_per_day_usd, 4.096e6 / 250);
+}
+
+}  // namespace
+}  // namespace codesim::study

@@ -1,0 +1,83 @@
+// simulate_training called as a library (no subprocess). SimGrid allows one engine per process,
+// and ctest runs every test in its own: each test simulates at most once.
+#include <gtest/gtest.h>
+
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/study/training.hpp"
+
+namespace codesim::study {
+namespace {
+
+const std::string kSmallStep = CODESIM_SOURCE_DIR "/tests/scenarios/small-step.yaml";
+
+bool has_note(const metrics::RunResult& r, core::NoteKind kind, const std::string& part) {
+  for (const auto& n : r.notes) {
+    if (n.kind == kind && n.text.find(part) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(SimulateTraining, TheSmallStepAddsUpAndSaysWhatItAssumed) {
+  config::Scenario s = config::load_scenario(kSmallStep);
+  s.routing.node_limit = 2;  // a key changed in code, as a what-if program would
+  const metrics::RunResult r = simulate_training(s);
+  // The first rank's breakdown adds up to the step (bubble is what the rest leaves).
+  EXPECT_NEAR(r.breakdown.total().value, r.step_time.value, 1e-9);
+  // tokens per day = global batch x sequence length / step x 86400 s.
+  EXPECT_NEAR(r.tokens_per_day, 128.0 * 4096 / r.step_time.value * 86400, 1e-6 * r.tokens_per_day);
+  EXPECT_EQ(r.placement.size(), 4u);  // DualPipe on 4 ranks: 4 stages
+  // Each model says what it assumed: the replay what it folds, the piece model what it fitted
+  // (and to what), the memory model its activation estimate.
+  EXPECT_TRUE(has_note(r, core::NoteKind::folded, "4-rank pipeline"));
+  EXPECT_TRUE(has_note(r, core::NoteKind::fitted, "models/calibration/deepseek-h800/train.json"));
+  EXPECT_TRUE(has_note(r, core::NoteKind::estimated, "34 x hidden"));
+  EXPECT_TRUE(has_note(r, core::NoteKind::method, "within 2 nodes"));
+}
+
+TEST(SimulateTraining, LanesAreTheReplayedStepPerRank) {
+  const metrics::RunResult r = simulate_training(config::load_scenario(kSmallStep));
+  ASSERT_EQ(r.lanes.size(), 4u);
+  for (const auto& rank : r.lanes) {
+    ASSERT_FALSE(rank.compute.empty());
+    // Chunks follow each other on the compute lane and end within the step.
+    for (std::size_t i = 1; i < rank.compute.size(); ++i) {
+      EXPECT_LE(rank.compute[i - 1].end.value, rank.compute[i].start.value + 1e-12);
+    }
+    EXPECT_LE(rank.compute.back().end.value, r.step_time.value + 1e-12);
+  }
+  // The first rank's exposed spans are the exposed communication of the report, per group.
+  for (const auto g : metrics::kCommGroups) {
+    double exposed = 0;
+    for (const auto& span : r.lanes.front().exposed) {
+      exposed += span.group == g ? (span.end - span.start).value : 0.0;
+    }
+    EXPECT_NEAR(exposed, r.exposed_comm.at(g).value, 1e-9) << metrics::comm_group_name(g);
+  }
+}
+
+TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
+  const config::Scenario s = config::load_scenario(
+      kSmallStep, {config::parse_setting("parallelism.tp=2"),
+                   config::parse_setting("parallelism.dp=8")});
+  try {
+    simulate_training(s);
+    FAIL() << "tensor parallelism was accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--set parallelism.tp=2: error: parallelism.tp: tensor parallelism is not modelled "
+              "yet\n  hint: use tp: 1");
+  }
+}
+
+TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {
+  const config::Scenario s = config::load_scenario(kSmallStep);
+  EXPECT_THROW(simulate_training(s, {.max_tasks = 10}), core::InputError);
+  EXPECT_THROW(simulate_training(s, {.max_platform_memory = core::Bytes(1e6)}),
+               core::InputError);
+}
+
+}  // namespace
+}  // namespace codesim::study
