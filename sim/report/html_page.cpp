@@ -71,4 +71,18 @@ std::string footer_html(const PageFooter& f) {
          escape_xml(f.version) + "</p></footer>\n</body></html>\n";
 }
 
+// The step-time breakdown of each result, stacked.
+Chart breakdown_chart(const std::vector<std::string>& names,
+                      const std::vector<const metrics::RunResult*>& results) {
+  Chart c{"step-time breakdown of the first pipeline rank", names, {}, "seconds"};
+  for (const auto& part : kBreakdownParts) {
+    Series s{std::string(part.label), {}};
+    for (const auto* r : results) {
+      s.values.push_back(r != nullptr ? (r->breakdown.*part.member).value : 0.0);
+    }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
 }  // namespace codesim::report

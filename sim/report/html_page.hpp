@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "sim/core/note.hpp"
+#include "sim/metrics/run_result.hpp"
+#include "sim/report/svg_chart.hpp"
 
 namespace codesim::report {
 
@@ -22,6 +24,10 @@ std::string html_table(const std::vector<std::string>& header,
 
 // "Fitted and predicted": the notes that are inputs (fitted, assumed, estimated), then the rest.
 std::string provenance(const std::vector<core::Note>& notes);
+
+// The step-time breakdown of each result, stacked (a missing result is an empty bar).
+Chart breakdown_chart(const std::vector<std::string>& names,
+                      const std::vector<const metrics::RunResult*>& results);
 
 // The scenario text and the version, and the end of the document.
 std::string footer_html(const PageFooter& f);

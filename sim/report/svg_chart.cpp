@@ -25,32 +25,7 @@ std::string num(double v) {
   return fixed(v, 1);
 }
 
-// A round tick step (1, 2 or 5 times a power of ten) giving about five ticks up to `top`.
-double tick_step(double top) {
-  const double raw = top / 5;
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  for (const double m : {1.0, 2.0, 5.0}) {
-    if (m * power >= raw) {
-      return m * power;
-    }
-  }
-  return 10 * power;
-}
-
-// Tick labels: as few digits as the step needs; large values in k, M, G, T.
-std::string tick_label(double v, double step) {
-  static const char* const kSuffix[] = {"", "k", "M", "G", "T", "P"};
-  int k = 0;
-  double scaled = v;
-  double scaled_step = step;
-  while (std::abs(scaled_step) >= 1000 && k < 5) {
-    scaled /= 1000;
-    scaled_step /= 1000;
-    ++k;
-  }
-  const int digits = scaled_step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(scaled_step)));
-  return fixed(scaled, digits) + kSuffix[k];
-}
+std::string frame_and_labels(const Chart& c);
 
 // Frame, y grid and ticks, y label, category labels; returns the y scale's top.
 std::string axes(const Chart& c, double data_top, double& top) {
@@ -67,8 +42,13 @@ std::string axes(const Chart& c, double data_top, double& top) {
     out += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) +
            "\" text-anchor=\"end\" font-size=\"11\">" + tick_label(v, step) + "</text>";
   }
-  out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + kPlotH) + "\" x2=\"" +
-         num(kLeft + kPlotW) + "\" y2=\"" + num(kTop + kPlotH) + "\" stroke=\"#333\"/>";
+  return out + frame_and_labels(c);
+}
+
+// The bottom frame line, the y label, the category labels and the x label.
+std::string frame_and_labels(const Chart& c) {
+  std::string out = "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + kPlotH) + "\" x2=\"" +
+                    num(kLeft + kPlotW) + "\" y2=\"" + num(kTop + kPlotH) + "\" stroke=\"#333\"/>";
   out += "<text transform=\"translate(14 " + num(kTop + kPlotH / 2) +
          ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" + escape_xml(c.y_label) +
          "</text>";
@@ -77,6 +57,11 @@ std::string axes(const Chart& c, double data_top, double& top) {
     const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
     out += "<text x=\"" + num(x) + "\" y=\"" + num(kTop + kPlotH + 16) +
            "\" text-anchor=\"middle\" font-size=\"11\">" + escape_xml(c.categories[i]) + "</text>";
+  }
+  if (!c.x_label.empty()) {
+    out += "<text class=\"x-label\" x=\"" + num(kLeft + kPlotW / 2) + "\" y=\"" +
+           num(kTop + kPlotH + 40) + "\" text-anchor=\"middle\" font-size=\"12\">" +
+           escape_xml(c.x_label) + "</text>";
   }
   return out;
 }
@@ -104,6 +89,31 @@ double value_at(const Series& s, std::size_t i) {
 }
 
 }  // namespace
+
+double tick_step(double top) {
+  const double raw = top / 5;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (const double m : {1.0, 2.0, 5.0}) {
+    if (m * power >= raw) {
+      return m * power;
+    }
+  }
+  return 10 * power;
+}
+
+std::string tick_label(double v, double step) {
+  static const char* const kSuffix[] = {"", "k", "M", "G", "T", "P"};
+  int k = 0;
+  double scaled = v;
+  double scaled_step = step;
+  while (std::abs(scaled_step) >= 1000 && k < 5) {
+    scaled /= 1000;
+    scaled_step /= 1000;
+    ++k;
+  }
+  const int digits = scaled_step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(scaled_step)));
+  return fixed(scaled, digits) + kSuffix[k];
+}
 
 std::string series_color(std::size_t i) {
   return kPalette[i % (sizeof(kPalette) / sizeof(kPalette[0]))];
@@ -190,6 +200,45 @@ std::string lines_svg(const Chart& c) {
     }
     out += "<polyline class=\"line\" points=\"" + points + "\" fill=\"none\" stroke=\"" +
            series_color(k) + "\" stroke-width=\"2.5\"/>" + marks;
+  }
+  return out + legend(c) + "</svg>";
+}
+
+std::string signed_bars_svg(const Chart& c) {
+  double extent = 0;
+  for (const auto& s : c.series) {
+    for (std::size_t i = 0; i < c.categories.size(); ++i) {
+      extent = std::max(extent, std::abs(value_at(s, i)));
+    }
+  }
+  const double step = extent > 0 ? tick_step(extent) : 1;
+  const double top = std::max(step, std::ceil(extent / step - 1e-9) * step);
+  // The plot spans [-top, top]; zero in the middle.
+  const auto y_of = [&](double v) { return kTop + kPlotH * (0.5 - v / (2 * top)); };
+  std::string out = open_svg(c);
+  for (double v = -top; v <= top + step * 1e-6; v += step) {
+    out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y_of(v)) + "\" x2=\"" +
+           num(kLeft + kPlotW) + "\" y2=\"" + num(y_of(v)) + "\" stroke=\"" +
+           (std::abs(v) < step * 1e-6 ? "#333" : "#ddd") + "\"/>";
+    out += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y_of(v) + 4) +
+           "\" text-anchor=\"end\" font-size=\"11\">" + tick_label(v, step) + "</text>";
+  }
+  out += frame_and_labels(c);
+  const double slot = kPlotW / static_cast<double>(std::max<std::size_t>(1, c.categories.size()));
+  const double bar = std::min(40.0, slot * 0.8 / static_cast<double>(std::max<std::size_t>(1, c.series.size())));
+  for (std::size_t i = 0; i < c.categories.size(); ++i) {
+    for (std::size_t k = 0; k < c.series.size(); ++k) {
+      const double v = value_at(c.series[k], i);
+      const double x = kLeft + slot * (static_cast<double>(i) + 0.5) +
+                       bar * (static_cast<double>(k) - static_cast<double>(c.series.size()) / 2);
+      const double y0 = y_of(std::max(0.0, v));
+      const double y1 = y_of(std::min(0.0, v));
+      out += "<rect class=\"diff\" x=\"" + num(x) + "\" y=\"" + num(y0) + "\" width=\"" +
+             num(bar) + "\" height=\"" + num(std::max(0.5, y1 - y0)) + "\" fill=\"" +
+             series_color(k) + "\"><title>" +
+             escape_xml(c.categories[i] + ", " + c.series[k].name + ": " + fixed(v, 2)) +
+             "</title></rect>";
+    }
   }
   return out + legend(c) + "</svg>";
 }

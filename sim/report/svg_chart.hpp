@@ -16,6 +16,7 @@ struct Chart {
   std::vector<std::string> categories;  // x axis, in order
   std::vector<Series> series;
   std::string y_label;  // with its unit: "seconds"
+  std::string x_label;  // what the categories are: a sweep's varied keys
 };
 
 // One bar per category, the series stacked in order (a step-time breakdown). One series gives
@@ -24,6 +25,15 @@ std::string stacked_bars_svg(const Chart& c);
 
 // One line per series over the categories, evenly spaced (sweep points need not be numbers).
 std::string lines_svg(const Chart& c);
+
+// One bar per category and series, up or down from a zero line (differences against a base).
+std::string signed_bars_svg(const Chart& c);
+
+// A round tick step (1, 2 or 5 times a power of ten) giving about five ticks up to `top`.
+double tick_step(double top);
+
+// Tick labels: as few digits as the step needs; large values in k, M, G, T.
+std::string tick_label(double v, double step);
 
 // The fill colour of series i (also used for legends in tables).
 std::string series_color(std::size_t i);

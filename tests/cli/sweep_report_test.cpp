@@ -2,12 +2,11 @@
 // charts (a screenshot, decoded with libpng, holds the series colours), and `mpirun -np 2` gives
 // the single-process results. Slow (a browser, two MPI ranks): label "slow".
 #include <gtest/gtest.h>
-#include <png.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 
+#include "tests/support/chromium.hpp"
 #include "tests/support/count.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -19,22 +18,6 @@ namespace fs = std::filesystem;
 
 const std::string kSweep = "tests/scenarios/small-sweep.yaml";
 
-// Pixels per RGB colour of a PNG file (libpng's simplified API).
-std::map<std::uint32_t, long> colour_histogram(const std::string& path) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  EXPECT_NE(png_image_begin_read_from_file(&image, path.c_str()), 0) << path;
-  image.format = PNG_FORMAT_RGB;
-  std::vector<png_byte> pixels(PNG_IMAGE_SIZE(image));
-  EXPECT_NE(png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr), 0) << path;
-  std::map<std::uint32_t, long> histogram;
-  for (std::size_t i = 0; i + 2 < pixels.size(); i += 3) {
-    ++histogram[(std::uint32_t{pixels[i]} << 16) | (std::uint32_t{pixels[i + 1]} << 8) |
-                pixels[i + 2]];
-  }
-  return histogram;
-}
-
 TEST(SweepReport, ChromiumRendersTheCharts) {
   const TempDir d("sweep_html");
   const auto r = run_codesim("sweep " + kSweep + " --out " + (d / "out"));
@@ -45,24 +28,13 @@ TEST(SweepReport, ChromiumRendersTheCharts) {
             4 * 5 + 4);                       // 4 points x 5 non-zero parts + cost
   EXPECT_EQ(count_of(html, "<polyline"), 3);  // tokens/day; MFU causal and non-causal
   const std::string shot = d / "shot.png";
-  const std::string command =
-      "chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
-      "--window-size=1100,2000 --screenshot='" +
-      shot + "' 'file://" + (d / "out/report.html") + "' >/dev/null 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0)
+  ASSERT_TRUE(screenshot(d / "out/report.html", shot))
       << "chromium failed (tools/setup.sh --test installs it)";
   const auto histogram = colour_histogram(shot);
-  long total = 0;
-  for (const auto& [colour, n] : histogram) {
-    total += n;
-  }
-  ASSERT_GT(total, 0);
-  const long white = histogram.count(0xffffff) ? histogram.at(0xffffff) : 0;
-  EXPECT_GT(static_cast<double>(total - white) / static_cast<double>(total), 0.05)
-      << "the page is (nearly) blank";
+  EXPECT_GT(inked_share(histogram), 0.05) << "the page is (nearly) blank";
   // The first series colours (1F blue, 1B orange) fill whole bars: thousands of pixels each.
   for (const std::uint32_t colour : {0x4e79a7u, 0xf28e2bu, 0x59a14fu}) {
-    EXPECT_GT(histogram.count(colour) ? histogram.at(colour) : 0, 2000) << std::hex << colour;
+    EXPECT_GT(pixels_of(histogram, colour), 2000) << std::hex << colour;
   }
 }
 

@@ -10,6 +10,7 @@
 #include "sim/report/run_report.hpp"
 #include "sim/report/svg_chart.hpp"
 #include "sim/report/sweep_report.hpp"
+#include "sim/report/timeline_svg.hpp"
 #include "tests/support/count.hpp"
 
 namespace codesim::report {
@@ -128,6 +129,41 @@ TEST(HtmlReport, SelfContainedWithChartsScenarioAndVersion) {
   const std::string swept = sweep_html(sweep(), {"", "codesim 9.9.9"});
   EXPECT_EQ(count_of(swept, "<svg"), 4);  // breakdown, tokens/day, MFU, network cost
   EXPECT_NE(swept.find("does not fit"), std::string::npos);
+}
+
+TEST(HtmlReport, SweepPointsWithinFivePercentGetADifferencesView) {
+  metrics::SweepResult s{"probe", "cartesian", {"routing.node_limit"}, {}};
+  metrics::RunResult faster = sample();
+  faster.step_time = Seconds(9.6);  // 4% faster than the first point's 10 s
+  s.points.push_back({{"1"}, sample(), ""});
+  s.points.push_back({{"2"}, faster, ""});
+  const std::string near = sweep_html(s, {"", "v"});
+  EXPECT_NE(near.find("Differences against point 0"), std::string::npos);
+  // Step time -4%: a bar from the zero line down, its tooltip the change.
+  EXPECT_NE(near.find("<title>2, step time (%): -4.00</title>"), std::string::npos);
+  EXPECT_EQ(count_of(near, "<text class=\"x-label\""), 5);
+  s.points[1].result->step_time = Seconds(8);  // 20% apart: plain charts say it
+  EXPECT_EQ(sweep_html(s, {"", "v"}).find("Differences against point 0"), std::string::npos);
+}
+
+TEST(Timeline, RanksLanesAndCoalescedTransfers) {
+  using metrics::ChunkSpan;
+  using metrics::CommGroup;
+  metrics::RankLanes rank;
+  rank.compute = {{Seconds(0), Seconds(4), ChunkSpan::forward},
+                  {Seconds(4), Seconds(9), ChunkSpan::forward_backward}};
+  // Three EP transfers 1 ms apart: at 10 s over 880 px, one pixel is 11 ms, so they draw as one.
+  rank.comm = {{Seconds(1.000), Seconds(1.010), CommGroup::ep},
+               {Seconds(1.011), Seconds(1.020), CommGroup::ep},
+               {Seconds(1.021), Seconds(1.030), CommGroup::ep},
+               {Seconds(6), Seconds(7), CommGroup::pp}};
+  rank.exposed = {{Seconds(9), Seconds(9.5), CommGroup::dp}};
+  const std::string svg = timeline_svg({rank, rank}, Seconds(10));
+  EXPECT_EQ(count_of(svg, ">rank 1<"), 1);
+  EXPECT_EQ(count_of(svg, "<title>F 0.0-4000.0 ms</title>"), 2);
+  EXPECT_EQ(count_of(svg, "<title>F&amp;B 4000.0-9000.0 ms</title>"), 2);
+  EXPECT_EQ(count_of(svg, "fill=\"#b07aa1\"/>"), 1 + 2);  // the legend, one EP rectangle per rank
+  EXPECT_EQ(count_of(svg, "<title>exposed DP 500.00 ms</title>"), 2);
 }
 
 }  // namespace

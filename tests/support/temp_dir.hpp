@@ -36,4 +36,8 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
 }  // namespace codesim::testing

@@ -1,0 +1,173 @@
+// Lanes -> rectangles on a shared time axis. Spans of a lane closer than a pixel are drawn as one
+// (a full DeepSeek-V3 step has tens of thousands of transfers; the page stays small).
+#include "sim/report/timeline_svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/report/format.hpp"
+#include "sim/report/svg_chart.hpp"
+
+namespace codesim::report {
+namespace {
+namespace timeline {  // unity builds: names apart from svg_chart.cpp's
+
+constexpr double kWidth = 960;
+constexpr double kLeft = 64;  // rank labels
+constexpr double kRight = 16;
+constexpr double kTop = 34;  // legend
+constexpr double kPlotW = kWidth - kLeft - kRight;
+constexpr double kCompute = 16;  // lane heights
+constexpr double kComm = 7;
+constexpr double kExposed = 3;
+constexpr double kRow = kCompute + kComm + kExposed + 10;
+constexpr double kAxis = 30;
+
+// Chunk colours are the breakdown chart's (series_color of 1F, 1B, 1W, 1F1B, -, opt).
+struct Style {
+  std::string name;
+  std::string color;
+};
+const std::string kExposedColor = "#222222";
+
+Style chunk_style(metrics::ChunkSpan k) {
+  switch (k) {
+    case metrics::ChunkSpan::forward:
+      return {"F", series_color(0)};
+    case metrics::ChunkSpan::backward:
+      return {"B", series_color(1)};
+    case metrics::ChunkSpan::weight:
+      return {"W", series_color(2)};
+    case metrics::ChunkSpan::forward_backward:
+      return {"F&B", series_color(3)};
+    case metrics::ChunkSpan::optimizer:
+      return {"opt + DP", series_color(5)};
+  }
+  return {"?", "#000"};
+}
+
+Style comm_style(metrics::CommGroup g) {
+  switch (g) {
+    case metrics::CommGroup::ep:
+      return {"EP", "#b07aa1"};
+    case metrics::CommGroup::pp:
+      return {"PP", "#ff9da7"};
+    case metrics::CommGroup::dp:
+      return {"DP", "#9c755f"};
+  }
+  return {"?", "#000"};
+}
+
+std::string num(double v) {
+  return fixed(v, 1);
+}
+
+std::string rect(double x, double y, double w, double h, const std::string& color,
+                 const std::string& title = {}) {
+  std::string out = "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" +
+                    fixed(std::max(w, 0.3), 2) + "\" height=\"" + num(h) + "\" fill=\"" + color +
+                    "\"";
+  return title.empty() ? out + "/>" : out + "><title>" + escape_xml(title) + "</title></rect>";
+}
+
+// Spans of one group, merged where they are less than `pixel` apart.
+std::vector<metrics::CommSpan> coalesced(const std::vector<metrics::CommSpan>& spans,
+                                         metrics::CommGroup g, core::Seconds pixel) {
+  std::vector<metrics::CommSpan> out;
+  for (const auto& s : spans) {
+    if (s.group != g) {
+      continue;
+    }
+    if (!out.empty() && s.start - out.back().end < pixel) {
+      out.back().end = std::max(out.back().end, s.end);
+    } else {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+std::string legend() {
+  std::string out;
+  double x = kLeft;
+  auto item = [&](const Style& s) {
+    out += rect(x, 8, 12, 12, s.color) + "<text x=\"" + num(x + 16) +
+           "\" y=\"18\" font-size=\"11\">" + escape_xml(s.name) + "</text>";
+    x += 24 + 7.0 * static_cast<double>(s.name.size());
+  };
+  for (const auto k : {metrics::ChunkSpan::forward, metrics::ChunkSpan::backward,
+                       metrics::ChunkSpan::weight, metrics::ChunkSpan::forward_backward,
+                       metrics::ChunkSpan::optimizer}) {
+    item(chunk_style(k));
+  }
+  for (const auto g : metrics::kCommGroups) {
+    item(comm_style(g));
+  }
+  item({"exposed comm", kExposedColor});
+  return out;
+}
+
+std::string time_axis(double step, double height) {
+  const double tick = tick_step(step);
+  std::string out;
+  for (double t = 0; t <= step + tick * 1e-6; t += tick) {
+    const double x = kLeft + kPlotW * t / step;
+    out += "<line x1=\"" + num(x) + "\" y1=\"" + num(kTop) + "\" x2=\"" + num(x) + "\" y2=\"" +
+           num(height - kAxis + 4) + "\" stroke=\"#e4e4e4\"/>";
+    out += "<text x=\"" + num(x) + "\" y=\"" + num(height - kAxis + 16) +
+           "\" text-anchor=\"middle\" font-size=\"11\">" + tick_label(t, tick) + "</text>";
+  }
+  return out + "<text x=\"" + num(kLeft + kPlotW / 2) + "\" y=\"" + num(height - 2) +
+         "\" text-anchor=\"middle\" font-size=\"12\">seconds</text>";
+}
+
+std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double step) {
+  const double y = kTop + kRow * static_cast<double>(rank);
+  const auto x_of = [&](core::Seconds t) { return kLeft + kPlotW * t.value / step; };
+  const core::Seconds pixel(step / kPlotW);
+  std::string out = "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + kCompute - 3) +
+                    "\" text-anchor=\"end\" font-size=\"11\">rank " + std::to_string(rank) +
+                    "</text>";
+  for (const auto& c : lanes.compute) {
+    const Style s = chunk_style(c.kind);
+    out += rect(x_of(c.start), y, x_of(c.end) - x_of(c.start), kCompute, s.color,
+                s.name + " " + fixed(c.start.value * 1e3, 1) + "-" +
+                    fixed(c.end.value * 1e3, 1) + " ms");
+  }
+  for (const auto g : metrics::kCommGroups) {
+    for (const auto& c : coalesced(lanes.comm, g, pixel)) {
+      out += rect(x_of(c.start), y + kCompute + 1, x_of(c.end) - x_of(c.start), kComm,
+                  comm_style(g).color);
+    }
+    for (const auto& e : coalesced(lanes.exposed, g, pixel)) {
+      out += rect(x_of(e.start), y + kCompute + kComm + 1, x_of(e.end) - x_of(e.start), kExposed,
+                  kExposedColor,
+                  "exposed " + comm_style(g).name + " " +
+                      fixed((e.end - e.start).value * 1e3, 2) + " ms");
+    }
+  }
+  return out;
+}
+
+std::string draw(const std::vector<metrics::RankLanes>& ranks, core::Seconds step) {
+  const double total = step.value > 0 ? step.value : 1;
+  const double height = kTop + kRow * static_cast<double>(ranks.size()) + kAxis;
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) +
+                    "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " +
+                    num(height) + "\" role=\"img\" font-family=\"sans-serif\">" +
+                    "<title>replayed step per pipeline rank</title>";
+  out += legend() + time_axis(total, height);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    out += rank_row(ranks[r], r, total);
+  }
+  return out + "</svg>";
+}
+
+}  // namespace timeline
+}  // namespace
+
+std::string timeline_svg(const std::vector<metrics::RankLanes>& ranks, core::Seconds step) {
+  return timeline::draw(ranks, step);
+}
+
+}  // namespace codesim::report

@@ -1,0 +1,82 @@
+// The run, inference and sweep pages rendered by headless Chromium and checked for what they must
+// show: the replayed step's timeline, an inference step's pieces, a sweep's labelled axes and its
+// differences view. Slow (a browser): label "slow".
+#include <gtest/gtest.h>
+
+#include "tests/support/chromium.hpp"
+#include "tests/support/count.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace codesim::testing {
+namespace {
+
+// Colours the pages promise (report/svg_chart.cpp's palette, report/timeline_svg.cpp).
+constexpr std::uint32_t kForward = 0x4e79a7;          // F chunks, 1F
+constexpr std::uint32_t kForwardBackward = 0x76b7b2;  // F&B chunks, 1F1B
+constexpr std::uint32_t kExpertParallel = 0xb07aa1;   // EP transfers
+constexpr std::uint32_t kExposed = 0x222222;          // exposed communication
+
+TEST(RunPage, TheTimelineShowsEveryRanksLanes) {
+  const TempDir d("run_html");
+  const auto r = run_codesim("run tests/scenarios/small-step.yaml --format html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = d / "run.html";
+  write_file(page, r.out);
+  EXPECT_EQ(count_of(r.out, "<svg"), 2);  // the breakdown and the timeline
+  for (const char* rank : {">rank 0<", ">rank 1<", ">rank 2<", ">rank 3<"}) {
+    EXPECT_EQ(count_of(r.out, rank), 1) << rank;
+  }
+  // DualPipe on 4 ranks with 8 micro-batches: overlapped pairs on every rank, each with its times.
+  EXPECT_GE(count_of(r.out, "<title>F&amp;B "), 4);
+  EXPECT_GE(count_of(r.out, "<title>exposed EP "), 1);
+  const std::string shot = d / "run.png";
+  ASSERT_TRUE(screenshot(page, shot)) << "chromium failed (tools/setup.sh --test installs it)";
+  const auto histogram = colour_histogram(shot);
+  EXPECT_GT(pixels_of(histogram, kForward), 1000);
+  EXPECT_GT(pixels_of(histogram, kForwardBackward), 1000);
+  EXPECT_GT(pixels_of(histogram, kExpertParallel), 200);
+  EXPECT_GT(pixels_of(histogram, kExposed), 50);
+}
+
+TEST(InferencePage, ShowsTheStepsPiecesAndFigures) {
+  const TempDir d("decode_html");
+  const auto r = run_codesim(
+      "run scenarios/deepseek-v3-decode-h800.yaml --set hardware.nodes=8 --set parallelism.ep=64 "
+      "--set inference.redundant_experts=0 --set routing.balance_steps=10 --format html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = d / "decode.html";
+  write_file(page, r.out);
+  EXPECT_NE(r.out.find("TPOT "), std::string::npos);
+  EXPECT_EQ(count_of(r.out, "<rect class=\"bar\""), 5);  // attention, FFN, experts, dispatch, combine
+  EXPECT_NE(r.out.find("<td>TPOT (ms)</td>"), std::string::npos);
+  const std::string shot = d / "decode.png";
+  ASSERT_TRUE(screenshot(page, shot)) << "chromium failed (tools/setup.sh --test installs it)";
+  const auto histogram = colour_histogram(shot);
+  EXPECT_GT(inked_share(histogram), 0.03);
+  EXPECT_GT(pixels_of(histogram, kForward), 1000);  // the pieces' bars
+}
+
+TEST(SweepPage, NearlyEqualPointsGetTheirDifferencesAndNamedAxes) {
+  const TempDir d("near_sweep");
+  const std::string scenario = d / "near.yaml";
+  // Node limit 1 and 2 differ by a few percent on the small step.
+  write_file(scenario, "name: near\ninclude: " CODESIM_SOURCE_DIR
+                       "/tests/scenarios/small-step.yaml\nsweep:\n  routing.node_limit: [1, 2]\n");
+  const auto r = run_codesim("sweep '" + scenario + "' --out '" + (d / "out") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(d / "out/report.html");
+  // Every chart's x axis names the swept key: breakdown, tokens/day, MFU, cost, differences.
+  EXPECT_EQ(count_of(html, "<text class=\"x-label\""), 5);
+  EXPECT_EQ(count_of(html, ">routing.node_limit</text>"), 5);
+  EXPECT_NE(html.find("Differences against point 0"), std::string::npos);
+  EXPECT_EQ(count_of(html, "<rect class=\"diff\""), 4);  // 2 points x (step, tokens/day)
+  const std::string shot = d / "sweep.png";
+  ASSERT_TRUE(screenshot(d / "out/report.html", shot, 1100, 3000));
+  const auto histogram = colour_histogram(shot);
+  EXPECT_GT(pixels_of(histogram, 0x4e79a7), 2000);  // step-time change, and the 1F bars
+  EXPECT_GT(pixels_of(histogram, 0xf28e2b), 500);   // tokens/day change, and the 1B bars
+}
+
+}  // namespace
+}  // namespace codesim::testing
