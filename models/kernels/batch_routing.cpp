@@ -49,9 +49,9 @@ core::Note routing_note(const BatchRoutingSpec& s, int count) {
               " of " + std::to_string(s.gate.experts) + " experts within " +
               std::to_string(s.gate.topk_groups) +
               " nodes) over synthetic tokens and gate weights (no trained router), " +
-              (s.balance_steps > 0 ? "with the bias balanced over " +
-                                         std::to_string(s.balance_steps) + " steps"
-                                   : std::string("with no bias")) +
+              (s.balance_steps > 0
+                   ? "with the bias balanced over " + std::to_string(s.balance_steps) + " steps"
+                   : std::string("with no bias")) +
               (s.redundant > 0 ? ", " + std::to_string(s.redundant) + " redundant experts (EPLB)"
                                : std::string())};
 }

@@ -5,13 +5,12 @@
 
 #include <cstdint>
 
-#include "sim/core/note.hpp"
-
 #include "models/kernels/balancing.hpp"
 #include "models/kernels/gate.hpp"
 #include "models/kernels/placement.hpp"
 #include "models/kernels/routing_plan.hpp"
 #include "models/kernels/synthetic.hpp"
+#include "sim/core/note.hpp"
 
 namespace codesim::kernels {
 

@@ -11,10 +11,10 @@
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
-#include "sim/study/ep_round.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
+#include "sim/study/ep_round.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -101,34 +101,15 @@ void print_table(const ordered_json& j, std::ostream& out) {
   }
 }
 
-}  // namespace
-
-void run_a2a(const A2aOptions& o, std::ostream& out) {
-  const auto preset = llm::find_preset(o.model);
-  if (!preset) {
-    throw_usage_error("a2a", "unknown model '" + o.model + "'",
-                      "one of: " + core::join(llm::preset_names(), ", "), "--model");
-  }
-  if (!preset->moe) {
-    throw_usage_error("a2a", preset->name + " is a dense model: it has no experts", "", "--model");
-  }
-  const workload::EpMode mode = mode_of(o.mode);
-  const study::WireFormat combine = combine_format(o.combine);
-  if (o.dispatch != "fp8" && o.dispatch != "bf16") {
-    throw_usage_error("a2a", "unknown dispatch format '" + o.dispatch + "'", "fp8 or bf16",
-                      "--dispatch");
-  }
-  kernels::GateSpec gate = kernels::gate_spec(*preset);
+// The gate of the flags' model with --topk and --node-limit applied, checked.
+kernels::GateSpec gate_of(const A2aOptions& o, const llm::LlmSpec& model) {
+  kernels::GateSpec gate = kernels::gate_spec(model);
   if (o.ep < 2 || gate.experts % o.ep != 0) {
     throw_usage_error("a2a",
                       "--ep must be at least 2 and divide the model's " +
                           std::to_string(gate.experts) + " routed experts, got " +
                           std::to_string(o.ep),
                       "", "--ep");
-  }
-  if (o.tokens < 1 || o.gate_hidden < 1 || o.balance_steps < 0 || o.sms < 1) {
-    throw_usage_error(
-        "a2a", "--tokens, --gate-hidden and --sms must be positive, --balance-steps not negative");
   }
   if (o.topk != 0) {
     if (o.topk < 1 || o.topk > gate.experts) {
@@ -152,52 +133,55 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
                                  std::to_string(gate.topk_groups) + " groups of " +
                                  std::to_string(gate.experts / gate.groups) + " experts");
   }
-  std::optional<core::BytesPerSecond> cap;
-  if (!o.sm_copy_rate.empty()) {
-    try {
-      cap =
-          core::parse_as<core::BytesPerSecond>(o.sm_copy_rate, core::Dimension::bytes_per_second) *
-          static_cast<double>(o.sms);
-    } catch (const core::UnitError& e) {
-      throw_usage_error("a2a", e.what(),
-                        std::string(core::unit_examples(core::Dimension::bytes_per_second)),
-                        "--sm-copy-rate");
-    }
-  }
-  const int hidden = o.hidden > 0 ? o.hidden : preset->hidden;
-  const int per_node = hardware_preset("a2a", o.network.hardware, "--hardware").gpus_per_node;
-  const BuiltNetwork net = build_network("a2a", o.network, (o.ep + per_node - 1) / per_node);
-  if (net.topology.gpus() < o.ep) {
-    throw_usage_error("a2a",
-                      "the topology has " + std::to_string(net.topology.gpus()) +
-                          " GPUs, fewer than --ep " + std::to_string(o.ep),
-                      "", "--nodes");
-  }
+  return gate;
+}
 
-  const study::EpRoundSpec spec{
-      .routing = {.gate = gate,
-                  .hidden = o.gate_hidden,
-                  .tokens = o.tokens * o.ep,
-                  .ep = o.ep,
-                  .gpus_per_node = per_node,
-                  .skew = {.zipf = o.zipf},
-                  .balance_steps = o.balance_steps,
-                  .seed = o.seed},
-      .mode = mode,
-      .payload = study::ep_payload({.hidden = hidden,
-                                     .topk = gate.topk,
-                                     .dispatch = o.dispatch == "fp8" ? study::kFp8Wire
-                                                                     : study::kBf16Wire,
-                                     .combine = combine}),
-      .sender_cap = cap,
-      .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even};
-  const study::EpRound round = [&] {
-    try {
-      return study::simulate_ep_round(net.topology, spec);
-    } catch (const std::invalid_argument& e) {
-      throw_usage_error("a2a", e.what());
-    }
-  }();
+// --sm-copy-rate x --sms, or no cap.
+std::optional<core::BytesPerSecond> sender_cap_of(const A2aOptions& o) {
+  if (o.sm_copy_rate.empty()) {
+    return std::nullopt;
+  }
+  try {
+    return core::parse_as<core::BytesPerSecond>(o.sm_copy_rate, core::Dimension::bytes_per_second) *
+           static_cast<double>(o.sms);
+  } catch (const core::UnitError& e) {
+    throw_usage_error("a2a", e.what(),
+                      std::string(core::unit_examples(core::Dimension::bytes_per_second)),
+                      "--sm-copy-rate");
+  }
+}
+
+// The round as the flags describe it, on GPUs of `per_node` per node.
+study::EpRoundSpec round_spec(const A2aOptions& o, const llm::LlmSpec& model, int per_node) {
+  if (o.dispatch != "fp8" && o.dispatch != "bf16") {
+    throw_usage_error("a2a", "unknown dispatch format '" + o.dispatch + "'", "fp8 or bf16",
+                      "--dispatch");
+  }
+  if (o.tokens < 1 || o.gate_hidden < 1 || o.balance_steps < 0 || o.sms < 1) {
+    throw_usage_error(
+        "a2a", "--tokens, --gate-hidden and --sms must be positive, --balance-steps not negative");
+  }
+  const kernels::GateSpec gate = gate_of(o, model);
+  return {.routing = {.gate = gate,
+                      .hidden = o.gate_hidden,
+                      .tokens = o.tokens * o.ep,
+                      .ep = o.ep,
+                      .gpus_per_node = per_node,
+                      .skew = {.zipf = o.zipf},
+                      .balance_steps = o.balance_steps,
+                      .seed = o.seed},
+          .mode = mode_of(o.mode),
+          .payload = study::ep_payload(
+              {.hidden = o.hidden > 0 ? o.hidden : model.hidden,
+               .topk = gate.topk,
+               .dispatch = o.dispatch == "fp8" ? study::kFp8Wire : study::kBf16Wire,
+               .combine = combine_format(o.combine)}),
+          .sender_cap = sender_cap_of(o),
+          .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even};
+}
+
+ordered_json round_json(const A2aOptions& o, const BuiltNetwork& net,
+                        const study::EpRoundSpec& spec, const study::EpRound& round, int hidden) {
   const auto& plan = round.batch.plan;
   ordered_json j;
   j["schema_version"] = report::kSchemaVersion;
@@ -207,13 +191,13 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
   j["ep"] = o.ep;
   j["tokens_per_gpu"] = o.tokens;
   j["hidden"] = hidden;
-  j["topk"] = gate.topk;
-  j["node_limit"] = gate.topk_groups;
-  j["mode"] = std::string(workload::ep_mode_name(mode));
+  j["topk"] = spec.routing.gate.topk;
+  j["node_limit"] = spec.routing.gate.topk_groups;
+  j["mode"] = std::string(workload::ep_mode_name(spec.mode));
   j["dispatch_format"] = o.dispatch;
   j["combine_format"] = o.combine;
   j["spread"] = o.spread;
-  j["sender_cap_GBps"] = cap ? cap->value / 1e9 : 0.0;
+  j["sender_cap_GBps"] = spec.sender_cap ? spec.sender_cap->value / 1e9 : 0.0;
   j["payload_bytes"] = {{"dispatch", spec.payload.dispatch.value},
                         {"combine", spec.payload.combine.value}};
   j["max_nodes_per_token"] = plan.max_nodes_per_token();
@@ -227,6 +211,37 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
                   {"simulation_seconds", round.simulation_time.value},
                   {"peak_rss_MB", peak_rss_mb()}};
   }
+  return j;
+}
+
+}  // namespace
+
+void run_a2a(const A2aOptions& o, std::ostream& out) {
+  const auto preset = llm::find_preset(o.model);
+  if (!preset) {
+    throw_usage_error("a2a", "unknown model '" + o.model + "'",
+                      "one of: " + core::join(llm::preset_names(), ", "), "--model");
+  }
+  if (!preset->moe) {
+    throw_usage_error("a2a", preset->name + " is a dense model: it has no experts", "", "--model");
+  }
+  const int per_node = hardware_preset("a2a", o.network.hardware, "--hardware").gpus_per_node;
+  const study::EpRoundSpec spec = round_spec(o, *preset, per_node);
+  const BuiltNetwork net = build_network("a2a", o.network, (o.ep + per_node - 1) / per_node);
+  if (net.topology.gpus() < o.ep) {
+    throw_usage_error("a2a",
+                      "the topology has " + std::to_string(net.topology.gpus()) +
+                          " GPUs, fewer than --ep " + std::to_string(o.ep),
+                      "", "--nodes");
+  }
+  const study::EpRound round = [&] {
+    try {
+      return study::simulate_ep_round(net.topology, spec);
+    } catch (const std::invalid_argument& e) {
+      throw_usage_error("a2a", e.what());
+    }
+  }();
+  const ordered_json j = round_json(o, net, spec, round, o.hidden > 0 ? o.hidden : preset->hidden);
   if (o.format == "json") {
     out << j.dump(2) << "\n";
     return;

@@ -17,10 +17,10 @@
 namespace codesim::cli {
 namespace {
 
-using study::CollectiveAlgorithm;
-using study::CollectiveKind;
 using nlohmann::ordered_json;
 using report::fixed;
+using study::CollectiveAlgorithm;
+using study::CollectiveKind;
 
 CollectiveKind collective_kind_of(const std::string& k) {
   for (const auto kind :
@@ -140,8 +140,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
   out << t.render();
   if (o.bench) {
     out << "bench: platform + simulation " << fixed(sweep.simulation_time.value, 3)
-        << " s, peak memory "
-        << fixed(peak_rss_mb(), 0) << " MB\n";
+        << " s, peak memory " << fixed(peak_rss_mb(), 0) << " MB\n";
   }
 }
 

@@ -109,14 +109,14 @@ struct A2aOptions {
   NetworkFlags network{.family = "mpft"};  // nodes default: the EP group's
   std::string model = "deepseek-v3";       // gate (experts, groups, top-k) and hidden size
   int ep = 64;
-  int tokens = 4096;             // per GPU
-  int hidden = 0;                // 0: the model's
-  int topk = 0;                  // 0: the model's
-  int node_limit = 0;            // 0: the model's
+  int tokens = 4096;                   // per GPU
+  int hidden = 0;                      // 0: the model's
+  int topk = 0;                        // 0: the model's
+  int node_limit = 0;                  // 0: the model's
   std::string mode = "deepep-normal";  // deepep-normal | direct | deepep-low-latency
-  std::string dispatch = "fp8";  // fp8 | bf16
-  std::string combine = "bf16";  // bf16 | logfmt-N
-  int gate_hidden = 256;         // width of the synthetic gate (routing statistics only)
+  std::string dispatch = "fp8";        // fp8 | bf16
+  std::string combine = "bf16";        // bf16 | logfmt-N
+  int gate_hidden = 256;               // width of the synthetic gate (routing statistics only)
   double zipf = 1.1;
   int balance_steps = 100;
   int sms = 20;                 // SMs the communication kernels hold
@@ -158,20 +158,20 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out);
 
 struct RunOptions {
   std::string scenario;
-  std::vector<std::string> settings;     // --set key.path=value, applied over the file
+  std::vector<std::string> settings;  // --set key.path=value, applied over the file
   report::Format format = report::Format::table;
-  std::string chrome_trace;              // write the replayed timeline here (training)
-  std::string report;                    // also write the JSON report here
-  double max_memory_mb = 4096;           // refuse a run whose platform would need more
-  long long max_tasks = 5'000'000;       // refuse a step program with more tasks
-  bool bench = false;                    // print where the time went and peak memory
+  std::string chrome_trace;         // write the replayed timeline here (training)
+  std::string report;               // also write the JSON report here
+  double max_memory_mb = 4096;      // refuse a run whose platform would need more
+  long long max_tasks = 5'000'000;  // refuse a step program with more tasks
+  bool bench = false;               // print where the time went and peak memory
 };
 // `codesim run`: simulate one training, prefill or decode step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);
 
 struct CompareOptions {
   std::vector<std::string> scenarios;
-  int jobs = 2;  // scenarios simulated at once (one process each)
+  int jobs = 2;                                   // scenarios simulated at once (one process each)
   report::Format format = report::Format::table;  // table | json
 };
 // `codesim compare`: network cost and training throughput of scenarios side by side.
@@ -179,11 +179,11 @@ void run_compare(const CompareOptions& o, std::ostream& out);
 
 struct SweepOptions {
   std::string scenario;
-  std::vector<std::string> settings;  // --set key.path=value, applied to every point
-  std::string out_dir;                // points/, results.csv, results.json, report.html
-  int jobs = 2;                       // points simulated at once per process
+  std::vector<std::string> settings;              // --set key.path=value, applied to every point
+  std::string out_dir;                            // points/, results.csv, results.json, report.html
+  int jobs = 2;                                   // points simulated at once per process
   report::Format format = report::Format::table;  // what stdout gets: table | json | csv | md
-  bool dry_run = false;               // list the points, run none
+  bool dry_run = false;                           // list the points, run none
 };
 // `codesim sweep`: every point of the scenario's sweep, in child processes (and over MPI ranks
 // under mpirun); resumes with the points already written. Returns how many points failed.

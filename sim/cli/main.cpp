@@ -149,7 +149,8 @@ Command add_kernels(CLI::App& app) {
   cmd->add_option("--model", o->model, "Model preset");
   cmd->add_option("--seed", o->seed, "Seed of the synthetic data");
   cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
-  cmd->add_option("--tokens", o->tokens, "routing: tokens of the micro-batch; mla: sequence length");
+  cmd->add_option("--tokens", o->tokens,
+                  "routing: tokens of the micro-batch; mla: sequence length");
   cmd->add_option("--ep", o->ep, "routing: expert-parallel GPUs");
   cmd->add_option("--gpus-per-node", o->gpus_per_node, "routing: GPUs per node")
       ->check(CLI::Range(1, 1024));
@@ -180,8 +181,8 @@ Command add_kernels(CLI::App& app) {
 
 Command add_cost(CLI::App& app) {
   auto o = options<cli::CostOptions>();
-  auto* cmd = app.add_subcommand("cost",
-                                 "Predicted time of one kernel on a GPU (the compute model, by hand)");
+  auto* cmd = app.add_subcommand(
+      "cost", "Predicted time of one kernel on a GPU (the compute model, by hand)");
   cmd->add_option("class", o->kind,
                   "gemm, grouped_gemm, attention_forward, attention_backward, elementwise, norm, "
                   "quantize, memcpy")
@@ -266,7 +267,8 @@ Command add_collective(CLI::App& app) {
                   "ring, direct or hierarchical (default: ring; direct for all-to-all and send)");
   cmd->add_option("--gpus", o->gpus, "Ranks: the first N GPUs");
   cmd->add_option("--sizes", o->sizes, "Message sizes, comma-separated (NCCL tests' size)");
-  cmd->add_option("--spread", o->spread, "even or hashed")->check(CLI::IsMember({"even", "hashed"}));
+  cmd->add_option("--spread", o->spread, "even or hashed")
+      ->check(CLI::IsMember({"even", "hashed"}));
   cmd->add_flag("--bench", o->bench, "Print simulation time and memory");
   cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   return {cmd, printing(o, &cli::run_collective)};
@@ -335,8 +337,8 @@ Command add_sweep(CLI::App& app) {
 Command add_compare(CLI::App& app) {
   using report::Format;
   auto o = options<cli::CompareOptions>();
-  auto* cmd = app.add_subcommand(
-      "compare", "Network cost and training throughput of scenarios side by side");
+  auto* cmd = app.add_subcommand("compare",
+                                 "Network cost and training throughput of scenarios side by side");
   cmd->add_option("scenarios", o->scenarios, "Scenario YAMLs (the first is the base)")->required();
   cmd->add_option("--jobs", o->jobs, "Scenarios simulated at once (default 2)")
       ->check(CLI::Range(1, 1024));
@@ -372,10 +374,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   const std::vector<Command> commands{
-      add_model(app),  add_describe(app), add_check(app),      add_topo(app),
-      add_kernels(app), add_cost(app),    add_trace(app),      add_a2a(app),
-      add_collective(app), add_schedule(app), add_run(app),    add_sweep(app),
-      add_compare(app)};
+      add_model(app), add_describe(app), add_check(app),  add_topo(app),       add_kernels(app),
+      add_cost(app),  add_trace(app),    add_a2a(app),    add_collective(app), add_schedule(app),
+      add_run(app),   add_sweep(app),    add_compare(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

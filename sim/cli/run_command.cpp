@@ -60,9 +60,12 @@ void write_inference(const config::Scenario& s, const metrics::InferenceResult& 
 }
 
 nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
-  return {{"program_seconds", b.program.value},       {"routing_seconds", b.routing.value},
-          {"simulation_seconds", b.simulation.value}, {"tasks", b.tasks},
-          {"transfers", b.transfers},                 {"peak_rss_MB", peak_rss_mb()}};
+  return {{"program_seconds", b.program.value},
+          {"routing_seconds", b.routing.value},
+          {"simulation_seconds", b.simulation.value},
+          {"tasks", b.tasks},
+          {"transfers", b.transfers},
+          {"peak_rss_MB", peak_rss_mb()}};
 }
 
 std::string bench_line(const study::TrainingBench& b) {
@@ -87,10 +90,10 @@ void run_run(const RunOptions& o, std::ostream& out) {
     write_inference(s, study::simulate_inference(s, budget), o, out);
     return;
   }
-  const study::TrainingRun run = study::run_training(
-      s, {.budget = budget,
-          .keep_trace = !o.chrome_trace.empty(),
-          .progress = [](const std::string& line) { progress("run", line); }});
+  const study::TrainingRun run =
+      study::run_training(s, {.budget = budget,
+                              .keep_trace = !o.chrome_trace.empty(),
+                              .progress = [](const std::string& line) { progress("run", line); }});
   const metrics::RunResult& r = run.result;
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(o.chrome_trace,

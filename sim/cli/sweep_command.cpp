@@ -123,15 +123,13 @@ std::vector<std::string> run_points(const study::SweepPlan& plan, const SweepOpt
     report::write_file_atomically(point_file(o.out_dir, p.index), record.dump(1) + "\n");
     mine.push_back(record.dump());
     ++finished;
-    progress("sweep", std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
-                          std::to_string(p.index) + " (" + study::describe_values(plan, p) +
-                          "): " +
-                          (run.exit_code == 0
-                               ? "step " +
-                                     report::fixed(record["result"]["step_time_s"].get<double>(),
-                                                   3) +
-                                     " s"
-                               : "failed"));
+    progress(
+        "sweep",
+        std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
+            std::to_string(p.index) + " (" + study::describe_values(plan, p) + "): " +
+            (run.exit_code == 0
+                 ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
+                 : "failed"));
   });
   return mine;
 }

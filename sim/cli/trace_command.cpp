@@ -12,9 +12,9 @@
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/table.hpp"
+#include "sim/study/trace_replay.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/chrome_import.hpp"
-#include "sim/workload/replay.hpp"
 #include "sim/workload/step_trace_json.hpp"
 #include "sim/workload/timeline.hpp"
 #include "sim/workload/trace_model.hpp"
@@ -110,15 +110,14 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                                             "unknown model '" + o.model + "'",
                                             "one of: " + core::join(llm::preset_names(), ", ")});
   }
-  const workload::TraceFit fit = workload::fit_trace(t, *model, o.tokens, from.gpu);
-  const workload::Timeline measured = workload::measured_timeline(t);
-  const workload::Timeline predicted = workload::replay(
-      t, workload::predicted_durations(t, *model, o.tokens, fit, from.gpu, to.gpu));
-  const auto ms = workload::summarize(t, measured);
-  const auto ps = workload::summarize(t, predicted);
+  const study::TraceReplay replay = study::replay_trace(
+      t, {.model = &*model, .tokens = o.tokens, .measured_on = from.gpu, .target = to.gpu});
+  const workload::TraceFit& fit = replay.fit;
+  const auto& ms = replay.measured_summary;
+  const auto& ps = replay.predicted_summary;
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(o.chrome_trace,
-                                  workload::chrome_trace(t, predicted).dump() + "\n");
+                                  workload::chrome_trace(t, replay.predicted).dump() + "\n");
   }
   ordered_json pieces = ordered_json::array();
   for (const auto& [name, m] : ms.pieces) {

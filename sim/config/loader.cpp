@@ -268,7 +268,8 @@ Scenario load_scenario_text(const std::string& text, const std::string& path,
 [[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
                                  const std::string& message, const std::string& hint) {
   const auto it = s.where.find(key);
-  const core::SourceLocation at = it != s.where.end() ? it->second : core::SourceLocation{s.source_file, 0, 0};
+  const core::SourceLocation at =
+      it != s.where.end() ? it->second : core::SourceLocation{s.source_file, 0, 0};
   throw core::InputError(core::Diagnostic{at, key, message, hint});
 }
 

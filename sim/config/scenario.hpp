@@ -148,7 +148,7 @@ struct RoutingSection {
   Balance balance{};
   SkewSection skew;
   int seed{};
-  int plans{};             // routing plans per step
+  int plans{};          // routing plans per step
   int sample_tokens{};  // per GPU, per plan
   int balance_steps{};
 };
@@ -156,15 +156,15 @@ struct RoutingSection {
 // Prefill and decode steps (workload.kind prefill | decode).
 struct InferenceSection {
   InferenceMode mode{};
-  int micro_batches{};              // overlapped: one's attention under the other's all-to-all
+  int micro_batches{};          // overlapped: one's attention under the other's all-to-all
   int prompt_tokens_per_gpu{};  // prefill: prompt tokens each GPU computes per step
-  int requests_per_gpu{};          // decode: sequences each GPU decodes per step
-  int context_len{};             // decode: tokens in each request's KV cache
-  int redundant_experts{};          // EPLB replicas in the EP group
+  int requests_per_gpu{};       // decode: sequences each GPU decodes per step
+  int context_len{};            // decode: tokens in each request's KV cache
+  int redundant_experts{};      // EPLB replicas in the EP group
   bool shared_expert_routed{};  // decode: the shared expert as one more routed expert
   bool mtp{};                   // multi-token prediction as a speculative draft
-  double mtp_acceptance{};       // of the drafted token
-  int bound_hidden{};               // bound mode: channels per token on the wire; 0 = model's
+  double mtp_acceptance{};      // of the drafted token
+  int bound_hidden{};           // bound mode: channels per token on the wire; 0 = model's
 };
 
 struct Scenario {

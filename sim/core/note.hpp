@@ -8,13 +8,13 @@
 namespace codesim::core {
 
 enum class NoteKind {
-  folded,      // a part simulated stands for identical parts that are not
-  fitted,      // a parameter fitted to measurements (kernel- or collective-level), with its source
-  assumed,     // a figure taken as given, not measured here
-  estimated,   // an approximation or bound standing for something not modelled in detail
-  method,      // how a figure was obtained (routing, the model used, the closed form)
-  omitted,     // what the model leaves out
-  warning,     // a result the user should not take at face value (does not fit, ...)
+  folded,     // a part simulated stands for identical parts that are not
+  fitted,     // a parameter fitted to measurements (kernel- or collective-level), with its source
+  assumed,    // a figure taken as given, not measured here
+  estimated,  // an approximation or bound standing for something not modelled in detail
+  method,     // how a figure was obtained (routing, the model used, the closed form)
+  omitted,    // what the model leaves out
+  warning,    // a result the user should not take at face value (does not fit, ...)
 };
 
 // "folded", "fitted", "assumed", "estimated", "method", "not modelled", "warning".

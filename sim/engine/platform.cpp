@@ -263,14 +263,11 @@ struct StreamState {
   double origin = 0;
 };
 
-Platform::Platform(const topologies::Topology& topology, topologies::Spread spread)
-    : impl_(std::make_unique<Impl>(topology, spread)) {
-  impl_->build();
-}
+namespace {
 
-Platform::~Platform() = default;
-
-std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
+// Tasks on one stream each, dependencies and transfers in range, no cycle through stream orders
+// and dependencies; throws core::SimulationError.
+void check_stream_program(const StreamProgram& program) {
   const std::size_t count = program.tasks.size();
   std::vector<char> listed(count, 0);
   for (const auto& stream : program.streams) {
@@ -313,6 +310,20 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
           "stream program: its dependencies and stream orders form a cycle");
     }
   }
+}
+
+}  // namespace
+
+Platform::Platform(const topologies::Topology& topology, topologies::Spread spread)
+    : impl_(std::make_unique<Impl>(topology, spread)) {
+  impl_->build();
+}
+
+Platform::~Platform() = default;
+
+std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
+  check_stream_program(program);
+  const std::size_t count = program.tasks.size();
   StreamState state;
   state.done.assign(count, 0);
   state.waiters.resize(count);

@@ -56,8 +56,8 @@ std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const St
       rank.tail.push_back(span);
       continue;
     }
-    auto [it, fresh] =
-        chunks[static_cast<std::size_t>(task.rank)].emplace(task.chunk, ChunkInterval{span, task.chunk_kind});
+    auto [it, fresh] = chunks[static_cast<std::size_t>(task.rank)].emplace(
+        task.chunk, ChunkInterval{span, task.chunk_kind});
     if (!fresh) {
       it->second.span.a = std::min(it->second.span.a, span.a);
       it->second.span.b = std::max(it->second.span.b, span.b);

@@ -45,8 +45,8 @@ metrics::Breakdown breakdown(const RankActivity& first, core::Seconds step) {
   for (const auto& i : merged(first.tail)) {
     out.optimizer += core::Seconds(std::max(0.0, i.b - std::max(i.a, first.last_chunk_end)));
   }
-  out.bubble = step - (out.forward + out.backward + out.weight + out.forward_backward +
-                       out.optimizer);
+  out.bubble =
+      step - (out.forward + out.backward + out.weight + out.forward_backward + out.optimizer);
   return out;
 }
 
@@ -87,8 +87,8 @@ void exposed_communication(metrics::RunResult& r, const RankActivity& first) {
 
 // The median overlapped F&B pair between two plain MoE stages (no embedding, head or dense
 // layer), from its first real piece (not its wait for inputs) to its last.
-void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p,
-                      const StepTimeline& t, const StepFacts& f) {
+void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, const StepTimeline& t,
+                      const StepFacts& f) {
   auto plain = [&](int stage) {
     const auto& sl = p.placement[static_cast<std::size_t>(stage)];
     return !sl.embedding && !sl.head && f.model->is_moe_layer(sl.first_layer);

@@ -133,8 +133,7 @@ StepTimeline replay_step(Platform& platform, const workload::StepProgram& progra
   return out;
 }
 
-std::vector<core::Note> replay_notes(const workload::StepProgram& program,
-                                     const StepNetwork& n) {
+std::vector<core::Note> replay_notes(const workload::StepProgram& program, const StepNetwork& n) {
   std::vector<core::Note> notes{
       {core::NoteKind::folded,
        "one data-parallel replica's " + std::to_string(program.schedule.ranks) +
@@ -144,18 +143,17 @@ std::vector<core::Note> replay_notes(const workload::StepProgram& program,
            " replicas of each rank; the other replicas' identical traffic, on other nodes and "
            "planes, is not"}};
   if (!n.plans.empty()) {
-    notes.push_back({core::NoteKind::method,
-                     std::to_string(n.plans.size()) +
-                         " routing plans, each over " + std::to_string(n.plan_tokens_per_gpu) +
-                         " tokens per GPU with bytes scaled to " +
-                         std::to_string(n.tokens_per_gpu) +
-                         "; layers and micro-batches take them in turn"});
+    notes.push_back(
+        {core::NoteKind::method,
+         std::to_string(n.plans.size()) + " routing plans, each over " +
+             std::to_string(n.plan_tokens_per_gpu) + " tokens per GPU with bytes scaled to " +
+             std::to_string(n.tokens_per_gpu) + "; layers and micro-batches take them in turn"});
   }
   if (n.ep_sender_cap) {
-    notes.push_back({core::NoteKind::assumed,
-                     "a GPU sends expert-parallel traffic at most at " +
-                         core::fixed(n.ep_sender_cap->value / 1e9, 1) +
-                         " GB/s (SMs held by communication x the copy rate per SM)"});
+    notes.push_back(
+        {core::NoteKind::assumed, "a GPU sends expert-parallel traffic at most at " +
+                                      core::fixed(n.ep_sender_cap->value / 1e9, 1) +
+                                      " GB/s (SMs held by communication x the copy rate per SM)"});
   }
   return notes;
 }

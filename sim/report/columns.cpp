@@ -20,10 +20,9 @@ std::vector<Column> build() {
       {"mfu_noncausal", "MFU, non-causal", [](const RunResult& r) { return r.mfu_noncausal; }},
   };
   for (const auto& part : kBreakdownParts) {
-    columns.push_back({std::string(part.column), std::string(part.label) + " (s)",
-                       [member = part.member](const RunResult& r) {
-                         return (r.breakdown.*member).value;
-                       }});
+    columns.push_back(
+        {std::string(part.column), std::string(part.label) + " (s)",
+         [member = part.member](const RunResult& r) { return (r.breakdown.*member).value; }});
   }
   for (const auto g : metrics::kCommGroups) {
     const std::string name(metrics::comm_group_name(g));
@@ -77,7 +76,8 @@ const std::vector<InferenceColumn>& inference_columns() {
       {"tpot_without_mtp_ms", "TPOT without MTP (ms)",
        [](const R& r) { return r.tpot_without_mtp.value * 1e3; }},
       {"ttft_ms", "TTFT (ms)", [](const R& r) { return r.ttft.value * 1e3; }},
-      {"tokens_per_s_per_gpu", "tokens/s per GPU", [](const R& r) { return r.tokens_per_s_per_gpu; }},
+      {"tokens_per_s_per_gpu", "tokens/s per GPU",
+       [](const R& r) { return r.tokens_per_s_per_gpu; }},
       {"tokens_per_s_per_node", "tokens/s per node",
        [](const R& r) { return r.tokens_per_s_per_node; }},
       {"tokens_per_s_per_request", "tokens/s per request",

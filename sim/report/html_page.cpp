@@ -46,7 +46,6 @@ std::string html_table(const std::vector<std::string>& header,
   return out + "</table>\n";
 }
 
-
 // Notes sorted into what was fitted, assumed or estimated and everything else the model says.
 std::string provenance(const std::vector<core::Note>& notes) {
   std::string out =

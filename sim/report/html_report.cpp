@@ -25,30 +25,29 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
   out += "<p>" + escape_xml(headline(r)) + "</p>\n";
   out += "<h2>Step time</h2>\n" + stacked_bars_svg(breakdown_chart({r.scenario}, {&r})) + "\n";
   if (!r.lanes.empty()) {
-    out += "<h2>Timeline</h2>\n<p>The replayed step per pipeline rank: chunks on the compute "
-           "lane, transfers on the communication lane, in black under it the communication no compute "
-           "covered. Hover a chunk for its times.</p>\n" +
-           timeline_svg(r.lanes, r.step_time) + "\n";
+    out +=
+        "<h2>Timeline</h2>\n<p>The replayed step per pipeline rank: chunks on the compute "
+        "lane, transfers on the communication lane, in black under it the communication no compute "
+        "covered. Hover a chunk for its times.</p>\n" +
+        timeline_svg(r.lanes, r.step_time) + "\n";
   }
   std::vector<std::vector<std::string>> exposed_rows;
   for (const auto g : metrics::kCommGroups) {
     exposed_rows.push_back(
         {std::string(metrics::comm_group_name(g)), fixed(exposed(r, g).value * 1e3, 1)});
   }
-  out += "<h2>Exposed communication (first rank)</h2>\n" +
-         html_table({"kind", "ms"}, exposed_rows);
+  out += "<h2>Exposed communication (first rank)</h2>\n" + html_table({"kind", "ms"}, exposed_rows);
   std::vector<std::vector<std::string>> links;
   for (const auto& l : r.busiest_links) {
     links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
   out += "<h2>Link utilization</h2>\n" + html_table({"busiest links", "GB", "utilization"}, links);
   const auto& m = r.memory;
-  out +=
-      "<h2>Memory per GPU (first rank)</h2>\n" +
-      html_table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},
-                 {{fixed(m.parameters.value / 1e9, 1), fixed(m.gradients.value / 1e9, 1),
-                   fixed(m.optimizer.value / 1e9, 1), fixed(m.activations.value / 1e9, 1),
-                   fixed(m.total().value / 1e9, 1), fixed(m.capacity.value / 1e9, 0)}});
+  out += "<h2>Memory per GPU (first rank)</h2>\n" +
+         html_table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},
+                    {{fixed(m.parameters.value / 1e9, 1), fixed(m.gradients.value / 1e9, 1),
+                      fixed(m.optimizer.value / 1e9, 1), fixed(m.activations.value / 1e9, 1),
+                      fixed(m.total().value / 1e9, 1), fixed(m.capacity.value / 1e9, 0)}});
   out += "<h2>Network</h2>\n" +
          html_table({"family", "endpoints", "switches", "switch links", "cost (M$)"},
                     {{r.network.family, std::to_string(r.network.endpoints),

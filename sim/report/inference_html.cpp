@@ -21,9 +21,11 @@ std::string inference_html(const metrics::InferenceResult& r, const PageFooter& 
          std::to_string(r.tp) + ", " + std::to_string(r.micro_batches) + " micro-batches of " +
          std::to_string(r.tokens_per_micro_batch) + (decode ? " requests" : " tokens") +
          " per GPU.</p>\n";
-  const std::vector<std::pair<std::string, core::Seconds>> pieces{
-      {"attention", r.attention}, {"dense FFN", r.dense_mlp}, {"experts", r.moe},
-      {"dispatch", r.dispatch},   {"combine", r.combine}};
+  const std::vector<std::pair<std::string, core::Seconds>> pieces{{"attention", r.attention},
+                                                                  {"dense FFN", r.dense_mlp},
+                                                                  {"experts", r.moe},
+                                                                  {"dispatch", r.dispatch},
+                                                                  {"combine", r.combine}};
   Chart chart{"per layer and micro-batch on one GPU", {}, {{"time (us)", {}}}, "microseconds"};
   for (const auto& [name, t] : pieces) {
     chart.categories.push_back(name);

@@ -38,13 +38,11 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   }
   j["busiest_links"] = links;
   const auto& m = r.memory;
-  j["memory_gb_per_gpu"] = {{"parameters", m.parameters.value / 1e9},
-                            {"gradients", m.gradients.value / 1e9},
-                            {"optimizer", m.optimizer.value / 1e9},
-                            {"activations", m.activations.value / 1e9},
-                            {"peak_in_flight", m.peak_in_flight},
-                            {"total", m.total().value / 1e9},
-                            {"capacity", m.capacity.value / 1e9}};
+  j["memory_gb_per_gpu"] = {
+      {"parameters", m.parameters.value / 1e9}, {"gradients", m.gradients.value / 1e9},
+      {"optimizer", m.optimizer.value / 1e9},   {"activations", m.activations.value / 1e9},
+      {"peak_in_flight", m.peak_in_flight},     {"total", m.total().value / 1e9},
+      {"capacity", m.capacity.value / 1e9}};
   j["placement"] = r.placement;
   j["network"] = {{"family", r.network.family},
                   {"endpoints", r.network.endpoints},
@@ -72,7 +70,8 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   r.mfu_causal = j.at("mfu_causal").get<double>();
   r.mfu_noncausal = j.at("mfu_noncausal").get<double>();
   for (const auto g : metrics::kCommGroups) {
-    r.exposed_comm[g] = Seconds(j.at("exposed_comm_s").at(std::string(metrics::comm_group_name(g))).get<double>());
+    r.exposed_comm[g] =
+        Seconds(j.at("exposed_comm_s").at(std::string(metrics::comm_group_name(g))).get<double>());
   }
   r.compute_busy = Seconds(j.at("compute_busy_s").get<double>());
   r.median_pair = Seconds(j.at("fb_pair_s").get<double>());
@@ -84,8 +83,12 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   }
   const auto& m = j.at("memory_gb_per_gpu");
   auto gb = [&](const char* key) { return Bytes(m.at(key).get<double>() * 1e9); };
-  r.memory = {gb("parameters"), gb("gradients"),  gb("optimizer"), gb("activations"),
-              m.at("peak_in_flight").get<int>(), gb("capacity")};
+  r.memory = {gb("parameters"),
+              gb("gradients"),
+              gb("optimizer"),
+              gb("activations"),
+              m.at("peak_in_flight").get<int>(),
+              gb("capacity")};
   r.placement = j.at("placement").get<std::vector<std::string>>();
   const auto& n = j.at("network");
   r.network = {n.at("family").get<std::string>(), n.at("endpoints").get<long long>(),

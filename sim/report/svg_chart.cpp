@@ -225,7 +225,8 @@ std::string signed_bars_svg(const Chart& c) {
   }
   out += frame_and_labels(c);
   const double slot = kPlotW / static_cast<double>(std::max<std::size_t>(1, c.categories.size()));
-  const double bar = std::min(40.0, slot * 0.8 / static_cast<double>(std::max<std::size_t>(1, c.series.size())));
+  const double bar =
+      std::min(40.0, slot * 0.8 / static_cast<double>(std::max<std::size_t>(1, c.series.size())));
   for (std::size_t i = 0; i < c.categories.size(); ++i) {
     for (std::size_t k = 0; k < c.series.size(); ++k) {
       const double v = value_at(c.series[k], i);
@@ -233,9 +234,9 @@ std::string signed_bars_svg(const Chart& c) {
                        bar * (static_cast<double>(k) - static_cast<double>(c.series.size()) / 2);
       const double y0 = y_of(std::max(0.0, v));
       const double y1 = y_of(std::min(0.0, v));
-      out += "<rect class=\"diff\" x=\"" + num(x) + "\" y=\"" + num(y0) + "\" width=\"" +
-             num(bar) + "\" height=\"" + num(std::max(0.5, y1 - y0)) + "\" fill=\"" +
-             series_color(k) + "\"><title>" +
+      out += "<rect class=\"diff\" x=\"" + num(x) + "\" y=\"" + num(y0) + "\" width=\"" + num(bar) +
+             "\" height=\"" + num(std::max(0.5, y1 - y0)) + "\" fill=\"" + series_color(k) +
+             "\"><title>" +
              escape_xml(c.categories[i] + ", " + c.series[k].name + ": " + fixed(v, 2)) +
              "</title></rect>";
     }

@@ -56,13 +56,14 @@ std::string charts(const Points& p) {
                     "tokens per day",
                     p.axis}) +
          "\n";
-  out += lines_svg({"MFU per point",
-                    p.names,
-                    {series(p, "MFU causal (%)", [](const RunResult& r) { return 100 * r.mfu_causal; }),
-                     series(p, "MFU non-causal (%)",
-                            [](const RunResult& r) { return 100 * r.mfu_noncausal; })},
-                    "percent",
-                    p.axis}) +
+  out += lines_svg(
+             {"MFU per point",
+              p.names,
+              {series(p, "MFU causal (%)", [](const RunResult& r) { return 100 * r.mfu_causal; }),
+               series(p, "MFU non-causal (%)",
+                      [](const RunResult& r) { return 100 * r.mfu_noncausal; })},
+              "percent",
+              p.axis}) +
          "\n";
   out += "<h2>Network cost</h2>\n" +
          stacked_bars_svg({"network cost per point",
@@ -121,8 +122,7 @@ std::string differences(const Points& p) {
     const double ep = exposed(*r, metrics::CommGroup::ep).value;
     const double base_ep = exposed(base, metrics::CommGroup::ep).value;
     rows.push_back({std::to_string(i), p.names[i], fixed(change(step)(*r), 2),
-                    fixed(change(tokens)(*r), 2),
-                    fixed(100 * (r->mfu_causal - base.mfu_causal), 2),
+                    fixed(change(tokens)(*r), 2), fixed(100 * (r->mfu_causal - base.mfu_causal), 2),
                     fixed((ep - base_ep) * 1e3, 1)});
   }
   return out + html_table({"point", p.axis, "step (%)", "tokens/day (%)", "MFU (points)",
@@ -166,8 +166,8 @@ std::string points_table(const metrics::SweepResult& s) {
 std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer) {
   const Points p = points_of(s);
   std::string out = open_page("codesim sweep: " + s.scenario);
-  out += "<p>" + std::to_string(s.points.size()) + " points (" + escape_xml(s.mode) +
-         ") varying " + escape_xml(p.axis) + ".</p>\n";
+  out += "<p>" + std::to_string(s.points.size()) + " points (" + escape_xml(s.mode) + ") varying " +
+         escape_xml(p.axis) + ".</p>\n";
   out += charts(p);
   if (nearly_equal(p)) {
     out += differences(p);

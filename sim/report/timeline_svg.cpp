@@ -95,9 +95,9 @@ std::string legend() {
            "\" y=\"18\" font-size=\"11\">" + escape_xml(s.name) + "</text>";
     x += 24 + 7.0 * static_cast<double>(s.name.size());
   };
-  for (const auto k : {metrics::ChunkSpan::forward, metrics::ChunkSpan::backward,
-                       metrics::ChunkSpan::weight, metrics::ChunkSpan::forward_backward,
-                       metrics::ChunkSpan::optimizer}) {
+  for (const auto k :
+       {metrics::ChunkSpan::forward, metrics::ChunkSpan::backward, metrics::ChunkSpan::weight,
+        metrics::ChunkSpan::forward_backward, metrics::ChunkSpan::optimizer}) {
     item(chunk_style(k));
   }
   for (const auto g : metrics::kCommGroups) {
@@ -130,9 +130,9 @@ std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double s
                     "</text>";
   for (const auto& c : lanes.compute) {
     const Style s = chunk_style(c.kind);
-    out += rect(x_of(c.start), y, x_of(c.end) - x_of(c.start), kCompute, s.color,
-                s.name + " " + fixed(c.start.value * 1e3, 1) + "-" +
-                    fixed(c.end.value * 1e3, 1) + " ms");
+    out += rect(
+        x_of(c.start), y, x_of(c.end) - x_of(c.start), kCompute, s.color,
+        s.name + " " + fixed(c.start.value * 1e3, 1) + "-" + fixed(c.end.value * 1e3, 1) + " ms");
   }
   for (const auto g : metrics::kCommGroups) {
     for (const auto& c : coalesced(lanes.comm, g, pixel)) {
@@ -140,10 +140,10 @@ std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double s
                   comm_style(g).color);
     }
     for (const auto& e : coalesced(lanes.exposed, g, pixel)) {
-      out += rect(x_of(e.start), y + kCompute + kComm + 1, x_of(e.end) - x_of(e.start), kExposed,
-                  kExposedColor,
-                  "exposed " + comm_style(g).name + " " +
-                      fixed((e.end - e.start).value * 1e3, 2) + " ms");
+      out += rect(
+          x_of(e.start), y + kCompute + kComm + 1, x_of(e.end) - x_of(e.start), kExposed,
+          kExposedColor,
+          "exposed " + comm_style(g).name + " " + fixed((e.end - e.start).value * 1e3, 2) + " ms");
     }
   }
   return out;

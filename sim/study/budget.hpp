@@ -7,7 +7,7 @@
 namespace codesim::study {
 
 struct Budget {
-  long long max_tasks = 5'000'000;                      // tasks of a step program
+  long long max_tasks = 5'000'000;                        // tasks of a step program
   core::Bytes max_platform_memory = core::Bytes(4096e6);  // the SimGrid platform's estimate
 };
 

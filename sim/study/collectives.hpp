@@ -10,10 +10,10 @@
 
 namespace codesim::study {
 
-using engine::CollectiveAlgorithm;
-using engine::CollectiveKind;
 using engine::collective_algorithm_name;
 using engine::collective_kind_name;
+using engine::CollectiveAlgorithm;
+using engine::CollectiveKind;
 
 struct CollectiveSweepSpec {
   CollectiveKind kind = CollectiveKind::all_reduce;

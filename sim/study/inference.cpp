@@ -44,9 +44,9 @@ core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
   const int moe_layers = m.moe ? m.layers - m.dense_layers : 0;
   const double expert = m.moe ? 3.0 * m.hidden * m.moe->expert_inter_dim : 0.0;
   const double routed = m.moe ? expert * m.moe->routed_experts * moe_layers : 0.0;
-  return core::Bytes(((a.params_total - routed) / s.parallelism.tp +
-                      expert * experts_per_gpu * moe_layers) *
-                     kInferenceWeightBytes);
+  return core::Bytes(
+      ((a.params_total - routed) / s.parallelism.tp + expert * experts_per_gpu * moe_layers) *
+      kInferenceWeightBytes);
 }
 
 void bound_step(const Scenario& s, metrics::InferenceResult& r) {
@@ -194,10 +194,9 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
     // Each request's cache on one GPU of its TP group (sequence-parallel attention).
     r.kv_cache_per_gpu = core::Bytes(kv_per_token * in.context_len * in.requests_per_gpu);
     if (in.mtp) {
-      r.notes.push_back({core::NoteKind::assumed,
-                         "MTP: " + core::fixed(1 + in.mtp_acceptance, 2) +
-                             " tokens per request and step (acceptance " +
-                             core::fixed(in.mtp_acceptance, 2) + ")"});
+      r.notes.push_back({core::NoteKind::assumed, "MTP: " + core::fixed(1 + in.mtp_acceptance, 2) +
+                                                      " tokens per request and step (acceptance " +
+                                                      core::fixed(in.mtp_acceptance, 2) + ")"});
     }
   } else {
     r.ttft = r.step_time;

@@ -50,7 +50,8 @@ std::string describe_values(const SweepPlan& plan, const PlannedPoint& point) {
   return out;
 }
 
-metrics::SweepResult sweep_result(const SweepPlan& plan, const std::vector<PointOutcome>& outcomes) {
+metrics::SweepResult sweep_result(const SweepPlan& plan,
+                                  const std::vector<PointOutcome>& outcomes) {
   metrics::SweepResult r{
       plan.base.name, plan.sweep.mode == config::SweepMode::zip ? "zip" : "cartesian", {}, {}};
   for (const auto& a : plan.sweep.axes) {

@@ -33,18 +33,17 @@ workload::StepProgram step_program(const Scenario& s) {
   // The rules check that the global batch splits into dp x micro-batch sequences.
   const int micro_batches =
       s.workload.global_batch_sequences / (pa.dp * s.schedule.micro_batch_sequences);
-  const workload::StepSpec spec{
-      .model = &s.model.spec,
-      .gpu = s.hardware.spec.gpu,
-      .pieces = workload::deepseek_profile(),
-      .method = s.schedule.method,
-      .pp = pa.pp,
-      .micro_batches = micro_batches,
-      .tokens = s.workload.seq_len * s.schedule.micro_batch_sequences,
-      .ep = expert_parallelism(s),
-      .dp = pa.dp,
-      .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-      .comm_sms = s.hardware.comm_sms};
+  const workload::StepSpec spec{.model = &s.model.spec,
+                                .gpu = s.hardware.spec.gpu,
+                                .pieces = workload::deepseek_profile(),
+                                .method = s.schedule.method,
+                                .pp = pa.pp,
+                                .micro_batches = micro_batches,
+                                .tokens = s.workload.seq_len * s.schedule.micro_batch_sequences,
+                                .ep = expert_parallelism(s),
+                                .dp = pa.dp,
+                                .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+                                .comm_sms = s.hardware.comm_sms};
   try {
     return workload::build_step_program(spec);
   } catch (const workload::ScheduleError& e) {

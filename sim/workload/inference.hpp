@@ -75,8 +75,8 @@ OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s);
 struct DecodeBoundSpec {
   int tokens = 32;  // per GPU and micro-batch
   int experts_per_token = 9;
-  int hidden = 7168;           // channels per token on the wire
-  double dispatch_bytes = 1;   // per channel
+  int hidden = 7168;          // channels per token on the wire
+  double dispatch_bytes = 1;  // per channel
   double combine_bytes = 2;
   core::BytesPerSecond bandwidth;
   int layers = 61;

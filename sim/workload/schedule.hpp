@@ -16,11 +16,11 @@
 // only). The k-th forward of a (direction, stage) on a rank is micro-batch k of that direction.
 #pragma once
 
-#include <stdexcept>
 #include <array>
+#include <stdexcept>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace codesim::workload {

@@ -12,7 +12,6 @@
 namespace codesim::workload {
 namespace {
 
-
 // Compute times of one layer's pieces, with and without communication holding SMs.
 struct LayerTimes {
   bool moe = false;
@@ -212,13 +211,13 @@ class Builder {
     const bool backward = pass == Pass::backward;
     if (kind == PieceKind::dispatch || kind == PieceKind::combine) {
       if (t.moe) {
-        const CommRef ref{.kind = kind == PieceKind::dispatch ? CommKind::ep_dispatch
-                                                              : CommKind::ep_combine,
-                          .stage = w.stage,
-                          .layer = l,
-                          .micro_batch = w.micro_batch,
-                          .direction = w.direction,
-                          .gradient = backward};
+        const CommRef ref{
+            .kind = kind == PieceKind::dispatch ? CommKind::ep_dispatch : CommKind::ep_combine,
+            .stage = w.stage,
+            .layer = l,
+            .micro_batch = w.micro_batch,
+            .direction = w.direction,
+            .gradient = backward};
         const bool casts = kind == PieceKind::combine && backward;
         c.last = comm_task(at, {kind, pass}, c.deps(), ref,
                            casts ? combine_b_overhead_ : core::Seconds(0));
@@ -239,9 +238,9 @@ class Builder {
       const Need need{forward, forward ? Key{w.direction, w.stage - 1, w.micro_batch}
                                        : Key{w.direction, w.stage + 1, w.micro_batch}};
       // A placeholder task carries the cross-rank dependency, added by link_pipeline().
-      const int wait = add(at, StepStream::compute, {},
-                           {PieceKind::recv, forward ? Pass::forward : Pass::backward}, {},
-                           std::nullopt);
+      const int wait =
+          add(at, StepStream::compute, {},
+              {PieceKind::recv, forward ? Pass::forward : Pass::backward}, {}, std::nullopt);
       pending_.emplace_back(wait, need);
       c.start = {wait};
     } else if (!forward) {
@@ -278,8 +277,7 @@ class Builder {
     }
   }
 
-  void begin_backward(const Place& at, const StageWork& w, Chain& c, bool whole,
-                      bool overlapped) {
+  void begin_backward(const Place& at, const StageWork& w, Chain& c, bool whole, bool overlapped) {
     if (layers_of(w).head) {
       c.last = compute_task(at, {PieceKind::head, Pass::backward},
                             head_time(Pass::backward, overlapped), c.deps());

@@ -119,15 +119,10 @@ ordered_json to_json(const StepTrace& t) {
       {"format", kFormat}, {"version", StepTrace::kVersion}, {"source", t.source}, {"ops", ops}};
 }
 
-StepTrace parse_step_trace(std::string_view text, const std::string& file) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
-  } catch (const json::exception& e) {  // e.g. a number too large for a double
-    throw core::InputError(core::json_syntax_error(text, 0, e.what(), file));
-  }
+namespace {
+
+// The document's format, version and ops array; throws core::InputError at the file's start.
+void check_header(const json& doc, const std::string& file) {
   auto whole = [&](const std::string& key, const std::string& message) {
     return core::InputError(core::Diagnostic{{file, 1, 1}, key, message, ""});
   };
@@ -145,6 +140,104 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
   if (!doc.contains("ops") || !doc["ops"].is_array()) {
     throw whole("ops", "expected an array of ops");
   }
+}
+
+void read_deps(const json& j, OpReader& r, Op& op) {
+  if (!j.contains("deps")) {
+    return;
+  }
+  if (!j["deps"].is_array()) {
+    r.fail("deps", "expected an array of op ids");
+    return;
+  }
+  for (const auto& d : j["deps"]) {
+    if (d.is_number_integer()) {
+      op.deps.push_back(d.get<int>());
+    } else {
+      r.fail("deps", "expected op ids, got " + d.dump());
+    }
+  }
+}
+
+void read_tags(const json& j, OpReader& r, const std::string& path,
+               const core::SourceLocation& where, std::vector<core::Diagnostic>& problems, Op& op) {
+  if (!j.contains("tags")) {
+    return;
+  }
+  if (!j["tags"].is_object()) {
+    r.fail("tags", "expected an object");
+    return;
+  }
+  OpReader tags(j["tags"], path + ".tags", where, problems);
+  op.tags.piece = tags.get<std::string>("piece", "", false);
+  const std::string phase = tags.get<std::string>("phase", "", false);
+  if (phase.size() > 1 || (phase.size() == 1 && phase != "F" && phase != "B" && phase != "W")) {
+    tags.fail("phase", "expected \"F\", \"B\" or \"W\", got \"" + phase + "\"");
+  }
+  op.tags.phase = phase.empty() ? 0 : phase[0];
+  op.tags.micro_batch = tags.get<int>("micro_batch", -1, false);
+  op.tags.chunk = tags.get<int>("chunk", -1, false);
+  op.tags.layer = tags.get<int>("layer", -1, false);
+}
+
+// One op; its problems go to `problems`, located at `where`.
+Op read_op(const json& j, const std::string& path, const core::SourceLocation& where,
+           std::vector<core::Diagnostic>& problems) {
+  OpReader r(j, path, where, problems);
+  Op op;
+  op.id = r.get<int>("id", 0, true);
+  op.rank = r.get<int>("rank", 0, true);
+  op.stream = r.get<int>("stream", 0, true);
+  bool ok = true;
+  op.kind = kind_from(r.get<std::string>("kind", "compute", true), ok);
+  if (!ok) {
+    r.fail("kind",
+           "unknown kind " + j["kind"].dump() + "; expected compute, collective, send or recv");
+  }
+  op.name = r.get<std::string>("name", "", false);
+  const std::string cls = r.get<std::string>("class", "elementwise", false);
+  if (const auto c = cost::kernel_class_from(cls)) {
+    op.op_class = *c;
+  } else {
+    r.fail("class", "unknown kernel class \"" + cls + "\"");
+  }
+  const std::string dtype = r.get<std::string>("dtype", "bf16", false);
+  if (const auto d = cost::dtype_from(dtype)) {
+    op.dtype = *d;
+  } else {
+    r.fail("dtype", "unknown dtype \"" + dtype + "\"");
+  }
+  op.flops = r.get<double>("flops", 0.0, false);
+  op.bytes = r.get<double>("bytes", 0.0, false);
+  op.sms = r.get<int>("sms", 0, false);
+  if (j.contains("measured_us")) {
+    op.measured_us = r.get<double>("measured_us", 0.0, false);
+    if (*op.measured_us < 0) {
+      r.fail("measured_us", "must not be negative");
+    }
+  }
+  if (j.contains("start_us")) {
+    op.start_us = r.get<double>("start_us", 0.0, false);
+  }
+  read_deps(j, r, op);
+  op.peer = r.get<int>("peer", -1, op.kind == OpKind::send || op.kind == OpKind::recv);
+  op.tag = r.get<int>("tag", -1, false);
+  read_tags(j, r, path, where, problems, op);
+  return op;
+}
+
+}  // namespace
+
+StepTrace parse_step_trace(std::string_view text, const std::string& file) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    throw core::InputError(core::json_syntax_error(text, 0, e.what(), file));
+  }
+  check_header(doc, file);
   StepTrace t;
   t.source =
       doc.contains("source") && doc["source"].is_string() ? doc["source"].get<std::string>() : "";
@@ -160,72 +253,7 @@ StepTrace parse_step_trace(std::string_view text, const std::string& file) {
       problems.push_back({where, path, "expected an object", ""});
       continue;
     }
-    OpReader r(j, path, where, problems);
-    Op op;
-    op.id = r.get<int>("id", 0, true);
-    op.rank = r.get<int>("rank", 0, true);
-    op.stream = r.get<int>("stream", 0, true);
-    bool ok = true;
-    op.kind = kind_from(r.get<std::string>("kind", "compute", true), ok);
-    if (!ok) {
-      r.fail("kind",
-             "unknown kind " + j["kind"].dump() + "; expected compute, collective, send or recv");
-    }
-    op.name = r.get<std::string>("name", "", false);
-    const std::string cls = r.get<std::string>("class", "elementwise", false);
-    if (const auto c = cost::kernel_class_from(cls)) {
-      op.op_class = *c;
-    } else {
-      r.fail("class", "unknown kernel class \"" + cls + "\"");
-    }
-    const std::string dtype = r.get<std::string>("dtype", "bf16", false);
-    if (const auto d = cost::dtype_from(dtype)) {
-      op.dtype = *d;
-    } else {
-      r.fail("dtype", "unknown dtype \"" + dtype + "\"");
-    }
-    op.flops = r.get<double>("flops", 0.0, false);
-    op.bytes = r.get<double>("bytes", 0.0, false);
-    op.sms = r.get<int>("sms", 0, false);
-    if (j.contains("measured_us")) {
-      op.measured_us = r.get<double>("measured_us", 0.0, false);
-      if (*op.measured_us < 0) {
-        r.fail("measured_us", "must not be negative");
-      }
-    }
-    if (j.contains("start_us")) {
-      op.start_us = r.get<double>("start_us", 0.0, false);
-    }
-    if (j.contains("deps")) {
-      if (!j["deps"].is_array()) {
-        r.fail("deps", "expected an array of op ids");
-      } else {
-        for (const auto& d : j["deps"]) {
-          if (d.is_number_integer()) {
-            op.deps.push_back(d.get<int>());
-          } else {
-            r.fail("deps", "expected op ids, got " + d.dump());
-          }
-        }
-      }
-    }
-    op.peer = r.get<int>("peer", -1, op.kind == OpKind::send || op.kind == OpKind::recv);
-    op.tag = r.get<int>("tag", -1, false);
-    if (j.contains("tags") && !j["tags"].is_object()) {
-      r.fail("tags", "expected an object");
-    } else if (j.contains("tags")) {
-      OpReader tags(j["tags"], path + ".tags", where, problems);
-      op.tags.piece = tags.get<std::string>("piece", "", false);
-      const std::string phase = tags.get<std::string>("phase", "", false);
-      if (phase.size() > 1 || (phase.size() == 1 && phase != "F" && phase != "B" && phase != "W")) {
-        tags.fail("phase", "expected \"F\", \"B\" or \"W\", got \"" + phase + "\"");
-      }
-      op.tags.phase = phase.empty() ? 0 : phase[0];
-      op.tags.micro_batch = tags.get<int>("micro_batch", -1, false);
-      op.tags.chunk = tags.get<int>("chunk", -1, false);
-      op.tags.layer = tags.get<int>("layer", -1, false);
-    }
-    t.ops.push_back(std::move(op));
+    t.ops.push_back(read_op(j, path, where, problems));
   }
   if (problems.empty()) {
     for (const auto& p : validate(t)) {

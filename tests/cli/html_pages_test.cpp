@@ -48,7 +48,8 @@ TEST(InferencePage, ShowsTheStepsPiecesAndFigures) {
   const std::string page = d / "decode.html";
   write_file(page, r.out);
   EXPECT_NE(r.out.find("TPOT "), std::string::npos);
-  EXPECT_EQ(count_of(r.out, "<rect class=\"bar\""), 5);  // attention, FFN, experts, dispatch, combine
+  EXPECT_EQ(count_of(r.out, "<rect class=\"bar\""),
+            5);  // attention, FFN, experts, dispatch, combine
   EXPECT_NE(r.out.find("<td>TPOT (ms)</td>"), std::string::npos);
   const std::string shot = d / "decode.png";
   ASSERT_TRUE(screenshot(page, shot)) << "chromium failed (tools/setup.sh --test installs it)";

@@ -17,10 +17,12 @@ std::vector<std::string> example_lines() {
   std::istringstream readme(read_source_file("README.md"));
   std::vector<std::string> lines;
   for (std::string line; std::getline(readme, line);) {
-    if (line.rfind("    ", 0) != 0) continue;
+    if (line.rfind("    ", 0) != 0)
+      continue;
     const std::string command = line.substr(line.find_first_not_of(' '));
     for (const char* start : {"codesim ", "./tools/", "tools/", "mpirun ", "build/"}) {
-      if (command.rfind(start, 0) == 0) lines.push_back(command);
+      if (command.rfind(start, 0) == 0)
+        lines.push_back(command);
     }
   }
   return lines;
@@ -29,7 +31,8 @@ std::vector<std::string> example_lines() {
 // A word that names a file of the repository: a relative path under one of its top folders.
 bool names_repository_file(const std::string& word) {
   for (const char* top : {"models/", "scenarios/", "tools/", "tests/", "sim/", "topologies/"}) {
-    if (word.rfind(top, 0) == 0 && word.find('/') != std::string::npos) return true;
+    if (word.rfind(top, 0) == 0 && word.find('/') != std::string::npos)
+      return true;
   }
   return false;
 }
@@ -42,8 +45,10 @@ TEST(Readme, ExampleCommandsNameFilesThatExist) {
     std::istringstream words(line);
     for (std::string word; words >> word;) {
       EXPECT_EQ(word.rfind("../", 0), std::string::npos) << line;
-      if (word.front() == '[') word.erase(0, 1);
-      if (!names_repository_file(word)) continue;
+      if (word.front() == '[')
+        word.erase(0, 1);
+      if (!names_repository_file(word))
+        continue;
       ++named;
       EXPECT_TRUE(std::filesystem::exists(std::string(CODESIM_SOURCE_DIR) + "/" + word))
           << word << " in: " << line;

@@ -82,18 +82,20 @@ TEST(RunCli, SimulationsOverTheBudgetAreRefusedUpFront) {
   const auto memory = run_codesim("run tests/scenarios/small-step.yaml --max-memory-mb 1");
   EXPECT_EQ(memory.exit_code, 2);
   EXPECT_EQ(memory.out, "");
-  EXPECT_EQ(memory.err,
-            "tests/scenarios/small-step.yaml:11:10: error: hardware.nodes: the simulated platform would "
-            "need about 2 MB (SimGrid's routing table grows with the square of the 400 GPUs, NICs "
-            "and switches), over the budget of 1 MB\n"
-            "  hint: fewer nodes, or raise --max-memory-mb\n");
+  EXPECT_EQ(
+      memory.err,
+      "tests/scenarios/small-step.yaml:11:10: error: hardware.nodes: the simulated platform would "
+      "need about 2 MB (SimGrid's routing table grows with the square of the 400 GPUs, NICs "
+      "and switches), over the budget of 1 MB\n"
+      "  hint: fewer nodes, or raise --max-memory-mb\n");
   const auto tasks = run_codesim("run tests/scenarios/small-step.yaml --max-tasks 10");
   EXPECT_EQ(tasks.exit_code, 2);
-  EXPECT_EQ(tasks.err,
-            "tests/scenarios/small-step.yaml:21:27: error: workload.global_batch_sequences: the step has "
-            "4924 tasks to simulate, over the budget of 10\n"
-            "  hint: fewer micro-batches per step or more pipeline stages shorten it; or raise "
-            "--max-tasks\n");
+  EXPECT_EQ(
+      tasks.err,
+      "tests/scenarios/small-step.yaml:21:27: error: workload.global_batch_sequences: the step has "
+      "4924 tasks to simulate, over the budget of 10\n"
+      "  hint: fewer micro-batches per step or more pipeline stages shorten it; or raise "
+      "--max-tasks\n");
 }
 
 }  // namespace

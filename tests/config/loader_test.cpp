@@ -87,9 +87,8 @@ TEST(Loader, ResolvedYamlLoadsBackToTheSameScenario) {
 }
 
 TEST(Loader, ModelFromConfigFile) {
-  const Scenario s =
-      load_scenario_text("model: {config: models/llm/configs/config_236B.json}\n",
-                         CODESIM_SOURCE_DIR "/s.yaml");
+  const Scenario s = load_scenario_text("model: {config: models/llm/configs/config_236B.json}\n",
+                                        CODESIM_SOURCE_DIR "/s.yaml");
   EXPECT_EQ(s.model.spec.hidden, 5120);
   EXPECT_EQ(s.routing.node_limit, 3);  // V2: n_limited_groups = 3
 }

@@ -118,8 +118,11 @@ TEST(Collective, WrongAlgorithmsAndGroupsAreRefusedInWords) {
             "a collective needs at least two GPUs");
 }
 
+// The node every topology here is built of (the h800 preset): link bandwidths and latencies.
+using topologies::testing::kH800;
+
 TEST(Collective, RingAllReduceInsideANodeMatchesTheFormula) {
-  // t = 2 (p - 1) / p * S / B + 2 (p - 1) alpha, B = 160 GB/s NVLink, alpha = 3.33 us.
+  // t = 2 (p - 1) / p * S / B + 2 (p - 1) alpha, B = NVLink's 160 GB/s, alpha = its 3.33 us.
   Platform platform(build(Family::node, 1), topologies::Spread::even);
   const int p = 8;
   const double s = 256e6;
@@ -127,7 +130,10 @@ TEST(Collective, RingAllReduceInsideANodeMatchesTheFormula) {
       {.kind = CollectiveKind::all_reduce, .gpus = first_gpus(p), .size = Bytes(s)},
       platform.topology(), 0);
   const auto t = platform.run(phases);
-  EXPECT_NEAR(t.back().end.value, 2.0 * (p - 1) / p * s / 160e9 + 2 * (p - 1) * 3.33e-6, 1e-12);
+  EXPECT_NEAR(t.back().end.value,
+              2.0 * (p - 1) / p * s / kH800.nvlink_bandwidth.value +
+                  2 * (p - 1) * kH800.nvlink_latency.value,
+              1e-12);
 }
 
 TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
@@ -140,8 +146,10 @@ TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
       {.kind = CollectiveKind::all_reduce, .gpus = first_gpus(p), .size = Bytes(s)},
       platform.topology(), 0);
   const auto t = platform.run(phases);
-  const double alpha = 2.8e-6 + 2 * 0.45e-6;
-  EXPECT_NEAR(t.back().end.value, 2.0 * (p - 1) / p * s / 50e9 + 2 * (p - 1) * alpha, 1e-12);
+  EXPECT_NEAR(t.back().end.value,
+              2.0 * (p - 1) / p * s / kH800.nic_bandwidth.value +
+                  2 * (p - 1) * topologies::testing::cross_leaf_latency(kH800),
+              1e-12);
 }
 
 TEST(Collective, AllToAllOnANonBlockingFatTreeMatchesTheClosedForm) {
@@ -153,8 +161,10 @@ TEST(Collective, AllToAllOnANonBlockingFatTreeMatchesTheClosedForm) {
   const double s = 320e6;
   const auto phases = collective_transfers(all_to_all(p, s), platform.topology(), 0);
   const auto t = platform.run(phases);
-  const double alpha = 2.8e-6 + 2 * 0.45e-6;
-  EXPECT_NEAR(t[0].end.value, alpha + (p - 8.0) / p * s / 50e9, 1e-12);
+  EXPECT_NEAR(t[0].end.value,
+              topologies::testing::cross_leaf_latency(kH800) +
+                  (p - 8.0) / p * s / kH800.nic_bandwidth.value,
+              1e-12);
 }
 
 TEST(Collective, ConcurrentCollectivesShareTheLinks) {
@@ -172,10 +182,13 @@ TEST(Collective, ConcurrentCollectivesShareTheLinks) {
   transfers.push_back(collective_transfers(a2a, platform.topology(), 1)[0]);
   transfers.push_back(collective_transfers(other, platform.topology(), 2)[0]);
   const auto t = platform.run(transfers);
-  const double alpha = 2.8e-6 + 2 * 0.45e-6;
-  EXPECT_NEAR(t[0].end.value, alpha + 2 * (p - 8.0) / p * s / 50e9, 1e-12);
-  EXPECT_NEAR(t[1].end.value, alpha + 2 * (p - 8.0) / p * s / 50e9, 1e-12);
-  EXPECT_NEAR(t[2].end.value, alpha + (p - 8.0) / p * s / 50e9, 1e-12);
+  const double nic = kH800.nic_bandwidth.value;
+  EXPECT_NEAR(t[0].end.value,
+              topologies::testing::cross_leaf_latency(kH800) + 2 * (p - 8.0) / p * s / nic, 1e-12);
+  EXPECT_NEAR(t[1].end.value,
+              topologies::testing::cross_leaf_latency(kH800) + 2 * (p - 8.0) / p * s / nic, 1e-12);
+  EXPECT_NEAR(t[2].end.value,
+              topologies::testing::cross_leaf_latency(kH800) + (p - 8.0) / p * s / nic, 1e-12);
 }
 
 TEST(Collective, AllToAllOnMpftMatchesTheClosedForm) {
@@ -188,7 +201,10 @@ TEST(Collective, AllToAllOnMpftMatchesTheClosedForm) {
   const double s = 320e6;
   const auto phases = collective_transfers(all_to_all(p, s), platform.topology(), 0);
   const auto t = platform.run(phases);
-  EXPECT_NEAR(t[0].end.value, 3.33e-6 + 2.8e-6 + (p - 8.0) / p * s / 50e9, 1e-12);
+  EXPECT_NEAR(t[0].end.value,
+              (kH800.nvlink_latency + kH800.nic_latency).value +
+                  (p - 8.0) / p * s / kH800.nic_bandwidth.value,
+              1e-12);
 }
 
 TEST(Collective, BusBandwidthFactorsAreNccls) {

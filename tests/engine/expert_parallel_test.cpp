@@ -40,10 +40,12 @@ TEST(ExpertParallel, PayloadsAreFp8WithScalesAndBf16OrLogFmt) {
   const EpPayload fp8 = ep_payload({.hidden = 7168, .topk = 8});
   EXPECT_DOUBLE_EQ(fp8.dispatch.value, 7168 + 56 * 4 + 8 * 12);
   EXPECT_DOUBLE_EQ(fp8.combine.value, 2 * 7168);
-  EXPECT_DOUBLE_EQ(ep_payload({.hidden = 7168, .topk = 8, .dispatch = kBf16Wire}).dispatch.value, 2 * 7168 + 96);
+  EXPECT_DOUBLE_EQ(ep_payload({.hidden = 7168, .topk = 8, .dispatch = kBf16Wire}).dispatch.value,
+                   2 * 7168 + 96);
   // LogFMT-10: 10 bits per channel + two FP32 per 128 channels.
-  EXPECT_DOUBLE_EQ(ep_payload({.hidden = 7168, .topk = 8, .combine = logfmt_wire(10)}).combine.value,
-                   7168 * 10 / 8.0 + 56 * 8);
+  EXPECT_DOUBLE_EQ(
+      ep_payload({.hidden = 7168, .topk = 8, .combine = logfmt_wire(10)}).combine.value,
+      7168 * 10 / 8.0 + 56 * 8);
 }
 
 TEST(ExpertParallel, NodeLimitShowsInTheIbBytes) {
@@ -64,7 +66,8 @@ TEST(ExpertParallel, NodeLimitShowsInTheIbBytes) {
       EXPECT_LE(remote, m);
       transfers += remote;
     }
-    const double ib = total_rdma(r, ep_flows(p, EpMode::deepep_normal, payload, first_gpus(64)).dispatch);
+    const double ib =
+        total_rdma(r, ep_flows(p, EpMode::deepep_normal, payload, first_gpus(64)).dispatch);
     EXPECT_NEAR(ib, transfers * payload.dispatch.value, 1e-3);
     EXPECT_LE(ib / p.tokens, m * payload.dispatch.value);
     if (m == 4) {

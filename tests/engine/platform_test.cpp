@@ -16,6 +16,10 @@ using topologies::Family;
 using topologies::Flow;
 using topologies::Via;
 
+// The node of every platform here (the h800 preset): NVLink 160 GB/s and 3.33 us, NIC 50 GB/s
+// and 2.8 us, switch links 0.45 us.
+using topologies::testing::kH800;
+
 topologies::Topology ft2(int nodes) {
   return topologies::build_topology({.family = Family::ft2, .radix = 8},
                                     topologies::testing::h800_node(), nodes);
@@ -28,10 +32,10 @@ TEST(Platform, OneTransferTakesLatencyPlusSizeOverBottleneck) {
   const double s = 1e9;
   const auto t =
       p.run({Transfer{.name = "one", .flows = {Flow{.src = 0, .dst = 31, .bytes = Bytes(s)}}}});
-  const double alpha = 2.8e-6 + 2 * 0.45e-6;
-  EXPECT_NEAR(t[0].end.value, alpha + s / 50e9, 1e-12);
+  const double alpha = topologies::testing::cross_leaf_latency(kH800);
+  EXPECT_NEAR(t[0].end.value, alpha + s / kH800.nic_bandwidth.value, 1e-12);
   EXPECT_NEAR(t[0].latency.value, alpha, 1e-15);
-  EXPECT_NEAR(t[0].alone_bandwidth_time.value, s / 50e9, 1e-15);
+  EXPECT_NEAR(t[0].alone_bandwidth_time.value, s / kH800.nic_bandwidth.value, 1e-15);
 }
 
 TEST(Platform, TwoFlowsOnOneLinkShareItEquallyWhateverTheirRouteLatency) {
@@ -44,9 +48,9 @@ TEST(Platform, TwoFlowsOnOneLinkShareItEquallyWhateverTheirRouteLatency) {
   // Under CM02 the share would follow 1/latency; here it must not.
   Platform p(ft2(4), topologies::Spread::even);
   const double s = 1e8;
-  const double b = 50e9;
-  const double a1 = 2.8e-6;
-  const double a2 = 2.8e-6 + 2 * 0.45e-6;
+  const double b = kH800.nic_bandwidth.value;
+  const double a1 = kH800.nic_latency.value;
+  const double a2 = topologies::testing::cross_leaf_latency(kH800);
   const auto t = p.run({
       Transfer{.name = "near",
                .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s), .via = Via::network}}},
@@ -66,7 +70,7 @@ TEST(Platform, DependentTransfersRunOneAfterTheOther) {
       Transfer{.name = "first", .flows = {f}},
       Transfer{.name = "second", .flows = {f}, .repeat = 3, .after = {0}},
   });
-  const double one = 3.33e-6 + s / 160e9;  // NVLink
+  const double one = kH800.nvlink_latency.value + s / kH800.nvlink_bandwidth.value;
   EXPECT_NEAR(t[0].end.value, one, 1e-12);
   EXPECT_NEAR(t[1].start.value, one, 1e-12);
   EXPECT_NEAR(t[1].end.value, 4 * one, 1e-12);
@@ -78,7 +82,9 @@ TEST(Platform, NotBeforeDelaysTheStart) {
                                  .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(160e6)}},
                                  .not_before = core::Seconds(1e-3)}});
   EXPECT_NEAR(t[0].start.value, 1e-3, 1e-15);
-  EXPECT_NEAR(t[0].end.value, 1e-3 + 3.33e-6 + 1e-3, 1e-12);
+  // 160 MB over NVLink's 160 GB/s: 1 ms after its latency.
+  EXPECT_NEAR(t[0].end.value,
+              1e-3 + kH800.nvlink_latency.value + 160e6 / kH800.nvlink_bandwidth.value, 1e-12);
 }
 
 TEST(Platform, SenderCapBoundsAGpusSendingRate) {
@@ -88,7 +94,7 @@ TEST(Platform, SenderCapBoundsAGpusSendingRate) {
   const auto t = p.run({Transfer{.name = "capped",
                                  .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s)}},
                                  .sender_cap = core::BytesPerSecond(100e9)}});
-  EXPECT_NEAR(t[0].end.value, 3.33e-6 + s / 100e9, 1e-12);
+  EXPECT_NEAR(t[0].end.value, kH800.nvlink_latency.value + s / 100e9, 1e-12);
   EXPECT_EQ(t[0].bottleneck, -1);
 }
 

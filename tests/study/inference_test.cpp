@@ -1,9 +1,10 @@
 // simulate_inference called as a library (no subprocess); one simulation per test (SimGrid
 // allows one engine per process).
+#include "sim/study/inference.hpp"
+
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.hpp"
-#include "sim/study/inference.hpp"
 
 namespace codesim::study {
 namespace {
@@ -11,11 +12,11 @@ namespace {
 const std::string kDecode = CODESIM_SOURCE_DIR "/scenarios/deepseek-v3-decode-h800.yaml";
 
 TEST(SimulateInference, DecodeTpotIsTheStepOverTheTokensMtpEmits) {
-  const config::Scenario s = config::load_scenario(
-      kDecode, {config::parse_setting("hardware.nodes=8"),
-                config::parse_setting("parallelism.ep=64"),
-                config::parse_setting("inference.redundant_experts=0"),
-                config::parse_setting("routing.balance_steps=10")});
+  const config::Scenario s =
+      config::load_scenario(kDecode, {config::parse_setting("hardware.nodes=8"),
+                                      config::parse_setting("parallelism.ep=64"),
+                                      config::parse_setting("inference.redundant_experts=0"),
+                                      config::parse_setting("routing.balance_steps=10")});
   const metrics::InferenceResult r = simulate_inference(s);
   // MTP at acceptance a emits 1 + a tokens per request and step.
   EXPECT_NEAR(r.tpot.value, r.step_time.value / (1 + s.inference.mtp_acceptance), 1e-12);
@@ -28,9 +29,8 @@ TEST(SimulateInference, DecodeTpotIsTheStepOverTheTokensMtpEmits) {
 }
 
 TEST(SimulateInference, TheIscaBoundIsItsClosedForm) {
-  const metrics::InferenceResult r =
-      simulate_inference(config::load_scenario(CODESIM_SOURCE_DIR
-                                               "/scenarios/deepseek-v3-decode-bound-ib.yaml"));
+  const metrics::InferenceResult r = simulate_inference(
+      config::load_scenario(CODESIM_SOURCE_DIR "/scenarios/deepseek-v3-decode-bound-ib.yaml"));
   // (1 B + 2 B) x 32 tokens x 9 experts x 7000 channels / 50 GB/s x 2 micro-batches x 61 layers.
   EXPECT_NEAR(r.tpot_without_mtp.value, 3.0 * 32 * 9 * 7000 / 50e9 * 2 * 61, 1e-12);
   ASSERT_FALSE(r.notes.empty());

@@ -1,10 +1,11 @@
 // simulate_training called as a library (no subprocess). SimGrid allows one engine per process,
 // and ctest runs every test in its own: each test simulates at most once.
+#include "sim/study/training.hpp"
+
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
-#include "sim/study/training.hpp"
 
 namespace codesim::study {
 namespace {
@@ -60,8 +61,8 @@ TEST(SimulateTraining, LanesAreTheReplayedStepPerRank) {
 
 TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
   const config::Scenario s = config::load_scenario(
-      kSmallStep, {config::parse_setting("parallelism.tp=2"),
-                   config::parse_setting("parallelism.dp=8")});
+      kSmallStep,
+      {config::parse_setting("parallelism.tp=2"), config::parse_setting("parallelism.dp=8")});
   try {
     simulate_training(s);
     FAIL() << "tensor parallelism was accepted";
@@ -75,8 +76,7 @@ TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
 TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {
   const config::Scenario s = config::load_scenario(kSmallStep);
   EXPECT_THROW(simulate_training(s, {.max_tasks = 10}), core::InputError);
-  EXPECT_THROW(simulate_training(s, {.max_platform_memory = core::Bytes(1e6)}),
-               core::InputError);
+  EXPECT_THROW(simulate_training(s, {.max_platform_memory = core::Bytes(1e6)}), core::InputError);
 }
 
 }  // namespace

@@ -17,18 +17,25 @@ TEST(DecodeBound, IscaFiguresForInfiniBandAndNvl72) {
   // micro-batches) x 32 tokens x 9 experts x 7000 channels = 6.048 MB per
   // layer and micro-batch; over 50 GB/s that is 120.96 us, x 2 micro-batches x 61 layers =
   // 14.757 ms per token (67.8 tokens/s). Over 900 GB/s: 6.72 us, 0.8198 ms (1219.8 tokens/s).
-  const auto ib = decode_bound({.tokens = 32, .experts_per_token = 9, .hidden = 7000, .bandwidth = core::BytesPerSecond(50e9)});
+  const auto ib = decode_bound({.tokens = 32,
+                                .experts_per_token = 9,
+                                .hidden = 7000,
+                                .bandwidth = core::BytesPerSecond(50e9)});
   EXPECT_NEAR(ib.per_layer_transfer.value, 120.96e-6, 1e-12);
   EXPECT_NEAR(ib.tpot.value, 14.75712e-3, 1e-9);
   EXPECT_NEAR(ib.tokens_per_second, 67.76, 0.01);
-  const auto nvl = decode_bound({.tokens = 32, .experts_per_token = 9, .hidden = 7000, .bandwidth = core::BytesPerSecond(900e9)});
+  const auto nvl = decode_bound({.tokens = 32,
+                                 .experts_per_token = 9,
+                                 .hidden = 7000,
+                                 .bandwidth = core::BytesPerSecond(900e9)});
   EXPECT_NEAR(nvl.per_layer_transfer.value, 6.72e-6, 1e-12);
   EXPECT_NEAR(nvl.tpot.value, 0.81984e-3, 1e-9);
   // With DeepSeek-V3's 7168 channels the spec gives 15.11 ms.
   EXPECT_NEAR(decode_bound({.tokens = 32,
-                                           .experts_per_token = 9,
-                                           .hidden = 7168,
-                                           .bandwidth = core::BytesPerSecond(50e9)}).tpot.value,
+                            .experts_per_token = 9,
+                            .hidden = 7168,
+                            .bandwidth = core::BytesPerSecond(50e9)})
+                  .tpot.value,
               15.11e-3, 0.005e-3);
 }
 
@@ -36,19 +43,27 @@ TEST(Overlap, TwoMicroBatchesHideOnesTransfersUnderTheOthersCompute) {
   // One MoE layer, every piece 1 s. Compute: A0 [0,1], A1 [1,2], E0 [2,3], E1 [3,4];
   // communication: D0 [1,2], D1 [2,3], C0 [3,4], C1 [4,5]. Step 5 s instead of 8 s in sequence.
   LayerPieces p{.attention = Seconds(1), .moe = Seconds(1)};
-  const auto r = overlap_step(p, {.dispatch = Seconds(1), .combine = Seconds(1), .layers = 1, .micro_batches = 2});
+  const auto r = overlap_step(
+      p, {.dispatch = Seconds(1), .combine = Seconds(1), .layers = 1, .micro_batches = 2});
   EXPECT_DOUBLE_EQ(r.step.value, 5);
   EXPECT_DOUBLE_EQ(r.compute_busy.value, 4);
   EXPECT_DOUBLE_EQ(r.comm_busy.value, 4);
   // One micro-batch overlaps nothing: 4 s per layer.
-  EXPECT_DOUBLE_EQ(overlap_step(p, {.dispatch = Seconds(1), .combine = Seconds(1), .layers = 1, .micro_batches = 1}).step.value, 4);
+  EXPECT_DOUBLE_EQ(
+      overlap_step(p,
+                   {.dispatch = Seconds(1), .combine = Seconds(1), .layers = 1, .micro_batches = 1})
+          .step.value,
+      4);
 }
 
 TEST(Overlap, DenseLayersAreComputeOnly) {
   // 2 dense layers x 2 micro-batches x (attention 1 + FFN 2) on one resource: 12 s.
   LayerPieces p{.attention = Seconds(1), .dense_mlp = Seconds(2)};
-  const auto r = overlap_step(
-      p, {.dispatch = Seconds(5), .combine = Seconds(5), .layers = 2, .dense_layers = 2, .micro_batches = 2});
+  const auto r = overlap_step(p, {.dispatch = Seconds(5),
+                                  .combine = Seconds(5),
+                                  .layers = 2,
+                                  .dense_layers = 2,
+                                  .micro_batches = 2});
   EXPECT_DOUBLE_EQ(r.step.value, 12);
   EXPECT_DOUBLE_EQ(r.comm_busy.value, 0);
 }
@@ -57,7 +72,8 @@ TEST(Overlap, LongTransfersBoundTheStep) {
   // Communication 2 x (3 + 3) s per layer against compute 2 x (1 + 1): a layer's transfers
   // cannot hide, so the step is at least layers x 12 s.
   LayerPieces p{.attention = Seconds(1), .moe = Seconds(1)};
-  const auto r = overlap_step(p, {.dispatch = Seconds(3), .combine = Seconds(3), .layers = 4, .micro_batches = 2});
+  const auto r = overlap_step(
+      p, {.dispatch = Seconds(3), .combine = Seconds(3), .layers = 4, .micro_batches = 2});
   EXPECT_GE(r.step.value, 4 * 12.0);
   EXPECT_LT(r.step.value, 4 * 12.0 + 4);
 }

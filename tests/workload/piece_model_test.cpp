@@ -47,8 +47,10 @@ TEST(PieceModel, TimeIsWorkOverFittedThroughputPlusOtherKernels) {
   EXPECT_NEAR(piece_time(pm, twice, {PieceKind::mlp, Pass::forward}, 10).value, 2 * expected, 1e-9);
   // A dense layer has no router in its attention piece (and its dense FFN, 3 x 7168 x 18432,
   // matches the MoE layer's 9 active experts of 2048 exactly).
-  EXPECT_LT(piece_time(pm, c, {PieceKind::attention, Pass::forward}, 0).value, piece_time(pm, c, {PieceKind::attention, Pass::forward}, 10).value);
-  EXPECT_NEAR(piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096, true).gemm_flops, w.gemm_flops, 1e-3 * w.gemm_flops);
+  EXPECT_LT(piece_time(pm, c, {PieceKind::attention, Pass::forward}, 0).value,
+            piece_time(pm, c, {PieceKind::attention, Pass::forward}, 10).value);
+  EXPECT_NEAR(piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096, true).gemm_flops, w.gemm_flops,
+              1e-3 * w.gemm_flops);
 }
 
 TEST(PieceModel, OtherKernelsScaleWithHbmBandwidth) {
@@ -56,14 +58,15 @@ TEST(PieceModel, OtherKernelsScaleWithHbmBandwidth) {
   const PieceModel pm = deepseek_profile();
   const auto h200 = hardware::find_preset("h200")->gpu;  // 4.8 TB/s vs 3.35 TB/s
   const PieceContext c{.model = &v3, .gpu = h200, .tokens = 4096, .held_sms = 20};
-  EXPECT_NEAR(piece_overhead(pm, c, {PieceKind::combine, Pass::backward}).value, 270.25e-6 * 3.35 / 4.8, 1e-12);
+  EXPECT_NEAR(piece_overhead(pm, c, {PieceKind::combine, Pass::backward}).value,
+              270.25e-6 * 3.35 / 4.8, 1e-12);
   EXPECT_EQ(piece_overhead(pm, c, {PieceKind::dispatch, Pass::forward}).value, 0.0);
 }
 
 TEST(PieceId, TraceLabelsReadAndWriteBack) {
-  for (const char* label : {"attn(F)", "attn(B)", "attn(W)", "mlp(F)", "mlp(W)", "dispatch(F)",
-                            "combine(B)", "send(F)", "recv(B)", "head(W)", "optimizer",
-                            "dp reduce-scatter", "dp all-gather"}) {
+  for (const char* label :
+       {"attn(F)", "attn(B)", "attn(W)", "mlp(F)", "mlp(W)", "dispatch(F)", "combine(B)", "send(F)",
+        "recv(B)", "head(W)", "optimizer", "dp reduce-scatter", "dp all-gather"}) {
     const auto piece = parse_piece(label);
     ASSERT_TRUE(piece) << label;
     EXPECT_EQ(piece_label(*piece), label);

@@ -77,7 +77,8 @@ TEST(TraceModel, PieceWorkFollowsTheModel) {
   const double rows = 4096.0 * 8;
   const double experts = 2 * rows * 7168 * 4096 + 2 * rows * 2048 * 7168;
   const double shared = 2 * 4096.0 * 7168 * 4096 + 2 * 4096.0 * 2048 * 7168;
-  EXPECT_DOUBLE_EQ(piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096).gemm_flops, experts + shared);
+  EXPECT_DOUBLE_EQ(piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096).gemm_flops,
+                   experts + shared);
   EXPECT_DOUBLE_EQ(piece_work(v3, {PieceKind::mlp, Pass::weight}, 4096).gemm_flops,
                    experts + shared);  // dW costs the forward
   // attn(F): causal attention core 2 x 4096 x 2048 x 128 x (192 + 128); attn(W) has none.
@@ -103,7 +104,8 @@ TEST(TraceModel, FittedEfficiencyIsWorkOverTimeAtPeak) {
   const StepTrace t{.source = "t", .ops = {op}};
   const auto h800 = hardware::find_preset("h800")->gpu;
   const TraceFit fit = fit_trace(t, v3, 4096, h800);
-  EXPECT_NEAR(fit.gemm_efficiency, piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096).gemm_flops / (10e-3 * 1979e12),
+  EXPECT_NEAR(fit.gemm_efficiency,
+              piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096).gemm_flops / (10e-3 * 1979e12),
               1e-12);
   // Predicting on the GPU it was fitted on gives the measurement back; a GPU with twice the FP8
   // peak halves it.
