@@ -1,5 +1,6 @@
 // `codesim run SCENARIO`: the simulator's main job. Loads the scenario, asks sim/study for the
 // step (training, prefill or decode) and writes the report in the format asked for.
+#include <functional>
 #include <ostream>
 
 #include "sim/cli/commands.hpp"
@@ -34,9 +35,14 @@ report::PageFooter footer(const config::Scenario& s) {
   return {config::to_yaml(s), "codesim " CODESIM_VERSION};
 }
 
-void write_inference(const config::Scenario& s, const metrics::InferenceResult& r,
-                     const RunOptions& o, std::ostream& out) {
-  const auto j = report::inference_json(r);
+// A result's writers, one per text format (JSON is given as a document).
+struct Writers {
+  std::function<std::string()> csv, md, html, table;
+};
+
+// The report in the format asked for, and the JSON document to --report too.
+void write_report(const nlohmann::ordered_json& j, const Writers& w, const RunOptions& o,
+                  std::ostream& out) {
   if (!o.report.empty()) {
     report::write_file_atomically(o.report, j.dump(2) + "\n");
   }
@@ -45,16 +51,16 @@ void write_inference(const config::Scenario& s, const metrics::InferenceResult& 
       out << j.dump(2) << "\n";
       return;
     case Format::csv:
-      out << report::inference_csv(r);
+      out << w.csv();
       return;
     case Format::md:
-      out << report::inference_markdown(r);
+      out << w.md();
       return;
     case Format::html:
-      out << report::inference_html(r, footer(s));
+      out << w.html();
       return;
     case Format::table:
-      out << report::inference_table(r);
+      out << w.table();
       return;
   }
 }
@@ -87,7 +93,13 @@ void run_run(const RunOptions& o, std::ostream& out) {
       throw_usage_error("run", "--chrome-trace is written for training steps only", "",
                         "--chrome-trace");
     }
-    write_inference(s, study::simulate_inference(s, budget), o, out);
+    const metrics::InferenceResult r = study::simulate_inference(s, budget);
+    write_report(report::inference_json(r),
+                 {[&] { return report::inference_csv(r); },
+                  [&] { return report::inference_markdown(r); },
+                  [&] { return report::inference_html(r, footer(s)); },
+                  [&] { return report::inference_table(r); }},
+                 o, out);
     return;
   }
   const study::TrainingRun run =
@@ -103,26 +115,11 @@ void run_run(const RunOptions& o, std::ostream& out) {
   if (o.bench) {
     j["bench"] = bench_json(run.bench);
   }
-  if (!o.report.empty()) {
-    report::write_file_atomically(o.report, j.dump(2) + "\n");
-  }
-  switch (o.format) {
-    case Format::json:
-      out << j.dump(2) << "\n";
-      return;
-    case Format::csv:
-      out << report::run_csv(r);
-      return;
-    case Format::md:
-      out << report::run_markdown(r);
-      return;
-    case Format::html:
-      out << report::run_html(r, footer(s));
-      return;
-    case Format::table:
-      out << report::run_table(r) << (o.bench ? bench_line(run.bench) : "");
-      return;
-  }
+  write_report(j,
+               {[&] { return report::run_csv(r); }, [&] { return report::run_markdown(r); },
+                [&] { return report::run_html(r, footer(s)); },
+                [&] { return report::run_table(r) + (o.bench ? bench_line(run.bench) : ""); }},
+               o, out);
 }
 
 }  // namespace codesim::cli
