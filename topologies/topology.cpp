@@ -121,9 +121,9 @@ VertexId Topology::add_vertex(const Vertex& v) {
 EdgeId Topology::add_link(VertexId a, VertexId b, LinkKind kind, core::BytesPerSecond bandwidth,
                           core::Seconds latency, int plane) {
   const int id = static_cast<int>(links_.size());
-  const auto [e, added] = boost::add_edge(a, b, Link{kind, bandwidth, latency, plane, id}, graph_);
-  (void)added;  // parallel links are allowed (Dragonfly groups joined twice)
-  links_.push_back(e);
+  // Parallel links are allowed (Dragonfly groups joined twice): the edge is always added.
+  links_.push_back(boost::add_edge(a, b, Link{kind, bandwidth, latency, plane, id}, graph_).first);
+  const EdgeId e = links_.back();
   return e;
 }
 

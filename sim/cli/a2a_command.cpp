@@ -242,7 +242,7 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
     }
   }();
   const ordered_json j = round_json(o, net, spec, round, o.hidden > 0 ? o.hidden : preset->hidden);
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
   }

@@ -122,7 +122,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
     j["bench"] = {{"simulation_seconds", sweep.simulation_time.value},
                   {"peak_rss_MB", peak_rss_mb()}};
   }
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
   }

@@ -18,7 +18,7 @@ struct ModelOptions {
   std::string config;  // model config JSON path
   int seq_len = 4096;
   std::optional<int> mtp_depth;
-  std::string format = "table";
+  report::Format format = report::Format::table;
 };
 // `codesim model`: parameters, KV cache, FLOPs per token and the per-layer op table.
 void run_model(const ModelOptions& o, std::ostream& out);
@@ -35,7 +35,7 @@ struct TopoOptions {
   std::string compare;   // "ft2,mpft,ft3,sf,df": ISCA Table 3 instances
   std::string route;     // "A,B": the equal-cost routes between GPUs A and B
   bool bench = false;    // print build time and peak memory
-  std::string format = "table";
+  std::string format = "table";  // table | json | dot (not a report format: a drawing)
 };
 // `codesim topo`: build a topology and print its properties, routes, DOT, or the Table 3
 // comparison.
@@ -45,7 +45,7 @@ struct KernelsOptions {
   std::string what;  // routing | fp8 | logfmt | mla
   std::string model = "deepseek-v3";
   std::uint64_t seed = 1;
-  std::string format = "table";
+  report::Format format = report::Format::table;
   // routing
   int tokens = 4096;  // tokens of one micro-batch over the EP group
   int ep = 64;
@@ -83,7 +83,7 @@ struct CostOptions {
   double flops = 0;  // non-GEMM classes
   double bytes = 0;
   int sms = 0;  // 0: all of the GPU's
-  std::string format = "table";
+  report::Format format = report::Format::table;
 };
 // `codesim cost`: the predicted time of one kernel, what bounds it and the efficiency used.
 void run_cost(const CostOptions& o, std::ostream& out);
@@ -99,7 +99,7 @@ struct TraceOptions {
   std::string model = "deepseek-v3";  // replay: the model the trace ran
   int tokens = 4096;                  // replay: tokens per micro-batch on the profiled GPU
   double max_trace_mb = 1024;         // refuse larger trace files
-  std::string format = "table";
+  report::Format format = report::Format::table;
 };
 // `codesim trace import|replay FILE`: a profiler trace's kernels, streams, overlap and pieces;
 // replayed on another GPU model.
@@ -124,7 +124,7 @@ struct A2aOptions {
   std::string spread = "even";  // even | hashed
   std::uint64_t seed = 1;
   bool bench = false;
-  std::string format = "table";
+  report::Format format = report::Format::table;
 };
 // `codesim a2a`: one expert-parallel dispatch and combine on a simulated cluster.
 void run_a2a(const A2aOptions& o, std::ostream& out);
@@ -137,7 +137,7 @@ struct CollectiveOptions {
   std::string sizes = "1MB,16MB,256MB,1GB";
   std::string spread = "even";
   bool bench = false;
-  std::string format = "table";
+  report::Format format = report::Format::table;
 };
 // `codesim collective`: time and bus bandwidth of a collective per message size.
 void run_collective(const CollectiveOptions& o, std::ostream& out);
@@ -151,7 +151,7 @@ struct ScheduleOptions {
   std::string w = "1ms";            // its weight part
   std::string fb = "2.5ms";         // an overlapped forward + backward pair
   int width = 0;                    // chart columns; 0: 4 per forward chunk
-  std::string format = "table";
+  report::Format format = report::Format::table;
 };
 // `codesim schedule`: a pipeline schedule's chunks per rank, its chart, bubble and activations.
 void run_schedule(const ScheduleOptions& o, std::ostream& out);

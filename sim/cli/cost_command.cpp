@@ -77,7 +77,7 @@ void run_cost(const CostOptions& o, std::ostream& out) {
       {"fitted",
        "GEMM efficiencies fitted to models/calibration/h200/h200_gemm.json; see "
        "models/cost/kernel_cost.cpp for every parameter's source"}};
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
   }

@@ -37,8 +37,8 @@ llm::LlmSpec model_of(const KernelsOptions& o) {
   return *m;
 }
 
-void print(const ordered_json& j, const std::string& format, std::ostream& out) {
-  if (format == "json") {
+void print(const ordered_json& j, report::Format format, std::ostream& out) {
+  if (format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
   }

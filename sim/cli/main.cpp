@@ -87,7 +87,7 @@ Command add_model(CLI::App& app) {
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--mtp-depth", *mtp_depth, "Override the number of MTP modules")
       ->check(CLI::Range(0, 8));
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, [o, mtp_depth](std::ostream& out) {
             if (o->name.empty() == o->config.empty()) {
               std::cerr << "codesim model: give a preset name or --config FILE (not both)\n";
@@ -148,7 +148,7 @@ Command add_kernels(CLI::App& app) {
       ->check(CLI::IsMember({"routing", "fp8", "logfmt", "mla"}));
   cmd->add_option("--model", o->model, "Model preset");
   cmd->add_option("--seed", o->seed, "Seed of the synthetic data");
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   cmd->add_option("--tokens", o->tokens,
                   "routing: tokens of the micro-batch; mla: sequence length");
   cmd->add_option("--ep", o->ep, "routing: expert-parallel GPUs");
@@ -197,7 +197,7 @@ Command add_cost(CLI::App& app) {
   cmd->add_option("--bytes", o->bytes, "HBM bytes moved")->check(CLI::Range(0.0, 1e15));
   cmd->add_option("--sms", o->sms, "SMs left to the kernel (default: all)")
       ->check(CLI::Range(0, 100000));
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_cost)};
 }
 
@@ -220,7 +220,7 @@ Command add_trace(CLI::App& app) {
       ->check(CLI::Range(1, 10000000));
   cmd->add_option("--max-trace-mb", o->max_trace_mb, "Refuse trace files larger than this (MiB)")
       ->check(CLI::Range(0.0, 1e7));
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_trace)};
 }
 
@@ -253,7 +253,7 @@ Command add_a2a(CLI::App& app) {
       ->check(CLI::IsMember({"even", "hashed"}));
   cmd->add_option("--seed", o->seed, "Seed of the synthetic gate and tokens");
   cmd->add_flag("--bench", o->bench, "Print routing, platform and simulation times, memory");
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_a2a)};
 }
 
@@ -270,7 +270,7 @@ Command add_collective(CLI::App& app) {
   cmd->add_option("--spread", o->spread, "even or hashed")
       ->check(CLI::IsMember({"even", "hashed"}));
   cmd->add_flag("--bench", o->bench, "Print simulation time and memory");
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_collective)};
 }
 
@@ -286,7 +286,7 @@ Command add_schedule(CLI::App& app) {
   cmd->add_option("--w", o->w, "The weight part of a backward chunk");
   cmd->add_option("--fb", o->fb, "An overlapped forward + backward pair");
   cmd->add_option("--width", o->width, "Chart columns (default: 4 per forward)");
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_schedule)};
 }
 

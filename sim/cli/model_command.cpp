@@ -177,7 +177,7 @@ void run_model(const ModelOptions& o, std::ostream& out) {
     m.mtp_depth = *o.mtp_depth;
   }
   const auto a = llm::analyze(m, o.seq_len);
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << to_json(m, a, source).dump(2) << "\n";
   } else {
     print_table(m, a, source, out);

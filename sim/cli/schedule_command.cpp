@@ -120,7 +120,7 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out) {
                      {"chunks", std::move(chunks)}});
   }
   j["ranks"] = std::move(ranks);
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
   }

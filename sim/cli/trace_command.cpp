@@ -161,7 +161,7 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                        {"pieces", pieces},
                        {"fitted_to_this_trace", fitted},
                        {"method", method}};
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
   }
@@ -210,7 +210,7 @@ void run_trace(const TraceOptions& o, std::ostream& out) {
     report::write_file_atomically(o.chrome_trace,
                                   workload::chrome_trace(t, measured).dump() + "\n");
   }
-  if (o.format == "json") {
+  if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
   } else {
     print_summary(j, out);
