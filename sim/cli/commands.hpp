@@ -75,13 +75,20 @@ struct KernelsOptions {
 void run_kernels(const KernelsOptions& o, std::ostream& out);
 
 struct CostOptions {
-  std::string kind;  // gemm, grouped_gemm, attention_forward, attention_backward, elementwise,
-                     // norm, quantize, memcpy
+  std::string kind;  // gemm, grouped_gemm, attention, attention_forward, attention_backward,
+                     // elementwise, norm, quantize, memcpy
   std::string hardware = "h800";
   double m = 0, n = 0, k = 0, batch = 1;
   std::string dtype = "bf16";
   double flops = 0;  // non-GEMM classes
   double bytes = 0;
+  // attention (by shape): heads, sequence, head dimensions, causal, pass
+  double heads = 0;
+  double seq = 0;
+  int d_qk = 128;
+  int d_v = 0;  // 0: d_qk
+  bool causal = false;
+  std::string pass = "fwd";  // fwd | fwd+bwd
   int sms = 0;  // 0: all of the GPU's
   report::Format format = report::Format::table;
 };

@@ -3,17 +3,21 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "models/cost/attention_cost.hpp"
 #include "models/cost/kernel_cost.hpp"
 #include "models/hardware/catalog.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
+#include "sim/report/figure_table.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::cli {
 namespace {
+
+using nlohmann::ordered_json;
 
 cost::KernelClass kernel_class_of(const std::string& name) {
   static const std::map<std::string, cost::KernelClass> kinds = {
@@ -29,16 +33,66 @@ cost::KernelClass kernel_class_of(const std::string& name) {
   if (it == kinds.end()) {
     throw_usage_error(
         "cost", "unknown kernel class '" + name + "'",
-        "one of: gemm, grouped_gemm, attention_forward, attention_backward, elementwise, "
-        "norm, quantize, memcpy");
+        "one of: gemm, grouped_gemm, attention, attention_forward, attention_backward, "
+        "elementwise, norm, quantize, memcpy");
   }
   return it->second;
+}
+
+int sms_of(const CostOptions& o, const hardware::HardwareSpec& hw) {
+  const int sms = o.sms > 0 ? o.sms : hw.gpu.sms;
+  if (sms > hw.gpu.sms) {
+    throw_usage_error("cost", "--sms " + std::to_string(sms) + " exceeds the " +
+                                  std::to_string(hw.gpu.sms) + " SMs of " + hw.name);
+  }
+  return sms;
+}
+
+
+// `cost attention`: a fused attention kernel by its shape.
+void run_attention(const CostOptions& o, const hardware::HardwareSpec& hw, std::ostream& out) {
+  if (o.heads < 1 || o.seq < 1 || o.batch < 1 || o.d_qk < 1 || o.d_v < 0) {
+    throw_usage_error("cost", "attention needs --heads, --seq, --batch and --d-qk of at least 1");
+  }
+  if (o.pass != "fwd" && o.pass != "fwd+bwd") {
+    throw_usage_error("cost", "unknown pass '" + o.pass + "'", "fwd or fwd+bwd", "--pass");
+  }
+  const cost::AttentionShape shape{
+      .batch = o.batch,
+      .heads = o.heads,
+      .seq = o.seq,
+      .d_qk = o.d_qk,
+      .d_v = o.d_v > 0 ? o.d_v : o.d_qk,
+      .causal = o.causal,
+      .pass = o.pass == "fwd" ? cost::AttentionPass::forward
+                              : cost::AttentionPass::forward_backward};
+  const cost::KernelCost c = cost::predict_attention(shape, hw.gpu, sms_of(o, hw));
+  write_figures({{"schema_version", 1},
+         {"hardware", hw.name},
+         {"class", "attention"},
+         {"pass", o.pass},
+         {"causal", o.causal},
+         {"sms", c.sms},
+         {"flops", c.flops.value},
+         {"bytes", c.bytes.value},
+         {"time_us", c.time.value * 1e6},
+         {"bound", c.bound},
+         {"efficiency", c.efficiency},
+         {"achieved_tflops", c.flops.value / c.time.value / 1e12},
+         {"fitted",
+          "attention terms fitted to models/calibration/h200/h200_kernels.json "
+          "(tools/calibration/fit_attention.py); Hopper efficiencies, an assumption elsewhere"}},
+        o.format, out);
 }
 
 }  // namespace
 
 void run_cost(const CostOptions& o, std::ostream& out) {
   const hardware::HardwareSpec hw = hardware_preset("cost", o.hardware);
+  if (o.kind == "attention") {
+    run_attention(o, hw, out);
+    return;
+  }
   const cost::KernelClass kind = kernel_class_of(o.kind);
   const bool gemm = kind == cost::KernelClass::gemm || kind == cost::KernelClass::grouped_gemm;
   if (gemm && (o.m < 1 || o.n < 1 || o.k < 1 || o.batch < 1)) {
@@ -47,11 +101,7 @@ void run_cost(const CostOptions& o, std::ostream& out) {
   if (!gemm && o.flops <= 0 && o.bytes <= 0) {
     throw_usage_error("cost", "a " + o.kind + " kernel needs --flops or --bytes");
   }
-  const int sms = o.sms > 0 ? o.sms : hw.gpu.sms;
-  if (sms > hw.gpu.sms) {
-    throw_usage_error("cost", "--sms " + std::to_string(sms) + " exceeds the " +
-                                  std::to_string(hw.gpu.sms) + " SMs of " + hw.name);
-  }
+  const int sms = sms_of(o, hw);
   const cost::KernelShape shape{.kind = kind,
                                 .dtype = o.dtype == "fp8" ? cost::DType::fp8 : cost::DType::bf16,
                                 .m = o.m,
@@ -77,15 +127,7 @@ void run_cost(const CostOptions& o, std::ostream& out) {
       {"fitted",
        "GEMM efficiencies fitted to models/calibration/h200/h200_gemm.json; see "
        "models/cost/kernel_cost.cpp for every parameter's source"}};
-  if (o.format == report::Format::json) {
-    out << j.dump(2) << "\n";
-    return;
-  }
-  report::Table t({"figure", "value"});
-  for (const auto& [key, value] : j.items()) {
-    t.add_row({key, value.is_string() ? value.get<std::string>() : value.dump()});
-  }
-  out << t.render();
+  write_figures(j, o.format, out);
 }
 
 }  // namespace codesim::cli

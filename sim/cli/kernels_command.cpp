@@ -18,6 +18,7 @@
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
+#include "sim/report/figure_table.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
@@ -37,26 +38,6 @@ llm::LlmSpec model_of(const KernelsOptions& o) {
   return *m;
 }
 
-void print(const ordered_json& j, report::Format format, std::ostream& out) {
-  if (format == report::Format::json) {
-    out << j.dump(2) << "\n";
-    return;
-  }
-  report::Table t({"figure", "value"});
-  for (const auto& [key, value] : j.items()) {
-    if (value.is_array() && value.size() > 16) {
-      std::vector<std::string> head;
-      for (std::size_t i = 0; i < 8; ++i) {
-        head.push_back(value[i].dump());
-      }
-      t.add_row({key, "[" + core::join(head, ", ") + ", ... (" + std::to_string(value.size()) +
-                          " values)]"});
-    } else {
-      t.add_row({key, value.is_string() ? value.get<std::string>() : value.dump()});
-    }
-  }
-  out << t.render();
-}
 
 ordered_json run_routing(const KernelsOptions& o) {
   const llm::LlmSpec m = model_of(o);
@@ -267,7 +248,7 @@ void run_kernels(const KernelsOptions& o, std::ostream& out) {
     throw_usage_error("kernels", "unknown kernel '" + o.what + "'",
                       "one of: routing, fp8, logfmt, mla");
   }
-  print(j, o.format, out);
+  write_figures(j, o.format, out);
 }
 
 }  // namespace codesim::cli

@@ -184,8 +184,8 @@ Command add_cost(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "cost", "Predicted time of one kernel on a GPU (the compute model, by hand)");
   cmd->add_option("class", o->kind,
-                  "gemm, grouped_gemm, attention_forward, attention_backward, elementwise, norm, "
-                  "quantize, memcpy")
+                  "gemm, grouped_gemm, attention (by shape), attention_forward, "
+                  "attention_backward, elementwise, norm, quantize, memcpy")
       ->required();
   cmd->add_option("--hardware", o->hardware, "Hardware preset");
   cmd->add_option("--m", o->m, "GEMM rows of A and C");
@@ -197,6 +197,15 @@ Command add_cost(CLI::App& app) {
   cmd->add_option("--bytes", o->bytes, "HBM bytes moved")->check(CLI::Range(0.0, 1e15));
   cmd->add_option("--sms", o->sms, "SMs left to the kernel (default: all)")
       ->check(CLI::Range(0, 100000));
+  cmd->add_option("--heads", o->heads, "attention: heads")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--seq", o->seq, "attention: sequence length")->check(CLI::Range(0.0, 1e8));
+  cmd->add_option("--d-qk", o->d_qk, "attention: query/key head dimension")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--d-v", o->d_v, "attention: value head dimension (default: --d-qk)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_flag("--causal", o->causal, "attention: causal (the lower triangle only)");
+  cmd->add_option("--pass", o->pass, "attention: fwd or fwd+bwd")
+      ->check(CLI::IsMember({"fwd", "fwd+bwd"}));
   add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_cost)};
 }

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "models/hardware/catalog.hpp"
+#include "sim/report/figure_table.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 
@@ -31,6 +32,10 @@ void progress(std::string_view command, const std::string& line) {
   if (isatty(STDERR_FILENO)) {
     std::cerr << "codesim " << command << ": " << line << "\n";
   }
+}
+
+void write_figures(const nlohmann::ordered_json& j, report::Format format, std::ostream& out) {
+  out << (format == report::Format::json ? j.dump(2) + "\n" : report::figure_table(j));
 }
 
 }  // namespace codesim::cli

@@ -5,7 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+#include <ostream>
+
 #include "models/hardware/hardware_spec.hpp"
+#include "sim/report/format.hpp"
 
 namespace codesim::cli {
 
@@ -20,5 +24,8 @@ hardware::HardwareSpec hardware_preset(std::string_view command, const std::stri
 // "codesim <command>: <line>" on stderr, only when stderr is a terminal (long runs say where they
 // are; logs and pipes stay clean).
 void progress(std::string_view command, const std::string& line);
+
+// A command's figures: JSON as it is, or a figure / value table.
+void write_figures(const nlohmann::ordered_json& j, report::Format format, std::ostream& out);
 
 }  // namespace codesim::cli

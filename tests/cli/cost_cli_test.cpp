@@ -32,9 +32,27 @@ TEST(CostCli, BadArguments) {
   EXPECT_EQ(c.exit_code, 2);
   EXPECT_EQ(c.err,
             "codesim cost: error: unknown kernel class 'convolution'\n"
-            "  hint: one of: gemm, grouped_gemm, attention_forward, attention_backward, "
-            "elementwise, norm, quantize, "
-            "memcpy\n");
+            "  hint: one of: gemm, grouped_gemm, attention, attention_forward, attention_backward, "
+            "elementwise, norm, quantize, memcpy\n");
+  const auto a = run_codesim("cost attention --heads 16");
+  EXPECT_EQ(a.exit_code, 2);
+  EXPECT_EQ(a.err,
+            "codesim cost: error: attention needs --heads, --seq, --batch and --d-qk of at least "
+            "1\n");
+}
+
+TEST(CostCli, AttentionByShape) {
+  // MLA on 16 heads of 4096 tokens: d_qk 192, d_v 128, causal; FLOPs 2 x 16 x 4096^2 / 2 x 320.
+  const auto r = run_codesim(
+      "cost attention --hardware h200 --heads 16 --seq 4096 --d-qk 192 --d-v 128 --batch 4 "
+      "--causal --pass fwd+bwd --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double forward = 2.0 * 4 * 16 * 4096.0 * 4096 / 2 * 320;
+  EXPECT_DOUBLE_EQ(j["flops"].get<double>(), 3.5 * forward);
+  EXPECT_EQ(j["bound"], "compute");
+  EXPECT_NEAR(j["time_us"].get<double>(),
+              3.5 * forward / (989e12 * j["efficiency"].get<double>()) * 1e6 + 2.0, 1e-6);
 }
 
 }  // namespace

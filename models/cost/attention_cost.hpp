@@ -1,0 +1,52 @@
+// Time of a fused attention kernel (FlashAttention-style: scores never leave the SMs) from its
+// shape: batch, heads, sequence, query/key and value head dimensions, causal or not, forward or
+// forward + backward.
+//
+//   FLOPs = 2 x (query-key pairs) x (d_qk + d_v)       (Q K^T and P V; pairs = B H S^2, half
+//                                                        of it when causal), x 3.5 with backward
+//   time  = FLOPs / (BF16 peak x SMs share x e) + launch,   e = a x d_qk / (d_qk + d0) x S / (S + s0)
+//
+// d0: a small head dimension does less matrix work per score (softmax, loads); s0: a short
+// sequence pays each tile's prologue. a, d0, s0 per pass are fitted to H200 measurements
+// (attention_params()); the larger of that and the HBM time of Q, K, V and O (and their
+// gradients) bounds it.
+#pragma once
+
+#include "models/cost/kernel_cost.hpp"
+
+namespace codesim::cost {
+
+enum class AttentionPass { forward, forward_backward };
+
+struct AttentionShape {
+  double batch = 1;
+  double heads = 1;
+  double seq = 0;  // query and key length
+  int d_qk = 128;
+  int d_v = 128;
+  bool causal = true;
+  AttentionPass pass = AttentionPass::forward;
+};
+
+struct AttentionTerms {
+  double a = 1;   // efficiency scale
+  double d0 = 0;  // head-dimension half point
+  double s0 = 0;  // sequence half point
+};
+
+struct AttentionParams {
+  AttentionTerms forward;
+  AttentionTerms forward_backward;
+};
+
+// Fitted values and their data: attention_cost.cpp.
+AttentionParams attention_params();
+
+core::Flops attention_flops(const AttentionShape& s);
+
+// `sms`: SMs left to the kernel.
+KernelCost predict_attention(const AttentionShape& s, const hardware::GpuSpec& gpu, int sms,
+                             const AttentionParams& p = attention_params(),
+                             const CostParams& common = default_params());
+
+}  // namespace codesim::cost
