@@ -4,7 +4,8 @@
 //
 //   FLOPs = 2 x (query-key pairs) x (d_qk + d_v)       (Q K^T and P V; pairs = B H S^2, half
 //                                                        of it when causal), x 3.5 with backward
-//   time  = FLOPs / (BF16 peak x SMs share x e) + launch,   e = a x d_qk / (d_qk + d0) x S / (S + s0)
+//   time  = FLOPs / (BF16 peak x SMs share x e) + launch,   e = a x d_qk / (d_qk + d0) x S / (S +
+//   s0)
 //
 // d0: a small head dimension does less matrix work per score (softmax, loads); s0: a short
 // sequence pays each tile's prologue. a, d0, s0 per pass are fitted to H200 measurements

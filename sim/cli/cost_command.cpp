@@ -48,6 +48,16 @@ int sms_of(const CostOptions& o, const hardware::HardwareSpec& hw) {
   return sms;
 }
 
+// What every kernel's prediction says.
+nlohmann::ordered_json cost_json(const cost::KernelCost& c) {
+  return {{"sms", c.sms},
+          {"flops", c.flops.value},
+          {"bytes", c.bytes.value},
+          {"time_us", c.time.value * 1e6},
+          {"bound", c.bound},
+          {"efficiency", c.efficiency},
+          {"achieved_tflops", c.flops.value / c.time.value / 1e12}};
+}
 
 // `cost attention`: a fused attention kernel by its shape.
 void run_attention(const CostOptions& o, const hardware::HardwareSpec& hw, std::ostream& out) {
@@ -57,32 +67,25 @@ void run_attention(const CostOptions& o, const hardware::HardwareSpec& hw, std::
   if (o.pass != "fwd" && o.pass != "fwd+bwd") {
     throw_usage_error("cost", "unknown pass '" + o.pass + "'", "fwd or fwd+bwd", "--pass");
   }
-  const cost::AttentionShape shape{
-      .batch = o.batch,
-      .heads = o.heads,
-      .seq = o.seq,
-      .d_qk = o.d_qk,
-      .d_v = o.d_v > 0 ? o.d_v : o.d_qk,
-      .causal = o.causal,
-      .pass = o.pass == "fwd" ? cost::AttentionPass::forward
-                              : cost::AttentionPass::forward_backward};
+  const cost::AttentionShape shape{.batch = o.batch,
+                                   .heads = o.heads,
+                                   .seq = o.seq,
+                                   .d_qk = o.d_qk,
+                                   .d_v = o.d_v > 0 ? o.d_v : o.d_qk,
+                                   .causal = o.causal,
+                                   .pass = o.pass == "fwd" ? cost::AttentionPass::forward
+                                                           : cost::AttentionPass::forward_backward};
   const cost::KernelCost c = cost::predict_attention(shape, hw.gpu, sms_of(o, hw));
-  write_figures({{"schema_version", 1},
-         {"hardware", hw.name},
-         {"class", "attention"},
-         {"pass", o.pass},
-         {"causal", o.causal},
-         {"sms", c.sms},
-         {"flops", c.flops.value},
-         {"bytes", c.bytes.value},
-         {"time_us", c.time.value * 1e6},
-         {"bound", c.bound},
-         {"efficiency", c.efficiency},
-         {"achieved_tflops", c.flops.value / c.time.value / 1e12},
-         {"fitted",
-          "attention terms fitted to models/calibration/h200/h200_kernels.json "
-          "(tools/calibration/fit_attention.py); Hopper efficiencies, an assumption elsewhere"}},
-        o.format, out);
+  nlohmann::ordered_json j{{"schema_version", 1},
+                           {"hardware", hw.name},
+                           {"class", "attention"},
+                           {"pass", o.pass},
+                           {"causal", o.causal}};
+  j.update(cost_json(c));
+  j["fitted"] =
+      "attention terms fitted to models/calibration/h200/h200_kernels.json "
+      "(tools/calibration/fit_attention.py); Hopper efficiencies, an assumption elsewhere";
+  write_figures(j, o.format, out);
 }
 
 }  // namespace
@@ -112,21 +115,12 @@ void run_cost(const CostOptions& o, std::ostream& out) {
                                 .bytes = core::Bytes(o.bytes)};
   const cost::KernelCost c = cost::predict(shape, hw.gpu, sms, cost::default_params());
   nlohmann::ordered_json j{
-      {"schema_version", 1},
-      {"hardware", hw.name},
-      {"class", o.kind},
-      {"dtype", o.dtype},
-      {"sms", c.sms},
-      {"flops", c.flops.value},
-      {"bytes", c.bytes.value},
-      {"time_us", c.time.value * 1e6},
-      {"bound", c.bound},
-      {"efficiency", c.efficiency},
-      {"waves", c.waves},
-      {"achieved_tflops", c.flops.value / c.time.value / 1e12},
-      {"fitted",
-       "GEMM efficiencies fitted to models/calibration/h200/h200_gemm.json; see "
-       "models/cost/kernel_cost.cpp for every parameter's source"}};
+      {"schema_version", 1}, {"hardware", hw.name}, {"class", o.kind}, {"dtype", o.dtype}};
+  j.update(cost_json(c));
+  j["waves"] = c.waves;
+  j["fitted"] =
+      "GEMM efficiencies fitted to models/calibration/h200/h200_gemm.json; see "
+      "models/cost/kernel_cost.cpp for every parameter's source";
   write_figures(j, o.format, out);
 }
 

@@ -38,7 +38,6 @@ llm::LlmSpec model_of(const KernelsOptions& o) {
   return *m;
 }
 
-
 ordered_json run_routing(const KernelsOptions& o) {
   const llm::LlmSpec m = model_of(o);
   if (!m.moe) {

@@ -94,12 +94,12 @@ void run_run(const RunOptions& o, std::ostream& out) {
                         "--chrome-trace");
     }
     const metrics::InferenceResult r = study::simulate_inference(s, budget);
-    write_report(report::inference_json(r),
-                 {[&] { return report::inference_csv(r); },
-                  [&] { return report::inference_markdown(r); },
-                  [&] { return report::inference_html(r, footer(s)); },
-                  [&] { return report::inference_table(r); }},
-                 o, out);
+    write_report(
+        report::inference_json(r),
+        {[&] { return report::inference_csv(r); }, [&] { return report::inference_markdown(r); },
+         [&] { return report::inference_html(r, footer(s)); },
+         [&] { return report::inference_table(r); }},
+        o, out);
     return;
   }
   const study::TrainingRun run =

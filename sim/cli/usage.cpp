@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "models/hardware/catalog.hpp"
-#include "sim/report/figure_table.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
+#include "sim/report/figure_table.hpp"
 
 namespace codesim::cli {
 

@@ -2,11 +2,10 @@
 // ]message".
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <string_view>
 
 #include "models/hardware/hardware_spec.hpp"
 #include "sim/report/format.hpp"

@@ -1,5 +1,6 @@
 // The fused-attention model: its FLOPs and efficiency terms, and its error on the H200 attention
-// measurements it was not fitted to (the held-out third of models/calibration/h200/h200_kernels.json).
+// measurements it was not fitted to (the held-out third of
+// models/calibration/h200/h200_kernels.json).
 #include "models/cost/attention_cost.hpp"
 
 #include <gtest/gtest.h>
