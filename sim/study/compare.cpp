@@ -2,6 +2,7 @@
 #include "sim/study/compare.hpp"
 
 #include "sim/config/loader.hpp"
+#include "sim/study/sweep_plan.hpp"
 
 namespace codesim::study {
 
@@ -9,6 +10,7 @@ std::vector<config::Scenario> load_compared(const std::vector<std::string>& file
   std::vector<config::Scenario> out;
   for (const auto& f : files) {
     out.push_back(config::load_scenario(f));
+    require_training(out.back(), "comparisons");
   }
   return out;
 }

@@ -21,6 +21,9 @@ SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>
   plan.sweep = *sweep;
   // Every point decodes before any runs: a bad value fails the sweep at once.
   const std::vector<config::Scenario> scenarios = config::load_sweep_points(flat, path, *sweep);
+  for (const auto& s : scenarios) {
+    require_training(s, "sweeps");
+  }
   for (std::size_t i = 0; i < sweep->points.size(); ++i) {
     PlannedPoint point{i, {}, config::to_yaml(scenarios[i]), {"run", path}};
     for (const auto& s : settings) {
@@ -34,6 +37,16 @@ SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>
     plan.points.push_back(std::move(point));
   }
   return plan;
+}
+
+void require_training(const config::Scenario& s, const std::string& what) {
+  if (s.workload.kind != config::WorkloadKind::train) {
+    config::scenario_error(s, "workload.kind",
+                           what + " report training steps only so far; a " +
+                               std::string(config::enum_name(s.workload.kind)) +
+                               " step is reported by codesim run",
+                           "run each inference scenario with codesim run");
+  }
 }
 
 bool reusable(const PlannedPoint& point, const std::string& stored_scenario_yaml,

@@ -30,6 +30,10 @@ struct SweepPlan {
 // sweep: section or any point does not decode.
 SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>& settings);
 
+// Sweeps and comparisons report training steps; an inference scenario is refused at its
+// workload.kind (what `study` names the reports for).
+void require_training(const config::Scenario& s, const std::string& what);
+
 // A point stored by an earlier run is reused when it ran the same resolved scenario to a result
 // or to an input error (exit 0 or 2: say, it does not fit); a crash, a kill or a failed start runs
 // again.

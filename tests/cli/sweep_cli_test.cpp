@@ -161,6 +161,12 @@ TEST(SweepCli, MalformedSweepsFailBeforeAnyPointRuns) {
          file +
              ":3:36: error: hardware.nic_bandwidth: '100GB' is a size, not a bandwidth\n"
              "  hint: append 'ps' or '/s': 100GBps\n");
+  // Sweeps report training steps: a point that is an inference step fails at its value.
+  expect("parallelism: {pp: 1, dp: 64}\nsweep:\n  workload.kind: [train, decode]\n",
+         file +
+             ":4:26: error: workload.kind: sweeps report training steps only so far; a decode "
+             "step is reported by codesim run\n"
+             "  hint: run each inference scenario with codesim run\n");
   expect("name: no-sweep\n", file +
                                  ": error: sweep: the scenario has no sweep: section\n"
                                  "  hint: add one, e.g. sweep: {routing.node_limit: [1, 2, 4, 8]} "

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/dump.hpp"
+#include "sim/core/error.hpp"
 #include "sim/study/compare.hpp"
 #include "sim/study/sweep_plan.hpp"
 
@@ -38,6 +39,20 @@ TEST(SweepPlan, OutcomesLandAtTheirPoints) {
   ASSERT_EQ(r.points.size(), 4u);
   EXPECT_EQ(r.points[2].error, "did not fit");
   EXPECT_EQ(r.points[2].values, (std::vector<std::string>{"2", "dualpipe"}));
+}
+
+TEST(SweepPlan, InferenceScenariosAreRefusedAtTheirKind) {
+  const std::string decode = CODESIM_SOURCE_DIR "/scenarios/deepseek-v3-decode-h800.yaml";
+  try {
+    load_compared({decode});
+    FAIL() << "an inference scenario was compared";
+  } catch (const core::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              decode +
+                  ":18:9: error: workload.kind: comparisons report training steps only so far; a "
+                  "decode step is reported by codesim run\n"
+                  "  hint: run each inference scenario with codesim run");
+  }
 }
 
 TEST(Compare, FiguresPerEndpointAndPerThroughput) {
