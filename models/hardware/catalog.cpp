@@ -14,6 +14,12 @@ using namespace core::literals;
 constexpr NicSpec kConnectX7{
     .bandwidth = 400_Gbps, .latency_same_leaf = 2.8_us, .latency_cross_leaf = 3.7_us};
 
+// HDR InfiniBand (ConnectX-6, 200 Gb/s), as A100 clusters were built. Its latencies are not
+// measured here: the ConnectX-7 figures are assumed.
+constexpr NicSpec kConnectX6{.bandwidth = 200_Gbps,
+                             .latency_same_leaf = kConnectX7.latency_same_leaf,
+                             .latency_cross_leaf = kConnectX7.latency_cross_leaf};
+
 // NVLink end-to-end latency of a small message, measured by DeepSeek on H800; no other GPU's
 // figure is published, so every preset uses it until calibrated.
 constexpr core::Seconds kNvlinkLatency = 3.33_us;
@@ -35,12 +41,13 @@ constexpr ScaleUpSpec nominal_nvlink(core::BytesPerSecond bandwidth, int domain_
           .domain_gpus = domain_gpus};
 }
 
-HardwareSpec node(std::string name, GpuSpec gpu, ScaleUpSpec scale_up) {
+HardwareSpec node(std::string name, GpuSpec gpu, ScaleUpSpec scale_up, NicSpec nic = kConnectX7,
+                  core::BytesPerSecond pcie = 64_GBps) {
   return {.name = std::move(name),
           .gpu = gpu,
           .scale_up = scale_up,
-          .nic = kConnectX7,
-          .pcie_bandwidth = 64_GBps,
+          .nic = nic,
+          .pcie_bandwidth = pcie,
           .gpus_per_node = scale_up.domain_gpus};
 }
 
@@ -54,6 +61,16 @@ std::vector<HardwareSpec> presets() {
             .domain_gpus = 8}),
       node("h100", hopper(80_GB, 3.35_TBps), nominal_nvlink(450_GBps, 8)),
       node("h200", hopper(141_GB, 4.8_TBps), nominal_nvlink(450_GBps, 8)),
+      // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
+      // cores, 2039 GB/s HBM2e; NVLink 3 600 GB/s bidirectional = 300 per direction (nominal);
+      // PCIe Gen4 x16 to its HDR NIC (32 GB/s per direction).
+      node("a100",
+           {.sms = 108,
+            .bf16_peak = 312_TFLOPS,
+            .fp8_peak = core::FlopsPerSecond(0),
+            .hbm_capacity = 80_GB,
+            .hbm_bandwidth = 2.039_TBps},
+           nominal_nvlink(300_GBps, 8), kConnectX6, 32_GBps),
       node("b200",
            {.sms = 148,
             .bf16_peak = 2250_TFLOPS,

@@ -10,7 +10,7 @@ namespace codesim::hardware {
 struct GpuSpec {
   int sms = 0;                     // streaming multiprocessors
   core::FlopsPerSecond bf16_peak;  // dense tensor-core peak, whole GPU
-  core::FlopsPerSecond fp8_peak;   // dense tensor-core peak, whole GPU
+  core::FlopsPerSecond fp8_peak;   // dense tensor-core peak, whole GPU; 0: no FP8 tensor cores
   core::Bytes hbm_capacity;
   core::BytesPerSecond hbm_bandwidth;
 };

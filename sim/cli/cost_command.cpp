@@ -104,6 +104,9 @@ void run_cost(const CostOptions& o, std::ostream& out) {
   if (!gemm && o.flops <= 0 && o.bytes <= 0) {
     throw_usage_error("cost", "a " + o.kind + " kernel needs --flops or --bytes");
   }
+  if (o.dtype == "fp8" && hw.gpu.fp8_peak.value <= 0) {
+    throw_usage_error("cost", hw.name + " has no FP8 tensor cores", "use --dtype bf16", "--dtype");
+  }
   const int sms = sms_of(o, hw);
   const cost::KernelShape shape{.kind = kind,
                                 .dtype = o.dtype == "fp8" ? cost::DType::fp8 : cost::DType::bf16,

@@ -103,6 +103,12 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
   const auto from = hardware_of(o.measured_on, "--measured-on");
   const auto to = o.scenario.empty() ? hardware_of(o.hardware, "--hardware")
                                      : config::load_scenario(o.scenario).hardware.spec;
+  if (to.gpu.fp8_peak.value <= 0) {
+    throw_usage_error("trace",
+                      "the trace's FP8 GEMMs cannot be replayed on the " + to.name +
+                          ": it has no FP8 tensor cores",
+                      "", "--hardware");
+  }
   const auto model = llm::find_preset(o.model);
   if (!model) {
     throw core::InputError(core::Diagnostic{{"codesim trace", 0, 0},

@@ -127,6 +127,11 @@ void check_inference(const Scenario& s, Rules& r) {
 }
 
 void check_workload(const Scenario& s, Rules& r) {
+  if (s.workload.precision.gemm == GemmPrecision::fp8 && s.hardware.spec.gpu.fp8_peak.value <= 0) {
+    r.fail({"workload.precision.gemm", "hardware.gpu"},
+           "the " + s.hardware.spec.name + " has no FP8 tensor cores",
+           "use workload.precision.gemm: bf16, or give hardware.fp8_peak for a GPU that has them");
+  }
   if (s.workload.kind != WorkloadKind::train) {
     check_inference(s, r);
     return;

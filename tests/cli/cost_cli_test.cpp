@@ -34,6 +34,11 @@ TEST(CostCli, BadArguments) {
             "codesim cost: error: unknown kernel class 'convolution'\n"
             "  hint: one of: gemm, grouped_gemm, attention, attention_forward, attention_backward, "
             "elementwise, norm, quantize, memcpy\n");
+  const auto f = run_codesim("cost gemm --hardware a100 --m 8 --n 8 --k 8 --dtype fp8");
+  EXPECT_EQ(f.exit_code, 2);
+  EXPECT_EQ(f.err,
+            "codesim cost: error: --dtype: a100 has no FP8 tensor cores\n"
+            "  hint: use --dtype bf16\n");
   const auto a = run_codesim("cost attention --heads 16");
   EXPECT_EQ(a.exit_code, 2);
   EXPECT_EQ(a.err,

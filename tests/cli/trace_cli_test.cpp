@@ -52,9 +52,17 @@ TEST(TraceCli, BadInput) {
   EXPECT_EQ(r.err, "no/such.json: error: cannot read the trace file\n");
   const auto h = run_codesim("trace replay " + kTrain + " --hardware tpu");
   EXPECT_EQ(h.exit_code, 2);
-  EXPECT_EQ(h.err,
-            "codesim trace: error: --hardware: unknown hardware 'tpu'\n"
-            "  hint: one of: h800, h100, h200, b200, gb200\n");
+  EXPECT_EQ(
+      h.err,
+      "codesim trace: error: --hardware: unknown hardware 'tpu'\n"
+      "  hint: one of: h800, h100, h200, a100, b200, gb200\n");  // The A100 has no FP8 tensor
+                                                                 // cores: DeepSeek's FP8 GEMMs have
+                                                                 // nothing to run on.
+  const auto a = run_codesim("trace replay " + kTrain + " --hardware a100");
+  EXPECT_EQ(a.exit_code, 2);
+  EXPECT_EQ(a.err,
+            "codesim trace: error: --hardware: the trace's FP8 GEMMs cannot be replayed on the "
+            "a100: it has no FP8 tensor cores\n");
 }
 
 }  // namespace

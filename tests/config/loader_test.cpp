@@ -115,6 +115,17 @@ TEST(LoaderErrors, RulesNameTheKeysInvolved) {
       "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
 }
 
+TEST(LoaderErrors, Fp8GemmsNeedFp8TensorCores) {
+  // The A100 has none: DeepSeek's FP8 GEMMs are refused where the scenario asks for them.
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {gpu: a100}\n"),
+            "s.yaml:2:17: error: workload.precision.gemm: the a100 has no FP8 tensor cores\n"
+            "  hint: use workload.precision.gemm: bf16, or give hardware.fp8_peak for a GPU that "
+            "has them");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {gpu: a100}\n"
+                     "workload: {precision: {gemm: bf16}}\n"),
+            "(no error)");
+}
+
 TEST(LoaderErrors, NullValueAndListOfWrongThings) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes:\n"),
             "s.yaml:3:3: error: hardware.nodes: has no value");

@@ -15,11 +15,10 @@ struct Row {
 
 TEST(HardwareCatalog, PresetsMatchTheDatasheetTable) {
   // name, SMs, BF16 / FP8 dense TFLOPS, HBM GB, HBM TB/s, NVLink GB/s per direction, domain.
-  const Row rows[] = {{"h800", 132, 989, 1979, 80, 3.35, 160, 8},
-                      {"h100", 132, 989, 1979, 80, 3.35, 450, 8},
-                      {"h200", 132, 989, 1979, 141, 4.8, 450, 8},
-                      {"b200", 148, 2250, 4500, 192, 8.0, 900, 8},
-                      {"gb200", 148, 2500, 5000, 186, 8.0, 900, 72}};
+  const Row rows[] = {
+      {"h800", 132, 989, 1979, 80, 3.35, 160, 8},    {"h100", 132, 989, 1979, 80, 3.35, 450, 8},
+      {"h200", 132, 989, 1979, 141, 4.8, 450, 8},    {"b200", 148, 2250, 4500, 192, 8.0, 900, 8},
+      {"gb200", 148, 2500, 5000, 186, 8.0, 900, 72}, {"a100", 108, 312, 0, 80, 2.039, 300, 8}};
   EXPECT_EQ(preset_names().size(), std::size(rows));
   for (const auto& r : rows) {
     const auto h = find_preset(r.name);
@@ -32,10 +31,13 @@ TEST(HardwareCatalog, PresetsMatchTheDatasheetTable) {
     EXPECT_DOUBLE_EQ(h->scale_up.bandwidth.value, r.nvlink_gbps * 1e9) << r.name;
     EXPECT_EQ(h->scale_up.domain_gpus, r.domain) << r.name;
     EXPECT_EQ(h->gpus_per_node, r.domain) << r.name;
-    EXPECT_DOUBLE_EQ(h->nic.bandwidth.value, 400e9 / 8) << r.name;  // 400 Gb/s ConnectX-7
+    // 400 Gb/s ConnectX-7; the A100's HDR NICs 200 Gb/s.
+    const double nic_gbps = std::string(r.name) == "a100" ? 200 : 400;
+    EXPECT_DOUBLE_EQ(h->nic.bandwidth.value, nic_gbps * 1e9 / 8) << r.name;
   }
   EXPECT_DOUBLE_EQ(find_preset("h800")->scale_up.nominal_bandwidth.value, 200e9);
-  EXPECT_FALSE(find_preset("a100").has_value());
+  EXPECT_DOUBLE_EQ(find_preset("a100")->pcie_bandwidth.value, 32e9);  // PCIe Gen4 x16
+  EXPECT_FALSE(find_preset("v100").has_value());
 }
 
 }  // namespace
