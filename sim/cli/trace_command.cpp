@@ -99,6 +99,37 @@ ordered_json class_comparison(const workload::TimelineSummary& measured,
   return rows;
 }
 
+// The replay's table: span against the measured one, per class, per piece, the fit, the method.
+void print_replay(const ordered_json& j, std::ostream& out) {
+  out << "replay of " << j["source"].get<std::string>() << " (measured on "
+      << j["measured_on"].get<std::string>() << ") on " << j["hardware"].get<std::string>()
+      << ": span " << fixed(j["span_us"].get<double>(), 0) << " us (measured "
+      << fixed(j["measured_span_us"].get<double>(), 0) << " us, "
+      << fixed(100 * j["span_error"].get<double>(), 1) << "%)\n\n";
+  using Align = report::Table::Align;
+  report::Table classes({"class", "ops", "measured (us)", "predicted (us)"},
+                        {Align::left, Align::right, Align::right, Align::right});
+  for (const auto& c : j["classes"]) {
+    classes.add_row({c["class"].get<std::string>(), std::to_string(c["ops"].get<int>()),
+                     fixed(c["measured_us"].get<double>(), 0),
+                     fixed(c["predicted_us"].get<double>(), 0)});
+  }
+  out << classes.render() << "\n";
+  report::Table piece_table({"piece", "measured (us)", "predicted (us)"},
+                            {Align::left, Align::right, Align::right});
+  for (const auto& p : j["pieces"]) {
+    piece_table.add_row({p["piece"].get<std::string>(), fixed(p["measured_us"].get<double>(), 0),
+                         fixed(p["predicted_us"].get<double>(), 0)});
+  }
+  out << piece_table.render() << "\n";
+  const auto& fit = j["fitted_to_this_trace"];
+  out << "fitted to this trace: FP8 GEMM efficiency "
+      << fixed(fit["gemm_efficiency_fp8"].get<double>(), 3) << ", attention forward "
+      << fixed(fit["attention_forward_efficiency"].get<double>(), 3) << ", backward "
+      << fixed(fit["attention_backward_efficiency"].get<double>(), 3) << "\n"
+      << j["method"].get<std::string>() << "\n";
+}
+
 void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostream& out) {
   const auto from = hardware_of(o.measured_on, "--measured-on");
   const auto to = o.scenario.empty() ? hardware_of(o.hardware, "--hardware")
@@ -171,29 +202,7 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
     out << j.dump(2) << "\n";
     return;
   }
-  out << "replay of " << o.file << " (measured on " << from.name << ") on " << to.name << ": span "
-      << fixed(ps.span_us, 0) << " us (measured " << fixed(ms.span_us, 0) << " us, "
-      << fixed(100 * j["span_error"].get<double>(), 1) << "%)\n\n";
-  using Align = report::Table::Align;
-  report::Table classes({"class", "ops", "measured (us)", "predicted (us)"},
-                        {Align::left, Align::right, Align::right, Align::right});
-  for (const auto& c : j["classes"]) {
-    classes.add_row({c["class"].get<std::string>(), std::to_string(c["ops"].get<int>()),
-                     fixed(c["measured_us"].get<double>(), 0),
-                     fixed(c["predicted_us"].get<double>(), 0)});
-  }
-  out << classes.render() << "\n";
-  report::Table piece_table({"piece", "measured (us)", "predicted (us)"},
-                            {Align::left, Align::right, Align::right});
-  for (const auto& p : pieces) {
-    piece_table.add_row({p["piece"].get<std::string>(), fixed(p["measured_us"].get<double>(), 0),
-                         fixed(p["predicted_us"].get<double>(), 0)});
-  }
-  out << piece_table.render() << "\n";
-  out << "fitted to this trace: FP8 GEMM efficiency " << fixed(fit.gemm_efficiency, 3)
-      << ", attention forward " << fixed(fit.attention_forward_efficiency, 3) << ", backward "
-      << fixed(fit.attention_backward_efficiency, 3) << "\n"
-      << method << "\n";
+  print_replay(j, out);
 }
 
 }  // namespace
