@@ -21,29 +21,29 @@ using workload::ChunkKind;
 
 constexpr double kSecondsPerDay = 86400;
 
-// The first rank's step by chunk kind; the bubble is what the chunks and the tail leave idle.
-metrics::Breakdown breakdown(const RankActivity& first, core::Seconds step) {
+// The first rank's step by chunk kind (its compute lane); the bubble is what the chunks and the
+// tail leave idle.
+metrics::Breakdown breakdown(const metrics::RankLanes& first, core::Seconds step) {
   metrics::Breakdown out;
-  for (const auto& c : first.chunks) {
-    const core::Seconds span(c.span.b - c.span.a);
+  for (const auto& c : first.compute) {
+    const core::Seconds span = c.end - c.start;
     switch (c.kind) {
-      case ChunkKind::forward:
+      case metrics::ChunkSpan::forward:
         out.forward += span;
         break;
-      case ChunkKind::backward:
-      case ChunkKind::backward_input:
+      case metrics::ChunkSpan::backward:
         out.backward += span;
         break;
-      case ChunkKind::weight:
+      case metrics::ChunkSpan::weight:
         out.weight += span;
         break;
-      case ChunkKind::forward_backward:
+      case metrics::ChunkSpan::forward_backward:
         out.forward_backward += span;
         break;
+      case metrics::ChunkSpan::optimizer:
+        out.optimizer += span;
+        break;
     }
-  }
-  for (const auto& i : merged(first.tail)) {
-    out.optimizer += core::Seconds(std::max(0.0, i.b - std::max(i.a, first.last_chunk_end)));
   }
   out.bubble =
       step - (out.forward + out.backward + out.weight + out.forward_backward + out.optimizer);
@@ -64,24 +64,17 @@ void throughput(metrics::RunResult& r, const StepFacts& f) {
 }
 
 // On the first rank: its compute stream's busy time, and per group the communication time its
-// compute does not cover.
-void exposed_communication(metrics::RunResult& r, const RankActivity& first) {
-  const auto covered = merged(first.compute);
-  for (const auto& i : covered) {
+// compute does not cover (the exposed spans of its lanes).
+void exposed_communication(metrics::RunResult& r, const RankActivity& first,
+                           const metrics::RankLanes& lanes) {
+  for (const auto& i : merged(first.compute)) {
     r.compute_busy += core::Seconds(i.b - i.a);
   }
   for (const metrics::CommGroup g : metrics::kCommGroups) {
-    std::vector<Interval> spans;
-    for (const auto& [group, span] : first.comm) {
-      if (group == g) {
-        spans.push_back(span);
-      }
-    }
-    double exposed = 0;
-    for (const auto& i : merged(spans)) {
-      exposed += uncovered(i, covered);
-    }
-    r.exposed_comm[g] = core::Seconds(exposed);
+    r.exposed_comm[g] = core::Seconds(0);
+  }
+  for (const auto& e : lanes.exposed) {
+    r.exposed_comm[e.group] += e.end - e.start;
   }
 }
 
@@ -215,13 +208,13 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
     r.step_time = std::max(r.step_time, tt.end);
   }
   const std::vector<RankActivity> ranks = rank_activity(p, t);
-  r.breakdown = breakdown(ranks.front(), r.step_time);
+  r.lanes = pipeline_lanes(ranks);
+  r.breakdown = breakdown(r.lanes.front(), r.step_time);
   throughput(r, f);
-  exposed_communication(r, ranks.front());
+  exposed_communication(r, ranks.front(), r.lanes.front());
   overlapped_pairs(r, p, t, f);
   link_use(r, t, platform, f);
   r.memory = memory_use(p, f);
-  r.lanes = pipeline_lanes(ranks);
   return r;
 }
 
