@@ -23,14 +23,6 @@ namespace {
 
 using report::Format;
 
-std::vector<config::Setting> settings_of(const std::vector<std::string>& assignments) {
-  std::vector<config::Setting> out;
-  for (const auto& a : assignments) {
-    out.push_back(config::parse_setting(a));
-  }
-  return out;
-}
-
 report::PageFooter footer(const config::Scenario& s) {
   return {config::to_yaml(s), "codesim " CODESIM_VERSION};
 }
@@ -85,7 +77,7 @@ std::string bench_line(const study::TrainingBench& b) {
 }  // namespace
 
 void run_run(const RunOptions& o, std::ostream& out) {
-  const config::Scenario s = config::load_scenario(o.scenario, settings_of(o.settings));
+  const config::Scenario s = config::load_scenario(o.scenario, config::parse_settings(o.settings));
   const study::Budget budget{.max_tasks = o.max_tasks,
                              .max_platform_memory = core::Bytes(o.max_memory_mb * 1e6)};
   if (s.workload.kind != config::WorkloadKind::train) {

@@ -238,6 +238,14 @@ Setting parse_setting(const std::string& assignment, const std::string& flag) {
   return s;
 }
 
+std::vector<Setting> parse_settings(const std::vector<std::string>& assignments) {
+  std::vector<Setting> out;
+  for (const auto& a : assignments) {
+    out.push_back(parse_setting(a));
+  }
+  return out;
+}
+
 void apply_settings(FlatScenario& flat, const std::vector<Setting>& settings) {
   for (const auto& s : settings) {
     if (find_field(s.key) != nullptr) {

@@ -23,6 +23,9 @@ struct Setting {
 // Parses "key.path=value" (the value read as YAML) as given on the command line.
 Setting parse_setting(const std::string& assignment, const std::string& flag = "--set");
 
+// Each of `assignments` parsed as --set gives it.
+std::vector<Setting> parse_settings(const std::vector<std::string>& assignments);
+
 // Throws core::InputError with every problem found.
 Scenario load_scenario(const std::string& path, const std::vector<Setting>& settings = {});
 
