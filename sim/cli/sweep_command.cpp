@@ -90,7 +90,7 @@ std::string dry_run_table(const study::SweepPlan& plan) {
     t.add_row(row);
   }
   return plan.base.name + ": " + std::to_string(plan.points.size()) + " points (" +
-         (plan.sweep.mode == config::SweepMode::zip ? "zip" : "cartesian") +
+         std::string(config::sweep_mode_name(plan.sweep.mode)) +
          "), every one checked, none run\n" + t.render();
 }
 
@@ -137,11 +137,7 @@ std::vector<std::string> run_points(const study::SweepPlan& plan, const SweepOpt
 }  // namespace
 
 int run_sweep(const SweepOptions& o, std::ostream& out) {
-  std::vector<config::Setting> settings;
-  for (const auto& a : o.settings) {
-    settings.push_back(config::parse_setting(a));
-  }
-  const study::SweepPlan plan = study::plan_sweep(o.scenario, settings);
+  const study::SweepPlan plan = study::plan_sweep(o.scenario, config::parse_settings(o.settings));
   if (o.dry_run) {
     out << dry_run_table(plan);
     return 0;

@@ -68,8 +68,8 @@ class SweepReader {
 
   void read_mode(const YAML::Node& n, Sweep& sweep) {
     const std::string text = n.IsScalar() ? n.Scalar() : "";
-    if (text == "cartesian" || text == "zip") {
-      sweep.mode = text == "zip" ? SweepMode::zip : SweepMode::cartesian;
+    if (text == sweep_mode_name(SweepMode::cartesian) || text == sweep_mode_name(SweepMode::zip)) {
+      sweep.mode = text == sweep_mode_name(SweepMode::zip) ? SweepMode::zip : SweepMode::cartesian;
       return;
     }
     problem(at(n), "sweep.mode", "unknown sweep mode '" + text + "'",
@@ -235,6 +235,10 @@ class SweepReader {
 };
 
 }  // namespace
+
+std::string_view sweep_mode_name(SweepMode m) {
+  return m == SweepMode::zip ? "zip" : "cartesian";
+}
 
 std::optional<Sweep> read_sweep(const FlatScenario& flat) {
   if (!flat.sweep) {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/config/loader.hpp"
@@ -12,6 +13,9 @@
 namespace codesim::config {
 
 enum class SweepMode { cartesian, zip };
+
+// "cartesian" or "zip", as a scenario writes it.
+std::string_view sweep_mode_name(SweepMode m);
 
 // One varied key and its values in order.
 struct SweepAxis {

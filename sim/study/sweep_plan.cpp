@@ -66,7 +66,7 @@ std::string describe_values(const SweepPlan& plan, const PlannedPoint& point) {
 metrics::SweepResult sweep_result(const SweepPlan& plan,
                                   const std::vector<PointOutcome>& outcomes) {
   metrics::SweepResult r{
-      plan.base.name, plan.sweep.mode == config::SweepMode::zip ? "zip" : "cartesian", {}, {}};
+      plan.base.name, std::string(config::sweep_mode_name(plan.sweep.mode)), {}, {}};
   for (const auto& a : plan.sweep.axes) {
     r.keys.push_back(a.key);
   }
