@@ -24,6 +24,11 @@ int expert_parallelism(const Scenario& s) {
   return s.model.spec.moe ? s.parallelism.ep : 1;
 }
 
+// Tokens of one micro-batch on one GPU.
+int micro_batch_tokens(const Scenario& s) {
+  return s.workload.seq_len * s.schedule.micro_batch_sequences;
+}
+
 workload::StepProgram step_program(const Scenario& s) {
   const auto& pa = s.parallelism;
   if (pa.tp != 1) {
@@ -39,7 +44,7 @@ workload::StepProgram step_program(const Scenario& s) {
                                 .method = s.schedule.method,
                                 .pp = pa.pp,
                                 .micro_batches = micro_batches,
-                                .tokens = s.workload.seq_len * s.schedule.micro_batch_sequences,
+                                .tokens = micro_batch_tokens(s),
                                 .ep = expert_parallelism(s),
                                 .dp = pa.dp,
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
@@ -60,7 +65,7 @@ engine::StepFacts step_facts(const Scenario& s) {
           .gpus = s.gpus(),
           .seq_len = s.workload.seq_len,
           .sequences_per_step = static_cast<double>(s.workload.global_batch_sequences),
-          .tokens_per_micro_batch = s.workload.seq_len * s.schedule.micro_batch_sequences,
+          .tokens_per_micro_batch = micro_batch_tokens(s),
           .dp = s.parallelism.dp,
           .ep = ep,
           .gpus_per_rank_in_ep = ep};
@@ -97,7 +102,7 @@ engine::StepNetwork step_network(const Scenario& s) {
           .mode = s.routing.dispatch,
           .payload = ep_payload_of(s),
           .plan_tokens_per_gpu = s.routing.sample_tokens,
-          .tokens_per_gpu = s.workload.seq_len * s.schedule.micro_batch_sequences,
+          .tokens_per_gpu = micro_batch_tokens(s),
           .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
 }
 
