@@ -20,11 +20,31 @@ AttentionParams attention_params() {
 core::Flops attention_flops(const AttentionShape& s) {
   const double pairs = s.batch * s.heads * s.seq * s.seq * (s.causal ? 0.5 : 1.0);
   const double forward = 2.0 * pairs * (s.d_qk + s.d_v);
-  return core::Flops(s.pass == AttentionPass::forward ? forward : 3.5 * forward);
+  switch (s.pass) {
+    case AttentionPass::forward:
+      return core::Flops(forward);
+    case AttentionPass::forward_backward:
+      return core::Flops(3.5 * forward);
+    case AttentionPass::backward:
+      return core::Flops(2.5 * forward);
+  }
+  return core::Flops(forward);
 }
 
 KernelCost predict_attention(const AttentionShape& s, const hardware::GpuSpec& gpu, int sms,
                              const AttentionParams& p, const CostParams& common) {
+  if (s.pass == AttentionPass::backward) {
+    AttentionShape both = s;
+    both.pass = AttentionPass::forward_backward;
+    AttentionShape forward = s;
+    forward.pass = AttentionPass::forward;
+    KernelCost c = predict_attention(both, gpu, sms, p, common);
+    const KernelCost f = predict_attention(forward, gpu, sms, p, common);
+    c.time = c.time - f.time + common.launch_overhead;
+    c.flops = attention_flops(s);
+    c.bytes = c.bytes - f.bytes;
+    return c;
+  }
   KernelCost c;
   c.sms = std::clamp(sms, 1, gpu.sms);
   const double share = static_cast<double>(c.sms) / gpu.sms;
@@ -36,7 +56,7 @@ KernelCost predict_attention(const AttentionShape& s, const hardware::GpuSpec& g
   const double once = tokens * (2.0 * s.d_qk + 2.0 * s.d_v) * 2;
   c.bytes = core::Bytes(s.pass == AttentionPass::forward ? once : 2 * once + tokens * s.d_v * 2);
   const core::Seconds compute = c.flops / (gpu.bf16_peak * share * c.efficiency);
-  const core::Seconds memory = c.bytes / (gpu.hbm_bandwidth * common.memory_efficiency);
+  const core::Seconds memory = c.bytes / (gpu.hbm_bandwidth * common.memcpy_efficiency);
   c.bound = compute >= memory ? "compute" : "memory";
   c.time = std::max(compute, memory) + common.launch_overhead;
   return c;

@@ -17,7 +17,8 @@
 
 namespace codesim::cost {
 
-enum class AttentionPass { forward, forward_backward };
+// backward: the forward + backward kernels less the forward (what a backward pass adds).
+enum class AttentionPass { forward, forward_backward, backward };
 
 struct AttentionShape {
   double batch = 1;

@@ -1,11 +1,19 @@
 // Time of one kernel on a GPU: an SM roofline (tensor throughput of the SMs the kernel may use vs
-// HBM bandwidth) with wave quantization, per-class efficiencies and launch overhead. SMs held by
-// communication kernels are taken away from the compute kernels that overlap them.
+// HBM bandwidth) with wave quantization, per-class efficiencies and a fixed cost per kernel. SMs
+// held by communication kernels are taken away from the compute kernels that overlap them.
+//
+// GEMMs (C[m,n] = A[m,k] B[k,n]; grouped: one such product per group, m per group):
+//   tiles  = sum over groups of ceil(m / tm) ceil(n / tn), the best of 128x128, 128x64, 64x128
+//   compute = FLOPs / (dtype peak x SM share x e_dtype x tiles / (waves x SMs) x k / (k + k0))
+//   memory  = bytes / (HBM x e_mem_dtype x min(1, tiles / SMs))   (few tiles: few SMs load)
+//   time    = max(compute, memory) + fixed cost
+// Other kernels: bytes / (HBM x the class's efficiency) + fixed cost.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/hardware/hardware_spec.hpp"
 #include "sim/core/units.hpp"
@@ -21,7 +29,8 @@ enum class KernelClass {
   norm,
   quantize,
   communication,
-  memcpy
+  memcpy,
+  optimizer
 };
 enum class DType { bf16, fp8, fp32 };
 
@@ -32,11 +41,13 @@ std::optional<DType> dtype_from(std::string_view name);
 double dtype_bytes(DType d);
 
 // What a kernel does. GEMMs give m, n, k and batch (C[m,n] = A[m,k] B[k,n], `batch` times);
+// grouped GEMMs of uneven groups give each group's m in `group_m` instead (m and batch unused);
 // other classes give flops and bytes.
 struct KernelShape {
   KernelClass kind = KernelClass::gemm;
   DType dtype = DType::bf16;
   double m = 0, n = 0, k = 0, batch = 1;
+  std::vector<double> group_m;
   core::Flops flops;  // derived for GEMMs when left 0
   core::Bytes bytes;  // HBM traffic; derived for GEMMs when left 0
 };
@@ -49,16 +60,29 @@ struct CostParams {
   double gemm_efficiency_fp8;
   double gemm_k0_bf16;
   double gemm_k0_fp8;
-  double gemm_tile = 128;  // output tile edge: waves = ceil(tiles / SMs)
-  // Grouped expert GEMMs run below plain ones (uneven groups, index lookups).
+  // GEMMs bound by their operands (small m, as in decode): fraction of HBM bandwidth.
+  double gemm_memory_efficiency_bf16;
+  double gemm_memory_efficiency_fp8;
+  // Grouped expert GEMMs against plain ones: compute (uneven groups, index lookups) and memory.
   double grouped_gemm_factor;
-  // Attention: fraction of the BF16 peak.
+  double grouped_memory_factor;
+  // Attention given by FLOPs and bytes only (decode's core attention): fraction of the BF16 peak.
+  // Fused attention by shape has its own terms (attention_cost.hpp).
   double attention_forward_efficiency;
   double attention_backward_efficiency;
-  // Memory-bound kernels: fraction of HBM bandwidth.
-  double memory_efficiency;
+  // Memory-bound kernels: fraction of HBM bandwidth per class.
+  double norm_efficiency;
+  double elementwise_efficiency;
+  double quantize_efficiency;
+  double memcpy_efficiency;
+  double optimizer_efficiency;
+  // Fixed cost of each kernel (launch gap and tail), paid by every kernel.
   core::Seconds launch_overhead;
 };
+
+// HBM efficiency of a memory-bound class: attention streams its inputs like a copy; classes
+// without their own are elementwise.
+double memory_efficiency(KernelClass c, const CostParams& p);
 
 CostParams default_params();
 

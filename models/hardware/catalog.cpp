@@ -30,7 +30,8 @@ constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
           .bf16_peak = 989_TFLOPS,
           .fp8_peak = 1979_TFLOPS,
           .hbm_capacity = hbm,
-          .hbm_bandwidth = hbm_bandwidth};
+          .hbm_bandwidth = hbm_bandwidth,
+          .architecture = Architecture::hopper};
 }
 
 // An NVLink domain whose achievable bandwidth is not published: nominal is used.
@@ -59,6 +60,8 @@ std::vector<HardwareSpec> presets() {
             .nominal_bandwidth = 200_GBps,
             .latency = kNvlinkLatency,
             .domain_gpus = 8}),
+      // H100 SXM5 and H200 SXM (NVIDIA datasheets): HBM3 80 GB at 3.35 TB/s, HBM3e 141 GB at
+      // 4.8 TB/s; NVLink 4 900 GB/s bidirectional = 450 per direction (nominal).
       node("h100", hopper(80_GB, 3.35_TBps), nominal_nvlink(450_GBps, 8)),
       node("h200", hopper(141_GB, 4.8_TBps), nominal_nvlink(450_GBps, 8)),
       // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
@@ -69,22 +72,28 @@ std::vector<HardwareSpec> presets() {
             .bf16_peak = 312_TFLOPS,
             .fp8_peak = core::FlopsPerSecond(0),
             .hbm_capacity = 80_GB,
-            .hbm_bandwidth = 2.039_TBps},
+            .hbm_bandwidth = 2.039_TBps,
+            .architecture = Architecture::ampere},
            nominal_nvlink(300_GBps, 8), kConnectX6, 32_GBps),
+      // B200 in HGX B200 (NVIDIA datasheet): 2.25 / 4.5 PFLOPS dense BF16 / FP8, 192 GB HBM3e at
+      // 8 TB/s, 148 SMs (two dies); NVLink 5 1.8 TB/s bidirectional = 900 per direction.
       node("b200",
            {.sms = 148,
             .bf16_peak = 2250_TFLOPS,
             .fp8_peak = 4500_TFLOPS,
             .hbm_capacity = 192_GB,
-            .hbm_bandwidth = 8.0_TBps},
+            .hbm_bandwidth = 8.0_TBps,
+            .architecture = Architecture::blackwell},
            nominal_nvlink(900_GBps, 8)),
-      // GB200 in an NVL72 rack: one NVLink domain of 72 GPUs.
+      // GB200 in an NVL72 rack (NVIDIA GB200 NVL72 datasheet, per GPU): 2.5 / 5 PFLOPS dense
+      // BF16 / FP8, 186 GB HBM3e at 8 TB/s; one NVLink domain of 72 GPUs.
       node("gb200",
            {.sms = 148,
             .bf16_peak = 2500_TFLOPS,
             .fp8_peak = 5000_TFLOPS,
             .hbm_capacity = 186_GB,
-            .hbm_bandwidth = 8.0_TBps},
+            .hbm_bandwidth = 8.0_TBps,
+            .architecture = Architecture::blackwell},
            nominal_nvlink(900_GBps, 72)),
   };
 }

@@ -7,12 +7,17 @@
 
 namespace codesim::hardware {
 
+// The generation a GPU's kernels were measured on decides whether the kernel model's
+// efficiencies (measured on Hopper) are measurements or an assumption for it.
+enum class Architecture { unknown, ampere, hopper, blackwell };
+
 struct GpuSpec {
   int sms = 0;                     // streaming multiprocessors
   core::FlopsPerSecond bf16_peak;  // dense tensor-core peak, whole GPU
   core::FlopsPerSecond fp8_peak;   // dense tensor-core peak, whole GPU; 0: no FP8 tensor cores
   core::Bytes hbm_capacity;
   core::BytesPerSecond hbm_bandwidth;
+  Architecture architecture = Architecture::unknown;  // unknown: a GPU described by numbers
 };
 
 // NVLink through NVSwitch: bandwidth per GPU per direction.

@@ -29,7 +29,8 @@ LayerOp matmul(std::string name, OpClass op_class, const OpShape& s, double rows
                  .backward_weight = Flops(f),
                  .forward_bytes = Bytes(s.element_bytes * (rows * k + experts * k * n + rows * n)),
                  .params = experts * k * n,
-                 .active_params = active * k * n};
+                 .active_params = active * k * n,
+                 .gemm = {.rows = rows, .in = k, .out = n, .groups = experts}};
 }
 
 LayerOp gemm(std::string name, const OpShape& s, double k, double n) {
@@ -46,7 +47,8 @@ LayerOp norm(std::string name, const OpShape& s, double width) {
                  .backward_weight = Flops(2.0 * elements),
                  .forward_bytes = Bytes(s.element_bytes * (2.0 * elements + width)),
                  .params = width,
-                 .active_params = width};
+                 .active_params = width,
+                 .gemm = {.rows = s.tokens(), .in = width}};
 }
 
 // SwiGLU: silu(gate) * up over `width` channels per token-row (about 5 FLOPs per element).
@@ -57,10 +59,12 @@ LayerOp swiglu(std::string name, const OpShape& s, double rows, double width) {
                  .forward = Flops(5.0 * elements),
                  .backward_input = Flops(10.0 * elements),
                  .backward_weight = Flops(0),
-                 .forward_bytes = Bytes(s.element_bytes * 3.0 * elements)};
+                 .forward_bytes = Bytes(s.element_bytes * 3.0 * elements),
+                 .gemm = {.rows = rows, .in = width}};
 }
 
-LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, double kv_heads) {
+LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, double kv_heads,
+                       double rope, double rope_key_heads) {
   const double t = s.tokens();
   const double keys = s.causal ? s.seq_len / 2.0 : d(s.seq_len);
   const double f = 2.0 * t * keys * heads * (d_qk + d_v);
@@ -71,7 +75,14 @@ LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, 
                  .backward_weight = Flops(0),
                  // Fused kernel: read Q, K, V, write O (K and V once per KV head).
                  .forward_bytes =
-                     Bytes(s.element_bytes * t * (heads * (d_qk + d_v) + kv_heads * (d_qk + d_v)))};
+                     Bytes(s.element_bytes * t * (heads * (d_qk + d_v) + kv_heads * (d_qk + d_v))),
+                 .gemm = {.rows = t},
+                 .attention = {.heads = heads,
+                               .kv_heads = kv_heads,
+                               .d_qk = d_qk,
+                               .d_v = d_v,
+                               .rope = rope,
+                               .rope_key_heads = rope_key_heads}};
 }
 
 }  // namespace
@@ -116,14 +127,14 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
     ops.push_back(norm("kv_norm", s, d(mla->kv_lora_rank)));
     ops.push_back(
         gemm("kv_up", s, d(mla->kv_lora_rank), heads * d(mla->qk_nope_head_dim + mla->v_head_dim)));
-    ops.push_back(attention_core(s, heads, d_qk, d_v, heads));
+    ops.push_back(attention_core(s, heads, d_qk, d_v, heads, d(mla->qk_rope_head_dim), 1));
     ops.push_back(gemm("o_proj", s, heads * d_v, h));
   } else {
     const auto& gqa = std::get<GqaSpec>(m.attention);
     const double hd = d(gqa.head_dim);
     ops.push_back(gemm("q_proj", s, h, heads * hd));
     ops.push_back(gemm("kv_proj", s, h, 2.0 * d(gqa.kv_heads) * hd));
-    ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads)));
+    ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads), hd, d(gqa.kv_heads)));
     ops.push_back(gemm("o_proj", s, heads * hd, h));
   }
   return ops;

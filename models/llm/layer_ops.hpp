@@ -27,6 +27,27 @@ struct OpShape {
   double tokens() const { return static_cast<double>(seq_len) * micro_batch; }
 };
 
+// A GEMM's shape: `rows` x `in` inputs times `groups` weight matrices of `in` x `out` (grouped
+// expert GEMMs: the rows are spread over the groups).
+struct GemmDims {
+  double rows = 0;
+  double in = 0;
+  double out = 0;
+  double groups = 1;
+};
+
+// Attention's core: heads of query/key and value dimensions (MLA: nope + rope, v), the heads K
+// and V are stored for (GQA: fewer), and the rotary part of a head with the key heads it is
+// applied to (MLA: one shared rotary key).
+struct AttentionDims {
+  double heads = 0;
+  double kv_heads = 0;
+  double d_qk = 0;
+  double d_v = 0;
+  double rope = 0;
+  double rope_key_heads = 0;
+};
+
 struct LayerOp {
   std::string name;
   OpClass op_class = OpClass::gemm;
@@ -36,6 +57,8 @@ struct LayerOp {
   core::Bytes forward_bytes;    // HBM traffic of the forward: weights + inputs + outputs
   double params = 0;            // weights the op holds
   double active_params = 0;     // weights one token uses (routed experts: top-k of them)
+  GemmDims gemm;                // GEMMs; norms and activations: rows x in elements
+  AttentionDims attention;      // the attention core
 
   core::Flops training() const { return forward + backward_input + backward_weight; }
   // A routed expert's op (its parameters are split over expert parallelism).

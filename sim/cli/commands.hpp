@@ -105,6 +105,9 @@ struct TraceOptions {
   std::string measured_on = "h800";  // replay: the GPU the trace was taken on
   std::string model = "deepseek-v3";  // replay: the model the trace ran
   int tokens = 4096;                  // replay: tokens per micro-batch on the profiled GPU
+  int seq_len = 4096;                 // replay: tokens per sequence
+  int ep = 64;                        // replay: expert parallelism of the profiled run
+  int comm_sms = 20;                  // replay: SMs DeepEP held while the pieces ran
   double max_trace_mb = 1024;         // refuse larger trace files
   report::Format format = report::Format::table;
 };

@@ -20,23 +20,14 @@ namespace {
 using nlohmann::ordered_json;
 
 cost::KernelClass kernel_class_of(const std::string& name) {
-  static const std::map<std::string, cost::KernelClass> kinds = {
-      {"gemm", cost::KernelClass::gemm},
-      {"grouped_gemm", cost::KernelClass::grouped_gemm},
-      {"attention_forward", cost::KernelClass::attention_forward},
-      {"attention_backward", cost::KernelClass::attention_backward},
-      {"elementwise", cost::KernelClass::elementwise},
-      {"norm", cost::KernelClass::norm},
-      {"quantize", cost::KernelClass::quantize},
-      {"memcpy", cost::KernelClass::memcpy}};
-  const auto it = kinds.find(name);
-  if (it == kinds.end()) {
+  const auto kind = cost::kernel_class_from(name);
+  if (!kind || *kind == cost::KernelClass::communication) {
     throw_usage_error(
         "cost", "unknown kernel class '" + name + "'",
         "one of: gemm, grouped_gemm, attention, attention_forward, attention_backward, "
-        "elementwise, norm, quantize, memcpy");
+        "elementwise, norm, quantize, memcpy, optimizer");
   }
-  return it->second;
+  return *kind;
 }
 
 int sms_of(const CostOptions& o, const hardware::HardwareSpec& hw) {

@@ -185,7 +185,7 @@ Command add_cost(CLI::App& app) {
       "cost", "Predicted time of one kernel on a GPU (the compute model, by hand)");
   cmd->add_option("class", o->kind,
                   "gemm, grouped_gemm, attention (by shape), attention_forward, "
-                  "attention_backward, elementwise, norm, quantize, memcpy")
+                  "attention_backward, elementwise, norm, quantize, memcpy, optimizer")
       ->required();
   cmd->add_option("--hardware", o->hardware, "Hardware preset");
   cmd->add_option("--m", o->m, "GEMM rows of A and C");
@@ -227,6 +227,13 @@ Command add_trace(CLI::App& app) {
   cmd->add_option("--model", o->model, "replay: model preset the trace ran");
   cmd->add_option("--tokens", o->tokens, "replay: tokens per micro-batch")
       ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--seq-len", o->seq_len, "replay: tokens per sequence")
+      ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--ep", o->ep, "replay: expert parallelism of the profiled run")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--comm-sms", o->comm_sms,
+                  "replay: SMs the communication kernels held while the pieces ran")
+      ->check(CLI::Range(0, 100000));
   cmd->add_option("--max-trace-mb", o->max_trace_mb, "Refuse trace files larger than this (MiB)")
       ->check(CLI::Range(0.0, 1e7));
   add_format(cmd, o->format, {report::Format::table, report::Format::json});

@@ -122,12 +122,53 @@ void print_replay(const ordered_json& j, std::ostream& out) {
                          fixed(p["predicted_us"].get<double>(), 0)});
   }
   out << piece_table.render() << "\n";
-  const auto& fit = j["fitted_to_this_trace"];
-  out << "fitted to this trace: FP8 GEMM efficiency "
-      << fixed(fit["gemm_efficiency_fp8"].get<double>(), 3) << ", attention forward "
-      << fixed(fit["attention_forward_efficiency"].get<double>(), 3) << ", backward "
-      << fixed(fit["attention_backward_efficiency"].get<double>(), 3) << "\n"
+  const auto& fit = j["kernel_model"];
+  report::Table model_table(
+      {"piece (per layer)", "GEMM meas.", "pred.", "attention meas.", "pred.", "other meas.",
+       "pred.", "total meas.", "pred.", "error"},
+      {Align::left, Align::right, Align::right, Align::right, Align::right, Align::right,
+       Align::right, Align::right, Align::right, Align::right});
+  for (const auto& p : fit["pieces"]) {
+    const double measured = p["measured_us"].get<double>();
+    const double predicted = p["predicted_us"].get<double>();
+    model_table.add_row(
+        {p["piece"].get<std::string>(), fixed(p["measured_gemm_us"].get<double>(), 0),
+         fixed(p["predicted_gemm_us"].get<double>(), 0),
+         fixed(p["measured_attention_us"].get<double>(), 0),
+         fixed(p["predicted_attention_us"].get<double>(), 0),
+         fixed(p["measured_other_us"].get<double>(), 0),
+         fixed(p["predicted_other_us"].get<double>(), 0), fixed(measured, 0), fixed(predicted, 0),
+         fixed(100 * (predicted / measured - 1), 1) + "%"});
+  }
+  out << "the kernel model against the trace, on the measured GPU (us):\n"
+      << model_table.render() << "\n";
+  out << "fitted to this trace: FP8 GEMM efficiency x" << fixed(fit["fp8_gemm_scale"].get<double>(), 3)
+      << " (weight gradients x" << fixed(fit["fp8_wgrad_scale"].get<double>(), 3)
+      << " more), memory-bound kernels' efficiency x" << fixed(fit["memory_scale"].get<double>(), 3)
+      << "\n"
       << j["method"].get<std::string>() << "\n";
+}
+
+// The kernel model against the trace, per piece (per layer, on the measured GPU).
+ordered_json kernel_model_json(const workload::TraceFit& fit, const std::string& file) {
+  ordered_json pieces = ordered_json::array();
+  for (const auto& [piece, c] : fit.pieces) {
+    pieces.push_back({{"piece", workload::piece_label(piece)},
+                      {"layers", c.instances},
+                      {"measured_gemm_us", c.measured_gemm_us},
+                      {"predicted_gemm_us", c.predicted_gemm_us},
+                      {"measured_attention_us", c.measured_attention_us},
+                      {"predicted_attention_us", c.predicted_attention_us},
+                      {"measured_other_us", c.measured_other_us},
+                      {"predicted_other_us", c.predicted_other_us},
+                      {"measured_us", c.measured_us()},
+                      {"predicted_us", c.predicted_us()}});
+  }
+  return {{"file", file},
+          {"fp8_gemm_scale", fit.fp8_gemm_scale},
+          {"fp8_wgrad_scale", fit.fp8_wgrad_scale},
+          {"memory_scale", fit.memory_scale},
+          {"pieces", pieces}};
 }
 
 void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostream& out) {
@@ -147,8 +188,13 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                                             "unknown model '" + o.model + "'",
                                             "one of: " + core::join(llm::preset_names(), ", ")});
   }
-  const study::TraceReplay replay = study::replay_trace(
-      t, {.model = &*model, .tokens = o.tokens, .measured_on = from.gpu, .target = to.gpu});
+  const study::TraceReplay replay = study::replay_trace(t, {.model = &*model,
+                                                          .tokens = o.tokens,
+                                                          .seq_len = o.seq_len,
+                                                          .ep = o.ep,
+                                                          .held_sms = o.comm_sms,
+                                                          .measured_on = from.gpu,
+                                                          .target = to.gpu});
   const workload::TraceFit& fit = replay.fit;
   const auto& ms = replay.measured_summary;
   const auto& ps = replay.predicted_summary;
@@ -162,30 +208,14 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                       {"measured_us", m.time_us},
                       {"predicted_us", ps.pieces.at(name).time_us}});
   }
-  // Pieces by their trace labels ("mlp(F)").
-  auto by_label = [](const std::map<workload::PieceId, double>& m) {
-    ordered_json j = ordered_json::object();
-    for (const auto& [piece, v] : m) {
-      j[workload::piece_label(piece)] = v;
-    }
-    return j;
-  };
-  const ordered_json fitted{{"file", o.file},
-                            {"gemm_efficiency_fp8", fit.gemm_efficiency},
-                            {"attention_forward_efficiency", fit.attention_forward_efficiency},
-                            {"attention_backward_efficiency", fit.attention_backward_efficiency},
-                            {"gemm_efficiency_by_piece", by_label(fit.piece_gemm_efficiency)},
-                            {"other_kernels_us_by_piece", by_label(fit.piece_other_us)}};
   const std::string method =
-      "list schedule over the imported op DAG keeping each op's measured wait. GEMM and attention "
-      "time per piece "
-      "predicted from the model's work for the piece (" +
-      o.model + ", " + std::to_string(o.tokens) +
-      " tokens, balanced routing) at the target's peak times one efficiency per class fitted to "
-      "this trace, split "
-      "among the piece's kernels as measured; other kernels moved from the measured GPU by the "
-      "roofline (HBM "
-      "bandwidth ratio); communication as measured.";
+      "list schedule over the imported op DAG keeping each op's measured wait. Each piece's "
+      "kernels listed from the model's op tables (" +
+      o.model + ", " + std::to_string(o.tokens) + " tokens, EP " + std::to_string(o.ep) +
+      ", balanced routing, " + std::to_string(o.comm_sms) +
+      " SMs held by communication) and priced by the shipped kernel model on the target; the "
+      "piece's GEMM, attention and other time split among its measured kernels of that class as "
+      "measured; kernels outside pieces moved by the roofline; communication as measured.";
   const ordered_json j{{"schema_version", 1},
                        {"source", o.file},
                        {"measured_on", from.name},
@@ -196,7 +226,7 @@ void run_replay(const workload::StepTrace& t, const TraceOptions& o, std::ostrea
                        {"overlap_us", ps.overlap_us},
                        {"classes", class_comparison(ms, ps)},
                        {"pieces", pieces},
-                       {"fitted_to_this_trace", fitted},
+                       {"kernel_model", kernel_model_json(fit, o.file)},
                        {"method", method}};
   if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";

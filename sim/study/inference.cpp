@@ -162,10 +162,13 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
   r.bound_by = bound_by(r, pieces);
-  r.notes.push_back(decode ? core::Note{core::NoteKind::method,
-                                        "decode pieces from the kernel cost model (roofline with "
-                                        "HBM bandwidth; KV cache read in BF16)"}
-                           : workload::piece_model_note(workload::deepseek_profile()));
+  for (const auto& note : workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu)) {
+    r.notes.push_back(note);
+  }
+  if (decode) {
+    r.notes.push_back({core::NoteKind::method,
+                       "decode's core attention by its FLOPs and the KV cache it reads (BF16)"});
+  }
   r.notes.push_back({core::NoteKind::method,
                      "dispatch and combine of one micro-batch simulated on SimGrid over the EP" +
                          std::to_string(s.parallelism.ep) + " group (" +

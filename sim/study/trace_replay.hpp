@@ -1,5 +1,6 @@
-// Replaying a profiler trace on another GPU (codesim trace replay): the trace's efficiencies
-// fitted per kernel class, each op's time predicted for the target, the DAG list-scheduled.
+// Replaying a profiler trace on another GPU (codesim trace replay): the trace set against the
+// kernel model per kernel class and per piece, each op's time predicted for the target by the
+// shipped compute model (workload::deepseek_profile), the DAG list-scheduled.
 #pragma once
 
 #include "models/hardware/hardware_spec.hpp"
@@ -13,12 +14,15 @@ namespace codesim::study {
 struct TraceReplaySpec {
   const llm::LlmSpec* model = nullptr;  // what the trace ran
   int tokens = 4096;                    // per micro-batch on the profiled GPU
+  int seq_len = 4096;
+  int ep = 1;        // expert parallelism of the profiled run (experts per GPU)
+  int held_sms = 0;  // SMs communication held while the pieces ran
   hardware::GpuSpec measured_on;
   hardware::GpuSpec target;
 };
 
 struct TraceReplay {
-  workload::TraceFit fit;  // fitted to this trace
+  workload::TraceFit fit;  // this trace against the kernel model (its own scales applied)
   workload::Timeline measured;
   workload::Timeline predicted;
   workload::TimelineSummary measured_summary;

@@ -2,7 +2,9 @@
 // gate) -> SimGrid replay -> RunResult with the notes of every model that made it.
 #include "sim/study/training.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "models/kernels/batch_routing.hpp"
 #include "sim/config/loader.hpp"
@@ -29,7 +31,7 @@ int micro_batch_tokens(const Scenario& s) {
   return s.workload.seq_len * s.schedule.micro_batch_sequences;
 }
 
-workload::StepProgram step_program(const Scenario& s) {
+workload::StepProgram step_program(const Scenario& s, std::vector<double> busiest_expert_rows) {
   const auto& pa = s.parallelism;
   if (pa.tp != 1) {
     config::scenario_error(s, "parallelism.tp", "tensor parallelism is not modelled yet",
@@ -45,7 +47,9 @@ workload::StepProgram step_program(const Scenario& s) {
                                 .pp = pa.pp,
                                 .micro_batches = micro_batches,
                                 .tokens = micro_batch_tokens(s),
+                                .seq_len = s.workload.seq_len,
                                 .ep = expert_parallelism(s),
+                                .busiest_expert_rows = std::move(busiest_expert_rows),
                                 .dp = pa.dp,
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
                                 .comm_sms = s.hardware.comm_sms};
@@ -106,6 +110,32 @@ engine::StepNetwork step_network(const Scenario& s) {
           .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
 }
 
+// Rows each expert of the busiest GPU takes per micro-batch: in each routing plan the GPU with
+// the most token-expert pairs, its experts' pairs (a replicated expert's split among its copies)
+// scaled from the plan's sample to the micro-batch, largest first; averaged over the plans.
+std::vector<double> busiest_expert_rows(const std::vector<kernels::RoutedBatch>& batches,
+                                        double scale) {
+  std::vector<double> mean;
+  for (const auto& b : batches) {
+    const auto& load = b.plan.gpu_load;
+    const int gpu = static_cast<int>(std::max_element(load.begin(), load.end()) - load.begin());
+    std::vector<double> rows;
+    for (std::size_t e = 0; e < b.placement.replicas.size(); ++e) {
+      const auto& copies = b.placement.replicas[e];
+      const auto n = static_cast<double>(std::count(copies.begin(), copies.end(), gpu));
+      if (n > 0) {
+        rows.push_back(b.plan.expert_load[e] * n / static_cast<double>(copies.size()) * scale);
+      }
+    }
+    std::sort(rows.rbegin(), rows.rend());
+    mean.resize(std::max(mean.size(), rows.size()), 0.0);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      mean[i] += rows[i] / static_cast<double>(batches.size());
+    }
+  }
+  return mean;
+}
+
 metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& topology) {
   const auto net = topologies::measure(topology, s.topology.network, s.cost);
   return {net.family, net.counts.endpoints, net.counts.switches, net.counts.switch_links,
@@ -117,10 +147,10 @@ metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& t
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
-  const workload::StepProgram program = step_program(s);
-  run.bench.program = core::Seconds(core::seconds_since(start));
   const engine::StepFacts facts = step_facts(s);
-  check_fit(s, program, facts, options.budget);
+  // Balanced routing first: a scenario that does not fit is refused before anything is routed.
+  check_fit(s, step_program(s, {}), facts, options.budget);
+  run.bench.program = core::Seconds(core::seconds_since(start));
 
   engine::StepNetwork network = step_network(s);
   const topologies::Topology topology = config::build_topology(s);
@@ -133,15 +163,22 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   say("routing " + std::to_string(network.ep > 1 ? s.routing.plans : 0) +
       " micro-batches through the reference gate...");
   std::vector<core::Note> routing_notes;
+  std::vector<double> busiest_rows;
   const auto routing_start = std::chrono::steady_clock::now();
   if (network.ep > 1) {
     const auto spec = routing_spec(s, s.routing.sample_tokens * network.ep, network.ep, 0);
-    for (auto& batch : kernels::route_batches(spec, s.routing.plans)) {
+    auto batches = kernels::route_batches(spec, s.routing.plans);
+    busiest_rows = busiest_expert_rows(
+        batches, static_cast<double>(micro_batch_tokens(s)) / s.routing.sample_tokens);
+    for (auto& batch : batches) {
       network.plans.push_back(std::move(batch.plan));
     }
     routing_notes.push_back(kernels::routing_note(spec, s.routing.plans));
   }
   run.bench.routing = core::Seconds(core::seconds_since(routing_start));
+  // The experts' GEMMs at the busiest GPU's rows (which moves layers between stages a little).
+  const workload::StepProgram program = step_program(s, std::move(busiest_rows));
+  check_fit(s, program, facts, options.budget);
 
   say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
       std::to_string(s.parallelism.pp) + " pipeline ranks on SimGrid...");
@@ -160,7 +197,9 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     r.placement.push_back(workload::describe(st));
   }
   r.notes = engine::replay_notes(program, network);
-  r.notes.insert(r.notes.begin() + 1, workload::piece_model_note(workload::deepseek_profile()));
+  const auto compute_notes =
+      workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu);
+  r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
   r.notes.push_back(engine::activation_note());
   if (r.memory.total() > r.memory.capacity) {

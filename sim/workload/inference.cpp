@@ -1,5 +1,6 @@
-// Inference pieces from the cost model (decode) or the calibrated piece model (prefill), the
-// two-resource overlap of micro-batches, and the ISCA bound.
+// Inference pieces from the kernel model (decode: its GEMMs and the core attention by FLOPs and
+// KV bytes; prefill: the training forward pieces), the two-resource overlap of micro-batches, and
+// the ISCA bound.
 #include "sim/workload/inference.hpp"
 
 #include <algorithm>
@@ -43,6 +44,11 @@ DecodeCore decode_core(const llm::LlmSpec& m) {
   return {2.0 * 2.0 * g.head_dim, 2.0 * 2.0 * g.kv_heads * g.head_dim};
 }
 
+const PieceModel& compute_model() {
+  static const PieceModel pm = deepseek_profile();
+  return pm;
+}
+
 cost::KernelCost gemm(const InferenceSpec& s, KernelClass kind, double m, double n, double k,
                       double batch) {
   KernelShape shape{.kind = kind,
@@ -51,11 +57,34 @@ cost::KernelCost gemm(const InferenceSpec& s, KernelClass kind, double m, double
                     .n = n,
                     .k = k,
                     .batch = batch};
-  return cost::predict(shape, s.gpu, s.gpu.sms - s.held_sms, cost::default_params());
+  return cost::predict(shape, s.gpu, s.gpu.sms - s.held_sms, compute_model().params.kernel);
+}
+
+// The busiest GPU's experts: each takes an equal share of its token-expert pairs.
+KernelContext kernel_context(const InferenceSpec& s, int tokens) {
+  const double per_expert = std::max(1.0, s.expert_tokens / s.experts_per_gpu);
+  return {.tokens = tokens,
+          .seq_len = s.context_len,
+          .fp8_gemm = s.fp8_gemm,
+          .expert_rows = std::vector<double>(static_cast<std::size_t>(s.experts_per_gpu), per_expert)};
+}
+
+// The memory-bound kernels (norms, casts, activations, rotary, permutes) of a forward piece.
+core::Seconds memory_kernels(const InferenceSpec& s, PieceKind kind, int layer, int tokens) {
+  std::vector<PieceKernel> memory;
+  for (auto& k : piece_kernels(*s.model, {kind, Pass::forward}, kernel_context(s, tokens),
+                               !s.model->is_moe_layer(layer))) {
+    const auto c = k.shape.kind;
+    if (!k.attention && c != KernelClass::gemm && c != KernelClass::grouped_gemm) {
+      memory.push_back(std::move(k));
+    }
+  }
+  return price(memory, s.gpu, s.gpu.sms - s.held_sms, compute_model().params).total;
 }
 
 LayerPieces decode_pieces(const InferenceSpec& s) {
   const auto& m = *s.model;
+  const int moe_layer = m.moe ? m.dense_layers : 0;
   LayerPieces p;
   // Projections: the TP group's tokens through this GPU's share of the weights.
   const double group_tokens = static_cast<double>(s.tokens) * s.tp;
@@ -68,13 +97,15 @@ LayerPieces decode_pieces(const InferenceSpec& s) {
   KernelShape attention{.kind = KernelClass::attention_forward, .dtype = DType::bf16};
   attention.flops = core::Flops(own * m.heads * s.context_len * core.flops_per_head_token);
   attention.bytes = core::Bytes(own * s.context_len * core.kv_bytes_per_context_token);
-  const auto core_cost =
-      cost::predict(attention, s.gpu, s.gpu.sms - s.held_sms, cost::default_params());
-  p.attention = projections.time + core_cost.time;
+  const auto core_cost = cost::predict(attention, s.gpu, s.gpu.sms - s.held_sms,
+                                       compute_model().params.kernel);
+  p.attention = projections.time + core_cost.time +
+                memory_kernels(s, PieceKind::attention, moe_layer, s.tokens);
   p.attention_bound = core_cost.time > projections.time ? core_cost.bound : projections.bound;
   const double ffn = m.ffn_inter_dim;
   p.dense_mlp = gemm(s, KernelClass::gemm, s.tokens, 2 * ffn, m.hidden, 1).time +
-                gemm(s, KernelClass::gemm, s.tokens, m.hidden, ffn, 1).time;
+                gemm(s, KernelClass::gemm, s.tokens, m.hidden, ffn, 1).time +
+                memory_kernels(s, PieceKind::mlp, 0, s.tokens);
   if (m.moe) {
     const double inter = m.moe->expert_inter_dim;
     const double per_expert = std::max(1.0, s.expert_tokens / s.experts_per_gpu);
@@ -82,7 +113,7 @@ LayerPieces decode_pieces(const InferenceSpec& s) {
         gemm(s, KernelClass::grouped_gemm, per_expert, 2 * inter, m.hidden, s.experts_per_gpu);
     const auto down =
         gemm(s, KernelClass::grouped_gemm, per_expert, m.hidden, inter, s.experts_per_gpu);
-    p.moe = up.time + down.time;
+    p.moe = up.time + down.time + memory_kernels(s, PieceKind::mlp, moe_layer, s.tokens);
     p.moe_bound = up.bound;
     if (s.shared_expert && m.moe->shared_experts > 0) {
       const double shared = inter * m.moe->shared_experts;
@@ -94,20 +125,21 @@ LayerPieces decode_pieces(const InferenceSpec& s) {
 }
 
 LayerPieces prefill_pieces(const InferenceSpec& s) {
-  const PieceModel pm = deepseek_profile();
-  const PieceContext c{.model = s.model,
-                       .gpu = s.gpu,
-                       .tokens = s.tokens,
-                       .fp8_gemm = s.fp8_gemm,
-                       .held_sms = s.held_sms};
+  const KernelContext context = kernel_context(s, s.tokens);
+  // A piece's time, and whether its memory-bound kernels outweigh its matrix work.
+  auto piece = [&](PieceKind kind, int layer, std::string& bound) {
+    const PieceCost c = price(piece_kernels(*s.model, {kind, Pass::forward}, context,
+                                            !s.model->is_moe_layer(layer)),
+                              s.gpu, s.gpu.sms - s.held_sms, compute_model().params);
+    bound = c.memory > c.gemm + c.attention ? "memory" : "compute";
+    return c.total;
+  };
   const int moe_layer = s.model->moe ? s.model->dense_layers : 0;
   LayerPieces p;
-  p.attention = piece_time(pm, c, {PieceKind::attention, Pass::forward}, moe_layer);
-  p.dense_mlp = piece_time(pm, c, {PieceKind::mlp, Pass::forward}, 0);
-  p.moe = s.model->moe ? piece_time(pm, c, {PieceKind::mlp, Pass::forward}, moe_layer)
-                       : core::Seconds(0);
-  p.attention_bound = "calibrated";
-  p.moe_bound = "calibrated";
+  std::string dense_bound;
+  p.attention = piece(PieceKind::attention, moe_layer, p.attention_bound);
+  p.dense_mlp = piece(PieceKind::mlp, 0, dense_bound);
+  p.moe = s.model->moe ? piece(PieceKind::mlp, moe_layer, p.moe_bound) : core::Seconds(0);
   return p;
 }
 

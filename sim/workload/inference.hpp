@@ -10,9 +10,10 @@
 // kernels and hook-based overlap hold no SMs in decode; in prefill the normal kernels hold
 // comm_sms, which the compute pieces lose).
 //
-// Decode pieces come from the kernel cost model (SM roofline with HBM bandwidth: at tens of
-// requests per GPU the weight and KV-cache reads bound them). Prefill pieces are the training
-// forward pieces calibrated to DeepSeek's profile trace (sim/workload/piece_model.hpp).
+// Pieces come from the kernel model (sim/workload/piece_model.hpp): prefill's are the training
+// forward pieces' kernels; decode's are its GEMMs (at tens of requests per GPU the weight reads
+// bound them), the core attention by FLOPs and KV-cache bytes, and the pieces' memory-bound
+// kernels, each with its fixed cost.
 #pragma once
 
 #include <string>
@@ -44,7 +45,7 @@ struct LayerPieces {
   core::Seconds attention;      // projections, core attention, norms
   core::Seconds dense_mlp;      // the FFN of a dense layer
   core::Seconds moe;            // the experts of a MoE layer (and the shared one in prefill)
-  std::string attention_bound;  // "memory" or "compute" (decode) / "calibrated" (prefill)
+  std::string attention_bound;  // "memory" or "compute"
   std::string moe_bound;
 };
 

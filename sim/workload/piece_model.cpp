@@ -1,77 +1,67 @@
-// Piece times from work, fitted efficiencies and measured other-kernel times.
+// Piece times from kernel lists and the calibrated kernel cost model.
 #include "sim/workload/piece_model.hpp"
 
 #include <stdexcept>
 
+#include "models/cost/attention_cost.hpp"
 #include "models/hardware/catalog.hpp"
 #include "sim/core/text.hpp"
 
 namespace codesim::workload {
-namespace {
-
-double other_us(const PieceModel& pm, PieceId piece) {
-  const auto it = pm.fit.piece_other_us.find(piece);
-  return it == pm.fit.piece_other_us.end() ? 0.0 : it->second;
-}
-
-// Memory-bound kernels: the measured time scaled by the data they touch and the HBM bandwidth.
-double other_seconds(const PieceModel& pm, const PieceContext& c, PieceId piece) {
-  return other_us(pm, piece) * 1e-6 * (static_cast<double>(c.tokens) / pm.measured_tokens) *
-         (static_cast<double>(c.model->hidden) / pm.measured_hidden) *
-         (pm.measured_on.hbm_bandwidth / c.gpu.hbm_bandwidth);
-}
-
-}  // namespace
 
 PieceModel deepseek_profile() {
   PieceModel pm;
-  pm.measured_on = hardware::find_preset("h800")->gpu;
-  pm.measured_tokens = 4096;
-  pm.measured_hidden = 7168;
-  pm.measured_comm_sms = 20;
-  pm.fit.gemm_efficiency = 0.3873595;
-  pm.fit.attention_forward_efficiency = 0.5617122;
-  pm.fit.attention_backward_efficiency = 0.3266559;
-  pm.fit.piece_other_us = {{{PieceKind::attention, Pass::backward}, 2726.25},
-                           {{PieceKind::attention, Pass::forward}, 1413.0},
-                           {{PieceKind::combine, Pass::backward}, 270.25},
-                           {{PieceKind::mlp, Pass::backward}, 2105.5},
-                           {{PieceKind::mlp, Pass::forward}, 1309.0},
-                           {{PieceKind::mlp, Pass::weight}, 577.75}};
+  // Fitted by fit_trace to DeepSeek's trace (tests/workload/piece_model_test.cpp re-fits it).
+  pm.trace.fp8_gemm_scale = 0.91088;
+  pm.trace.fp8_wgrad_scale = 0.61658;
+  pm.trace.memory_scale = 0.31418;
+  pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
   return pm;
 }
 
+TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3) {
+  return {.model = &deepseek_v3,
+          .kernels = {.tokens = 4096, .seq_len = 4096, .fp8_gemm = true, .ep = 64},
+          .gpu = hardware::find_preset("h800")->gpu,
+          .held_sms = 20,
+          .params = {cost::default_params(), cost::attention_params()}};
+}
+
 core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, PieceId piece, int layer) {
-  if (c.model == nullptr || c.tokens < 1) {
+  if (c.model == nullptr || c.kernels.tokens < 1) {
     throw std::invalid_argument("piece_time needs a model and a positive token count");
   }
-  const PieceWork w = piece_work(*c.model, piece, c.tokens, !c.model->is_moe_layer(layer));
-  const double sms = c.gpu.sms;
-  const double share = (sms - c.held_sms) / (sms - pm.measured_comm_sms);
-  const double gemm_peak = (c.fp8_gemm ? c.gpu.fp8_peak : c.gpu.bf16_peak).value;
-  const double attention_efficiency = piece.pass == Pass::forward
-                                          ? pm.fit.attention_forward_efficiency
-                                          : pm.fit.attention_backward_efficiency;
-  double seconds = w.gemm_flops / (gemm_peak * pm.fit.gemm_efficiency * share) +
-                   w.bf16_gemm_flops / (c.gpu.bf16_peak.value * pm.fit.gemm_efficiency * share);
-  if (w.attention_flops > 0) {
-    seconds += w.attention_flops / (c.gpu.bf16_peak.value * attention_efficiency * share);
-  }
-  return core::Seconds(seconds + other_seconds(pm, c, piece));
+  const auto kernels = piece_kernels(*c.model, piece, c.kernels, !c.model->is_moe_layer(layer));
+  return price(kernels, c.gpu, c.gpu.sms - c.held_sms, pm.params).total;
 }
 
 core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceId piece) {
-  return core::Seconds(other_seconds(pm, c, piece));
+  return price(piece_kernels(*c.model, piece, c.kernels, false), c.gpu, c.gpu.sms - c.held_sms,
+               pm.params)
+      .total;
 }
 
-core::Note piece_model_note(const PieceModel& pm) {
-  return {core::NoteKind::fitted,
-          "compute piece times use GEMM and attention efficiencies (" +
-              core::fixed(pm.fit.gemm_efficiency, 3) + ", " +
-              core::fixed(pm.fit.attention_forward_efficiency, 3) + " forward, " +
-              core::fixed(pm.fit.attention_backward_efficiency, 3) +
-              " backward) and other-kernel times fitted to DeepSeek's H800 profile trace "
-              "(models/calibration/deepseek-h800/train.json, sim/workload/piece_model.hpp)"};
+std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu) {
+  std::vector<core::Note> notes{
+      {core::NoteKind::fitted,
+       "compute: each piece's kernels (GEMMs by shape with wave quantization, fused attention "
+       "by heads, head dims and sequence, casts, norms, activations, rotary and permutes by "
+       "bytes, " +
+           core::fixed(pm.params.kernel.launch_overhead.value * 1e6, 2) +
+           " us fixed per kernel) priced by the kernel model fitted to H200 kernel runs "
+           "(models/calibration/h200); DeepSeek's FP8 GEMMs at " +
+           core::fixed(pm.trace.fp8_gemm_scale, 3) +
+           "x and its memory-bound kernels at " + core::fixed(pm.trace.memory_scale, 3) +
+           "x the H200 efficiencies, fitted per kernel class to its H800 profile trace "
+           "(models/calibration/deepseek-h800/train.json; every number in "
+           "models/calibration/README.md)"}};
+  if (gpu.architecture != hardware::Architecture::hopper) {
+    notes.push_back({core::NoteKind::assumed,
+                     "kernel efficiencies measured on Hopper (H200 kernels, DeepSeek's H800 "
+                     "trace) are taken as the same fractions of this GPU's peaks and HBM "
+                     "bandwidth, and its GEMM tiles as Hopper's 128 x 128 (or x 64)"});
+  }
+  return notes;
 }
 
 }  // namespace codesim::workload

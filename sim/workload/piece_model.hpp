@@ -1,55 +1,56 @@
-// Compute time of each piece of a layer (spec §9's pieces: attn, mlp; F, B, W) for one micro-batch
-// on one GPU, from the model's work and efficiencies fitted to DeepSeek's profile trace:
+// Compute time of each piece of a layer (spec §9's pieces: attn, mlp, head; F, B, W) for one
+// micro-batch on one GPU: the piece's kernels (piece_kernels.hpp) priced one by one by the kernel
+// cost model (models/cost), whose parameters come from kernel measurements:
 //
-//   GEMMs      model GEMM FLOPs / (dense peak of the GEMM dtype x e_gemm x usable SM share)
-//   attention  QK^T + PV FLOPs / (BF16 peak x e_attn(F or B) x usable SM share)
-//   other      the piece's other kernels (casts, norms, activations, permutes) as measured per
-//              layer, scaled by tokens, hidden size and HBM bandwidth (they are memory-bound)
+//   - GEMMs, grouped GEMMs, fused attention and memory-bound classes: fitted to the H200 kernel
+//     runs of models/calibration/h200 (cost::default_params, cost::attention_params);
+//   - what only DeepSeek's H800 profile trace tells: its fine-grained-scaled FP8 GEMMs (a scale
+//     on the FP8 GEMM efficiency) and its memory-bound kernels, fused casts and the small kernels
+//     the op tables do not list (a scale on the norm, elementwise and cast efficiencies), fitted
+//     per kernel class over the trace's pieces (trace_model.hpp; a test re-fits them).
 //
-// The trace ran with 20 of 132 SMs held by DeepEP, so the fitted efficiencies are per full GPU
-// with 20 SMs gone; the usable share rescales them to the SMs actually free:
-// (SMs - held) / (SMs - 20) x 20-SM-era efficiency. Calibrated figures: see deepseek_profile().
+// SMs held by communication kernels while a piece runs are taken from its kernels. Efficiencies
+// are fractions of the GPU's peaks and bandwidth, measured on Hopper: on another architecture
+// they are an assumption, which the run's notes name.
 #pragma once
 
-#include <string>
+#include <vector>
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/piece_kernels.hpp"
 #include "sim/workload/trace_model.hpp"
 
 namespace codesim::workload {
 
 struct PieceModel {
-  TraceFit fit;
-  hardware::GpuSpec measured_on;
-  int measured_tokens = 0;  // per micro-batch and GPU
-  int measured_hidden = 0;
-  int measured_comm_sms = 0;
+  KernelParams params;  // the H200 fits with the trace's scales applied
+  TraceFit trace;       // the scales (its per-piece comparison is left empty)
 };
 
-// The fit of `codesim trace replay` on models/calibration/deepseek-h800/train.json (H800,
-// DeepSeek-V3, 4096 tokens, 20 SMs for DeepEP), written out; a test re-fits the trace and checks
-// these figures.
+// The H200 kernel fits and the scales fitted to models/calibration/deepseek-h800/train.json
+// (H800, DeepSeek-V3, 4096 tokens, 20 SMs for DeepEP), written out.
 PieceModel deepseek_profile();
+
+// The trace's setting (model, tokens, GPU, SMs held) with the H200 fits, for re-fitting it.
+TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3);
 
 struct PieceContext {
   const llm::LlmSpec* model = nullptr;
   hardware::GpuSpec gpu;
-  int tokens = 4096;  // of the micro-batch on this GPU
-  bool fp8_gemm = true;
+  KernelContext kernels;
   int held_sms = 0;  // SMs communication holds while the piece runs
 };
 
-// An attention or mlp piece in a pass; `layer` picks dense or MoE.
+// An attention, mlp or head piece in a pass; `layer` picks dense or MoE.
 core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, PieceId piece, int layer);
 
-// The other (non-GEMM) kernels of a communication piece (combine(B): its FP8 casts), which run
-// on the communication stream before the transfer.
+// The communication stream's own kernels before a transfer (combine(B)'s cast to FP8).
 core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceId piece);
 
 // What the piece model's figures are and where they come from.
-core::Note piece_model_note(const PieceModel& pm);
+std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu);
 
 }  // namespace codesim::workload

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "models/cost/kernel_cost.hpp"
 #include "models/llm/layer_ops.hpp"
 #include "sim/workload/training_state.hpp"
 
@@ -61,7 +62,13 @@ struct Chain {
 class Builder {
  public:
   Builder(const StepSpec& s, StepProgram& p) : s_(s), p_(p) {
-    PieceContext c{.model = s.model, .gpu = s.gpu, .tokens = s.tokens, .fp8_gemm = s.fp8_gemm};
+    PieceContext c{.model = s.model,
+                   .gpu = s.gpu,
+                   .kernels = {.tokens = s.tokens,
+                               .seq_len = s.seq_len,
+                               .fp8_gemm = s.fp8_gemm,
+                               .ep = s.ep,
+                               .expert_rows = s.busiest_expert_rows}};
     for (int l = 0; l < s.model->layers; ++l) {
       LayerTimes t;
       t.moe = s.model->is_moe_layer(l) && s.ep > 1;
@@ -132,7 +139,11 @@ class Builder {
     const double shard = dense / s_.dp + experts / std::max(1, s_.dp / s_.ep);
     const int opt = compute_task(
         at, {PieceKind::optimizer},
-        core::Seconds(shard * kOptimizerTrafficBytes / s_.gpu.hbm_bandwidth.value), reduced);
+        cost::predict({.kind = cost::KernelClass::optimizer,
+                       .bytes = core::Bytes(shard * kOptimizerTrafficBytes)},
+                      s_.gpu, s_.gpu.sms, s_.pieces.params.kernel)
+            .time,
+        reduced);
     for_each_synchronized(stages, [&](int st, bool of_experts) {
       comm_task(at, {PieceKind::dp_all_gather}, {opt},
                 dp_ref(CommKind::dp_all_gather, st, of_experts));

@@ -71,7 +71,10 @@ struct StepSpec {
   int pp = 1;
   int micro_batches = 1;
   int tokens = 4096;  // per micro-batch and GPU
+  int seq_len = 4096;
   int ep = 1;
+  // Rows each expert of the busiest GPU takes per micro-batch (routing plan); empty: balanced.
+  std::vector<double> busiest_expert_rows;
   int dp = 1;
   bool fp8_gemm = true;
   int comm_sms = 20;  // SMs DeepEP holds while it overlaps compute

@@ -1,6 +1,7 @@
-// Piece work from the model's op tables; efficiency fit; predicted kernel times.
+// Piece work from the model's op tables; the trace against the kernel model; predicted times.
 #include "sim/workload/trace_model.hpp"
 
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 
@@ -30,37 +31,63 @@ std::optional<Instance> instance_of(const Op& op) {
   return Instance{*piece, op.tags.layer};
 }
 
+// Measured time of each class within each piece instance.
+struct Measured {
+  double gemm = 0, attention = 0, other = 0;
+};
+std::map<Instance, Measured> measured_by_instance(const StepTrace& t) {
+  std::map<Instance, Measured> out;
+  for (const Op& op : t.ops) {
+    const auto instance = instance_of(op);
+    if (!instance) {
+      continue;
+    }
+    Measured& m = out[*instance];
+    if (is_gemm(op.op_class)) {
+      m.gemm += *op.measured_us;
+    } else if (is_attention(op.op_class)) {
+      m.attention += *op.measured_us;
+    } else if (op.kind == OpKind::compute && op.op_class != cost::KernelClass::communication) {
+      m.other += *op.measured_us;
+    }
+  }
+  return out;
+}
+
+// The trace's layers are MoE layers when the model has experts (DeepSeek's profile).
+PieceCost predicted(const TraceSetting& s, const hardware::GpuSpec& gpu, PieceId piece,
+                    const KernelParams& p) {
+  return price(piece_kernels(*s.model, piece, s.kernels, !s.model->moe), gpu,
+               gpu.sms - s.held_sms, p);
+}
+
+// Sums over the trace's piece instances of GEMM time (F and B pieces; W pieces) and other time,
+// predicted (with `p`) or measured (without).
+struct Totals {
+  double gemm = 0, wgrad = 0, other = 0;
+};
+Totals totals(const TraceSetting& s, const std::map<Instance, Measured>& instances,
+              const KernelParams* p) {
+  Totals t;
+  for (const auto& [instance, measured] : instances) {
+    double gemm = measured.gemm;
+    double other = measured.other;
+    if (p != nullptr) {
+      const PieceCost c = predicted(s, s.gpu, instance.first, *p);
+      gemm = c.gemm.value * 1e6;
+      other = c.memory.value * 1e6;
+    }
+    (instance.first.pass == Pass::weight ? t.wgrad : t.gemm) += gemm;
+    t.other += other;
+  }
+  return t;
+}
+
 }  // namespace
 
 PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dense_layer) {
-  const llm::OpShape shape{.seq_len = tokens, .micro_batch = 1, .causal = true};
-  std::vector<llm::LayerOp> ops;
-  if (piece.kind == PieceKind::attention) {
-    ops = llm::attention_ops(m, shape);
-    if (m.moe && !dense_layer) {
-      for (const auto& op : llm::moe_ops(m, shape)) {
-        if (op.name == "router") {
-          ops.push_back(op);
-        }
-      }
-    }
-  } else if (piece.kind == PieceKind::mlp && (dense_layer || !m.moe)) {
-    ops = llm::dense_ffn_ops(m, shape);
-  } else if (piece.kind == PieceKind::mlp) {
-    for (const auto& op : llm::moe_ops(m, shape)) {
-      if (op.name != "router") {
-        ops.push_back(op);
-      }
-    }
-  } else if (piece.kind == PieceKind::head) {
-    for (const auto& block : llm::model_blocks(m, shape)) {
-      if (block.kind == "head" || block.kind == "mtp") {
-        ops.insert(ops.end(), block.ops.begin(), block.ops.end());
-      }
-    }
-  }
   PieceWork w;
-  for (const auto& op : ops) {
+  for (const auto& op : piece_ops(m, piece, tokens, dense_layer)) {
     const double f = piece.pass == Pass::forward    ? op.forward.value
                      : piece.pass == Pass::backward ? op.backward_input.value
                      : piece.pass == Pass::weight   ? op.backward_weight.value
@@ -78,103 +105,94 @@ PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dens
   return w;
 }
 
-TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,
-                   const hardware::GpuSpec& gpu) {
-  std::map<Instance, bool> instances;
-  std::map<PieceId, double> gemm_time_by_piece;
-  std::map<PieceId, double> other_time_by_piece;
-  double gemm_time = 0;
-  double attention_forward_time = 0;
-  double attention_backward_time = 0;
-  for (const Op& op : t.ops) {
-    const auto instance = instance_of(op);
-    if (!instance) {
-      continue;
-    }
-    instances[*instance] = true;
-    const PieceId piece = instance->first;
-    if (is_gemm(op.op_class)) {
-      gemm_time += *op.measured_us;
-      gemm_time_by_piece[piece] += *op.measured_us;
-    } else if (op.op_class == cost::KernelClass::attention_forward) {
-      attention_forward_time += *op.measured_us;
-    } else if (op.op_class == cost::KernelClass::attention_backward) {
-      attention_backward_time += *op.measured_us;
-    } else if (op.kind == OpKind::compute && op.op_class != cost::KernelClass::communication) {
-      other_time_by_piece[piece] += *op.measured_us;
-    }
-  }
-  double gemm_flops = 0;
-  double attention_forward_flops = 0;
-  double attention_backward_flops = 0;
-  std::map<PieceId, double> gemm_flops_by_piece;
-  for (const auto& [instance, present] : instances) {
-    const PieceWork w = piece_work(m, instance.first, tokens);
-    gemm_flops += w.gemm_flops;
-    gemm_flops_by_piece[instance.first] += w.gemm_flops;
-    (instance.first.pass == Pass::forward ? attention_forward_flops : attention_backward_flops) +=
-        w.attention_flops;
-  }
-  const double fp8 = gpu.fp8_peak.value * 1e-6;  // FLOP per microsecond
-  const double bf16 = gpu.bf16_peak.value * 1e-6;
-  TraceFit fit;
-  if (gemm_time <= 0) {
+KernelParams with_trace_scales(KernelParams p, const TraceFit& fit) {
+  p.kernel.gemm_efficiency_fp8 *= fit.fp8_gemm_scale;
+  p.fp8_wgrad_scale *= fit.fp8_wgrad_scale;
+  p.kernel.norm_efficiency *= fit.memory_scale;
+  p.kernel.elementwise_efficiency *= fit.memory_scale;
+  p.kernel.quantize_efficiency *= fit.memory_scale;
+  return p;
+}
+
+TraceFit fit_trace(const StepTrace& t, const TraceSetting& s) {
+  const auto instances = measured_by_instance(t);
+  const Totals measured = totals(s, instances, nullptr);
+  if (measured.gemm + measured.wgrad <= 0) {
     throw std::invalid_argument("the trace has no GEMM kernels inside pieces to fit");
   }
-  fit.gemm_efficiency = gemm_flops / (gemm_time * fp8);
-  fit.attention_forward_efficiency =
-      attention_forward_time > 0 ? attention_forward_flops / (attention_forward_time * bf16) : 0;
-  fit.attention_backward_efficiency =
-      attention_backward_time > 0 ? attention_backward_flops / (attention_backward_time * bf16) : 0;
-  for (const auto& [piece, time] : gemm_time_by_piece) {
-    fit.piece_gemm_efficiency[piece] = gemm_flops_by_piece[piece] / (time * fp8);
+  TraceFit fit;
+  // Each scale moves its class's predicted total toward the measured one; a kernel's time is
+  // not proportional to its efficiency (fixed costs, memory bounds), so iterate to a fixed point.
+  auto ratio = [](double predicted, double measured_total) {
+    return predicted > 0 && measured_total > 0 ? predicted / measured_total : 1.0;
+  };
+  for (int i = 0; i < 100; ++i) {
+    const KernelParams scaled = with_trace_scales(s.params, fit);
+    const Totals p = totals(s, instances, &scaled);
+    const double gemm = ratio(p.gemm, measured.gemm);
+    const double wgrad = ratio(p.wgrad, measured.wgrad);
+    const double other = ratio(p.other, measured.other);
+    fit.fp8_gemm_scale *= gemm;
+    fit.fp8_wgrad_scale *= wgrad;
+    fit.memory_scale *= other;
+    if (std::fabs(gemm - 1) + std::fabs(wgrad - 1) + std::fabs(other - 1) < 1e-10) {
+      break;
+    }
   }
-  std::map<PieceId, int> instances_of_piece;
-  for (const auto& [instance, present] : instances) {
-    ++instances_of_piece[instance.first];
+  const KernelParams scaled = with_trace_scales(s.params, fit);
+  for (const auto& [instance, m] : instances) {
+    PieceComparison& c = fit.pieces[instance.first];
+    const PieceCost p = predicted(s, s.gpu, instance.first, scaled);
+    ++c.instances;
+    c.measured_gemm_us += m.gemm;
+    c.measured_attention_us += m.attention;
+    c.measured_other_us += m.other;
+    c.predicted_gemm_us += p.gemm.value * 1e6;
+    c.predicted_attention_us += p.attention.value * 1e6;
+    c.predicted_other_us += p.memory.value * 1e6;
   }
-  for (const auto& [piece, time] : other_time_by_piece) {
-    fit.piece_other_us[piece] = time / instances_of_piece[piece];
+  std::erase_if(fit.pieces, [](const auto& entry) {
+    return entry.second.measured_us() <= 0 && entry.second.predicted_us() <= 0;
+  });
+  for (auto& [piece, c] : fit.pieces) {
+    const double n = c.instances;
+    for (double* v : {&c.measured_gemm_us, &c.predicted_gemm_us, &c.measured_attention_us,
+                      &c.predicted_attention_us, &c.measured_other_us, &c.predicted_other_us}) {
+      *v /= n;
+    }
   }
   return fit;
 }
 
-std::vector<double> predicted_durations(const StepTrace& t, const llm::LlmSpec& m, int tokens,
-                                        const TraceFit& fit, const hardware::GpuSpec& from,
-                                        const hardware::GpuSpec& to) {
-  std::vector<double> out = scaled_durations(t, from, to);
-  // Measured time of each class within each piece instance: the shares the prediction is split by.
-  std::map<Instance, double> gemm_measured;
-  std::map<Instance, double> attention_measured;
-  for (const Op& op : t.ops) {
-    const auto instance = instance_of(op);
-    if (!instance) {
-      continue;
-    }
-    if (is_gemm(op.op_class)) {
-      gemm_measured[*instance] += *op.measured_us;
-    } else if (is_attention(op.op_class)) {
-      attention_measured[*instance] += *op.measured_us;
-    }
+std::vector<double> predicted_durations(const StepTrace& t, const TraceSetting& s,
+                                        const hardware::GpuSpec& target, const KernelParams& p) {
+  std::vector<double> out = scaled_durations(t, s.gpu, target);
+  const auto instances = measured_by_instance(t);
+  std::map<Instance, PieceCost> costs;
+  for (const auto& [instance, m] : instances) {
+    costs[instance] = predicted(s, target, instance.first, p);
   }
-  const double fp8 = to.fp8_peak.value * 1e-6;
-  const double bf16 = to.bf16_peak.value * 1e-6;
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
     const Op& op = t.ops[i];
     const auto instance = instance_of(op);
-    if (!instance) {
+    if (!instance || op.kind != OpKind::compute ||
+        op.op_class == cost::KernelClass::communication) {
       continue;
     }
-    const PieceWork w = piece_work(m, instance->first, tokens);
-    if (is_gemm(op.op_class) && w.gemm_flops > 0) {
-      const double piece_time = w.gemm_flops / (fp8 * fit.gemm_efficiency);
-      out[i] = piece_time * *op.measured_us / gemm_measured[*instance];
-    } else if (is_attention(op.op_class) && w.attention_flops > 0) {
-      const double e = op.op_class == cost::KernelClass::attention_forward
-                           ? fit.attention_forward_efficiency
-                           : fit.attention_backward_efficiency;
-      const double piece_time = w.attention_flops / (bf16 * e);
-      out[i] = piece_time * *op.measured_us / attention_measured[*instance];
+    const Measured& m = instances.at(*instance);
+    const PieceCost& c = costs.at(*instance);
+    const double share_of = [&] {
+      if (is_gemm(op.op_class)) {
+        return m.gemm > 0 ? c.gemm.value * 1e6 / m.gemm : 0.0;
+      }
+      if (is_attention(op.op_class)) {
+        return m.attention > 0 ? c.attention.value * 1e6 / m.attention : 0.0;
+      }
+      return m.other > 0 ? c.memory.value * 1e6 / m.other : 0.0;
+    }();
+    // A class the model has no kernel for keeps its roofline-scaled time.
+    if (share_of > 0) {
+      out[i] = *op.measured_us * share_of;
     }
   }
   return out;

@@ -1,6 +1,8 @@
-// What each piece of an imported DeepSeek-style trace computes, from the model config, and the
-// efficiencies that turn that work into the trace's kernel times: the basis of a replay that
-// predicts kernel times on another GPU from work, not from the measured times alone.
+// What the pieces of an imported DeepSeek-style trace compute, predicted kernel by kernel
+// (piece_kernels.hpp) and set against the trace's kernel times: the scales that carry DeepSeek's
+// own kernels (fine-grained FP8 GEMMs, fused casts and the small kernels the op tables do not
+// list) onto the H200-fitted kernel model, per kernel class, and the per-piece comparison that
+// validates the model (codesim trace replay).
 //
 // Per layer and GPU, micro-batch of `tokens` tokens, balanced routing (each GPU receives
 // tokens x top-k expert rows): attn(F) = forward of the MLA projections and the router; attn(B) =
@@ -16,10 +18,12 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/workload/piece_id.hpp"
+#include "sim/workload/piece_kernels.hpp"
 #include "sim/workload/step_trace.hpp"
 
 namespace codesim::workload {
 
+// Model FLOPs of one piece in one layer (the counting convention of models/llm/analytics.hpp).
 struct PieceWork {
   double gemm_flops = 0;       // matrix products outside attention's core, in the GEMM dtype
   double bf16_gemm_flops = 0;  // those kept in BF16 whatever the GEMM dtype (output head)
@@ -32,26 +36,52 @@ struct PieceWork {
 // their other GEMMs in BF16). Other pieces do no model work.
 PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dense_layer = false);
 
-// Efficiencies fitted to a measured trace: model FLOPs of a class over its kernels' time at the
-// measured GPU's peak (GEMMs at the FP8 peak, as DeepSeek runs them; attention at BF16).
-struct TraceFit {
-  double gemm_efficiency = 0;
-  double attention_forward_efficiency = 0;
-  double attention_backward_efficiency = 0;
-  std::map<PieceId, double> piece_gemm_efficiency;  // per piece, to show the spread
-  // Per piece, the mean time per layer of its other kernels (casts to FP8, norms, activations,
-  // permutes; on any stream, communication kernels excepted), in microseconds as measured.
-  std::map<PieceId, double> piece_other_us;
+// Measured and predicted time of a piece per layer (mean over the trace's instances), by class.
+struct PieceComparison {
+  int instances = 0;
+  double measured_gemm_us = 0, predicted_gemm_us = 0;
+  double measured_attention_us = 0, predicted_attention_us = 0;
+  double measured_other_us = 0, predicted_other_us = 0;  // memory-bound and small kernels
+  double measured_us() const { return measured_gemm_us + measured_attention_us + measured_other_us; }
+  double predicted_us() const {
+    return predicted_gemm_us + predicted_attention_us + predicted_other_us;
+  }
 };
 
-TraceFit fit_trace(const StepTrace& t, const llm::LlmSpec& m, int tokens,
-                   const hardware::GpuSpec& measured_on);
+// The trace against the kernel model: `fp8_gemm_scale` multiplies the FP8 GEMM efficiency,
+// `fp8_wgrad_scale` that again for the weight-gradient GEMMs (the W pieces'), and `memory_scale`
+// the memory-bound classes' (norm, elementwise, quantize), so that the model's totals over the
+// trace's F and B pieces' GEMMs, W pieces' GEMMs and other kernels equal the measured ones; `pieces` compares piece by piece with
+// the scales applied (the totals of the two classes agree by construction, the pieces need not).
+struct TraceFit {
+  double fp8_gemm_scale = 1;
+  double fp8_wgrad_scale = 1;
+  double memory_scale = 1;
+  std::map<PieceId, PieceComparison> pieces;
+};
 
-// Per-op durations on `target`: the GEMM and attention time of each piece instance predicted from
-// its work and the fitted efficiencies, shared among the piece's kernels of that class in their
-// measured proportions; other kernels roofline-scaled (scaled_durations); communication measured.
-std::vector<double> predicted_durations(const StepTrace& t, const llm::LlmSpec& m, int tokens,
-                                        const TraceFit& fit, const hardware::GpuSpec& measured_on,
-                                        const hardware::GpuSpec& target);
+// What the trace ran: the model, tokens per micro-batch and GPU, the GPU, the SMs communication
+// held while the pieces ran (DeepEP's 20 in DeepSeek's overlapped pair), and the model's
+// parameters before the trace's scales.
+struct TraceSetting {
+  const llm::LlmSpec* model = nullptr;
+  KernelContext kernels;
+  hardware::GpuSpec gpu;
+  int held_sms = 0;
+  KernelParams params;
+};
+
+// Throws std::invalid_argument when the trace has no GEMM kernels inside pieces.
+TraceFit fit_trace(const StepTrace& t, const TraceSetting& s);
+
+// `p` with a fit's scales applied.
+KernelParams with_trace_scales(KernelParams p, const TraceFit& fit);
+
+// Per-op durations on `target` with parameters `p`: each piece instance's GEMM, attention and
+// other time predicted by the kernel model, shared among its measured kernels of that class in
+// their measured proportions; ops outside pieces roofline-scaled (scaled_durations),
+// communication as measured.
+std::vector<double> predicted_durations(const StepTrace& t, const TraceSetting& s,
+                                        const hardware::GpuSpec& target, const KernelParams& p);
 
 }  // namespace codesim::workload

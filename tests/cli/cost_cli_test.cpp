@@ -14,11 +14,11 @@ TEST(CostCli, GemmJsonSaysTimeBoundAndEfficiency) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["bound"], "compute");
-  EXPECT_EQ(j["waves"], 32);
-  // time = flops / (peak x efficiency) + 2 us launch.
+  EXPECT_EQ(j["waves"], 63);  // 8192 tiles of 128 x 64 on 132 SMs
+  // time = flops / (peak x efficiency) + 1.33 us fixed cost.
   const double flops = 2.0 * 8192 * 8192 * 8192;
   EXPECT_NEAR(j["time_us"].get<double>(),
-              flops / (989e12 * j["efficiency"].get<double>()) * 1e6 + 2.0, 1e-6);
+              flops / (989e12 * j["efficiency"].get<double>()) * 1e6 + 1.33, 1e-6);
 }
 
 TEST(CostCli, BadArguments) {
@@ -33,7 +33,7 @@ TEST(CostCli, BadArguments) {
   EXPECT_EQ(c.err,
             "codesim cost: error: unknown kernel class 'convolution'\n"
             "  hint: one of: gemm, grouped_gemm, attention, attention_forward, attention_backward, "
-            "elementwise, norm, quantize, memcpy\n");
+            "elementwise, norm, quantize, memcpy, optimizer\n");
   const auto f = run_codesim("cost gemm --hardware a100 --m 8 --n 8 --k 8 --dtype fp8");
   EXPECT_EQ(f.exit_code, 2);
   EXPECT_EQ(f.err,
@@ -57,7 +57,7 @@ TEST(CostCli, AttentionByShape) {
   EXPECT_DOUBLE_EQ(j["flops"].get<double>(), 3.5 * forward);
   EXPECT_EQ(j["bound"], "compute");
   EXPECT_NEAR(j["time_us"].get<double>(),
-              3.5 * forward / (989e12 * j["efficiency"].get<double>()) * 1e6 + 2.0, 1e-6);
+              3.5 * forward / (989e12 * j["efficiency"].get<double>()) * 1e6 + 1.33, 1e-6);
 }
 
 }  // namespace

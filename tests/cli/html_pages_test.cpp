@@ -61,15 +61,16 @@ TEST(InferencePage, ShowsTheStepsPiecesAndFigures) {
 TEST(SweepPage, NearlyEqualPointsGetTheirDifferencesAndNamedAxes) {
   const TempDir d("near_sweep");
   const std::string scenario = d / "near.yaml";
-  // Node limit 1 and 2 differ by a few percent on the small step.
+  // NIC latencies of 2.8 and 4 us differ by a few percent on the small step.
   write_file(scenario, "name: near\ninclude: " CODESIM_SOURCE_DIR
-                       "/tests/scenarios/small-step.yaml\nsweep:\n  routing.node_limit: [1, 2]\n");
+                       "/tests/scenarios/small-step.yaml\nsweep:\n  hardware.nic_latency: [2.8us, "
+                       "4us]\n");
   const auto r = run_codesim("sweep '" + scenario + "' --out '" + (d / "out") + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(d / "out/report.html");
   // Every chart's x axis names the swept key: breakdown, tokens/day, MFU, cost, differences.
   EXPECT_EQ(count_of(html, "<text class=\"x-label\""), 5);
-  EXPECT_EQ(count_of(html, ">routing.node_limit</text>"), 5);
+  EXPECT_EQ(count_of(html, ">hardware.nic_latency</text>"), 5);
   EXPECT_NE(html.find("Differences against point 0"), std::string::npos);
   EXPECT_EQ(count_of(html, "<rect class=\"diff\""), 4);  // 2 points x (step, tokens/day)
   const std::string shot = d / "sweep.png";

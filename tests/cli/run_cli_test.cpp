@@ -72,7 +72,7 @@ TEST(RunCli, AScenarioThatDoesNotFitIsRefused) {
   EXPECT_EQ(refused.out, "");
   EXPECT_EQ(refused.err, (dir / "fit.yaml").string() +
                              ":2:26: error: hardware.hbm_capacity: the scenario does not fit: "
-                             "parameters, gradients and optimizer state need 320.0 GB per GPU of "
+                             "parameters, gradients and optimizer state need 331.3 GB per GPU of "
                              "the first pipeline rank, more than its 80 GB\n"
                              "  hint: raise parallelism.pp or parallelism.ep, or use GPUs with "
                              "more memory\n");

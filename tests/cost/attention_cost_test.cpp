@@ -45,6 +45,21 @@ TEST(AttentionCost, TimeIsFlopsOverThePeakTimesTheFittedEfficiency) {
   EXPECT_NEAR((held.time.value - launch) / (c.time.value - launch), 132.0 / 112, 1e-12);
 }
 
+TEST(AttentionCost, BackwardIsForwardAndBackwardLessForward) {
+  // A backward pass adds the forward + backward kernels' time less the forward's (one fixed
+  // cost), and 2.5 x the forward FLOPs.
+  AttentionShape s{.batch = 1, .heads = 128, .seq = 4096, .d_qk = 192, .d_v = 128};
+  const KernelCost forward = predict_attention(s, kH200Gpu, 112);
+  s.pass = AttentionPass::forward_backward;
+  const KernelCost both = predict_attention(s, kH200Gpu, 112);
+  s.pass = AttentionPass::backward;
+  const KernelCost backward = predict_attention(s, kH200Gpu, 112);
+  EXPECT_NEAR(backward.time.value,
+              both.time.value - forward.time.value + default_params().launch_overhead.value,
+              1e-15);
+  EXPECT_DOUBLE_EQ(backward.flops.value, 2.5 * forward.flops.value);
+}
+
 TEST(AttentionCost, HeldOutH200CasesWithinTheTargets) {
   // The attention terms were fitted (tools/calibration/fit_attention.py) on the cases not held
   // out; on the held-out third, per pass, the median error must stay within 10% and the worst

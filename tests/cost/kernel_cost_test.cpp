@@ -1,4 +1,5 @@
-// The kernel cost model: its formulas, and its predictions against the H200 measurements.
+// The kernel cost model: its formulas, and its predictions against the H200 measurements it was
+// not fitted to.
 #include "models/cost/kernel_cost.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,9 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "models/hardware/catalog.hpp"
@@ -16,39 +20,80 @@ namespace {
 
 const hardware::GpuSpec kH200 = hardware::find_preset("h200")->gpu;
 
-TEST(KernelCost, MemoryBoundKernelsMoveBytesAtTheHbmRate) {
-  // 1 GB read + written by an elementwise kernel: bytes / (4.8 TB/s x efficiency) + launch.
+TEST(KernelCost, MemoryBoundKernelsMoveBytesAtTheirClassRate) {
+  // 1 GB read + written: bytes / (4.8 TB/s x the class's efficiency) + the fixed cost.
   const CostParams p = default_params();
-  const KernelCost c =
-      predict({.kind = KernelClass::elementwise, .bytes = core::Bytes(1e9)}, kH200, 132, p);
-  EXPECT_EQ(c.bound, "memory");
-  EXPECT_DOUBLE_EQ(c.time.value, 1e9 / (4.8e12 * p.memory_efficiency) + p.launch_overhead.value);
+  for (const auto& [kind, e] : {std::pair{KernelClass::elementwise, p.elementwise_efficiency},
+                                {KernelClass::norm, p.norm_efficiency},
+                                {KernelClass::quantize, p.quantize_efficiency},
+                                {KernelClass::memcpy, p.memcpy_efficiency},
+                                {KernelClass::optimizer, p.optimizer_efficiency}}) {
+    const KernelCost c = predict({.kind = kind, .bytes = core::Bytes(1e9)}, kH200, 132, p);
+    EXPECT_EQ(c.bound, "memory");
+    EXPECT_DOUBLE_EQ(c.time.value, 1e9 / (4.8e12 * e) + p.launch_overhead.value)
+        << kernel_class_name(kind);
+  }
 }
 
-TEST(KernelCost, GemmFollowsTheRooflineWithWaves) {
-  // 8192^3 BF16: 64 x 64 = 4096 tiles of 128^2 -> 32 waves of 132 SMs (4224 slots).
+TEST(KernelCost, GemmTakesTheTilingWithTheFewestIdleSlots) {
+  // 8192^3 BF16: 4096 tiles of 128 x 128 fill 32 waves of 132 SMs (4224 slots, 97.0% busy);
+  // 8192 tiles of 128 x 64 fill 63 waves (8316 slots, 98.5%): the model takes the latter.
   const CostParams p = default_params();
   const KernelCost c =
       predict({.kind = KernelClass::gemm, .m = 8192, .n = 8192, .k = 8192}, kH200, 132, p);
-  const double wave_efficiency = 4096.0 / (32 * 132);
   const double efficiency =
-      p.gemm_efficiency_bf16 * wave_efficiency * 8192 / (8192 + p.gemm_k0_bf16);
+      p.gemm_efficiency_bf16 * (8192.0 / (63 * 132)) * 8192 / (8192 + p.gemm_k0_bf16);
   EXPECT_EQ(c.bound, "compute");
-  EXPECT_EQ(c.waves, 32);
+  EXPECT_EQ(c.waves, 63);
   EXPECT_NEAR(c.efficiency, efficiency, 1e-12);
   EXPECT_NEAR(c.time.value,
               2.0 * 8192 * 8192 * 8192 / (989e12 * efficiency) + p.launch_overhead.value, 1e-12);
 }
 
-TEST(KernelCost, OneTileMoreThanAWaveCostsAWholeWave) {
-  // 132 tiles fill one wave; 133 need two.
+TEST(KernelCost, OneTileMoreThanAWaveCostsPartOfAnother) {
+  // 12 x 11 = 132 tiles of 128^2 fill one wave. 19 x 7 = 133 need two (133 / 264 busy); as 266
+  // tiles of 128 x 64 (or 64 x 128) they need three, 266 / 396 = 67% busy: the model takes
+  // that, 1% more work in 1.5x the time (both compute-bound, k = 8192).
   const KernelCost full =
-      predict({.kind = KernelClass::gemm, .m = 128 * 12, .n = 128 * 11, .k = 4096}, kH200);
+      predict({.kind = KernelClass::gemm, .m = 128 * 12, .n = 128 * 11, .k = 8192}, kH200);
   const KernelCost over =
-      predict({.kind = KernelClass::gemm, .m = 128 * 133, .n = 128, .k = 4096}, kH200);
+      predict({.kind = KernelClass::gemm, .m = 128 * 19, .n = 128 * 7, .k = 8192}, kH200);
   EXPECT_EQ(full.waves, 1);
-  EXPECT_EQ(over.waves, 2);
-  EXPECT_GT(over.time.value / full.time.value, 1.9);
+  EXPECT_EQ(over.waves, 3);
+  EXPECT_EQ(over.bound, "compute");
+  const double launch = default_params().launch_overhead.value;
+  EXPECT_NEAR((over.time.value - launch) / (full.time.value - launch),
+              133.0 / 132 / (266.0 / 396), 1e-9);
+}
+
+TEST(KernelCost, FewTilesLoadFromHbmOnFewSms) {
+  // Decode: 1 x 16384 by 16384 x 7168 in BF16 reads 235 MB of weights. 56 tiles of 128 wide, or
+  // 112 of 64 wide: 112 SMs load, 112 / 132 of the memory efficiency.
+  const CostParams p = default_params();
+  const KernelCost c =
+      predict({.kind = KernelClass::gemm, .m = 1, .n = 7168, .k = 16384}, kH200, 132, p);
+  const double bytes = (16384.0 + 16384.0 * 7168) * 2 + 7168 * 2;
+  EXPECT_EQ(c.bound, "memory");
+  EXPECT_NEAR(c.time.value,
+              bytes / (4.8e12 * p.gemm_memory_efficiency_bf16 * 112 / 132) + p.launch_overhead.value,
+              1e-12);
+}
+
+TEST(KernelCost, GroupedGemmTilesEachGroup) {
+  // 4 experts of 8100, 8284, 8192 and 8192 rows, n = 4096, k = 7168 (BF16). Tiles of 128 x 64:
+  // (64 + 65 + 64 + 64) x 64 = 16448 in 125 waves of 132 (16500 slots), the best of the three
+  // tilings (128^2: 8224 tiles in 63 waves; 64 x 128: 16416 in 125). time = FLOPs / (peak x
+  // e x grouped factor x 16448 / 16500 x k / (k + k0)) + fixed cost.
+  const CostParams p = default_params();
+  const KernelShape shape{
+      .kind = KernelClass::grouped_gemm, .n = 4096, .k = 7168, .group_m = {8100, 8284, 8192, 8192}};
+  const KernelCost c = predict(shape, kH200, 132, p);
+  const double flops = 2.0 * 4 * 8192 * 4096 * 7168;
+  EXPECT_DOUBLE_EQ(c.flops.value, flops);
+  EXPECT_EQ(c.waves, 125);
+  const double e = p.gemm_efficiency_bf16 * p.grouped_gemm_factor * 16448.0 / 16500 * 7168 /
+                   (7168 + p.gemm_k0_bf16);
+  EXPECT_NEAR(c.time.value, flops / (989e12 * e) + p.launch_overhead.value, 1e-12);
 }
 
 TEST(KernelCost, SmsHeldByCommunicationSlowComputeDown) {
@@ -60,35 +105,61 @@ TEST(KernelCost, SmsHeldByCommunicationSlowComputeDown) {
   EXPECT_NEAR(rest / all, 132.0 / 112.0, 0.03);
 }
 
-TEST(KernelCost, H200MeasurementsWithinFifteenPercent) {
-  // models/calibration/h200/h200_gemm.json: DeepSeek-V3 GEMM shapes timed on the lent H200
-  // (tools/calibration/h200_gemm.py). The GEMM parameters were fitted to this file
-  // (tools/calibration/fit_gemm.py); this test keeps the model and the data together.
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/h200_gemm.json");
+// Median and largest absolute relative error.
+std::pair<double, double> median_and_worst(std::vector<double> errors) {
+  std::sort(errors.begin(), errors.end());
+  const double median = (errors[errors.size() / 2] + errors[(errors.size() - 1) / 2]) / 2;
+  return {median, errors.back()};
+}
+
+TEST(KernelCost, HeldOutH200CasesWithinTheTargets) {
+  // models/calibration/h200/h200_kernels.json: the parameters were fitted
+  // (tools/calibration/fit_kernels.py) on the cases not held out; on the held-out third, per
+  // class, the median error must stay within 10% and the worst within 40%. Memory-bound: the
+  // held-out add and copy, predicted as elementwise and memcpy.
+  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/h200_kernels.json");
   ASSERT_TRUE(in.good());
   const auto data = nlohmann::json::parse(in);
   EXPECT_EQ(data["gpu"], "NVIDIA H200");
-  std::vector<double> errors;
-  for (const auto& g : data["gemms"]) {
-    const KernelShape shape{
-        .kind = g["batch"].get<int>() > 1 ? KernelClass::grouped_gemm : KernelClass::gemm,
-        .dtype = g["dtype"] == "fp8" ? DType::fp8 : DType::bf16,
-        .m = g["m"].get<double>(),
-        .n = g["n"].get<double>(),
-        .k = g["k"].get<double>(),
-        .batch = g["batch"].get<double>()};
+  std::map<std::string, std::vector<double>> errors;
+  for (const auto& c : data["cases"]) {
+    if (!c["held_out"].get<bool>()) {
+      continue;
+    }
+    const std::string cls = c["class"];
+    KernelShape shape;
+    if (cls == "gemm_bf16" || cls == "gemm_fp8") {
+      shape = {.kind = KernelClass::gemm,
+               .dtype = cls == "gemm_fp8" ? DType::fp8 : DType::bf16,
+               .m = c["m"].get<double>(),
+               .n = c["n"].get<double>(),
+               .k = c["k"].get<double>(),
+               .batch = c["batch"].get<double>()};
+    } else if (cls == "grouped_gemm_bf16") {
+      shape = {.kind = KernelClass::grouped_gemm,
+               .n = c["n"].get<double>(),
+               .k = c["k"].get<double>(),
+               .group_m = c["tokens_per_expert"].get<std::vector<double>>()};
+    } else if (cls == "memory") {
+      shape = {.kind = c["name"] == "copy_512MB" ? KernelClass::memcpy : KernelClass::elementwise,
+               .bytes = core::Bytes(c["hbm_bytes"].get<double>())};
+    } else {
+      continue;  // attention: attention_cost_test.cpp
+    }
     const double predicted = predict(shape, kH200).time.value * 1e6;
-    const double measured = g["time_us"].get<double>();
-    errors.push_back(std::fabs(predicted / measured - 1.0));
-    std::cout << g["name"].get<std::string>() << " " << g["dtype"].get<std::string>()
-              << ": predicted " << predicted << " us, measured " << measured << " us\n";
+    const double measured = c["time_us"].get<double>();
+    errors[cls].push_back(std::fabs(predicted / measured - 1.0));
+    std::cout << cls << " " << c["name"].get<std::string>() << ": predicted " << predicted
+              << " us, measured " << measured << " us\n";
   }
-  std::sort(errors.begin(), errors.end());
-  const double median = (errors[errors.size() / 2] + errors[(errors.size() - 1) / 2]) / 2;
-  std::cout << "median absolute error " << 100 * median << "%\n";
-  EXPECT_LT(median, 0.15);
-  const double copy_rate = data["copy"]["read_plus_write_GBps"].get<double>() * 1e9;
-  EXPECT_NEAR(copy_rate / 4.8e12, default_params().memory_efficiency, 0.01);
+  ASSERT_EQ(errors.size(), 4u);
+  for (const auto& [cls, e] : errors) {
+    const auto [median, worst] = median_and_worst(e);
+    std::cout << cls << ": " << e.size() << " held out, median " << 100 * median << "%, worst "
+              << 100 * worst << "%\n";
+    EXPECT_LE(median, 0.10) << cls;
+    EXPECT_LE(worst, 0.40) << cls;
+  }
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
-// The piece model: its constants are the fit of the DeepSeek profile trace, and it scales as
-// stated (SMs held, HBM bandwidth for the other kernels, tokens).
+// The piece model: its trace scales are the fit of the DeepSeek profile trace, and a piece's time
+// is its kernels' on the SMs left.
 #include "sim/workload/piece_model.hpp"
 
 #include <gtest/gtest.h>
 
+#include "models/cost/attention_cost.hpp"
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/workload/chrome_import.hpp"
@@ -16,51 +17,84 @@ using codesim::testing::kTrainTrace;
 
 TEST(PieceModel, ConstantsAreTheFitOfTheProfileTrace) {
   const auto v3 = *llm::find_preset("deepseek-v3");
-  const auto h800 = hardware::find_preset("h800")->gpu;
-  const TraceFit fit = fit_trace(import_chrome_trace_file(kTrainTrace), v3, 4096, h800);
+  const TraceFit fit = fit_trace(import_chrome_trace_file(kTrainTrace), deepseek_trace_setting(v3));
   const PieceModel pm = deepseek_profile();
-  EXPECT_NEAR(pm.fit.gemm_efficiency, fit.gemm_efficiency, 1e-6);
-  EXPECT_NEAR(pm.fit.attention_forward_efficiency, fit.attention_forward_efficiency, 1e-6);
-  EXPECT_NEAR(pm.fit.attention_backward_efficiency, fit.attention_backward_efficiency, 1e-6);
-  EXPECT_EQ(pm.fit.piece_other_us, fit.piece_other_us);
+  EXPECT_NEAR(pm.trace.fp8_gemm_scale, fit.fp8_gemm_scale, 1e-5);
+  EXPECT_NEAR(pm.trace.fp8_wgrad_scale, fit.fp8_wgrad_scale, 1e-5);
+  EXPECT_NEAR(pm.trace.memory_scale, fit.memory_scale, 1e-5);
+  // The scales act on the H200 fits and nothing else.
+  EXPECT_DOUBLE_EQ(pm.params.kernel.gemm_efficiency_fp8,
+                   cost::default_params().gemm_efficiency_fp8 * pm.trace.fp8_gemm_scale);
+  EXPECT_DOUBLE_EQ(pm.params.kernel.gemm_efficiency_bf16,
+                   cost::default_params().gemm_efficiency_bf16);
+  EXPECT_DOUBLE_EQ(pm.params.kernel.norm_efficiency,
+                   cost::default_params().norm_efficiency * pm.trace.memory_scale);
 }
 
-TEST(PieceModel, TimeIsWorkOverFittedThroughputPlusOtherKernels) {
+TEST(PieceModel, FitMakesTheTracesClassTotalsTheMeasuredOnes) {
+  // Per layer: GEMMs of the F and B pieces, of the W pieces, and the other kernels.
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  const TraceFit fit = fit_trace(import_chrome_trace_file(kTrainTrace), deepseek_trace_setting(v3));
+  double gemm[2] = {0, 0};
+  double other[2] = {0, 0};
+  for (const auto& [piece, c] : fit.pieces) {
+    const bool w = piece.pass == Pass::weight;
+    gemm[0] += w ? 0 : c.predicted_gemm_us - c.measured_gemm_us;
+    gemm[1] += w ? c.predicted_gemm_us - c.measured_gemm_us : 0;
+    other[0] += c.predicted_other_us;
+    other[1] += c.measured_other_us;
+  }
+  EXPECT_NEAR(gemm[0], 0, 1e-3);
+  EXPECT_NEAR(gemm[1], 0, 1e-3);
+  EXPECT_NEAR(other[0], other[1], 1e-3);
+  // The attention kernels are not fitted: the H200 fit lands within 5% of DeepSeek's on H800.
+  for (const PieceId piece : {PieceId{PieceKind::attention, Pass::forward},
+                              PieceId{PieceKind::attention, Pass::backward}}) {
+    const PieceComparison& c = fit.pieces.at(piece);
+    EXPECT_NEAR(c.predicted_attention_us / c.measured_attention_us, 1.0, 0.05)
+        << piece_label(piece);
+  }
+}
+
+TEST(PieceModel, PieceTimeIsItsKernelsOnTheSmsLeft) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const PieceModel pm = deepseek_profile();
-  const PieceContext c{.model = &v3, .gpu = pm.measured_on, .tokens = 4096, .held_sms = 20};
-  // As measured (20 SMs held): mlp(F) of a MoE layer = GEMM FLOPs / (FP8 peak x e) + 1309 us.
-  const PieceWork w = piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096);
-  const double expected =
-      w.gemm_flops / (pm.measured_on.fp8_peak.value * pm.fit.gemm_efficiency) + 1309e-6;
-  EXPECT_NEAR(piece_time(pm, c, {PieceKind::mlp, Pass::forward}, 10).value, expected, 1e-12);
-  // Nothing held: the GEMMs get 132 SMs instead of 112.
+  const auto h800 = hardware::find_preset("h800")->gpu;
+  const PieceContext c{.model = &v3, .gpu = h800, .kernels = {.ep = 64}, .held_sms = 20};
+  const PieceId mlp_f{PieceKind::mlp, Pass::forward};
+  const auto kernels = piece_kernels(v3, mlp_f, c.kernels, false);
+  double sum = 0;
+  for (const auto& k : kernels) {
+    ASSERT_FALSE(k.attention);
+    sum += cost::predict(k.shape, h800, 112, pm.params.kernel).time.value;
+  }
+  EXPECT_NEAR(piece_time(pm, c, mlp_f, 10).value, sum, 1e-12);
+  // Nothing held: faster, by less than 132 / 112 (memory-bound kernels keep HBM's pace).
   PieceContext free = c;
   free.held_sms = 0;
-  EXPECT_NEAR(
-      piece_time(pm, free, {PieceKind::mlp, Pass::forward}, 10).value,
-      w.gemm_flops / (pm.measured_on.fp8_peak.value * pm.fit.gemm_efficiency) * 112 / 132 + 1309e-6,
-      1e-12);
-  // Twice the tokens: twice the time.
-  PieceContext twice = c;
-  twice.tokens = 8192;
-  EXPECT_NEAR(piece_time(pm, twice, {PieceKind::mlp, Pass::forward}, 10).value, 2 * expected, 1e-9);
-  // A dense layer has no router in its attention piece (and its dense FFN, 3 x 7168 x 18432,
-  // matches the MoE layer's 9 active experts of 2048 exactly).
+  const double ratio = sum / piece_time(pm, free, mlp_f, 10).value;
+  EXPECT_GT(ratio, 1.05);
+  EXPECT_LT(ratio, 132.0 / 112.0);
+  // A dense layer's attention piece has neither the FFN norm nor the router.
   EXPECT_LT(piece_time(pm, c, {PieceKind::attention, Pass::forward}, 0).value,
             piece_time(pm, c, {PieceKind::attention, Pass::forward}, 10).value);
-  EXPECT_NEAR(piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096, true).gemm_flops, w.gemm_flops,
-              1e-3 * w.gemm_flops);
 }
 
-TEST(PieceModel, OtherKernelsScaleWithHbmBandwidth) {
+TEST(PieceModel, CombineBackwardCastsTheGradientToFp8) {
+  // 4096 tokens x 7168 channels, read in BF16 and written in FP8: 3 bytes per element at the
+  // quantize efficiency, plus the fixed cost.
   const auto v3 = *llm::find_preset("deepseek-v3");
   const PieceModel pm = deepseek_profile();
-  const auto h200 = hardware::find_preset("h200")->gpu;  // 4.8 TB/s vs 3.35 TB/s
-  const PieceContext c{.model = &v3, .gpu = h200, .tokens = 4096, .held_sms = 20};
+  const auto h200 = hardware::find_preset("h200")->gpu;
+  const PieceContext c{.model = &v3, .gpu = h200, .held_sms = 20};
+  const auto& k = pm.params.kernel;
   EXPECT_NEAR(piece_overhead(pm, c, {PieceKind::combine, Pass::backward}).value,
-              270.25e-6 * 3.35 / 4.8, 1e-12);
+              4096.0 * 7168 * 3 / (4.8e12 * k.quantize_efficiency) + k.launch_overhead.value,
+              1e-12);
   EXPECT_EQ(piece_overhead(pm, c, {PieceKind::dispatch, Pass::forward}).value, 0.0);
+  PieceContext bf16 = c;
+  bf16.kernels.fp8_gemm = false;
+  EXPECT_EQ(piece_overhead(pm, bf16, {PieceKind::combine, Pass::backward}).value, 0.0);
 }
 
 TEST(PieceId, TraceLabelsReadAndWriteBack) {

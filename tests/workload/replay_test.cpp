@@ -8,6 +8,7 @@
 #include "models/llm/catalog.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/chrome_import.hpp"
+#include "sim/workload/piece_model.hpp"
 #include "sim/workload/trace_model.hpp"
 #include "tests/support/data_files.hpp"
 
@@ -90,29 +91,36 @@ TEST(TraceModel, PieceWorkFollowsTheModel) {
   EXPECT_DOUBLE_EQ(piece_work(v3, {PieceKind::dispatch, Pass::forward}, 4096).gemm_flops, 0);
 }
 
-TEST(TraceModel, FittedEfficiencyIsWorkOverTimeAtPeak) {
-  // One mlp(F) GEMM kernel of 10 ms: efficiency = flops / (10 ms x 1979 TFLOPS).
+TEST(TraceModel, ScalesMakeThePredictedTotalsTheMeasuredOnes) {
+  // One mlp(F) GEMM kernel of 10 ms and one mlp(W) GEMM kernel of 20 ms: after the fit the
+  // model predicts those times for the pieces' GEMMs.
   const auto v3 = *llm::find_preset("deepseek-v3");
-  Op op{.id = 0,
-        .stream = 7,
-        .op_class = cost::KernelClass::grouped_gemm,
-        .dtype = cost::DType::fp8,
-        .measured_us = 10000.0,
-        .start_us = 0.0};
-  op.tags.piece = "mlp(F)";
-  op.tags.layer = 0;
-  const StepTrace t{.source = "t", .ops = {op}};
-  const auto h800 = hardware::find_preset("h800")->gpu;
-  const TraceFit fit = fit_trace(t, v3, 4096, h800);
-  EXPECT_NEAR(fit.gemm_efficiency,
-              piece_work(v3, {PieceKind::mlp, Pass::forward}, 4096).gemm_flops / (10e-3 * 1979e12),
-              1e-12);
+  auto gemm_op = [](int id, const char* piece, double us) {
+    Op op{.id = id,
+          .stream = 7,
+          .op_class = cost::KernelClass::grouped_gemm,
+          .dtype = cost::DType::fp8,
+          .measured_us = us,
+          .start_us = id * 1e5};
+    op.tags.piece = piece;
+    op.tags.layer = 0;
+    return op;
+  };
+  const StepTrace t{.source = "t", .ops = {gemm_op(0, "mlp(F)", 10000), gemm_op(1, "mlp(W)", 20000)}};
+  const TraceSetting s = deepseek_trace_setting(v3);
+  const TraceFit fit = fit_trace(t, s);
+  EXPECT_NEAR(fit.pieces.at({PieceKind::mlp, Pass::forward}).predicted_gemm_us, 10000, 1e-3);
+  EXPECT_NEAR(fit.pieces.at({PieceKind::mlp, Pass::weight}).predicted_gemm_us, 20000, 1e-3);
+  EXPECT_DOUBLE_EQ(fit.memory_scale, 1.0);  // nothing to fit it to
   // Predicting on the GPU it was fitted on gives the measurement back; a GPU with twice the FP8
-  // peak halves it.
-  EXPECT_NEAR(predicted_durations(t, v3, 4096, fit, h800, h800)[0], 10000.0, 1e-6);
-  auto doubled = h800;
+  // peak (same HBM) runs the compute-bound expert GEMMs in about half the time.
+  const KernelParams p = with_trace_scales(s.params, fit);
+  EXPECT_NEAR(predicted_durations(t, s, s.gpu, p)[0], 10000.0, 1e-3);
+  auto doubled = s.gpu;
   doubled.fp8_peak = doubled.fp8_peak * 2.0;
-  EXPECT_NEAR(predicted_durations(t, v3, 4096, fit, h800, doubled)[0], 5000.0, 1e-6);
+  const double faster = predicted_durations(t, s, doubled, p)[0];
+  EXPECT_GT(faster, 5000.0);
+  EXPECT_LT(faster, 5500.0);
 }
 
 }  // namespace

@@ -1,0 +1,253 @@
+// Kernel lists of pieces from the op tables, and their time from the kernel cost model.
+#include "sim/workload/piece_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+
+namespace codesim::workload {
+namespace {
+
+using cost::DType;
+using cost::KernelClass;
+using cost::KernelShape;
+
+constexpr double kBf16 = 2;  // bytes per element
+// A cast to FP8 reads 2 bytes and writes 1 per element, twice (as is and transposed).
+constexpr double kCastBytes = 4;
+
+class Lister {
+ public:
+  Lister(const llm::LlmSpec& m, PieceId piece, const KernelContext& c) : m_(m), piece_(piece), c_(c) {}
+
+  void add(const llm::LayerOp& op) {
+    switch (op.op_class) {
+      case llm::OpClass::gemm:
+      case llm::OpClass::grouped_gemm:
+        gemm(op);
+        break;
+      case llm::OpClass::attention:
+        attention(op);
+        break;
+      case llm::OpClass::norm:
+        // F: read x, write y; B: read x and dy, write dx. No weight pass of its own.
+        memory(op.name, KernelClass::norm, op.gemm.rows * op.gemm.in * kBf16 *
+                                               (pass() == Pass::forward ? 2.0 : 3.0));
+        break;
+      case llm::OpClass::elementwise:
+        // SwiGLU: F reads gate and up and writes the product (with FP8 GEMMs: in FP8, as is and
+        // transposed, the down projection's input); B reads three, writes two.
+        memory(op.name, KernelClass::elementwise,
+               op.gemm.rows * op.gemm.in *
+                   (pass() != Pass::forward ? 5.0 * kBf16 : c_.fp8_gemm ? 2.0 * kBf16 + 2.0 : 3.0 * kBf16));
+        break;
+      case llm::OpClass::lookup:
+        break;
+    }
+  }
+
+  std::vector<PieceKernel> take() { return std::move(out_); }
+
+ private:
+  Pass pass() const { return piece_.pass; }
+
+  void memory(const std::string& name, KernelClass kind, double bytes) {
+    if (pass() == Pass::weight || bytes <= 0) {
+      return;
+    }
+    out_.push_back({name, KernelShape{.kind = kind, .bytes = core::Bytes(bytes)}, false, std::nullopt});
+  }
+
+  bool fp8(const llm::LayerOp& op) const {
+    if (!c_.fp8_gemm || op.name == "router") {
+      return false;
+    }
+    return piece_.kind != PieceKind::head || op.routed_expert();
+  }
+
+  // Rows per expert group on this GPU: the routing plan's, or tokens x top-k spread evenly.
+  std::vector<double> group_rows(const llm::LayerOp& op) const {
+    if (!c_.expert_rows.empty()) {
+      return c_.expert_rows;
+    }
+    const int local = std::max(1, static_cast<int>(std::ceil(op.gemm.groups / c_.ep)));
+    const double rows = c_.tokens * m_.moe->activated_experts;
+    return std::vector<double>(static_cast<std::size_t>(local), rows / local);
+  }
+
+  void gemm(const llm::LayerOp& op) {
+    const llm::GemmDims& g = op.gemm;
+    const bool grouped = op.op_class == llm::OpClass::grouped_gemm;
+    KernelShape k{.kind = grouped ? KernelClass::grouped_gemm : KernelClass::gemm,
+                  .dtype = fp8(op) ? DType::fp8 : DType::bf16};
+    const std::vector<double> groups = grouped ? group_rows(op) : std::vector<double>{};
+    double rows = g.rows;
+    if (grouped) {
+      rows = 0;
+      for (double r : groups) {
+        rows += r;
+      }
+    }
+    double cast_elements = 0;
+    switch (pass()) {
+      case Pass::forward:
+        k.n = g.out;
+        k.k = g.in;
+        cast_elements = rows * g.in;
+        break;
+      case Pass::backward:
+        k.n = g.in;
+        k.k = g.out;
+        cast_elements = rows * g.out;
+        break;
+      case Pass::weight:
+        // The weight gradient: in x out per group, summed over the group's rows; its operands
+        // were cast when F and B produced them.
+        k.m = g.in;
+        k.n = g.out;
+        k.batch = grouped ? static_cast<double>(groups.size()) : 1.0;
+        k.k = rows / k.batch;
+        k.flops = core::Flops(2.0 * rows * g.in * g.out);
+        break;
+      case Pass::none:
+        return;
+    }
+    if (pass() != Pass::weight) {
+      if (grouped) {
+        k.group_m = groups;
+      } else {
+        k.m = rows;
+      }
+    }
+    if (grouped && op.name == "experts_gate_up" && pass() != Pass::weight) {
+      // Tokens to their experts' rows (FP8 in, FP8 out) and the weighted sum back (BF16).
+      out_.push_back({"permute", KernelShape{.kind = KernelClass::elementwise,
+                                             .bytes = core::Bytes(rows * g.in * 2.0)},
+                      false, std::nullopt});
+      out_.push_back({"unpermute",
+                      KernelShape{.kind = KernelClass::elementwise,
+                                  .bytes = core::Bytes((rows + c_.tokens) * g.in * kBf16)},
+                      false, std::nullopt});
+    }
+    // FP8 dispatch delivers the experts' inputs in FP8, and combine(B) their output gradients.
+    // The activation before a down projection writes its FP8 input itself (fused, F).
+    const bool down = op.name.size() > 5 && op.name.ends_with("_down") && op.name != "q_down" &&
+                      op.name != "kv_down";
+    const bool arrives_fp8 = (op.name == "experts_gate_up" && pass() == Pass::forward) ||
+                             (op.name == "experts_down" && pass() == Pass::backward) ||
+                             (down && pass() == Pass::forward);
+    if (k.dtype == DType::fp8 && cast_elements > 0 && !arrives_fp8) {
+      out_.push_back({"cast " + op.name,
+                      KernelShape{.kind = KernelClass::quantize,
+                                  .dtype = DType::fp8,
+                                  .bytes = core::Bytes(cast_elements * kCastBytes)},
+                      false, std::nullopt});
+    }
+    out_.push_back({op.name, std::move(k), pass() == Pass::weight, std::nullopt});
+  }
+
+  void attention(const llm::LayerOp& op) {
+    if (pass() == Pass::weight) {
+      return;
+    }
+    const llm::AttentionDims& a = op.attention;
+    const double rows = op.gemm.rows;
+    memory("rotary", KernelClass::elementwise,
+           rows * (a.heads + a.rope_key_heads) * a.rope * kBf16 * 2.0);
+    cost::AttentionShape shape{.batch = rows / c_.seq_len,
+                               .heads = a.heads,
+                               .seq = static_cast<double>(c_.seq_len),
+                               .d_qk = static_cast<int>(a.d_qk),
+                               .d_v = static_cast<int>(a.d_v),
+                               .causal = true,
+                               .pass = pass() == Pass::forward ? cost::AttentionPass::forward
+                                                               : cost::AttentionPass::backward};
+    out_.push_back({op.name,
+                    KernelShape{.kind = pass() == Pass::forward ? KernelClass::attention_forward
+                                                                : KernelClass::attention_backward},
+                    false, shape});
+  }
+
+  const llm::LlmSpec& m_;
+  PieceId piece_;
+  const KernelContext& c_;
+  std::vector<PieceKernel> out_;
+};
+
+}  // namespace
+
+std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
+                                    bool dense_layer) {
+  const llm::OpShape shape{.seq_len = tokens, .micro_batch = 1, .causal = true};
+  const bool moe = m.moe && !dense_layer;
+  std::vector<llm::LayerOp> ops;
+  if (piece.kind == PieceKind::attention) {
+    ops = llm::attention_ops(m, shape);
+    if (moe) {
+      for (const auto& op : llm::moe_ops(m, shape)) {
+        if (op.name == "ffn_norm" || op.name == "router") {
+          ops.push_back(op);
+        }
+      }
+    }
+  } else if (piece.kind == PieceKind::mlp && !moe) {
+    ops = llm::dense_ffn_ops(m, shape);
+  } else if (piece.kind == PieceKind::mlp) {
+    for (const auto& op : llm::moe_ops(m, shape)) {
+      if (op.name != "ffn_norm" && op.name != "router") {
+        ops.push_back(op);
+      }
+    }
+  } else if (piece.kind == PieceKind::head) {
+    for (const auto& block : llm::model_blocks(m, shape)) {
+      if (block.kind == "head" || block.kind == "mtp") {
+        ops.insert(ops.end(), block.ops.begin(), block.ops.end());
+      }
+    }
+  }
+  return ops;
+}
+
+std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece,
+                                       const KernelContext& c, bool dense_layer) {
+  if (piece == PieceId{PieceKind::combine, Pass::backward}) {
+    if (!c.fp8_gemm) {
+      return {};
+    }
+    // The gradient of the micro-batch's tokens, cast to FP8 before it is sent to the experts.
+    const double elements = static_cast<double>(c.tokens) * m.hidden;
+    return {{"cast combine gradient",
+             {.kind = KernelClass::quantize, .dtype = DType::fp8, .bytes = core::Bytes(elements * 3)},
+             false,
+             std::nullopt}};
+  }
+  Lister lister(m, piece, c);
+  for (const auto& op : piece_ops(m, piece, c.tokens, dense_layer)) {
+    lister.add(op);
+  }
+  return lister.take();
+}
+
+PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec& gpu, int sms,
+                const KernelParams& p) {
+  PieceCost total;
+  cost::CostParams wgrad = p.kernel;
+  wgrad.gemm_efficiency_fp8 *= p.fp8_wgrad_scale;
+  for (const PieceKernel& k : kernels) {
+    const cost::KernelCost c =
+        k.attention ? cost::predict_attention(*k.attention, gpu, sms, p.attention, p.kernel)
+                    : cost::predict(k.shape, gpu, sms, k.weight_gradient ? wgrad : p.kernel);
+    total.total += c.time;
+    if (k.attention) {
+      total.attention += c.time;
+    } else if (k.shape.kind == KernelClass::gemm || k.shape.kind == KernelClass::grouped_gemm) {
+      total.gemm += c.time;
+    } else {
+      total.memory += c.time;
+    }
+    ++total.kernels;
+  }
+  return total;
+}
+
+}  // namespace codesim::workload

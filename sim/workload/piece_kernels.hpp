@@ -1,0 +1,89 @@
+// The kernels one piece of a layer launches on one GPU (spec §9's pieces: attn, mlp, head; F, B,
+// W), with their shapes, from models/llm's op tables, and their time from models/cost.
+//
+// Per op of the piece, in pass F (forward), B (input gradient) or W (weight gradient):
+//   GEMM rows x in -> out        F: m = rows, n = out, k = in    B: m = rows, n = in, k = out
+//                                W: m = in, n = out, k = rows    (grouped: per expert group)
+//   FP8 GEMM                     plus a cast to FP8 of the operand the pass produces, as is and
+//                                transposed for the weight gradient (F: the input, B: the output
+//                                gradient; W reads those copies): 4 bytes per element; none for
+//                                the experts' input (F) and output gradient (B), which FP8
+//                                dispatch and combine(B) deliver in FP8
+//   attention core               a fused kernel by shape (heads, d_qk, d_v, sequence, causal);
+//                                B is forward + backward less forward; plus rotary embedding of
+//                                the queries and keys (read and write, F and B)
+//   RMSNorm over w channels      F: read + write rows x w; B: read x and dy, write dx
+//   SwiGLU over w channels       F: read gate and up, write out (FP8 GEMMs: the down
+//                                projection's FP8 input, as is and transposed, instead of its
+//                                cast); B: read 3, write 2
+//   routed experts               F and B: permute the tokens to their experts and back (FP8 out,
+//                                BF16 back: 3 bytes per row and channel each way, and the sum)
+// Element sizes are BF16 (2 bytes) unless said. Routed experts run as grouped GEMMs over the
+// experts this GPU hosts, each with its own rows (the routing plan's, or tokens x top-k spread
+// evenly). The router and the output head stay in BF16 (DeepSeek-V3's recipe); the MTP modules'
+// experts run in the GEMM dtype and their other GEMMs in BF16.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/cost/attention_cost.hpp"
+#include "models/cost/kernel_cost.hpp"
+#include "models/hardware/hardware_spec.hpp"
+#include "models/llm/layer_ops.hpp"
+#include "models/llm/llm_spec.hpp"
+#include "sim/core/units.hpp"
+#include "sim/workload/piece_id.hpp"
+
+namespace codesim::workload {
+
+struct KernelContext {
+  int tokens = 4096;   // of the micro-batch on this GPU
+  int seq_len = 4096;  // tokens per sequence (attention's shape)
+  bool fp8_gemm = true;
+  int ep = 1;  // the routed experts are spread over this many GPUs
+  // Rows each expert hosted by the busiest GPU takes; empty: tokens x top-k spread evenly.
+  std::vector<double> expert_rows;
+};
+
+struct PieceKernel {
+  std::string op;  // the op it serves: "q_down", "cast q_down", "attention_core", ...
+  cost::KernelShape shape;
+  bool weight_gradient = false;  // a GEMM of the W pass
+  std::optional<cost::AttentionShape> attention;  // set for the fused attention kernel
+};
+
+// The model's ops a piece computes in one layer, at `tokens` tokens: attn = the attention ops
+// and, in MoE layers, the FFN norm and the router (dispatch needs their result); mlp = the dense FFN, or the MoE's shared and routed experts; head =
+// the output head and the MTP modules. Other pieces compute nothing.
+std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
+                                    bool dense_layer);
+
+// The kernels of `piece` in one layer (`dense_layer`: its mlp is the dense FFN and its
+// attention has no router). combine(B) casts the gradient to FP8 on the communication stream
+// before sending it (FP8 GEMMs); other pieces that compute nothing (dispatch, send, ...) have none.
+std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece,
+                                       const KernelContext& c, bool dense_layer);
+
+// Time of a piece's kernels in sequence, split by what bounds them.
+struct PieceCost {
+  core::Seconds total;
+  core::Seconds gemm;       // GEMMs and grouped GEMMs
+  core::Seconds attention;  // the fused attention kernels
+  core::Seconds memory;     // casts, norms, activations, rotary, permutes
+  int kernels = 0;
+};
+
+struct KernelParams {
+  cost::CostParams kernel;
+  cost::AttentionParams attention;
+  // FP8 weight-gradient GEMMs (K = tokens, both operands scaled along it) against the others.
+  double fp8_wgrad_scale = 1;
+};
+
+// `sms`: SMs left to the piece (the GPU's less those communication holds meanwhile).
+PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec& gpu, int sms,
+                const KernelParams& p);
+
+}  // namespace codesim::workload
