@@ -97,6 +97,33 @@ TEST(PieceModel, CombineBackwardCastsTheGradientToFp8) {
   EXPECT_EQ(piece_overhead(pm, bf16, {PieceKind::combine, Pass::backward}).value, 0.0);
 }
 
+TEST(PieceModel, AGpuThatDoesNotExistIsItsNumbers) {
+  // A custom GPU (no preset, unknown architecture): 160 SMs, twice the H800's peaks, 8 TB/s.
+  // Its pieces come from these numbers alone, faster than on the H800, and the run says the
+  // Hopper efficiencies are assumed for it.
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  const PieceModel pm = deepseek_profile();
+  const hardware::GpuSpec custom{.sms = 160,
+                                 .bf16_peak = core::FlopsPerSecond(1978e12),
+                                 .fp8_peak = core::FlopsPerSecond(3958e12),
+                                 .hbm_capacity = core::Bytes(192e9),
+                                 .hbm_bandwidth = core::BytesPerSecond(8e12)};
+  const auto h800 = hardware::find_preset("h800")->gpu;
+  const PieceContext on_custom{.model = &v3, .gpu = custom, .kernels = {.ep = 64}};
+  PieceContext on_h800 = on_custom;
+  on_h800.gpu = h800;
+  for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
+    const double t = piece_time(pm, on_custom, {PieceKind::mlp, pass}, 10).value;
+    const double h = piece_time(pm, on_h800, {PieceKind::mlp, pass}, 10).value;
+    EXPECT_GT(t, 0.4 * h);
+    EXPECT_LT(t, 0.6 * h);
+  }
+  const auto notes = piece_model_notes(pm, custom);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[1].kind, core::NoteKind::assumed);
+  EXPECT_EQ(piece_model_notes(pm, h800).size(), 1u);
+}
+
 TEST(PieceId, TraceLabelsReadAndWriteBack) {
   for (const char* label :
        {"attn(F)", "attn(B)", "attn(W)", "mlp(F)", "mlp(W)", "dispatch(F)", "combine(B)", "send(F)",
