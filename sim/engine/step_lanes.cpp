@@ -56,6 +56,11 @@ std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const St
       rank.tail.push_back(span);
       continue;
     }
+    // A chunk's extent on the compute lane: its sends and all-to-alls run beside it (a stage
+    // with the embedding alone computes nothing, and its chunks take no time of the lane).
+    if (task.stream != workload::StepStream::compute) {
+      continue;
+    }
     auto [it, fresh] = chunks[static_cast<std::size_t>(task.rank)].emplace(
         task.chunk, ChunkInterval{span, task.chunk_kind});
     if (!fresh) {

@@ -28,12 +28,13 @@ std::vector<StageLayers> place_layers(const StageCosts& c, int stages);
 // The same when devices hold several stages (`stages_of[d]`: device d's stages; DualPipe and
 // DualPipeV give each device two, and a device's work is the sum of its stages'): the linear
 // partition, then single layers moved across stage boundaries while that lowers the busiest
-// device's sum (then the spread of the devices' sums). With one stage per device it is the
-// linear partition.
+// device's sum (then the spread of the devices' sums); the first stage may give away all its
+// layers (keeping the embedding) and the last all of its (keeping the head and MTP), as when
+// DualPipeV puts both on one device. With one stage per device it is the linear partition.
 std::vector<StageLayers> place_layers(const StageCosts& c, int stages,
                                       const std::vector<std::vector<int>>& stages_of);
 
-// "0-3 + embedding", "58-60 + head, MTP".
+// "0-3 + embedding", "58-60 + head, MTP", "head, MTP" (no transformer layer).
 std::string describe(const StageLayers& s);
 
 }  // namespace codesim::workload

@@ -73,5 +73,36 @@ TEST(StagePlacement, DevicesWithTwoStagesBalanceTheirSums) {
   }
 }
 
+TEST(StagePlacement, AFoldedPipelineMayLeaveTheEmbeddingAndTheHeadAlone) {
+  // DualPipeV-like: 6 stages on 3 devices ({0, 5}, {1, 4}, {2, 3}); 8 layers of 1 and a head of
+  // 4 (an output head and MTP weigh several layers). Total 12, so at best 4 per device: only with
+  // the head alone on the last stage and nothing but the embedding on the first. Brute force
+  // over every split (first and last stages may be empty, the others not) finds the same.
+  const StageCosts c{std::vector<double>(8, 1.0), 0, 4};
+  const std::vector<std::vector<int>> devices{{0, 5}, {1, 4}, {2, 3}};
+  const auto placed = place_layers(c, 6, devices);
+  double optimum = 1e9;
+  for (int b1 = 0; b1 <= 8; ++b1) {
+    for (int b2 = b1 + 1; b2 <= 8; ++b2) {
+      for (int b3 = b2 + 1; b3 <= 8; ++b3) {
+        for (int b4 = b3 + 1; b4 <= 8; ++b4) {
+          for (int b5 = b4 + 1; b5 <= 8; ++b5) {
+            const std::vector<StageLayers> p{{0, b1 - 1, true, false}, {b1, b2 - 1, false, false},
+                                             {b2, b3 - 1, false, false}, {b3, b4 - 1, false, false},
+                                             {b4, b5 - 1, false, false}, {b5, 7, false, true}};
+            optimum = std::min(optimum, busiest_device(c, p, devices));
+          }
+        }
+      }
+    }
+  }
+  EXPECT_DOUBLE_EQ(optimum, 4);
+  EXPECT_DOUBLE_EQ(busiest_device(c, placed, devices), 4);
+  EXPECT_EQ(placed.front().layers(), 0);
+  EXPECT_EQ(placed.back().layers(), 0);
+  EXPECT_EQ(describe(placed.front()), "embedding");
+  EXPECT_EQ(describe(placed.back()), "head, MTP");
+}
+
 }  // namespace
 }  // namespace codesim::workload
