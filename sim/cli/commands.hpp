@@ -153,8 +153,9 @@ struct CollectiveOptions {
 void run_collective(const CollectiveOptions& o, std::ostream& out);
 
 struct ScheduleOptions {
-  std::string method = "dualpipe";  // 1f1b | zb1p | dualpipe | dualpipev
+  std::string method = "dualpipe";  // 1f1b | zb1p | dualpipe | dualpipev | interleaved-1f1b
   int pp = 8;                       // pipeline ranks (devices)
+  int virtual_stages = 1;           // interleaved-1f1b: stages per rank
   int chunks = 20;                  // micro-batches
   std::string f = "1ms";            // a forward chunk
   std::string b = "2ms";            // a whole backward chunk (input + weight parts)

@@ -294,8 +294,11 @@ Command add_schedule(CLI::App& app) {
   auto o = options<cli::ScheduleOptions>();
   auto* cmd = app.add_subcommand(
       "schedule", "A pipeline schedule's chunks per rank, chart, bubble and activations");
-  cmd->add_option("--method", o->method, "1f1b, zb1p, dualpipe or dualpipev");
+  cmd->add_option("--method", o->method, "1f1b, zb1p, dualpipe, dualpipev or interleaved-1f1b");
   cmd->add_option("--pp", o->pp, "Pipeline ranks (devices)");
+  cmd->add_option("--virtual-stages", o->virtual_stages,
+                  "Stages per rank (interleaved-1f1b)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--chunks", o->chunks, "Micro-batches");
   cmd->add_option("--f", o->f, "A forward chunk, e.g. 1ms");
   cmd->add_option("--b", o->b, "A whole backward chunk (input + weight parts)");

@@ -28,7 +28,7 @@ ScheduleMethod method_of(const std::string& m) {
     }
   }
   throw_usage_error("schedule", "unknown method '" + m + "'",
-                    "one of: 1f1b, zb1p, dualpipe, dualpipev", "--method");
+                    "one of: 1f1b, zb1p, dualpipe, dualpipev, interleaved-1f1b", "--method");
 }
 
 core::Seconds duration(const std::string& text, const std::string& flag) {
@@ -72,7 +72,7 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out) {
   workload::PipelineSchedule schedule;
   workload::ScheduleTiming timing;
   try {
-    schedule = workload::make_schedule(method, o.pp, o.chunks);
+    schedule = workload::make_schedule(method, o.pp, o.chunks, o.virtual_stages);
     timing = workload::time_schedule(schedule, times);
   } catch (const workload::ScheduleError& e) {
     throw_usage_error("schedule", e.what());

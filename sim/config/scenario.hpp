@@ -121,6 +121,7 @@ struct ParallelismSection {
 
 struct ScheduleSection {
   ScheduleMethod method{};
+  int virtual_stages{};  // interleaved-1f1b: stages per pipeline rank
   int micro_batch_sequences{};
 };
 

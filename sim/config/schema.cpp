@@ -281,6 +281,11 @@ std::vector<FieldSpec> build_schema() {
   // --- schedule
   f.push_back(field("schedule.method", MEMBER(schedule.method),
                     with_default("1f1b", "Pipeline schedule.")));
+  f.push_back(field(
+      "schedule.virtual_stages", MEMBER(schedule.virtual_stages),
+      between(with_default("1", "Stages per pipeline rank of interleaved-1f1b (Megatron's "
+                                "virtual pipeline stages); 1 for the other methods."),
+              1, 1024)));
   f.push_back(field("schedule.micro_batch_sequences", MEMBER(schedule.micro_batch_sequences),
                     between(with_default("1", "Sequences per micro-batch per data-parallel rank."),
                             1, 1'000'000)));

@@ -45,6 +45,7 @@ workload::StepProgram step_program(const Scenario& s, std::vector<double> busies
                                 .pieces = workload::deepseek_profile(),
                                 .method = s.schedule.method,
                                 .pp = pa.pp,
+                                .virtual_stages = s.schedule.virtual_stages,
                                 .micro_batches = micro_batches,
                                 .tokens = micro_batch_tokens(s),
                                 .seq_len = s.workload.seq_len,

@@ -78,6 +78,24 @@ void one_f_one_b(RankBuilder& b, int ranks, int rank, int c, bool zero_bubble) {
   }
 }
 
+// Megatron's interleaved 1F1B on rank r of R with V stages (phases 0..V-1: stage v R + r).
+void interleaved(RankBuilder& b, int ranks, int rank, int c, int v) {
+  const int total = c * v;
+  const int warmup = std::min(2 * (ranks - rank - 1) + (v - 1) * ranks, total);
+  auto forward_phase = [&](int k) { return (k / ranks) % v; };
+  auto backward_phase = [&](int k) { return v - 1 - (k / ranks) % v; };
+  for (int k = 0; k < warmup; ++k) {
+    b.forward(forward_phase(k));
+  }
+  for (int k = 0; k < total - warmup; ++k) {
+    b.forward(forward_phase(warmup + k));
+    b.backward(backward_phase(k), false);
+  }
+  for (int k = total - warmup; k < total; ++k) {
+    b.backward(backward_phase(k), false);
+  }
+}
+
 // The eight phases of spec §7. For DualPipe: h = min(r, R - 1 - r), half = R/2 ranks, per =
 // C/2 micro-batches per direction, `unpaired` for the two middle ranks; for DualPipeV: h = r,
 // half = R, per = C, `unpaired` for the last rank.
@@ -152,6 +170,8 @@ int PipelineSchedule::rank_of(int direction, int stage) const {
       return direction == 0 ? stage : ranks - 1 - stage;
     case ScheduleMethod::dualpipev:
       return stage < ranks ? stage : 2 * ranks - 1 - stage;
+    case ScheduleMethod::interleaved_1f1b:
+      return stage % ranks;
     default:
       return stage;
   }
@@ -188,8 +208,16 @@ std::vector<int> peak_in_flight(const PipelineSchedule& s) {
   return out;
 }
 
-PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batches) {
+PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batches,
+                               int virtual_stages) {
   const std::string name(schedule_method_name(method));
+  const bool interleaving = method == ScheduleMethod::interleaved_1f1b;
+  check(virtual_stages >= 1, "a schedule needs at least 1 virtual stage per rank, got " +
+                                 std::to_string(virtual_stages));
+  check(interleaving || virtual_stages == 1,
+        name + " holds one stage per rank (two for the dual methods); virtual stages are "
+               "interleaved-1f1b's, got " +
+            std::to_string(virtual_stages));
   const bool dual = method == ScheduleMethod::dualpipe || method == ScheduleMethod::dualpipev;
   check(ranks >= (dual ? 2 : 1), name + " needs at least " + (dual ? "2" : "1") + " pipeline rank" +
                                      (dual ? "s" : "") + ", got " + std::to_string(ranks));
@@ -208,10 +236,15 @@ PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batch
                                           " needs at least 2 x pp = " + std::to_string(2 * ranks) +
                                           " micro-batches, got " + std::to_string(micro_batches));
   }
+  if (interleaving) {
+    check(micro_batches % ranks == 0,
+          "interleaved-1f1b needs micro-batches in multiples of the " + std::to_string(ranks) +
+              " pipeline ranks, got " + std::to_string(micro_batches));
+  }
   PipelineSchedule s;
   s.method = method;
   s.ranks = ranks;
-  s.stages = method == ScheduleMethod::dualpipev ? 2 * ranks : ranks;
+  s.stages = method == ScheduleMethod::dualpipev ? 2 * ranks : ranks * virtual_stages;
   s.directions = method == ScheduleMethod::dualpipe ? 2 : 1;
   s.micro_batches = micro_batches;
   s.per_rank.resize(static_cast<std::size_t>(ranks));
@@ -239,6 +272,15 @@ PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batch
       case ScheduleMethod::dualpipev: {
         RankBuilder b(out, {StageWork{0, r, 0}, StageWork{0, 2 * ranks - 1 - r, 0}});
         dual_phases(b, r, ranks, micro_batches, 2 * ranks, r == ranks - 1);
+        break;
+      }
+      case ScheduleMethod::interleaved_1f1b: {
+        std::vector<StageWork> phases;
+        for (int v = 0; v < virtual_stages; ++v) {
+          phases.push_back(StageWork{0, v * ranks + r, 0});
+        }
+        RankBuilder b(out, std::move(phases));
+        interleaved(b, ranks, r, micro_batches, virtual_stages);
         break;
       }
     }

@@ -11,6 +11,10 @@
 //              deferred where §7 says so).
 //   DualPipeV  R ranks holding two stages each of one 2R-stage pipeline in a V (stage r and
 //              2R - 1 - r), C >= 2R micro-batches, the same eight phases with §7's counts.
+//   interleaved-1f1b  Megatron's interleaved schedule: R ranks holding V stages each (stage
+//              v R + r, "virtual stages"), C a multiple of R; rank r warms up with
+//              2 (R - r - 1) + (V - 1) R forwards, then alternates, the k-th forward on its stage
+//              (k / R) mod V and the k-th backward on V - 1 - (k / R) mod V.
 //
 // "Direction" is the way micro-batches travel: 0 enters at rank 0, 1 at rank R - 1 (DualPipe
 // only). The k-th forward of a (direction, stage) on a rank is micro-batch k of that direction.
@@ -25,13 +29,14 @@
 
 namespace codesim::workload {
 
-enum class ScheduleMethod { one_f_one_b, zb1p, dualpipe, dualpipev };
+enum class ScheduleMethod { one_f_one_b, zb1p, dualpipe, dualpipev, interleaved_1f1b };
 // Their names in scenarios and on the command line.
 inline constexpr std::array kScheduleMethodNames = {
     std::pair{ScheduleMethod::one_f_one_b, std::string_view("1f1b")},
     std::pair{ScheduleMethod::zb1p, std::string_view("zb1p")},
     std::pair{ScheduleMethod::dualpipe, std::string_view("dualpipe")},
     std::pair{ScheduleMethod::dualpipev, std::string_view("dualpipev")},
+    std::pair{ScheduleMethod::interleaved_1f1b, std::string_view("interleaved-1f1b")},
 };
 std::string_view schedule_method_name(ScheduleMethod m);  // "1f1b", "zb1p", ...
 
@@ -60,7 +65,7 @@ struct Chunk {
 struct PipelineSchedule {
   ScheduleMethod method = ScheduleMethod::one_f_one_b;
   int ranks = 0;
-  int stages = 0;         // per direction: R, or 2R for DualPipeV
+  int stages = 0;         // per direction: R, 2R for DualPipeV, V R for interleaved-1f1b
   int directions = 1;     // 2 for DualPipe
   int micro_batches = 0;  // in all (DualPipe: half per direction)
   std::vector<std::vector<Chunk>> per_rank;
@@ -77,9 +82,12 @@ class ScheduleError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// `ranks` is the number of pipeline ranks (devices). Throws ScheduleError for ranks < 1 (2 for
-// the dual methods), micro_batches < 1, and DualPipe's and DualPipeV's conditions.
-PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batches);
+// `ranks` is the number of pipeline ranks (devices); `virtual_stages` the stages per rank of
+// interleaved-1f1b (1 for the others). Throws ScheduleError for ranks < 1 (2 for the dual
+// methods), micro_batches < 1, DualPipe's and DualPipeV's conditions, and interleaved-1f1b's
+// (micro-batches a multiple of the ranks).
+PipelineSchedule make_schedule(ScheduleMethod method, int ranks, int micro_batches,
+                               int virtual_stages = 1);
 
 // Per rank: the most (direction, stage, micro-batch) activations held at once, from a forward's
 // start to the end of its whole backward or of its weight part. Depends on the chunk order only.

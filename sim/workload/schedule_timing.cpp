@@ -137,6 +137,7 @@ core::Seconds published_bubble(ScheduleMethod m, int ranks, const ChunkTimes& t)
   const double fb = t.forward_backward.value;
   switch (m) {
     case ScheduleMethod::one_f_one_b:
+    case ScheduleMethod::interleaved_1f1b:  // per virtual stage: (PP - 1)(F + B) / V per rank
       return core::Seconds((pp - 1) * (f + b));
     case ScheduleMethod::zb1p:
       return core::Seconds((pp - 1) * (f + b - 2 * w));

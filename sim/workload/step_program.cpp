@@ -446,7 +446,7 @@ StepProgram build_step_program(const StepSpec& s) {
     throw std::invalid_argument("a step needs a model, tokens, and pp, ep, dp of at least 1");
   }
   StepProgram p;
-  p.schedule = make_schedule(s.method, s.pp, s.micro_batches);
+  p.schedule = make_schedule(s.method, s.pp, s.micro_batches, s.virtual_stages);
   Builder b(s, p);
   StageCosts costs;
   for (int l = 0; l < s.model->layers; ++l) {

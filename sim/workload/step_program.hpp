@@ -69,6 +69,7 @@ struct StepSpec {
   PieceModel pieces;
   ScheduleMethod method = ScheduleMethod::dualpipe;
   int pp = 1;
+  int virtual_stages = 1;  // interleaved-1f1b
   int micro_batches = 1;
   int tokens = 4096;  // per micro-batch and GPU
   int seq_len = 4096;

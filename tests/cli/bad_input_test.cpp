@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_choice.yaml",
                  "tests/bad_input/unknown_choice.yaml:4:11: error: schedule.method: unknown value "
                  "'dualpip'\n"
-                 "  hint: did you mean 'dualpipe'? (one of: 1f1b, zb1p, dualpipe, dualpipev)\n"},
+                 "  hint: did you mean 'dualpipe'? (one of: 1f1b, zb1p, dualpipe, dualpipev, interleaved-1f1b)\n"},
         BadInput{
             "unknown_key.yaml",
             "tests/bad_input/unknown_key.yaml:4:3: error: hardware.nvlink_bandwith: unknown key\n"

@@ -42,7 +42,7 @@ TEST(ScheduleCli, BadFlagsGetExactMessages) {
   const auto method = run_codesim("schedule --method gpipe");
   EXPECT_EQ(method.err,
             "codesim schedule: error: --method: unknown method 'gpipe'\n"
-            "  hint: one of: 1f1b, zb1p, dualpipe, dualpipev\n");
+            "  hint: one of: 1f1b, zb1p, dualpipe, dualpipev, interleaved-1f1b\n");
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ TEST(SweepErrors, WordForWord) {
   EXPECT_EQ(
       sweep_error_of("sweep: {schedule.method: {from: 1, to: 2, step: 1}}\n"),
       "s.yaml:3:26: error: sweep.schedule.method: a range needs a numeric key; this one is one of: "
-      "1f1b, zb1p, dualpipe, dualpipev\n"
+      "1f1b, zb1p, dualpipe, dualpipev, interleaved-1f1b\n"
       "  hint: list the values: [a, b, c]");
   EXPECT_EQ(sweep_error_of("sweep: {}\n"),
             "s.yaml:3:8: error: sweep: the sweep varies no key\n"

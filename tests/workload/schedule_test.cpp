@@ -35,6 +35,10 @@ double formula(ScheduleMethod m, int pp, const ChunkTimes& t) {
       const int stages = 2 * pp;
       return (stages / 2.0 - 1) * (fb + b - 3 * w);
     }
+    case ScheduleMethod::interleaved_1f1b:
+      // Megatron: (PP - 1)(F + B) / V with F, B of a rank's whole model part, i.e. (PP - 1)
+      // (F + B) in the chunk times of one virtual stage.
+      return (pp - 1) * (f + b);
   }
   return -1;
 }
@@ -60,10 +64,35 @@ TEST(Schedule, EveryMethodReproducesItsBubbleFormula) {
   }
 }
 
+TEST(Schedule, InterleavedOneFOneBReproducesMegatronsBubble) {
+  // Rank r holds stages r, r + PP, ...; with V virtual stages the bubble is (PP - 1)(F + B) / V
+  // in a rank's whole-model times, (PP - 1)(f + b) in one virtual stage's (f = F / V), exactly,
+  // for micro-batches in multiples of PP (Megatron's condition).
+  for (int pp : {2, 4, 8}) {
+    for (int v : {1, 2, 3, 4}) {
+      for (int mult : {1, 2, 3}) {
+        const int c = pp * mult;
+        const ChunkTimes t = times(1.0, 3.0);
+        const PipelineSchedule s = make_schedule(ScheduleMethod::interleaved_1f1b, pp, c, v);
+        EXPECT_EQ(s.stages, pp * v);
+        EXPECT_EQ(s.stages_of(1).size(), static_cast<std::size_t>(v));
+        const ScheduleTiming timing = time_schedule(s, t);
+        const double whole_model_f = v * t.forward.value;  // a rank's F and B over its V stages
+        const double whole_model_b = v * t.backward.value;
+        EXPECT_NEAR(timing.bubble.value, (pp - 1) * (whole_model_f + whole_model_b) / v, 1e-9)
+            << "pp " << pp << " V " << v << " C " << c;
+        EXPECT_NEAR(published_bubble(ScheduleMethod::interleaved_1f1b, pp, t).value,
+                    timing.bubble.value, 1e-9);
+      }
+    }
+  }
+}
+
 TEST(Schedule, EveryMicroBatchPassesEveryStageOnceEachWay) {
   for (const auto m : {ScheduleMethod::one_f_one_b, ScheduleMethod::zb1p, ScheduleMethod::dualpipe,
-                       ScheduleMethod::dualpipev}) {
-    const PipelineSchedule s = make_schedule(m, 8, 20);
+                       ScheduleMethod::dualpipev, ScheduleMethod::interleaved_1f1b}) {
+    const bool interleaved = m == ScheduleMethod::interleaved_1f1b;
+    const PipelineSchedule s = make_schedule(m, 8, interleaved ? 24 : 20, interleaved ? 3 : 1);
     std::map<std::tuple<int, int, int>, int> forwards;
     std::map<std::tuple<int, int, int>, int> backwards;
     std::map<std::tuple<int, int, int>, int> weights;
@@ -152,6 +181,16 @@ TEST(Schedule, PreconditionsAreCheckedInWords) {
   EXPECT_EQ(message(ScheduleMethod::one_f_one_b, 0, 8),
             "1f1b needs at least 1 pipeline rank, got 0");
   EXPECT_EQ(message(ScheduleMethod::zb1p, 4, 0), "a schedule needs at least 1 micro-batch, got 0");
+  EXPECT_EQ(message(ScheduleMethod::interleaved_1f1b, 4, 6),
+            "interleaved-1f1b needs micro-batches in multiples of the 4 pipeline ranks, got 6");
+  try {
+    make_schedule(ScheduleMethod::one_f_one_b, 4, 8, 2);
+    FAIL();
+  } catch (const ScheduleError& e) {
+    EXPECT_STREQ(e.what(),
+                 "1f1b holds one stage per rank (two for the dual methods); virtual stages are "
+                 "interleaved-1f1b's, got 2");
+  }
   try {
     time_schedule(make_schedule(ScheduleMethod::zb1p, 4, 8),
                   ChunkTimes{Seconds(1), Seconds(1), Seconds(2), Seconds(2)});
