@@ -87,6 +87,36 @@ std::vector<LlmSpec> presets() {
               .ffn_inter_dim = 53248,
               .dense_layers = 126,
               .attention = GqaSpec{.kv_heads = 8, .head_dim = 128}},
+      // Llama 3.1 70B and 8B (Meta's config.json on Hugging Face).
+      LlmSpec{.name = "llama3.1-70b",
+              .hidden = 8192,
+              .layers = 80,
+              .heads = 64,
+              .vocab = 128256,
+              .ffn_inter_dim = 28672,
+              .dense_layers = 80,
+              .attention = GqaSpec{.kv_heads = 8, .head_dim = 128}},
+      LlmSpec{.name = "llama3.1-8b",
+              .hidden = 4096,
+              .layers = 32,
+              .heads = 32,
+              .vocab = 128256,
+              .ffn_inter_dim = 14336,
+              .dense_layers = 32,
+              .attention = GqaSpec{.kv_heads = 8, .head_dim = 128}},
+      // GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers of 12288, 96 heads of 128, a 4 x
+      // GELU MLP, 2048 learned positions, GPT-2's 50257-token vocabulary, tied head.
+      LlmSpec{.name = "gpt3-175b",
+              .hidden = 12288,
+              .layers = 96,
+              .heads = 96,
+              .vocab = 50257,
+              .ffn_inter_dim = 49152,
+              .ffn = FfnKind::gelu,
+              .dense_layers = 96,
+              .attention = GqaSpec{.kv_heads = 96, .head_dim = 128},
+              .tied_embeddings = true,
+              .learned_positions = 2048},
   };
 }
 

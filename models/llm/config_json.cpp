@@ -1,5 +1,6 @@
-// Model config JSON in both spellings. Hugging Face configs carry many keys codesim does not
-// need, so only DeepSeek's format (a closed set of keys) rejects unknown keys.
+// Model config JSON in three spellings: DeepSeek's, Hugging Face's, and Hugging Face's GPT-2
+// (`n_embd`, `n_layer`, ...). Hugging Face configs carry many keys codesim does not need, so only
+// DeepSeek's format (a closed set of keys) rejects unknown keys.
 #include "models/llm/config_json.hpp"
 
 #include <algorithm>
@@ -22,19 +23,23 @@ using core::Diagnostic;
 using core::SourceLocation;
 using nlohmann::json;
 
-enum class Format { deepseek, hugging_face };
+enum class Format { deepseek, hugging_face, gpt2 };
 
 // One model field and its spelling in each format ("" = not in that format).
 struct Key {
   std::string_view deepseek;
   std::string_view hugging_face;
+  std::string_view gpt2 = "";
 };
 
-constexpr Key kHidden{"dim", "hidden_size"};
-constexpr Key kLayers{"n_layers", "num_hidden_layers"};
-constexpr Key kHeads{"n_heads", "num_attention_heads"};
-constexpr Key kVocab{"vocab_size", "vocab_size"};
-constexpr Key kInter{"inter_dim", "intermediate_size"};
+constexpr Key kHidden{"dim", "hidden_size", "n_embd"};
+constexpr Key kLayers{"n_layers", "num_hidden_layers", "n_layer"};
+constexpr Key kHeads{"n_heads", "num_attention_heads", "n_head"};
+constexpr Key kVocab{"vocab_size", "vocab_size", "vocab_size"};
+constexpr Key kInter{"inter_dim", "intermediate_size", "n_inner"};
+constexpr Key kPositions{"", "", "n_positions"};
+// Mixtral-style MoE: every layer's FFN is num_local_experts experts of intermediate_size.
+constexpr Key kLocalExperts{"", "num_local_experts"};
 constexpr Key kDenseLayers{"n_dense_layers", "first_k_dense_replace"};
 constexpr Key kRouted{"n_routed_experts", "n_routed_experts"};
 constexpr Key kShared{"n_shared_experts", "n_shared_experts"};
@@ -52,7 +57,7 @@ constexpr Key kVHead{"v_head_dim", "v_head_dim"};
 constexpr Key kKvHeads{"", "num_key_value_heads"};
 constexpr Key kHeadDim{"", "head_dim"};
 constexpr Key kMtp{"mtp_depth", "num_nextn_predict_layers"};
-constexpr Key kTied{"", "tie_word_embeddings"};
+constexpr Key kTied{"", "tie_word_embeddings", "tie_word_embeddings"};
 
 // Keys of DeepSeek's ModelArgs that do not change the simulated shapes.
 constexpr std::array<std::string_view, 10> kDeepseekIgnored = {
@@ -67,7 +72,15 @@ class Reader {
       : text_(text), file_(file), doc_(std::move(doc)), format_(format) {}
 
   std::string_view name(Key k) const {
-    return format_ == Format::deepseek ? k.deepseek : k.hugging_face;
+    switch (format_) {
+      case Format::deepseek:
+        return k.deepseek;
+      case Format::hugging_face:
+        return k.hugging_face;
+      case Format::gpt2:
+        return k.gpt2;
+    }
+    return k.hugging_face;
   }
   bool has(Key k) const {
     const auto n = name(k);
@@ -203,7 +216,8 @@ class Reader {
 constexpr std::array kAllKeys = {
     kHidden,    kLayers,      kHeads,  kVocab,   kInter,      kDenseLayers, kRouted, kShared,
     kActivated, kExpertInter, kGroups, kLimited, kRouteScale, kScore,       kQLora,  kKvLora,
-    kNope,      kRope,        kVHead,  kKvHeads, kHeadDim,    kMtp,         kTied};
+    kNope,      kRope,        kVHead,  kKvHeads, kHeadDim,    kMtp,         kTied,
+    kPositions, kLocalExperts};
 
 }  // namespace
 
@@ -223,12 +237,15 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
   Format format = Format::deepseek;
   if (doc.contains("hidden_size")) {
     format = Format::hugging_face;
+  } else if (doc.contains("n_embd")) {
+    format = Format::gpt2;
   } else if (!doc.contains("dim")) {
     throw core::InputError(
         Diagnostic{{file, 1, 1},
                    "",
-                   "not a model config: found neither 'dim' nor 'hidden_size'",
-                   "DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size'"});
+                   "not a model config: found neither 'dim', 'hidden_size' nor 'n_embd'",
+                   "DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size', "
+                   "GPT-2's 'n_embd'"});
   }
   Reader r(text, file, std::move(doc), format);
   if (format == Format::deepseek) {
@@ -240,9 +257,16 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
   m.layers = r.integer(kLayers, 1, std::nullopt);
   m.heads = r.integer(kHeads, 1, std::nullopt);
   m.vocab = r.integer(kVocab, 1, std::nullopt);
-  m.ffn_inter_dim = r.integer(kInter, 1, std::nullopt);
+  const bool gpt2 = format == Format::gpt2;
+  // GPT-2: n_inner may be null, meaning 4 x n_embd; its MLP is GELU, its positions learned, its
+  // head tied to the embedding unless said otherwise.
+  m.ffn_inter_dim = r.integer(kInter, 1, gpt2 ? std::optional<int>(4 * m.hidden) : std::nullopt);
   m.mtp_depth = r.integer(kMtp, 0, 0);
-  m.tied_embeddings = r.boolean(kTied, false);
+  m.tied_embeddings = r.boolean(kTied, gpt2);
+  if (gpt2) {
+    m.ffn = FfnKind::gelu;
+    m.learned_positions = r.integer(kPositions, 1, std::nullopt);
+  }
 
   // DeepSeek's format is always MLA; Hugging Face's is MLA when it names a KV latent.
   if (format == Format::deepseek || r.has(kKvLora)) {
@@ -261,7 +285,18 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
     m.attention = GqaSpec{.kv_heads = kv_heads, .head_dim = head_dim};
   }
 
-  if (r.has(kRouted)) {
+  if (r.has(kLocalExperts)) {
+    // Mixtral: no shared expert, no groups, every layer MoE; its experts are intermediate_size.
+    m.moe = MoeSpec{.routed_experts = r.integer(kLocalExperts, 1, std::nullopt),
+                    .shared_experts = 0,
+                    .activated_experts = r.integer(kActivated, 1, std::nullopt),
+                    .expert_inter_dim = m.ffn_inter_dim};
+    m.dense_layers = 0;
+    if (m.moe->activated_experts > m.moe->routed_experts) {
+      r.error(r.name(kActivated), "exceeds " + std::string(r.name(kLocalExperts)) + " (" +
+                                      std::to_string(m.moe->routed_experts) + ")");
+    }
+  } else if (r.has(kRouted)) {
     MoeSpec moe;
     moe.routed_experts = r.integer(kRouted, 1, std::nullopt);
     moe.shared_experts = r.integer(kShared, 0, format == Format::deepseek ? 2 : 0);

@@ -63,6 +63,19 @@ LayerOp swiglu(std::string name, const OpShape& s, double rows, double width) {
                  .gemm = {.rows = rows, .in = width}};
 }
 
+// GELU over `width` channels per token (about 8 FLOPs per element with the tanh form): reads and
+// writes each element once.
+LayerOp gelu(std::string name, const OpShape& s, double width) {
+  const double elements = s.tokens() * width;
+  return LayerOp{.name = std::move(name),
+                 .op_class = OpClass::elementwise,
+                 .forward = Flops(8.0 * elements),
+                 .backward_input = Flops(16.0 * elements),
+                 .backward_weight = Flops(0),
+                 .forward_bytes = Bytes(s.element_bytes * 2.0 * elements),
+                 .gemm = {.rows = s.tokens(), .in = width}};
+}
+
 LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, double kv_heads,
                        double rope, double rope_key_heads) {
   const double t = s.tokens();
@@ -143,6 +156,10 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
 std::vector<LayerOp> dense_ffn_ops(const LlmSpec& m, const OpShape& s) {
   const double h = d(m.hidden);
   const double inter = d(m.ffn_inter_dim);
+  if (m.ffn == FfnKind::gelu) {
+    return {norm("ffn_norm", s, h), gemm("ffn_up", s, h, inter), gelu("ffn_gelu", s, inter),
+            gemm("ffn_down", s, inter, h)};
+  }
   return {norm("ffn_norm", s, h), gemm("ffn_gate_up", s, h, 2.0 * inter),
           swiglu("ffn_act", s, s.tokens(), inter), gemm("ffn_down", s, inter, h)};
 }
@@ -187,8 +204,8 @@ std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
                  .ops = {LayerOp{.name = "embedding",
                                  .op_class = OpClass::lookup,
                                  .forward_bytes = core::Bytes(s.element_bytes * s.tokens() * h),
-                                 .params = vocab * h,
-                                 .active_params = vocab * h}}});
+                                 .params = (vocab + d(m.learned_positions)) * h,
+                                 .active_params = (vocab + d(m.learned_positions)) * h}}});
   const int dense_end = m.moe ? m.dense_layers : m.layers;
   if (dense_end > 0) {
     blocks.push_back(LayerBlock{

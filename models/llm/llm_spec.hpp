@@ -28,6 +28,10 @@ struct GqaSpec {
 
 enum class ScoreFunction { softmax, sigmoid };
 
+// The dense FFN: gated SwiGLU (LLaMA, Qwen, DeepSeek: gate and up projections, SiLU, down) or a
+// plain GELU MLP (GPT-2/GPT-3: up, GELU, down).
+enum class FfnKind { swiglu, gelu };
+
 struct MoeSpec {
   int routed_experts = 0;
   int shared_experts = 0;
@@ -47,12 +51,14 @@ struct LlmSpec {
   int layers = 0;
   int heads = 0;
   int vocab = 0;
-  int ffn_inter_dim = 0;  // SwiGLU width of the dense FFN
+  int ffn_inter_dim = 0;  // width of the dense FFN (SwiGLU's gate and up, or GELU's hidden)
+  FfnKind ffn = FfnKind::swiglu;
   int dense_layers = 0;   // the first dense_layers use the dense FFN; all do without `moe`
   std::variant<MlaSpec, GqaSpec> attention;
   std::optional<MoeSpec> moe;
   int mtp_depth = 0;             // multi-token-prediction modules trained with the model
   bool tied_embeddings = false;  // output head shares the embedding matrix
+  int learned_positions = 0;     // GPT-2/3: a learned position embedding of this many rows
 
   bool operator==(const LlmSpec&) const = default;
   bool is_moe_layer(int index) const { return moe.has_value() && index >= dense_layers; }

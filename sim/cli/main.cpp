@@ -81,7 +81,8 @@ Command add_model(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "model", "Parameters, KV cache, FLOPs per token and per-layer ops of a model");
   cmd->add_option("name", o->name,
-                  "Preset: deepseek-v3, deepseek-v2, deepseek-v2-lite, qwen2.5-72b, llama3.1-405b");
+                  "Preset: deepseek-v3, deepseek-v2, deepseek-v2-lite, qwen2.5-72b, llama3.1-405b, "
+                  "llama3.1-70b, llama3.1-8b, gpt3-175b");
   cmd->add_option("--config", o->config, "Model config JSON (DeepSeek or Hugging Face format)");
   cmd->add_option("--seq-len", o->seq_len, "Sequence length for FLOPs per token")
       ->check(CLI::Range(1, 10'000'000));

@@ -34,13 +34,17 @@ class Lister {
         memory(op.name, KernelClass::norm, op.gemm.rows * op.gemm.in * kBf16 *
                                                (pass() == Pass::forward ? 2.0 : 3.0));
         break;
-      case llm::OpClass::elementwise:
+      case llm::OpClass::elementwise: {
         // SwiGLU: F reads gate and up and writes the product (with FP8 GEMMs: in FP8, as is and
-        // transposed, the down projection's input); B reads three, writes two.
+        // transposed, the down projection's input); B reads three, writes two. GELU (ungated):
+        // F reads one and writes one, B reads two and writes one.
+        const double read = op.name == "ffn_gelu" ? 1.0 : 2.0;
+        const double forward = read * kBf16 + (c_.fp8_gemm ? 2.0 : kBf16);
         memory(op.name, KernelClass::elementwise,
                op.gemm.rows * op.gemm.in *
-                   (pass() != Pass::forward ? 5.0 * kBf16 : c_.fp8_gemm ? 2.0 * kBf16 + 2.0 : 3.0 * kBf16));
+                   (pass() != Pass::forward ? (2.0 * read + 1.0) * kBf16 : forward));
         break;
+      }
       case llm::OpClass::lookup:
         break;
     }

@@ -133,7 +133,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/unknown_model.yaml:2:11: error: model.preset: unknown value "
                  "'deepseek-v4'\n"
                  "  hint: did you mean 'deepseek-v3'? (one of: deepseek-v3, deepseek-v2, "
-                 "deepseek-v2-lite, qwen2.5-72b, llama3.1-405b)\n"},
+                 "deepseek-v2-lite, qwen2.5-72b, llama3.1-405b, llama3.1-70b, llama3.1-8b, gpt3-175b)\n"},
         BadInput{"unknown_section.yaml",
                  "tests/bad_input/unknown_section.yaml:3:1: error: hardwre: unknown key\n"
                  "  hint: did you mean 'hardware'?\n"},

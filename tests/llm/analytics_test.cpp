@@ -111,6 +111,21 @@ TEST(Analytics, MtpModuleIsReportedApart) {
   EXPECT_GT(with.training_flops_per_token_mtp.value, 0);
 }
 
+TEST(Analytics, DenseModelsMatchTheirPublishedCounts) {
+  // GPT-3 175B (Brown et al. 2020): 175B parameters (174.6B with its 2048 learned positions and
+  // tied head, biases and norms aside). Training FLOPs per token without the causal saving are
+  // Narayanan et al.'s (SC 2021) 72 l h^2 (1 + s / 6h + V / 12 l h) exactly.
+  const auto gpt3 = analyze(*find_preset("gpt3-175b"), 2048);
+  EXPECT_NEAR(gpt3.params_total / 175e9, 1.0, 0.005);
+  const double l = 96, h = 12288, s = 2048, v = 50257;
+  EXPECT_NEAR(gpt3.training_flops_per_token_noncausal.value,
+              72 * l * h * h * (1 + s / (6 * h) + v / (12 * l * h)), 1e-6 * 1e12);
+  // Llama 3.1 (Meta): 405B, 70B and 8B parameters.
+  EXPECT_NEAR(analyze(*find_preset("llama3.1-405b"), 8192).params_total / 405e9, 1.0, 0.005);
+  EXPECT_NEAR(analyze(*find_preset("llama3.1-70b"), 8192).params_total / 70.6e9, 1.0, 0.005);
+  EXPECT_NEAR(analyze(*find_preset("llama3.1-8b"), 8192).params_total / 8.03e9, 1.0, 0.005);
+}
+
 TEST(LayerOps, BackwardIsTwiceForwardForEveryMatrixProduct) {
   // GEMM: dX and dW each cost the forward; attention: four products in backward, two forward.
   const OpShape s{.seq_len = 1024, .micro_batch = 2};

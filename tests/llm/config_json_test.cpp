@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/llm/analytics.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/core/error.hpp"
 
@@ -36,6 +37,41 @@ TEST(ModelConfig, HuggingFaceSpellingGivesTheSameModel) {
             *find_preset("llama3.1-405b"));
 }
 
+TEST(ModelConfig, Gpt2SpellingIsAGeluModelWithLearnedPositions) {
+  // GPT-2 small's config.json: n_inner null means 4 x n_embd; GELU MLP, 1024 learned positions,
+  // head tied to the embedding. 124M parameters as published (biases aside: 124.3M).
+  const LlmSpec m = parse_model_config(
+      R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257,
+          "n_positions": 1024, "n_inner": null, "activation_function": "gelu_new"})",
+      "gpt2.json");
+  EXPECT_EQ(m.hidden, 768);
+  EXPECT_EQ(m.ffn_inter_dim, 3072);
+  EXPECT_EQ(m.ffn, FfnKind::gelu);
+  EXPECT_EQ(m.learned_positions, 1024);
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_EQ(std::get<GqaSpec>(m.attention), (GqaSpec{.kv_heads = 12, .head_dim = 64}));
+  EXPECT_NEAR(analyze(m, 1024).params_total / 124e6, 1.0, 0.01);
+}
+
+TEST(ModelConfig, MixtralSpellingIsAMoeOnEveryLayer) {
+  // Mixtral 8x7B's config.json: 8 experts of 14336, top-2, no shared expert, all 32 layers MoE.
+  // Published: 46.7B parameters, 12.9B active per token.
+  const LlmSpec m = parse_model_config(
+      R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32,
+          "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 32000,
+          "intermediate_size": 14336, "num_local_experts": 8, "num_experts_per_tok": 2})",
+      "mixtral.json");
+  ASSERT_TRUE(m.moe);
+  EXPECT_EQ(m.moe->routed_experts, 8);
+  EXPECT_EQ(m.moe->activated_experts, 2);
+  EXPECT_EQ(m.moe->shared_experts, 0);
+  EXPECT_EQ(m.moe->expert_inter_dim, 14336);
+  EXPECT_EQ(m.dense_layers, 0);
+  const auto a = analyze(m, 4096);
+  EXPECT_NEAR(a.params_total / 46.7e9, 1.0, 0.01);
+  EXPECT_NEAR(a.params_active / 12.9e9, 1.0, 0.01);
+}
+
 TEST(ModelConfig, NamedAfterTheFile) {
   EXPECT_EQ(load_model_config(kData + "config_671B.json").name, "config_671B");
 }
@@ -55,8 +91,12 @@ TEST(ModelConfigErrors, WordForWord) {
             "unexpected number literal; expected ':'");
   EXPECT_EQ(error_of("[1, 2]"), "m.json:1:1: error: a model config must be a JSON object");
   EXPECT_EQ(error_of("{\"layers\": 3}"),
-            "m.json:1:1: error: not a model config: found neither 'dim' nor 'hidden_size'\n"
-            "  hint: DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size'");
+            "m.json:1:1: error: not a model config: found neither 'dim', 'hidden_size' nor "
+            "'n_embd'\n"
+            "  hint: DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size', "
+            "GPT-2's 'n_embd'");
+  EXPECT_EQ(error_of("{\"n_embd\": 768, \"n_layer\": 12, \"n_head\": 12, \"vocab_size\": 50257}"),
+            "m.json: error: n_positions: missing required key");
   const std::string base =
       "\"vocab_size\": 1000, \"inter_dim\": 64, \"n_layers\": 2, \"n_heads\": 4, \"kv_lora_rank\": "
       "16, "
