@@ -14,6 +14,7 @@
 #include "sim/core/units.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "sim/workload/schedule.hpp"
+#include "sim/workload/training_state.hpp"
 #include "topologies/cost.hpp"
 #include "topologies/network_spec.hpp"
 
@@ -58,6 +59,10 @@ CODESIM_ENUM_NAMES(PathSelection,
 template <>
 struct EnumNames<ScheduleMethod> {
   static constexpr std::array values = workload::kScheduleMethodNames;
+};
+template <>
+struct EnumNames<workload::Recompute> {
+  static constexpr std::array values = workload::kRecomputeNames;
 };
 template <>
 struct EnumNames<DispatchMode> {
@@ -117,6 +122,7 @@ struct ParallelismSection {
   int ep{};
   int dp{};
   int tp{};
+  int zero{};  // ZeRO stage, 1-3
 };
 
 struct ScheduleSection {
@@ -135,6 +141,7 @@ struct WorkloadSection {
   WorkloadKind kind{};
   int seq_len{};
   int global_batch_sequences{};
+  workload::Recompute recompute{};
   PrecisionSection precision;
 };
 

@@ -270,13 +270,19 @@ std::vector<FieldSpec> build_schema() {
                     between(with_default("1", "Tensor-parallel degree."), 1, 1024)));
   f.push_back(
       field("parallelism.dp", MEMBER(parallelism.dp),
-            between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage (ZeRO-1)."), 1,
+            between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage."), 1,
                     1'000'000)));
   f.back().derive = [](const Scenario& s) {
     // pp or tp is 0 when it failed to decode (that error is reported): derive as if 1.
     const int per_replica = std::max(1, s.parallelism.pp) * std::max(1, s.parallelism.tp);
     return Value(std::int64_t{s.gpus() / per_replica});
   };
+  f.push_back(field(
+      "parallelism.zero", MEMBER(parallelism.zero),
+      between(with_default("1", "ZeRO stage over data parallelism: 1 shards the optimizer state, "
+                                "2 the gradients too, 3 the parameters too (gathered per layer "
+                                "before its forward and backward)."),
+              1, 3)));
 
   // --- schedule
   f.push_back(field("schedule.method", MEMBER(schedule.method),
@@ -302,6 +308,11 @@ std::vector<FieldSpec> build_schema() {
   f.back().derive = [](const Scenario& s) {
     return Value(std::int64_t{s.parallelism.dp} * s.schedule.micro_batch_sequences);
   };
+  f.push_back(field(
+      "workload.recompute", MEMBER(workload.recompute),
+      with_default("none", "Activation recomputation: none, selective (the attention core's "
+                           "scores, which a fused attention backward recomputes anyway) or full "
+                           "(every layer's forward again before its backward; layer inputs kept).")));
   f.push_back(field("workload.precision.gemm", MEMBER(workload.precision.gemm),
                     with_default("fp8", "Precision of the GEMMs that DeepSeek runs in FP8.")));
   f.push_back(field("workload.precision.dispatch", MEMBER(workload.precision.dispatch),

@@ -50,7 +50,29 @@ metrics::Breakdown breakdown(const metrics::RankLanes& first, core::Seconds step
   return out;
 }
 
-// Tokens per day, and model FLOPs per GPU against the BF16 peak (causal and non-causal).
+// FLOPs a token's recomputation adds (causal): full recomputation runs the transformer layers'
+// forward again (not the embedding, head or MTP); selective adds nothing the fused attention
+// backward does not already do.
+double recomputed_flops_per_token(const llm::ModelAnalytics& a, workload::Recompute r) {
+  if (r != workload::Recompute::full) {
+    return 0;
+  }
+  double flops = 0;
+  for (const auto& block : a.blocks) {
+    if (block.kind != "dense" && block.kind != "moe") {
+      continue;
+    }
+    for (const auto& op : block.ops) {
+      if (llm::counts_as_model_flops(op.op_class)) {
+        flops += op.forward.value * block.count();
+      }
+    }
+  }
+  return flops / a.seq_len;
+}
+
+// Tokens per day, and model FLOPs per GPU against the BF16 peak (causal and non-causal); HFU
+// adds the recomputed FLOPs.
 void throughput(metrics::RunResult& r, const StepFacts& f) {
   const double step = r.step_time.value;
   r.tokens_per_step = f.sequences_per_step * f.seq_len;
@@ -60,6 +82,8 @@ void throughput(metrics::RunResult& r, const StepFacts& f) {
   r.tflops_causal = a.training_flops_per_token.value * per_gpu / 1e12;
   r.tflops_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / 1e12;
   r.mfu_causal = a.training_flops_per_token.value * per_gpu / f.gpu.bf16_peak.value;
+  r.hfu_causal = (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.recompute)) *
+                 per_gpu / f.gpu.bf16_peak.value;
   r.mfu_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / f.gpu.bf16_peak.value;
 }
 
@@ -191,13 +215,23 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
     layers = std::max<double>(layers, p.placement[static_cast<std::size_t>(st)].layers());
   }
   metrics::MemoryUse m;
-  m.parameters = core::Bytes(params * workload::kParameterBytes);
+  // ZeRO-1 shards the optimizer state, ZeRO-2 the gradients too, ZeRO-3 the parameters too
+  // (one layer's gathered copy aside).
+  m.parameters = core::Bytes((f.zero >= 3 ? shard : params) * workload::kParameterBytes);
   m.optimizer = core::Bytes(shard * workload::kOptimizerStateBytes);
-  m.gradients = core::Bytes(params * workload::kGradientBytes);
+  m.gradients = core::Bytes((f.zero >= 2 ? shard : params) * workload::kGradientBytes);
   m.capacity = f.gpu.hbm_capacity;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
   m.activations = activation_bytes_per_token_layer(*f.model) *
                   (m.peak_in_flight * layers * f.tokens_per_micro_batch);
+  if (f.recompute == workload::Recompute::full) {
+    // Layer inputs of every micro-batch in flight, and one layer's whole activations while it is
+    // recomputed.
+    m.activations = core::Bytes(f.model->hidden * f.tokens_per_micro_batch *
+                                (workload::kRecomputedHiddensPerTokenLayer * m.peak_in_flight *
+                                     layers +
+                                 workload::kActivationHiddensPerTokenLayer));
+  }
   return m;
 }
 

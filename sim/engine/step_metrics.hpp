@@ -21,6 +21,8 @@ struct StepFacts {
   int dp = 1;
   int ep = 1;
   int gpus_per_rank_in_ep = 1;  // the first rank's EP group: GPUs 0 .. this - 1
+  workload::Recompute recompute = workload::Recompute::none;
+  int zero = 1;  // ZeRO stage
 };
 
 // Activation bytes one token leaves per transformer layer for the backward pass

@@ -67,6 +67,7 @@ struct RunResult {
   double tflops_noncausal = 0;
   double mfu_causal = 0;  // against the dense BF16 peak
   double mfu_noncausal = 0;
+  double hfu_causal = 0;  // hardware FLOPs: model FLOPs plus recomputed ones
   std::map<CommGroup, core::Seconds> exposed_comm;  // every group, zero when it never waits
   core::Seconds compute_busy;                       // the first rank's compute stream
   // Median time of an overlapped F&B pair of two stages of MoE layers only (no embedding, head

@@ -23,6 +23,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["tflops_noncausal"] = r.tflops_noncausal;
   j["mfu_causal"] = r.mfu_causal;
   j["mfu_noncausal"] = r.mfu_noncausal;
+  j["hfu_causal"] = r.hfu_causal;
   nlohmann::ordered_json exposed;
   for (const auto g : metrics::kCommGroups) {
     exposed[std::string(metrics::comm_group_name(g))] = report::exposed(r, g).value;
@@ -69,6 +70,7 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   r.tflops_noncausal = j.at("tflops_noncausal").get<double>();
   r.mfu_causal = j.at("mfu_causal").get<double>();
   r.mfu_noncausal = j.at("mfu_noncausal").get<double>();
+  r.hfu_causal = j.value("hfu_causal", r.mfu_causal);
   for (const auto g : metrics::kCommGroups) {
     r.exposed_comm[g] =
         Seconds(j.at("exposed_comm_s").at(std::string(metrics::comm_group_name(g))).get<double>());
@@ -103,7 +105,8 @@ std::string run_table(const metrics::RunResult& r) {
   out += r.scenario + ": step " + fixed(r.step_time.value, 3) + " s, " +
          fixed(r.tokens_per_day / 1e9, 2) + " B tokens/day, " + fixed(r.tflops_causal, 0) +
          " TFLOPS per GPU causal (" + fixed(r.tflops_noncausal, 0) + " non-causal), MFU " +
-         fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) + "%)\n\n";
+         fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) + "%), HFU " +
+         fixed(100 * r.hfu_causal, 1) + "%\n\n";
   using Align = Table::Align;
   std::vector<std::string> header;
   std::vector<std::string> row;

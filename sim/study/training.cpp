@@ -53,7 +53,9 @@ workload::StepProgram step_program(const Scenario& s, std::vector<double> busies
                                 .busiest_expert_rows = std::move(busiest_expert_rows),
                                 .dp = pa.dp,
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-                                .comm_sms = s.hardware.comm_sms};
+                                .comm_sms = s.hardware.comm_sms,
+                                .recompute = s.workload.recompute,
+                                .zero = pa.zero};
   try {
     return workload::build_step_program(spec);
   } catch (const workload::ScheduleError& e) {
@@ -73,7 +75,9 @@ engine::StepFacts step_facts(const Scenario& s) {
           .tokens_per_micro_batch = micro_batch_tokens(s),
           .dp = s.parallelism.dp,
           .ep = ep,
-          .gpus_per_rank_in_ep = ep};
+          .gpus_per_rank_in_ep = ep,
+          .recompute = s.workload.recompute,
+          .zero = s.parallelism.zero};
 }
 
 // Parameters, gradients and optimizer state must fit before anything is simulated; the step must

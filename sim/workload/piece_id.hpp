@@ -15,6 +15,7 @@ enum class PieceKind {
   attention,
   mlp,
   head,  // output head and MTP modules
+  recompute,  // a layer's forward run again before its backward (full recomputation)
   dispatch,
   combine,
   send,  // pipeline send to the next (F) or previous (B) stage

@@ -90,6 +90,15 @@ class Builder {
     c.held_sms = 0;
     combine_b_overhead_ = piece_overhead(s.pieces, c, {PieceKind::combine, Pass::backward});
     last_.assign(static_cast<std::size_t>(s.pp) * 2, -1);
+    const llm::OpShape shape{.seq_len = s.tokens, .micro_batch = 1};
+    for (int l = 0; l < s.model->layers; ++l) {
+      double dense = 0;
+      double experts = 0;
+      for (const auto& op : llm::layer_ops(*s.model, l, shape)) {
+        (op.routed_expert() ? experts : dense) += op.params;
+      }
+      layer_params_.push_back({dense, experts / std::max(1, s.ep)});
+    }
   }
 
   core::Seconds layer_forward_time(int l) const {
@@ -132,9 +141,16 @@ class Builder {
     }
     const int compute_last = last(rank, StepStream::compute);
     std::vector<int> reduced;
+    if (s_.zero == 3) {
+      // Each layer's gradients were reduce-scattered after its backward: the optimizer waits
+      // for the last of them.
+      reduced = {compute_last, last(rank, StepStream::comm)};
+    }
     for_each_synchronized(stages, [&](int st, bool of_experts) {
-      reduced.push_back(comm_task(at, {PieceKind::dp_reduce_scatter}, {compute_last},
-                                  dp_ref(CommKind::dp_reduce_scatter, st, of_experts)));
+      if (s_.zero != 3) {
+        reduced.push_back(comm_task(at, {PieceKind::dp_reduce_scatter}, {compute_last},
+                                    dp_ref(CommKind::dp_reduce_scatter, st, of_experts)));
+      }
     });
     const double shard = dense / s_.dp + experts / std::max(1, s_.dp / s_.ep);
     const int opt = compute_task(
@@ -145,8 +161,10 @@ class Builder {
             .time,
         reduced);
     for_each_synchronized(stages, [&](int st, bool of_experts) {
-      comm_task(at, {PieceKind::dp_all_gather}, {opt},
-                dp_ref(CommKind::dp_all_gather, st, of_experts));
+      if (s_.zero != 3) {
+        comm_task(at, {PieceKind::dp_all_gather}, {opt},
+                  dp_ref(CommKind::dp_all_gather, st, of_experts));
+      }
     });
   }
 
@@ -169,6 +187,54 @@ class Builder {
       }
     }
   }
+  // ZeRO-3: a layer's parameters (BF16) gathered over its data-parallel replicas before the
+  // layer runs (on the communication stream, as soon as it is free: prefetched); the chain's next
+  // computation waits for them.
+  void gather_layer(const Place& at, const StageWork& w, int l, Pass pass, Chain& c) {
+    if (s_.zero != 3) {
+      return;
+    }
+    std::vector<int> ready;
+    for_each_layer_group(l, [&](double params, bool experts) {
+      ready.push_back(comm_task(at, {PieceKind::dp_all_gather, pass}, {},
+                                CommRef{.kind = CommKind::dp_all_gather,
+                                        .stage = w.stage,
+                                        .bytes = core::Bytes(params * kParameterBytes),
+                                        .experts = experts}));
+    });
+    if (!ready.empty()) {
+      std::vector<int> deps = c.deps();
+      deps.insert(deps.end(), ready.begin(), ready.end());
+      c.start = std::move(deps);
+      c.last = -1;
+    }
+  }
+  // ZeRO-3: a layer's gradients reduce-scattered once its backward has produced them.
+  void scatter_layer(const Place& at, const StageWork& w, int l, int after) {
+    if (s_.zero != 3) {
+      return;
+    }
+    for_each_layer_group(l, [&](double params, bool experts) {
+      comm_task(at, {PieceKind::dp_reduce_scatter, Pass::backward}, {after},
+                CommRef{.kind = CommKind::dp_reduce_scatter,
+                        .stage = w.stage,
+                        .bytes = core::Bytes(params * kGradientBytes),
+                        .experts = experts});
+    });
+  }
+  // A layer's dense parameters (synchronized over dp replicas) and its experts' on this GPU
+  // (over dp / ep), each when it has replicas to synchronize with.
+  template <class F>
+  void for_each_layer_group(int l, F&& f) const {
+    const auto [dense, experts] = layer_params_[static_cast<std::size_t>(l)];
+    if (s_.dp > 1 && dense > 0) {
+      f(dense, false);
+    }
+    if (s_.dp / s_.ep > 1 && experts > 0) {
+      f(experts, true);
+    }
+  }
+
   CommRef dp_ref(CommKind kind, int stage, bool experts) const {
     const double params = experts ? p_.stage_expert_params[static_cast<std::size_t>(stage)]
                                   : p_.stage_dense_params[static_cast<std::size_t>(stage)];
@@ -234,6 +300,14 @@ class Builder {
                            casts ? combine_b_overhead_ : core::Seconds(0));
       }
       return;
+    }
+    if (backward && kind == PieceKind::mlp && s_.recompute == Recompute::full) {
+      // The layer's forward again (its all-to-all not: the routed tokens are kept), then its
+      // backward.
+      c.last = compute_task(at, {PieceKind::recompute, Pass::forward},
+                            times.at({PieceKind::attention, Pass::forward}) +
+                                times.at({PieceKind::mlp, Pass::forward}),
+                            c.deps());
     }
     c.last = compute_task(at, {kind, pass}, times.at({kind, pass}), c.deps());
     if (backward && whole) {
@@ -309,6 +383,7 @@ class Builder {
     Chain c = start_of(at, w, true);
     const StageLayers& sl = layers_of(w);
     for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
+      gather_layer(at, w, l, Pass::forward, c);
       for (const PieceKind kind : kForwardOrder) {
         layer_piece(at, w, l, kind, Pass::forward, false, false, c);
       }
@@ -321,9 +396,11 @@ class Builder {
     begin_backward(at, w, c, whole, false);
     const StageLayers& sl = layers_of(w);
     for (int l = sl.last_layer; l >= sl.first_layer; --l) {
+      gather_layer(at, w, l, Pass::backward, c);
       for (const PieceKind kind : kBackwardOrder) {
         layer_piece(at, w, l, kind, Pass::backward, false, whole, c);
       }
+      scatter_layer(at, w, l, last(at.rank, StepStream::compute));
     }
     end_backward(at, w, c);
   }
@@ -352,6 +429,12 @@ class Builder {
     for (int i = 0; i < n; ++i) {
       const int lf = i < fl.layers() ? fl.first_layer + i : -1;
       const int lb = i < bl.layers() ? bl.last_layer - i : -1;
+      if (lf >= 0) {
+        gather_layer(at, ch.work, lf, Pass::forward, f);
+      }
+      if (lb >= 0) {
+        gather_layer(at, ch.backward, lb, Pass::backward, b);
+      }
       for (const auto& [forward, step] : kPairOrder) {
         const auto k = static_cast<std::size_t>(step);
         if (forward && lf >= 0) {
@@ -359,6 +442,9 @@ class Builder {
         } else if (!forward && lb >= 0) {
           layer_piece(at, ch.backward, lb, kBackwardOrder[k], Pass::backward, true, true, b);
         }
+      }
+      if (lb >= 0) {
+        scatter_layer(at, ch.backward, lb, last(at.rank, StepStream::compute));
       }
     }
     end_forward(at, ch.work, f, true);
@@ -393,6 +479,7 @@ class Builder {
   std::map<Key, int> backward_sent_;
   std::map<Key, int> forward_done_;
   std::vector<std::pair<int, Need>> pending_;
+  std::vector<std::pair<double, double>> layer_params_;  // per layer: dense, experts per GPU
 };
 
 // Dense (replicated) and routed-expert (per GPU) parameters of each stage.

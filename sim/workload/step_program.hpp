@@ -30,6 +30,7 @@
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/stage_placement.hpp"
 #include "sim/workload/step_trace.hpp"
+#include "sim/workload/training_state.hpp"
 
 namespace codesim::workload {
 
@@ -79,6 +80,13 @@ struct StepSpec {
   int dp = 1;
   bool fp8_gemm = true;
   int comm_sms = 20;  // SMs DeepEP holds while it overlaps compute
+  Recompute recompute = Recompute::none;
+  // ZeRO stage: 1 optimizer state sharded over data parallelism (gradients reduce-scattered and
+  // parameters all-gathered once per step); 2 gradients sharded too (the same traffic); 3
+  // parameters sharded too: each layer's parameters all-gathered before its forward and again
+  // before its backward, its gradients reduce-scattered after its backward (after the input
+  // part when a schedule defers the weight part: its gradients are folded into that transfer).
+  int zero = 1;
 };
 
 struct StepProgram {

@@ -3,6 +3,10 @@
 // (spec §5): BF16 parameters, FP32 gradients and master weights, BF16 AdamW moments.
 #pragma once
 
+#include <array>
+#include <string_view>
+#include <utility>
+
 namespace codesim::workload {
 
 inline constexpr double kParameterBytes = 2;   // BF16 weights, as gathered after the optimizer
@@ -23,5 +27,20 @@ inline constexpr double kOptimizerTrafficBytes =
 // hidden size: 34 (Korthikanti et al. 2022, BF16, no recomputation). An upper bound for
 // DeepSeek-V3, which recomputes norms and MLA up-projections and caches some activations in FP8.
 inline constexpr double kActivationHiddensPerTokenLayer = 34;
+
+// With full recomputation a layer keeps only its BF16 input (2 x hidden bytes per token); the
+// layer being recomputed holds its whole 34 meanwhile.
+inline constexpr double kRecomputedHiddensPerTokenLayer = 2;
+
+// Activation recomputation (Korthikanti et al. 2022). selective: the attention core's softmax
+// and scores recomputed in backward, which a fused attention kernel's backward does anyway (and
+// whose stored scores, the 5as/h term, it never keeps): the same time and memory as none here.
+// full: every layer's forward run again before its backward; only layer inputs are kept.
+enum class Recompute { none, selective, full };
+inline constexpr std::array kRecomputeNames = {
+    std::pair{Recompute::none, std::string_view("none")},
+    std::pair{Recompute::selective, std::string_view("selective")},
+    std::pair{Recompute::full, std::string_view("full")},
+};
 
 }  // namespace codesim::workload
