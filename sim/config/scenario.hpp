@@ -123,6 +123,8 @@ struct ParallelismSection {
   int dp{};
   int tp{};
   int zero{};  // ZeRO stage, 1-3
+  bool sp{};          // sequence parallelism with tp > 1
+  bool tp_overlap{};  // TP collectives hidden under the GEMMs
 };
 
 struct ScheduleSection {

@@ -277,6 +277,14 @@ std::vector<FieldSpec> build_schema() {
     const int per_replica = std::max(1, s.parallelism.pp) * std::max(1, s.parallelism.tp);
     return Value(std::int64_t{s.gpus() / per_replica});
   };
+  f.push_back(field("parallelism.sp", MEMBER(parallelism.sp),
+                    with_default("true", "Megatron sequence parallelism with tp > 1: norms and "
+                                         "the routed experts' tokens split over the TP group, an "
+                                         "all-gather and a reduce-scatter per TP region "
+                                         "(without it, one all-reduce).")));
+  f.push_back(field("parallelism.tp_overlap", MEMBER(parallelism.tp_overlap),
+                    with_default("false", "Hide the TP collectives under the GEMMs (as recent "
+                                          "frameworks overlap them); they still load the links.")));
   f.push_back(field(
       "parallelism.zero", MEMBER(parallelism.zero),
       between(with_default("1", "ZeRO stage over data parallelism: 1 shards the optimizer state, "

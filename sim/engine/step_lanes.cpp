@@ -36,6 +36,10 @@ metrics::CommGroup comm_group_of(workload::CommKind k) {
     case workload::CommKind::dp_reduce_scatter:
     case workload::CommKind::dp_all_gather:
       return metrics::CommGroup::dp;
+    case workload::CommKind::tp_all_gather:
+    case workload::CommKind::tp_reduce_scatter:
+    case workload::CommKind::tp_all_reduce:
+      return metrics::CommGroup::tp;
   }
   return metrics::CommGroup::dp;
 }

@@ -222,8 +222,16 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   m.gradients = core::Bytes((f.zero >= 2 ? shard : params) * workload::kGradientBytes);
   m.capacity = f.gpu.hbm_capacity;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
+  // Korthikanti et al.: tensor parallelism with sequence parallelism divides all 34 by t;
+  // without it only 24 of them.
+  const double tp = f.tp;
+  const double share =
+      f.tp <= 1 ? 1.0
+                : (f.sequence_parallel ? 1.0 / tp
+                                       : (10.0 + 24.0 / tp) /
+                                             workload::kActivationHiddensPerTokenLayer);
   m.activations = activation_bytes_per_token_layer(*f.model) *
-                  (m.peak_in_flight * layers * f.tokens_per_micro_batch);
+                  (m.peak_in_flight * layers * f.tokens_per_micro_batch * share);
   if (f.recompute == workload::Recompute::full) {
     // Layer inputs of every micro-batch in flight, and one layer's whole activations while it is
     // recomputed.

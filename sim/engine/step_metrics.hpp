@@ -23,6 +23,8 @@ struct StepFacts {
   int gpus_per_rank_in_ep = 1;  // the first rank's EP group: GPUs 0 .. this - 1
   workload::Recompute recompute = workload::Recompute::none;
   int zero = 1;  // ZeRO stage
+  int tp = 1;
+  bool sequence_parallel = true;
 };
 
 // Activation bytes one token leaves per transformer layer for the backward pass

@@ -75,30 +75,51 @@ class Transfers {
         t.flows = {topologies::Flow{
             .src = first_gpu(c.from_rank), .dst = first_gpu(c.to_rank), .bytes = c.bytes}};
         break;
+      case CommKind::tp_all_gather:
+      case CommKind::tp_reduce_scatter:
+      case CommKind::tp_all_reduce: {
+        std::vector<int> gpus;
+        for (int g = 0; g < n_.tp; ++g) {
+          gpus.push_back(first_gpu(rank) + g);
+        }
+        const auto kind = c.kind == CommKind::tp_all_gather       ? CollectiveKind::all_gather
+                          : c.kind == CommKind::tp_reduce_scatter ? CollectiveKind::reduce_scatter
+                                                                  : CollectiveKind::all_reduce;
+        collective(t, kind, gpus, c.bytes);
+        break;
+      }
       case CommKind::dp_reduce_scatter:
       case CommKind::dp_all_gather: {
         std::vector<int> gpus;
-        const int step = c.experts ? n_.ep : 1;
+        // Replicas of this GPU's parameters: every tp-th GPU of the rank (experts: every ep-th).
+        const int step = c.experts ? n_.ep : n_.tp;
         for (int g = 0; g < n_.gpus_per_rank; g += step) {
           gpus.push_back(first_gpu(rank) + g);
         }
-        if (gpus.size() < 2) {
-          break;
-        }
-        const auto phases =
-            collective_transfers(CollectiveSpec{.kind = c.kind == CommKind::dp_reduce_scatter
-                                                            ? CollectiveKind::reduce_scatter
-                                                            : CollectiveKind::all_gather,
-                                                .algorithm = CollectiveAlgorithm::ring,
-                                                .gpus = gpus,
-                                                .size = c.bytes},
-                                 topology_, 0);
-        t.flows = phases.front().flows;
-        t.repeat = phases.front().repeat;
+        collective(t,
+                   c.kind == CommKind::dp_reduce_scatter ? CollectiveKind::reduce_scatter
+                                                         : CollectiveKind::all_gather,
+                   gpus, c.bytes);
         break;
       }
     }
     return t;
+  }
+
+  // A ring collective of `bytes` over `gpus` (one phase, repeated per ring step); nothing for a
+  // group of one.
+  void collective(Transfer& t, CollectiveKind kind, const std::vector<int>& gpus,
+                  core::Bytes bytes) const {
+    if (gpus.size() < 2) {
+      return;
+    }
+    const auto phases = collective_transfers(CollectiveSpec{.kind = kind,
+                                                            .algorithm = CollectiveAlgorithm::ring,
+                                                            .gpus = gpus,
+                                                            .size = bytes},
+                                             topology_, 0);
+    t.flows = phases.front().flows;
+    t.repeat = phases.front().repeat;
   }
 
   const StepNetwork& n_;

@@ -27,8 +27,9 @@
 namespace codesim::engine {
 
 struct StepNetwork {
-  int gpus_per_rank = 1;  // G: the data-parallel replicas of each pipeline rank
+  int gpus_per_rank = 1;  // G: the data-parallel replicas (x tp) of each pipeline rank
   int ep = 1;
+  int tp = 1;  // a rank's TP group: its first tp GPUs (consecutive: one node)
   EpMode mode = EpMode::deepep_normal;
   EpPayload payload;
   // Routing plans over `ep` GPUs; (layer, micro-batch) uses plans[(7 x layer + micro-batch) mod

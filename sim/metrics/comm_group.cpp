@@ -11,6 +11,8 @@ std::string_view comm_group_name(CommGroup g) {
       return "PP";
     case CommGroup::dp:
       return "DP";
+    case CommGroup::tp:
+      return "TP";
   }
   return "?";
 }

@@ -54,6 +54,8 @@ Style comm_style(metrics::CommGroup g) {
       return {"PP", "#ff9da7"};
     case metrics::CommGroup::dp:
       return {"DP", "#9c755f"};
+    case metrics::CommGroup::tp:
+      return {"TP", "#76b7b2"};
   }
   return {"?", "#000"};
 }

@@ -33,9 +33,11 @@ int micro_batch_tokens(const Scenario& s) {
 
 workload::StepProgram step_program(const Scenario& s, std::vector<double> busiest_expert_rows) {
   const auto& pa = s.parallelism;
-  if (pa.tp != 1) {
-    config::scenario_error(s, "parallelism.tp", "tensor parallelism is not modelled yet",
-                           "use tp: 1");
+  if (pa.tp > 1 && s.hardware.spec.gpus_per_node % pa.tp != 0) {
+    config::scenario_error(s, "parallelism.tp",
+                           "a TP group of " + std::to_string(pa.tp) + " GPUs does not fit in " +
+                               std::to_string(s.hardware.spec.gpus_per_node) + "-GPU nodes",
+                           "use a tp that divides hardware.gpus_per_node");
   }
   // The rules check that the global batch splits into dp x micro-batch sequences.
   const int micro_batches =
@@ -55,7 +57,10 @@ workload::StepProgram step_program(const Scenario& s, std::vector<double> busies
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
                                 .comm_sms = s.hardware.comm_sms,
                                 .recompute = s.workload.recompute,
-                                .zero = pa.zero};
+                                .zero = pa.zero,
+                                .tp = pa.tp,
+                                .sequence_parallel = pa.sp,
+                                .tp_overlap = pa.tp_overlap};
   try {
     return workload::build_step_program(spec);
   } catch (const workload::ScheduleError& e) {
@@ -77,7 +82,9 @@ engine::StepFacts step_facts(const Scenario& s) {
           .ep = ep,
           .gpus_per_rank_in_ep = ep,
           .recompute = s.workload.recompute,
-          .zero = s.parallelism.zero};
+          .zero = s.parallelism.zero,
+          .tp = s.parallelism.tp,
+          .sequence_parallel = s.parallelism.sp};
 }
 
 // Parameters, gradients and optimizer state must fit before anything is simulated; the step must
@@ -106,12 +113,15 @@ void check_fit(const Scenario& s, const workload::StepProgram& program,
 
 engine::StepNetwork step_network(const Scenario& s) {
   const int ep = expert_parallelism(s);
+  const int tp = s.parallelism.tp;
   return {.gpus_per_rank = s.gpus() / s.parallelism.pp,
           .ep = ep,
+          .tp = tp,
           .mode = s.routing.dispatch,
           .payload = ep_payload_of(s),
           .plan_tokens_per_gpu = s.routing.sample_tokens,
-          .tokens_per_gpu = micro_batch_tokens(s),
+          // Sequence parallelism: each GPU of a TP group dispatches its share of the tokens.
+          .tokens_per_gpu = micro_batch_tokens(s) / (s.parallelism.sp ? tp : 1),
           .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
 }
 

@@ -19,6 +19,9 @@ constexpr std::array kKinds = {
     std::pair{PieceKind::optimizer, std::string_view("optimizer")},
     std::pair{PieceKind::dp_reduce_scatter, std::string_view("dp reduce-scatter")},
     std::pair{PieceKind::dp_all_gather, std::string_view("dp all-gather")},
+    std::pair{PieceKind::tp_all_gather, std::string_view("tp all-gather")},
+    std::pair{PieceKind::tp_reduce_scatter, std::string_view("tp reduce-scatter")},
+    std::pair{PieceKind::tp_all_reduce, std::string_view("tp all-reduce")},
 };
 
 constexpr std::array kPasses = {

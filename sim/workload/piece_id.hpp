@@ -23,6 +23,9 @@ enum class PieceKind {
   optimizer,
   dp_reduce_scatter,
   dp_all_gather,
+  tp_all_gather,  // tensor parallelism's collectives of activations
+  tp_reduce_scatter,
+  tp_all_reduce,
 };
 
 enum class Pass { none, forward, backward, weight };

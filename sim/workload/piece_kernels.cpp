@@ -2,7 +2,10 @@
 #include "sim/workload/piece_kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 
 namespace codesim::workload {
@@ -30,18 +33,22 @@ class Lister {
         attention(op);
         break;
       case llm::OpClass::norm:
-        // F: read x, write y; B: read x and dy, write dx. No weight pass of its own.
-        memory(op.name, KernelClass::norm, op.gemm.rows * op.gemm.in * kBf16 *
+        // F: read x, write y; B: read x and dy, write dx. No weight pass of its own. Sequence
+        // parallelism gives each GPU of the TP group its share of the tokens.
+        memory(op.name, KernelClass::norm, op.gemm.rows / sequence_split() * op.gemm.in * kBf16 *
                                                (pass() == Pass::forward ? 2.0 : 3.0));
         break;
       case llm::OpClass::elementwise: {
         // SwiGLU: F reads gate and up and writes the product (with FP8 GEMMs: in FP8, as is and
         // transposed, the down projection's input); B reads three, writes two. GELU (ungated):
         // F reads one and writes one, B reads two and writes one.
+        // A TP-split FFN's activation holds its share of the width; the experts' its share of
+        // the tokens (each GPU of the TP group dispatches its own).
         const double read = op.name == "ffn_gelu" ? 1.0 : 2.0;
         const double forward = read * kBf16 + (c_.fp8_gemm ? 2.0 : kBf16);
+        const double split = op.name == "experts_act" ? sequence_split() : tp();
         memory(op.name, KernelClass::elementwise,
-               op.gemm.rows * op.gemm.in *
+               op.gemm.rows * op.gemm.in / split *
                    (pass() != Pass::forward ? (2.0 * read + 1.0) * kBf16 : forward));
         break;
       }
@@ -54,6 +61,23 @@ class Lister {
 
  private:
   Pass pass() const { return piece_.pass; }
+  double tp() const { return static_cast<double>(c_.tp); }
+  // Tokens are split over the TP group where sequence parallelism applies (norms, the experts'
+  // dispatch); without it every GPU of the group holds them all.
+  double sequence_split() const { return c_.sequence_parallel ? tp() : 1.0; }
+
+  // Input and output splits of a GEMM's weights over the TP group.
+  std::pair<double, double> tp_split(const llm::LayerOp& op) const {
+    switch (tensor_split(op)) {
+      case TensorSplit::column:
+        return {1.0, tp()};
+      case TensorSplit::row:
+        return {tp(), 1.0};
+      case TensorSplit::none:
+        break;
+    }
+    return {1.0, 1.0};
+  }
 
   void memory(const std::string& name, KernelClass kind, double bytes) {
     if (pass() == Pass::weight || bytes <= 0) {
@@ -71,16 +95,23 @@ class Lister {
 
   // Rows per expert group on this GPU: the routing plan's, or tokens x top-k spread evenly.
   std::vector<double> group_rows(const llm::LayerOp& op) const {
-    if (!c_.expert_rows.empty()) {
-      return c_.expert_rows;
+    std::vector<double> rows = c_.expert_rows;
+    if (rows.empty()) {
+      const int local = std::max(1, static_cast<int>(std::ceil(op.gemm.groups / c_.ep)));
+      const double all = c_.tokens * m_.moe->activated_experts;
+      rows.assign(static_cast<std::size_t>(local), all / local);
     }
-    const int local = std::max(1, static_cast<int>(std::ceil(op.gemm.groups / c_.ep)));
-    const double rows = c_.tokens * m_.moe->activated_experts;
-    return std::vector<double>(static_cast<std::size_t>(local), rows / local);
+    for (double& r : rows) {
+      r /= sequence_split();
+    }
+    return rows;
   }
 
   void gemm(const llm::LayerOp& op) {
-    const llm::GemmDims& g = op.gemm;
+    llm::GemmDims g = op.gemm;
+    const auto [in_split, out_split] = tp_split(op);
+    g.in /= in_split;
+    g.out /= out_split;
     const bool grouped = op.op_class == llm::OpClass::grouped_gemm;
     KernelShape k{.kind = grouped ? KernelClass::grouped_gemm : KernelClass::gemm,
                   .dtype = fp8(op) ? DType::fp8 : DType::bf16};
@@ -130,7 +161,8 @@ class Lister {
                       false, std::nullopt});
       out_.push_back({"unpermute",
                       KernelShape{.kind = KernelClass::elementwise,
-                                  .bytes = core::Bytes((rows + c_.tokens) * g.in * kBf16)},
+                                  .bytes = core::Bytes((rows + c_.tokens / sequence_split()) *
+                                                       g.in * kBf16)},
                       false, std::nullopt});
     }
     // FP8 dispatch delivers the experts' inputs in FP8, and combine(B) their output gradients.
@@ -154,12 +186,13 @@ class Lister {
     if (pass() == Pass::weight) {
       return;
     }
+    // The TP group splits the heads.
     const llm::AttentionDims& a = op.attention;
     const double rows = op.gemm.rows;
     memory("rotary", KernelClass::elementwise,
-           rows * (a.heads + a.rope_key_heads) * a.rope * kBf16 * 2.0);
+           rows * (a.heads + a.rope_key_heads) / tp() * a.rope * kBf16 * 2.0);
     cost::AttentionShape shape{.batch = rows / c_.seq_len,
-                               .heads = a.heads,
+                               .heads = a.heads / tp(),
                                .seq = static_cast<double>(c_.seq_len),
                                .d_qk = static_cast<int>(a.d_qk),
                                .d_v = static_cast<int>(a.d_v),
@@ -179,6 +212,22 @@ class Lister {
 };
 
 }  // namespace
+
+TensorSplit tensor_split(const llm::LayerOp& op) {
+  // Megatron's layout; MLA's low-rank down projections, the router and the MTP projection are
+  // replicated, routed experts split by expert parallelism instead.
+  static constexpr std::array<std::string_view, 10> kColumn = {
+      "q_proj", "q_up",           "kv_proj", "kv_up",    "ffn_gate_up",
+      "ffn_up", "shared_gate_up", "head",    "mtp_head", "embedding"};
+  static constexpr std::array<std::string_view, 3> kRow = {"o_proj", "ffn_down", "shared_down"};
+  if (std::find(kColumn.begin(), kColumn.end(), op.name) != kColumn.end()) {
+    return TensorSplit::column;
+  }
+  if (std::find(kRow.begin(), kRow.end(), op.name) != kRow.end()) {
+    return TensorSplit::row;
+  }
+  return TensorSplit::none;
+}
 
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
                                     bool dense_layer) {

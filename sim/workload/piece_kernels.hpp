@@ -18,7 +18,11 @@
 //                                cast); B: read 3, write 2
 //   routed experts               F and B: permute the tokens to their experts and back (FP8 out,
 //                                BF16 back: 3 bytes per row and channel each way, and the sum)
-// Element sizes are BF16 (2 bytes) unless said. Routed experts run as grouped GEMMs over the
+// Tensor parallelism (Megatron, with sequence parallelism): column-parallel projections (Q, KV
+// up, FFN up, head) split their outputs over the TP group, row-parallel ones (attention out, FFN
+// down) their inputs, attention its heads, the FFN activation its width; norms and the routed
+// experts' tokens are split by sequence parallelism; MLA's down projections and the router are
+// replicated. Element sizes are BF16 (2 bytes) unless said. Routed experts run as grouped GEMMs over the
 // experts this GPU hosts, each with its own rows (the routing plan's, or tokens x top-k spread
 // evenly). The router and the output head stay in BF16 (DeepSeek-V3's recipe); the MTP modules'
 // experts run in the GEMM dtype and their other GEMMs in BF16.
@@ -43,6 +47,8 @@ struct KernelContext {
   int seq_len = 4096;  // tokens per sequence (attention's shape)
   bool fp8_gemm = true;
   int ep = 1;  // the routed experts are spread over this many GPUs
+  int tp = 1;  // tensor parallelism: heads and FFN columns split over this many GPUs
+  bool sequence_parallel = true;  // tp > 1: norms and the experts' tokens split too
   // Rows each expert hosted by the busiest GPU takes; empty: tokens x top-k spread evenly.
   std::vector<double> expert_rows;
 };
@@ -59,6 +65,12 @@ struct PieceKernel {
 // the output head and the MTP modules. Other pieces compute nothing.
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
                                     bool dense_layer);
+
+// How tensor parallelism splits an op's weights: column-parallel projections their outputs (and
+// the embedding its vocabulary), row-parallel ones their inputs; the rest (norms, MLA's down
+// projections, the router, routed experts) are not split.
+enum class TensorSplit { none, column, row };
+TensorSplit tensor_split(const llm::LayerOp& op);
 
 // The kernels of `piece` in one layer (`dense_layer`: its mlp is the dense FFN and its
 // attention has no router). combine(B) casts the gradient to FP8 on the communication stream

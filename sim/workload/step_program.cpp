@@ -68,6 +68,8 @@ class Builder {
                                .seq_len = s.seq_len,
                                .fp8_gemm = s.fp8_gemm,
                                .ep = s.ep,
+                               .tp = s.tp,
+                               .sequence_parallel = s.sequence_parallel,
                                .expert_rows = s.busiest_expert_rows}};
     for (int l = 0; l < s.model->layers; ++l) {
       LayerTimes t;
@@ -95,7 +97,11 @@ class Builder {
       double dense = 0;
       double experts = 0;
       for (const auto& op : llm::layer_ops(*s.model, l, shape)) {
-        (op.routed_expert() ? experts : dense) += op.params;
+        if (op.routed_expert()) {
+          experts += op.params;
+        } else {
+          dense += op.params / (tensor_split(op) == TensorSplit::none ? 1 : std::max(1, s.tp));
+        }
       }
       layer_params_.push_back({dense, experts / std::max(1, s.ep)});
     }
@@ -187,6 +193,23 @@ class Builder {
       }
     }
   }
+  // A TP collective of the micro-batch's BF16 activations (or their gradients) over the rank's TP
+  // group; the chain waits for it unless tp_overlap hides it under the GEMMs.
+  void tp_collective(const Place& at, const StageWork& w, CommKind kind, Pass pass, Chain& c) {
+    const PieceKind piece = kind == CommKind::tp_all_gather       ? PieceKind::tp_all_gather
+                            : kind == CommKind::tp_reduce_scatter ? PieceKind::tp_reduce_scatter
+                                                                  : PieceKind::tp_all_reduce;
+    const int task = comm_task(
+        at, {piece, pass}, c.deps(),
+        CommRef{.kind = kind,
+                .stage = w.stage,
+                .bytes = core::Bytes(static_cast<double>(s_.tokens) * s_.model->hidden *
+                                     kActivationBytes)});
+    if (!s_.tp_overlap) {
+      c.last = task;
+    }
+  }
+
   // ZeRO-3: a layer's parameters (BF16) gathered over its data-parallel replicas before the
   // layer runs (on the communication stream, as soon as it is free: prefetched); the chain's next
   // computation waits for them.
@@ -309,7 +332,17 @@ class Builder {
                                 times.at({PieceKind::mlp, Pass::forward}),
                             c.deps());
     }
+    const bool tensor_parallel =
+        s_.tp > 1 && (kind == PieceKind::attention || !s_.model->is_moe_layer(l));
+    if (tensor_parallel && s_.sequence_parallel) {
+      tp_collective(at, w, CommKind::tp_all_gather, pass, c);
+    }
     c.last = compute_task(at, {kind, pass}, times.at({kind, pass}), c.deps());
+    if (tensor_parallel) {
+      tp_collective(at, w,
+                    s_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
+                    pass, c);
+    }
     if (backward && whole) {
       compute_task(at, {kind, Pass::weight}, times.at({kind, Pass::weight}), {c.last});
     }
@@ -492,7 +525,9 @@ void stage_params(const StepSpec& s, StepProgram& p) {
       if (op.routed_expert()) {
         p.stage_expert_params[st] += op.params / std::max(1, s.ep);
       } else {
-        p.stage_dense_params[st] += op.params;
+        // A GPU of the TP group holds its share of the split weights.
+        p.stage_dense_params[st] +=
+            op.params / (tensor_split(op) == TensorSplit::none ? 1 : std::max(1, s.tp));
       }
     }
   };
@@ -524,6 +559,12 @@ std::string_view comm_kind_name(CommKind k) {
       return "DP reduce-scatter";
     case CommKind::dp_all_gather:
       return "DP all-gather";
+    case CommKind::tp_all_gather:
+      return "TP all-gather";
+    case CommKind::tp_reduce_scatter:
+      return "TP reduce-scatter";
+    case CommKind::tp_all_reduce:
+      return "TP all-reduce";
   }
   return "?";
 }

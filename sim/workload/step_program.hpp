@@ -34,7 +34,16 @@
 
 namespace codesim::workload {
 
-enum class CommKind { ep_dispatch, ep_combine, pp_send, dp_reduce_scatter, dp_all_gather };
+enum class CommKind {
+  ep_dispatch,
+  ep_combine,
+  pp_send,
+  dp_reduce_scatter,
+  dp_all_gather,
+  tp_all_gather,
+  tp_reduce_scatter,
+  tp_all_reduce
+};
 std::string_view comm_kind_name(CommKind k);
 
 struct CommRef {
@@ -87,6 +96,13 @@ struct StepSpec {
   // before its backward, its gradients reduce-scattered after its backward (after the input
   // part when a schedule defers the weight part: its gradients are folded into that transfer).
   int zero = 1;
+  // Tensor parallelism over this many GPUs of a node: attention heads and FFN columns split,
+  // per layer and pass an all-gather before and a reduce-scatter after attention and after the
+  // dense FFN (sequence parallelism), or one all-reduce after each (without it), of the
+  // micro-batch's BF16 activations; with tp_overlap the computation does not wait for them.
+  int tp = 1;
+  bool sequence_parallel = true;
+  bool tp_overlap = false;
 };
 
 struct StepProgram {

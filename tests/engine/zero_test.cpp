@@ -17,7 +17,7 @@ const llm::LlmSpec& llama() {
   return model;
 }
 
-workload::StepSpec step(int zero) {
+workload::StepSpec zero_step(int zero) {
   return {.model = &llama(),
           .gpu = hardware::find_preset("h100")->gpu,
           .pieces = workload::deepseek_profile(),
@@ -47,8 +47,8 @@ TEST(Zero, StageThreeGathersEachLayerTwiceAndScattersItsGradientsOnce) {
   // Rank 0's layers L with P parameters each, 8 micro-batches: ZeRO-3 all-gathers 2 x 8 x P x
   // 2 B (BF16, before each forward and each backward) and reduce-scatters 8 x P x 4 B (FP32
   // gradients) per layer; ZeRO-1 instead moves the stage once: P_stage x 4 B out, x 2 B back.
-  const auto one = workload::build_step_program(step(1));
-  const auto three = workload::build_step_program(step(3));
+  const auto one = workload::build_step_program(zero_step(1));
+  const auto three = workload::build_step_program(zero_step(3));
   const auto& stage = three.placement.front();
   double layers_params = 0;
   const llm::OpShape shape{.seq_len = 8192, .micro_batch = 1};
@@ -74,7 +74,7 @@ TEST(Zero, EachStageShardsOneMoreState) {
               .sequences_per_step = 64,
               .tokens_per_micro_batch = 8192,
               .dp = 8};
-  const auto p = workload::build_step_program(step(1));
+  const auto p = workload::build_step_program(zero_step(1));
   const double params = p.stage_dense_params[0];
   for (int zero : {1, 2, 3}) {
     f.zero = zero;

@@ -62,14 +62,14 @@ TEST(SimulateTraining, LanesAreTheReplayedStepPerRank) {
 TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
   const config::Scenario s = config::load_scenario(
       kSmallStep,
-      {config::parse_setting("parallelism.tp=2"), config::parse_setting("parallelism.dp=8")});
+      {config::parse_setting("parallelism.tp=16"), config::parse_setting("parallelism.dp=1")});
   try {
     simulate_training(s);
-    FAIL() << "tensor parallelism was accepted";
+    FAIL() << "a TP group across nodes was accepted";
   } catch (const core::InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "--set parallelism.tp=2: error: parallelism.tp: tensor parallelism is not modelled "
-              "yet\n  hint: use tp: 1");
+              "--set parallelism.tp=16: error: parallelism.tp: a TP group of 16 GPUs does not fit "
+              "in 8-GPU nodes\n  hint: use a tp that divides hardware.gpus_per_node");
   }
 }
 

@@ -1,0 +1,103 @@
+// Tensor parallelism with and without sequence parallelism: the collectives each layer issues,
+// their volumes (Korthikanti et al. 2022), and the split of weights and activations.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "models/hardware/catalog.hpp"
+#include "models/llm/catalog.hpp"
+#include "sim/engine/step_metrics.hpp"
+#include "sim/workload/step_program.hpp"
+
+namespace codesim::engine {
+namespace {
+
+using workload::CommKind;
+
+const llm::LlmSpec& llama70b() {
+  static const auto model = *llm::find_preset("llama3.1-70b");
+  return model;
+}
+
+workload::StepSpec tp_step(int tp, bool sp) {
+  return {.model = &llama70b(),
+          .gpu = hardware::find_preset("h100")->gpu,
+          .pieces = workload::deepseek_profile(),
+          .method = workload::ScheduleMethod::one_f_one_b,
+          .pp = 4,
+          .micro_batches = 4,
+          .tokens = 8192,
+          .seq_len = 8192,
+          .dp = 2,
+          .fp8_gemm = false,
+          .comm_sms = 0,
+          .tp = tp,
+          .sequence_parallel = sp};
+}
+
+// Rank 0's TP collectives: count and bytes per kind.
+std::map<CommKind, std::pair<int, double>> tp_traffic(const workload::StepProgram& p) {
+  std::map<CommKind, std::pair<int, double>> out;
+  for (const auto& t : p.tasks) {
+    if (t.rank == 0 && t.comm &&
+        (t.comm->kind == CommKind::tp_all_gather || t.comm->kind == CommKind::tp_reduce_scatter ||
+         t.comm->kind == CommKind::tp_all_reduce)) {
+      ++out[t.comm->kind].first;
+      out[t.comm->kind].second += t.comm->bytes.value;
+    }
+  }
+  return out;
+}
+
+TEST(TensorParallel, EachLayerGathersAndScattersItsActivationsTwicePerPass) {
+  // Sequence parallelism: per layer and pass (F, B) an all-gather before and a reduce-scatter
+  // after attention and after the FFN, each of the micro-batch's s x h BF16 activations
+  // (8192 x 8192 x 2 B). Rank 0's L layers, 4 micro-batches: 2 x 2 x L x 4 of each kind.
+  // Without it: one all-reduce after each region instead, the same count.
+  const auto sp = workload::build_step_program(tp_step(8, true));
+  const double layers = sp.placement.front().layers();
+  const double activation = 8192.0 * 8192 * 2;
+  const auto t = tp_traffic(sp);
+  EXPECT_EQ(t.at(CommKind::tp_all_gather).first, 2 * 2 * layers * 4);
+  EXPECT_EQ(t.at(CommKind::tp_reduce_scatter).first, 2 * 2 * layers * 4);
+  EXPECT_DOUBLE_EQ(t.at(CommKind::tp_all_gather).second, 2 * 2 * layers * 4 * activation);
+  EXPECT_EQ(t.count(CommKind::tp_all_reduce), 0u);
+  const auto plain = tp_traffic(workload::build_step_program(tp_step(8, false)));
+  EXPECT_EQ(plain.at(CommKind::tp_all_reduce).first, 2 * 2 * layers * 4);
+  EXPECT_EQ(plain.count(CommKind::tp_all_gather), 0u);
+  EXPECT_TRUE(tp_traffic(workload::build_step_program(tp_step(1, true))).empty());
+}
+
+TEST(TensorParallel, WeightsAndActivationsAreSplit) {
+  // TP 8 holds an eighth of every projection, FFN and embedding weight (norms are replicated, so
+  // slightly more than an eighth overall); with sequence parallelism an eighth of the
+  // activations, without it (10 + 24 / 8) / 34 of them.
+  const auto one = workload::build_step_program(tp_step(1, true));
+  const auto eight = workload::build_step_program(tp_step(8, true));
+  double all_one = 0;
+  double all_eight = 0;
+  for (std::size_t st = 0; st < one.stage_dense_params.size(); ++st) {
+    all_one += one.stage_dense_params[st];
+    all_eight += eight.stage_dense_params[st];
+  }
+  const double ratio = all_eight / all_one;
+  EXPECT_GT(ratio, 1.0 / 8);
+  EXPECT_LT(ratio, 1.0 / 8 * 1.01);
+  StepFacts f{.model = &llama70b(),
+              .gpu = hardware::find_preset("h100")->gpu,
+              .gpus = 64,
+              .seq_len = 8192,
+              .sequences_per_step = 8,
+              .tokens_per_micro_batch = 8192,
+              .dp = 2};
+  const auto whole = memory_use(one, f).activations.value;
+  f.tp = 8;
+  const auto with_sp = memory_use(one, f).activations.value;
+  f.sequence_parallel = false;
+  const auto without_sp = memory_use(one, f).activations.value;
+  EXPECT_NEAR(with_sp, whole / 8, 1);
+  EXPECT_NEAR(without_sp, whole * (10 + 24.0 / 8) / 34, 1);
+}
+
+}  // namespace
+}  // namespace codesim::engine
