@@ -53,17 +53,18 @@ void check_model(const Scenario& s, Rules& r) {
 void check_parallelism(const Scenario& s, Rules& r) {
   const auto& p = s.parallelism;
   const long long gpus = static_cast<long long>(s.hardware.nodes) * s.hardware.spec.gpus_per_node;
-  const long long ranks = static_cast<long long>(p.pp) * p.dp * p.tp;
+  const long long ranks = static_cast<long long>(p.pp) * p.dp * p.tp * p.cp;
   if (ranks != gpus) {
-    r.fail({"parallelism.dp", "parallelism.pp", "parallelism.tp", "hardware.nodes"},
-           "pp x dp x tp = " + n(p.pp) + " x " + n(p.dp) + " x " + n(p.tp) + " = " + n(ranks) +
-               " must equal the GPU count, nodes x gpus_per_node = " + n(s.hardware.nodes) + " x " +
-               n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
+    r.fail({"parallelism.dp", "parallelism.pp", "parallelism.tp", "parallelism.cp",
+            "hardware.nodes"},
+           "pp x dp x tp x cp = " + n(p.pp) + " x " + n(p.dp) + " x " + n(p.tp) + " x " + n(p.cp) +
+               " = " + n(ranks) + " must equal the GPU count, nodes x gpus_per_node = " +
+               n(s.hardware.nodes) + " x " + n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
   } else if (gpus % (static_cast<long long>(p.pp) * p.ep) != 0) {
     r.fail({"parallelism.ep", "parallelism.pp"},
            "the GPU count (" + n(gpus) + ") must be divisible by pp x ep = " + n(p.pp) + " x " +
                n(p.ep) + " = " + n(static_cast<long long>(p.pp) * p.ep),
-           "each pipeline stage's " + n(p.dp * p.tp) +
+           "each pipeline stage's " + n(p.dp * p.tp * p.cp) +
                " GPUs split into expert-parallel groups of ep");
   }
   const auto& m = s.model.spec;

@@ -123,6 +123,7 @@ struct ParallelismSection {
   int dp{};
   int tp{};
   int zero{};  // ZeRO stage, 1-3
+  int cp{};    // context parallelism: each sequence over this many GPUs
   bool sp{};          // sequence parallelism with tp > 1
   bool tp_overlap{};  // TP collectives hidden under the GEMMs
 };

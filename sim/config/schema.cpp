@@ -270,13 +270,20 @@ std::vector<FieldSpec> build_schema() {
                     between(with_default("1", "Tensor-parallel degree."), 1, 1024)));
   f.push_back(
       field("parallelism.dp", MEMBER(parallelism.dp),
-            between(derived("GPUs / (pp x tp)", "Data-parallel replicas per stage."), 1,
+            between(derived("GPUs / (pp x tp x cp)", "Data-parallel replicas per stage."), 1,
                     1'000'000)));
   f.back().derive = [](const Scenario& s) {
     // pp or tp is 0 when it failed to decode (that error is reported): derive as if 1.
-    const int per_replica = std::max(1, s.parallelism.pp) * std::max(1, s.parallelism.tp);
+    const int per_replica = std::max(1, s.parallelism.pp) * std::max(1, s.parallelism.tp) *
+                            std::max(1, s.parallelism.cp);
     return Value(std::int64_t{s.gpus() / per_replica});
   };
+  f.push_back(field(
+      "parallelism.cp", MEMBER(parallelism.cp),
+      between(with_default("1", "Context parallelism: each sequence's tokens over this many GPUs "
+                                "(in 2 x cp chunks for causal balance), K and V all-gathered per "
+                                "layer in forward, their gradients reduce-scattered in backward."),
+              1, 1024)));
   f.push_back(field("parallelism.sp", MEMBER(parallelism.sp),
                     with_default("true", "Megatron sequence parallelism with tp > 1: norms and "
                                          "the routed experts' tokens split over the TP group, an "

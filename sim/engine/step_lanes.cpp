@@ -40,6 +40,9 @@ metrics::CommGroup comm_group_of(workload::CommKind k) {
     case workload::CommKind::tp_reduce_scatter:
     case workload::CommKind::tp_all_reduce:
       return metrics::CommGroup::tp;
+    case workload::CommKind::cp_all_gather:
+    case workload::CommKind::cp_reduce_scatter:
+      return metrics::CommGroup::cp;
   }
   return metrics::CommGroup::dp;
 }

@@ -88,10 +88,23 @@ class Transfers {
         collective(t, kind, gpus, c.bytes);
         break;
       }
+      case CommKind::cp_all_gather:
+      case CommKind::cp_reduce_scatter: {
+        std::vector<int> gpus;
+        for (int g = 0; g < n_.cp; ++g) {
+          gpus.push_back(first_gpu(rank) + g * n_.tp);
+        }
+        collective(t,
+                   c.kind == CommKind::cp_all_gather ? CollectiveKind::all_gather
+                                                     : CollectiveKind::reduce_scatter,
+                   gpus, c.bytes);
+        break;
+      }
       case CommKind::dp_reduce_scatter:
       case CommKind::dp_all_gather: {
         std::vector<int> gpus;
-        // Replicas of this GPU's parameters: every tp-th GPU of the rank (experts: every ep-th).
+        // Replicas of this GPU's parameters: every tp-th GPU of the rank, its data- and
+        // context-parallel peers (experts: every ep-th).
         const int step = c.experts ? n_.ep : n_.tp;
         for (int g = 0; g < n_.gpus_per_rank; g += step) {
           gpus.push_back(first_gpu(rank) + g);

@@ -30,6 +30,7 @@ struct StepNetwork {
   int gpus_per_rank = 1;  // G: the data-parallel replicas (x tp) of each pipeline rank
   int ep = 1;
   int tp = 1;  // a rank's TP group: its first tp GPUs (consecutive: one node)
+  int cp = 1;  // a rank's CP group: every tp-th of its first tp x cp GPUs
   EpMode mode = EpMode::deepep_normal;
   EpPayload payload;
   // Routing plans over `ep` GPUs; (layer, micro-batch) uses plans[(7 x layer + micro-batch) mod

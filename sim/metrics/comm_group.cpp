@@ -13,6 +13,8 @@ std::string_view comm_group_name(CommGroup g) {
       return "DP";
     case CommGroup::tp:
       return "TP";
+    case CommGroup::cp:
+      return "CP";
   }
   return "?";
 }

@@ -56,6 +56,8 @@ Style comm_style(metrics::CommGroup g) {
       return {"DP", "#9c755f"};
     case metrics::CommGroup::tp:
       return {"TP", "#76b7b2"};
+    case metrics::CommGroup::cp:
+      return {"CP", "#edc948"};
   }
   return {"?", "#000"};
 }

@@ -33,6 +33,13 @@ int micro_batch_tokens(const Scenario& s) {
 
 workload::StepProgram step_program(const Scenario& s, std::vector<double> busiest_expert_rows) {
   const auto& pa = s.parallelism;
+  if (pa.cp > 1 && s.workload.seq_len % (2 * pa.cp) != 0) {
+    config::scenario_error(s, "parallelism.cp",
+                           "context parallelism cuts each sequence into 2 x cp = " +
+                               std::to_string(2 * pa.cp) + " chunks; " +
+                               std::to_string(s.workload.seq_len) + " tokens do not divide",
+                           "use a cp for which 2 x cp divides workload.seq_len");
+  }
   if (pa.tp > 1 && s.hardware.spec.gpus_per_node % pa.tp != 0) {
     config::scenario_error(s, "parallelism.tp",
                            "a TP group of " + std::to_string(pa.tp) + " GPUs does not fit in " +
@@ -53,14 +60,15 @@ workload::StepProgram step_program(const Scenario& s, std::vector<double> busies
                                 .seq_len = s.workload.seq_len,
                                 .ep = expert_parallelism(s),
                                 .busiest_expert_rows = std::move(busiest_expert_rows),
-                                .dp = pa.dp,
+                                .dp = pa.dp * pa.cp,  // gradients reduce over DP x CP
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
                                 .comm_sms = s.hardware.comm_sms,
                                 .recompute = s.workload.recompute,
                                 .zero = pa.zero,
                                 .tp = pa.tp,
                                 .sequence_parallel = pa.sp,
-                                .tp_overlap = pa.tp_overlap};
+                                .tp_overlap = pa.tp_overlap,
+                                .cp = pa.cp};
   try {
     return workload::build_step_program(spec);
   } catch (const workload::ScheduleError& e) {
@@ -77,8 +85,10 @@ engine::StepFacts step_facts(const Scenario& s) {
           .gpus = s.gpus(),
           .seq_len = s.workload.seq_len,
           .sequences_per_step = static_cast<double>(s.workload.global_batch_sequences),
-          .tokens_per_micro_batch = micro_batch_tokens(s),
-          .dp = s.parallelism.dp,
+          // Context parallelism: a GPU holds its share of the micro-batch's tokens, and shards the
+          // optimizer state over its data- and context-parallel peers (as Megatron does).
+          .tokens_per_micro_batch = micro_batch_tokens(s) / s.parallelism.cp,
+          .dp = s.parallelism.dp * s.parallelism.cp,
           .ep = ep,
           .gpus_per_rank_in_ep = ep,
           .recompute = s.workload.recompute,
@@ -117,11 +127,13 @@ engine::StepNetwork step_network(const Scenario& s) {
   return {.gpus_per_rank = s.gpus() / s.parallelism.pp,
           .ep = ep,
           .tp = tp,
+          .cp = s.parallelism.cp,
           .mode = s.routing.dispatch,
           .payload = ep_payload_of(s),
           .plan_tokens_per_gpu = s.routing.sample_tokens,
           // Sequence parallelism: each GPU of a TP group dispatches its share of the tokens.
-          .tokens_per_gpu = micro_batch_tokens(s) / (s.parallelism.sp ? tp : 1),
+          .tokens_per_gpu =
+              micro_batch_tokens(s) / (s.parallelism.sp ? tp : 1) / s.parallelism.cp,
           .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
 }
 

@@ -22,6 +22,8 @@ constexpr std::array kKinds = {
     std::pair{PieceKind::tp_all_gather, std::string_view("tp all-gather")},
     std::pair{PieceKind::tp_reduce_scatter, std::string_view("tp reduce-scatter")},
     std::pair{PieceKind::tp_all_reduce, std::string_view("tp all-reduce")},
+    std::pair{PieceKind::cp_all_gather, std::string_view("cp all-gather")},
+    std::pair{PieceKind::cp_reduce_scatter, std::string_view("cp reduce-scatter")},
 };
 
 constexpr std::array kPasses = {

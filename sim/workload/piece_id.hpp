@@ -26,6 +26,8 @@ enum class PieceKind {
   tp_all_gather,  // tensor parallelism's collectives of activations
   tp_reduce_scatter,
   tp_all_reduce,
+  cp_all_gather,  // context parallelism's keys and values, and their gradients
+  cp_reduce_scatter,
 };
 
 enum class Pass { none, forward, backward, weight };

@@ -64,7 +64,7 @@ class Builder {
   Builder(const StepSpec& s, StepProgram& p) : s_(s), p_(p) {
     PieceContext c{.model = s.model,
                    .gpu = s.gpu,
-                   .kernels = {.tokens = s.tokens,
+                   .kernels = {.tokens = s.tokens / std::max(1, s.cp),
                                .seq_len = s.seq_len,
                                .fp8_gemm = s.fp8_gemm,
                                .ep = s.ep,
@@ -93,6 +93,11 @@ class Builder {
     combine_b_overhead_ = piece_overhead(s.pieces, c, {PieceKind::combine, Pass::backward});
     last_.assign(static_cast<std::size_t>(s.pp) * 2, -1);
     const llm::OpShape shape{.seq_len = s.tokens, .micro_batch = 1};
+    for (const auto& op : llm::attention_ops(*s.model, shape)) {
+      if (op.op_class == llm::OpClass::attention) {
+        kv_width_ = op.attention.kv_heads * (op.attention.d_qk + op.attention.d_v);
+      }
+    }
     for (int l = 0; l < s.model->layers; ++l) {
       double dense = 0;
       double experts = 0;
@@ -203,11 +208,24 @@ class Builder {
         at, {piece, pass}, c.deps(),
         CommRef{.kind = kind,
                 .stage = w.stage,
-                .bytes = core::Bytes(static_cast<double>(s_.tokens) * s_.model->hidden *
+                .bytes = core::Bytes(static_cast<double>(s_.tokens) / s_.cp * s_.model->hidden *
                                      kActivationBytes)});
     if (!s_.tp_overlap) {
       c.last = task;
     }
+  }
+
+  // Context parallelism: the keys and values of the whole sequence (each GPU of the TP group its
+  // heads' share, BF16) gathered before attention's forward, their gradients reduce-scattered
+  // after its backward; the chain waits for them.
+  void cp_collective(const Place& at, const StageWork& w, CommKind kind, Pass pass, Chain& c) {
+    const PieceKind piece =
+        kind == CommKind::cp_all_gather ? PieceKind::cp_all_gather : PieceKind::cp_reduce_scatter;
+    c.last = comm_task(at, {piece, pass}, c.deps(),
+                       CommRef{.kind = kind,
+                               .stage = w.stage,
+                               .bytes = core::Bytes(static_cast<double>(s_.tokens) *
+                                                    kv_width_ / s_.tp * kActivationBytes)});
   }
 
   // ZeRO-3: a layer's parameters (BF16) gathered over its data-parallel replicas before the
@@ -337,7 +355,14 @@ class Builder {
     if (tensor_parallel && s_.sequence_parallel) {
       tp_collective(at, w, CommKind::tp_all_gather, pass, c);
     }
+    const bool context_parallel = s_.cp > 1 && kind == PieceKind::attention;
+    if (context_parallel && !backward) {
+      cp_collective(at, w, CommKind::cp_all_gather, pass, c);
+    }
     c.last = compute_task(at, {kind, pass}, times.at({kind, pass}), c.deps());
+    if (context_parallel && backward) {
+      cp_collective(at, w, CommKind::cp_reduce_scatter, pass, c);
+    }
     if (tensor_parallel) {
       tp_collective(at, w,
                     s_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
@@ -513,6 +538,7 @@ class Builder {
   std::map<Key, int> forward_done_;
   std::vector<std::pair<int, Need>> pending_;
   std::vector<std::pair<double, double>> layer_params_;  // per layer: dense, experts per GPU
+  double kv_width_ = 0;  // channels of one token's keys and values over all heads
 };
 
 // Dense (replicated) and routed-expert (per GPU) parameters of each stage.
@@ -565,6 +591,10 @@ std::string_view comm_kind_name(CommKind k) {
       return "TP reduce-scatter";
     case CommKind::tp_all_reduce:
       return "TP all-reduce";
+    case CommKind::cp_all_gather:
+      return "CP all-gather";
+    case CommKind::cp_reduce_scatter:
+      return "CP reduce-scatter";
   }
   return "?";
 }

@@ -42,7 +42,9 @@ enum class CommKind {
   dp_all_gather,
   tp_all_gather,
   tp_reduce_scatter,
-  tp_all_reduce
+  tp_all_reduce,
+  cp_all_gather,
+  cp_reduce_scatter
 };
 std::string_view comm_kind_name(CommKind k);
 
@@ -103,6 +105,10 @@ struct StepSpec {
   int tp = 1;
   bool sequence_parallel = true;
   bool tp_overlap = false;
+  // Context parallelism: each sequence's tokens over this many GPUs (`tokens` is the whole
+  // micro-batch's), keys and values all-gathered over them before each attention forward, their
+  // gradients reduce-scattered after each attention backward.
+  int cp = 1;
 };
 
 struct StepProgram {

@@ -67,8 +67,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "128 x 1 = 128\n"},
         BadInput{"inconsistent_parallelism.yaml",
                  "tests/bad_input/inconsistent_parallelism.yaml:8:7: error: parallelism.dp: pp x "
-                 "dp x tp = 16 x 64 x 1 = 1024 must equal the GPU count, nodes x gpus_per_node = "
-                 "256 x 8 = 2048\n"},
+                 "dp x tp x cp = 16 x 64 x 1 x 1 = 1024 must equal the GPU count, nodes x "
+                 "gpus_per_node = 256 x 8 = 2048\n"},
         BadInput{"list_expected.yaml",
                  "tests/bad_input/list_expected.yaml:4:18: error: topology.failed_planes: expected "
                  "a list of integers, got '3'\n"

@@ -106,11 +106,13 @@ TEST(LoaderErrors, RulesNameTheKeysInvolved) {
   EXPECT_EQ(
       error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: "
                "3}\ntopology: {family: ft2}\n"),
-      "s.yaml:3:19: error: parallelism.dp: pp x dp x tp = 3 x 5 x 1 = 15 must equal the GPU count, "
+      "s.yaml:3:19: error: parallelism.dp: pp x dp x tp x cp = 3 x 5 x 1 x 1 = 15 must equal the GPU "
+      "count, "
       "nodes x gpus_per_node = 2 x 8 = 16");
   EXPECT_EQ(
       error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 3}\n"),
-      "s.yaml:2:19: error: parallelism.dp: pp x dp x tp = 1 x 2 x 3 = 6 must equal the GPU count, "
+      "s.yaml:2:19: error: parallelism.dp: pp x dp x tp x cp = 1 x 2 x 3 x 1 = 6 must equal the GPU "
+      "count, "
       "nodes x gpus_per_node = 1 x 8 = 8\n"
       "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
 }

@@ -1,5 +1,6 @@
-// Tensor parallelism with and without sequence parallelism: the collectives each layer issues,
-// their volumes (Korthikanti et al. 2022), and the split of weights and activations.
+// Tensor parallelism with and without sequence parallelism, and context parallelism: the
+// collectives each layer issues, their volumes (Korthikanti et al. 2022), and the split of
+// weights and activations.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -66,6 +67,36 @@ TEST(TensorParallel, EachLayerGathersAndScattersItsActivationsTwicePerPass) {
   EXPECT_EQ(plain.at(CommKind::tp_all_reduce).first, 2 * 2 * layers * 4);
   EXPECT_EQ(plain.count(CommKind::tp_all_gather), 0u);
   EXPECT_TRUE(tp_traffic(workload::build_step_program(tp_step(1, true))).empty());
+}
+
+TEST(ContextParallel, EachLayerGathersTheSequencesKeysAndValues) {
+  // CP 2 with TP 8: before each attention forward the whole sequence's keys and values, 8192
+  // tokens x 8 KV heads x (128 + 128) channels / 8 (this GPU's heads) x 2 B, are all-gathered over
+  // the CP group; after each attention backward their gradients, the same bytes, are
+  // reduce-scattered. Rank 0's L layers, 4 micro-batches: L x 4 of each.
+  auto spec = tp_step(8, true);
+  spec.cp = 2;
+  const auto p = workload::build_step_program(spec);
+  const double layers = p.placement.front().layers();
+  const double kv = 8192.0 * 8 * 256 / 8 * 2;
+  std::map<CommKind, std::pair<int, double>> cp;
+  for (const auto& t : p.tasks) {
+    if (t.rank == 0 && t.comm &&
+        (t.comm->kind == CommKind::cp_all_gather || t.comm->kind == CommKind::cp_reduce_scatter)) {
+      ++cp[t.comm->kind].first;
+      cp[t.comm->kind].second += t.comm->bytes.value;
+    }
+  }
+  EXPECT_EQ(cp.at(CommKind::cp_all_gather).first, layers * 4);
+  EXPECT_EQ(cp.at(CommKind::cp_reduce_scatter).first, layers * 4);
+  EXPECT_DOUBLE_EQ(cp.at(CommKind::cp_all_gather).second, layers * 4 * kv);
+  EXPECT_DOUBLE_EQ(cp.at(CommKind::cp_reduce_scatter).second, layers * 4 * kv);
+  // Each GPU computes half the tokens: its TP activations halve too.
+  const auto tp_half = tp_traffic(p).at(CommKind::tp_all_gather).second;
+  const auto tp_whole = tp_traffic(workload::build_step_program(tp_step(8, true)))
+                            .at(CommKind::tp_all_gather)
+                            .second;
+  EXPECT_NEAR(tp_half / tp_whole, 0.5, 1e-9);
 }
 
 TEST(TensorParallel, WeightsAndActivationsAreSplit) {

@@ -73,6 +73,22 @@ TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
   }
 }
 
+TEST(SimulateTraining, ContextParallelismNeedsEvenChunks) {
+  const config::Scenario s = config::load_scenario(
+      kSmallStep,
+      {config::parse_setting("parallelism.cp=4"), config::parse_setting("parallelism.dp=4"),
+       config::parse_setting("workload.seq_len=4100")});
+  try {
+    simulate_training(s);
+    FAIL() << "4100 tokens in 8 chunks were accepted";
+  } catch (const core::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--set parallelism.cp=4: error: parallelism.cp: context parallelism cuts each "
+              "sequence into 2 x cp = 8 chunks; 4100 tokens do not divide\n  hint: use a cp for "
+              "which 2 x cp divides workload.seq_len");
+  }
+}
+
 TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {
   const config::Scenario s = config::load_scenario(kSmallStep);
   EXPECT_THROW(simulate_training(s, {.max_tasks = 10}), core::InputError);
