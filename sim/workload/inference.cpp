@@ -70,16 +70,12 @@ KernelContext kernel_context(const InferenceSpec& s, int tokens) {
 }
 
 // The memory-bound kernels (norms, casts, activations, rotary, permutes) of a forward piece.
+// (Decode prices its GEMMs and core attention itself, so only this part of the piece is kept.)
 core::Seconds memory_kernels(const InferenceSpec& s, PieceKind kind, int layer, int tokens) {
-  std::vector<PieceKernel> memory;
-  for (auto& k : piece_kernels(*s.model, {kind, Pass::forward}, kernel_context(s, tokens),
-                               !s.model->is_moe_layer(layer))) {
-    const auto c = k.shape.kind;
-    if (!k.attention && c != KernelClass::gemm && c != KernelClass::grouped_gemm) {
-      memory.push_back(std::move(k));
-    }
-  }
-  return price(memory, s.gpu, s.gpu.sms - s.held_sms, compute_model().params).total;
+  return price(piece_kernels(*s.model, {kind, Pass::forward}, kernel_context(s, tokens),
+                             !s.model->is_moe_layer(layer)),
+               s.gpu, s.gpu.sms - s.held_sms, compute_model().params)
+      .memory;
 }
 
 LayerPieces decode_pieces(const InferenceSpec& s) {

@@ -59,6 +59,24 @@ struct Chain {
   std::vector<int> deps() const { return last >= 0 ? std::vector<int>{last} : start; }
 };
 
+// Parameters of `ops` on one GPU: dense ones (a TP group's share of the split weights),
+// replicated over data parallelism, and routed experts' (this GPU's share under EP).
+struct GpuParams {
+  double dense = 0;
+  double experts = 0;
+};
+GpuParams params_on_gpu(const StepSpec& s, const std::vector<llm::LayerOp>& ops) {
+  GpuParams p;
+  for (const auto& op : ops) {
+    if (op.routed_expert()) {
+      p.experts += op.params / std::max(1, s.ep);
+    } else {
+      p.dense += op.params / (tensor_split(op) == TensorSplit::none ? 1 : std::max(1, s.tp));
+    }
+  }
+  return p;
+}
+
 class Builder {
  public:
   Builder(const StepSpec& s, StepProgram& p) : s_(s), p_(p) {
@@ -99,16 +117,7 @@ class Builder {
       }
     }
     for (int l = 0; l < s.model->layers; ++l) {
-      double dense = 0;
-      double experts = 0;
-      for (const auto& op : llm::layer_ops(*s.model, l, shape)) {
-        if (op.routed_expert()) {
-          experts += op.params;
-        } else {
-          dense += op.params / (tensor_split(op) == TensorSplit::none ? 1 : std::max(1, s.tp));
-        }
-      }
-      layer_params_.push_back({dense, experts / std::max(1, s.ep)});
+      layer_params_.push_back(params_on_gpu(s, llm::layer_ops(*s.model, l, shape)));
     }
   }
 
@@ -267,12 +276,12 @@ class Builder {
   // (over dp / ep), each when it has replicas to synchronize with.
   template <class F>
   void for_each_layer_group(int l, F&& f) const {
-    const auto [dense, experts] = layer_params_[static_cast<std::size_t>(l)];
-    if (s_.dp > 1 && dense > 0) {
-      f(dense, false);
+    const GpuParams& p = layer_params_[static_cast<std::size_t>(l)];
+    if (s_.dp > 1 && p.dense > 0) {
+      f(p.dense, false);
     }
-    if (s_.dp / s_.ep > 1 && experts > 0) {
-      f(experts, true);
+    if (s_.dp / s_.ep > 1 && p.experts > 0) {
+      f(p.experts, true);
     }
   }
 
@@ -537,7 +546,7 @@ class Builder {
   std::map<Key, int> backward_sent_;
   std::map<Key, int> forward_done_;
   std::vector<std::pair<int, Need>> pending_;
-  std::vector<std::pair<double, double>> layer_params_;  // per layer: dense, experts per GPU
+  std::vector<GpuParams> layer_params_;  // per layer
   double kv_width_ = 0;  // channels of one token's keys and values over all heads
 };
 
@@ -547,15 +556,9 @@ void stage_params(const StepSpec& s, StepProgram& p) {
   p.stage_dense_params.assign(p.placement.size(), 0.0);
   p.stage_expert_params.assign(p.placement.size(), 0.0);
   auto add_ops = [&](std::size_t st, const std::vector<llm::LayerOp>& ops) {
-    for (const auto& op : ops) {
-      if (op.routed_expert()) {
-        p.stage_expert_params[st] += op.params / std::max(1, s.ep);
-      } else {
-        // A GPU of the TP group holds its share of the split weights.
-        p.stage_dense_params[st] +=
-            op.params / (tensor_split(op) == TensorSplit::none ? 1 : std::max(1, s.tp));
-      }
-    }
+    const GpuParams g = params_on_gpu(s, ops);
+    p.stage_dense_params[st] += g.dense;
+    p.stage_expert_params[st] += g.experts;
   };
   for (std::size_t st = 0; st < p.placement.size(); ++st) {
     const StageLayers& sl = p.placement[st];

@@ -61,19 +61,32 @@ PieceCost predicted(const TraceSetting& s, const hardware::GpuSpec& gpu, PieceId
                gpu.sms - s.held_sms, p);
 }
 
+// Each traced piece's kernels, listed once (the fit prices them again at every iteration).
+using PieceKernels = std::map<PieceId, std::vector<PieceKernel>>;
+PieceKernels kernels_of(const TraceSetting& s, const std::map<Instance, Measured>& instances) {
+  PieceKernels out;
+  for (const auto& [instance, measured] : instances) {
+    if (!out.contains(instance.first)) {
+      out[instance.first] = piece_kernels(*s.model, instance.first, s.kernels, !s.model->moe);
+    }
+  }
+  return out;
+}
+
 // Sums over the trace's piece instances of GEMM time (F and B pieces; W pieces) and other time,
 // predicted (with `p`) or measured (without).
 struct Totals {
   double gemm = 0, wgrad = 0, other = 0;
 };
 Totals totals(const TraceSetting& s, const std::map<Instance, Measured>& instances,
-              const KernelParams* p) {
+              const PieceKernels& kernels, const KernelParams* p) {
   Totals t;
   for (const auto& [instance, measured] : instances) {
     double gemm = measured.gemm;
     double other = measured.other;
     if (p != nullptr) {
-      const PieceCost c = predicted(s, s.gpu, instance.first, *p);
+      const PieceCost c =
+          price(kernels.at(instance.first), s.gpu, s.gpu.sms - s.held_sms, *p);
       gemm = c.gemm.value * 1e6;
       other = c.memory.value * 1e6;
     }
@@ -116,7 +129,8 @@ KernelParams with_trace_scales(KernelParams p, const TraceFit& fit) {
 
 TraceFit fit_trace(const StepTrace& t, const TraceSetting& s) {
   const auto instances = measured_by_instance(t);
-  const Totals measured = totals(s, instances, nullptr);
+  const PieceKernels kernels = kernels_of(s, instances);
+  const Totals measured = totals(s, instances, kernels, nullptr);
   if (measured.gemm + measured.wgrad <= 0) {
     throw std::invalid_argument("the trace has no GEMM kernels inside pieces to fit");
   }
@@ -128,7 +142,7 @@ TraceFit fit_trace(const StepTrace& t, const TraceSetting& s) {
   };
   for (int i = 0; i < 100; ++i) {
     const KernelParams scaled = with_trace_scales(s.params, fit);
-    const Totals p = totals(s, instances, &scaled);
+    const Totals p = totals(s, instances, kernels, &scaled);
     const double gemm = ratio(p.gemm, measured.gemm);
     const double wgrad = ratio(p.wgrad, measured.wgrad);
     const double other = ratio(p.other, measured.other);
@@ -142,7 +156,8 @@ TraceFit fit_trace(const StepTrace& t, const TraceSetting& s) {
   const KernelParams scaled = with_trace_scales(s.params, fit);
   for (const auto& [instance, m] : instances) {
     PieceComparison& c = fit.pieces[instance.first];
-    const PieceCost p = predicted(s, s.gpu, instance.first, scaled);
+    const PieceCost p =
+        price(kernels.at(instance.first), s.gpu, s.gpu.sms - s.held_sms, scaled);
     ++c.instances;
     c.measured_gemm_us += m.gemm;
     c.measured_attention_us += m.attention;
