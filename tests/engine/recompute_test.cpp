@@ -6,6 +6,7 @@
 #include "models/llm/catalog.hpp"
 #include "sim/engine/step_metrics.hpp"
 #include "sim/workload/step_program.hpp"
+#include "tests/support/dense_step.hpp"
 
 namespace codesim::engine {
 namespace {
@@ -15,18 +16,9 @@ using workload::Pass;
 using workload::Recompute;
 
 workload::StepSpec llama_step(Recompute r) {
-  static const auto model = *llm::find_preset("llama3.1-8b");
-  return {.model = &model,
-          .gpu = hardware::find_preset("h100")->gpu,
-          .pieces = workload::deepseek_profile(),
-          .method = workload::ScheduleMethod::one_f_one_b,
-          .pp = 4,
-          .micro_batches = 8,
-          .tokens = 8192,
-          .seq_len = 8192,
-          .fp8_gemm = false,
-          .comm_sms = 0,
-          .recompute = r};
+  auto s = testing::dense_step("llama3.1-8b", 8);
+  s.recompute = r;
+  return s;
 }
 
 double compute_seconds(const workload::StepProgram& p, PieceKind kind) {

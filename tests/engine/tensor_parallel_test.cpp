@@ -9,6 +9,7 @@
 #include "models/llm/catalog.hpp"
 #include "sim/engine/step_metrics.hpp"
 #include "sim/workload/step_program.hpp"
+#include "tests/support/dense_step.hpp"
 
 namespace codesim::engine {
 namespace {
@@ -16,24 +17,15 @@ namespace {
 using workload::CommKind;
 
 const llm::LlmSpec& llama70b() {
-  static const auto model = *llm::find_preset("llama3.1-70b");
-  return model;
+  return testing::preset_model("llama3.1-70b");
 }
 
 workload::StepSpec tp_step(int tp, bool sp) {
-  return {.model = &llama70b(),
-          .gpu = hardware::find_preset("h100")->gpu,
-          .pieces = workload::deepseek_profile(),
-          .method = workload::ScheduleMethod::one_f_one_b,
-          .pp = 4,
-          .micro_batches = 4,
-          .tokens = 8192,
-          .seq_len = 8192,
-          .dp = 2,
-          .fp8_gemm = false,
-          .comm_sms = 0,
-          .tp = tp,
-          .sequence_parallel = sp};
+  auto s = testing::dense_step("llama3.1-70b", 4);
+  s.dp = 2;
+  s.tp = tp;
+  s.sequence_parallel = sp;
+  return s;
 }
 
 // Rank 0's TP collectives: count and bytes per kind.

@@ -6,6 +6,7 @@
 #include "models/llm/layer_ops.hpp"
 #include "sim/engine/step_metrics.hpp"
 #include "sim/workload/step_program.hpp"
+#include "tests/support/dense_step.hpp"
 
 namespace codesim::engine {
 namespace {
@@ -13,23 +14,14 @@ namespace {
 using workload::CommKind;
 
 const llm::LlmSpec& llama() {
-  static const auto model = *llm::find_preset("llama3.1-8b");
-  return model;
+  return testing::preset_model("llama3.1-8b");
 }
 
 workload::StepSpec zero_step(int zero) {
-  return {.model = &llama(),
-          .gpu = hardware::find_preset("h100")->gpu,
-          .pieces = workload::deepseek_profile(),
-          .method = workload::ScheduleMethod::one_f_one_b,
-          .pp = 4,
-          .micro_batches = 8,
-          .tokens = 8192,
-          .seq_len = 8192,
-          .dp = 8,
-          .fp8_gemm = false,
-          .comm_sms = 0,
-          .zero = zero};
+  auto s = testing::dense_step("llama3.1-8b", 8);
+  s.dp = 8;
+  s.zero = zero;
+  return s;
 }
 
 // Bytes rank 0 moves in data-parallel collectives of `kind`.
