@@ -82,6 +82,12 @@ void check_parallelism(const Scenario& s, Rules& r) {
     r.fail({"parallelism.tp"},
            "tp = " + n(p.tp) + " must divide the model's " + n(m.heads) + " attention heads");
   }
+  if (m.moe && p.tp > 1 && !p.sp && s.workload.kind == WorkloadKind::train) {
+    r.fail({"parallelism.sp", "parallelism.tp"},
+           "a MoE model trained with tp > 1 needs sequence parallelism: each GPU of a TP group "
+           "dispatches its own share of the tokens to the experts",
+           "set parallelism.sp: true (Megatron requires it as well)");
+  }
   if (m.layers > 0 && p.pp > m.layers) {
     r.fail({"parallelism.pp"},
            "pp = " + n(p.pp) + " exceeds the model's " + n(m.layers) + " layers");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/engine/stream_check.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -31,30 +32,6 @@ struct Prepared {
   mutable std::vector<double> task_bytes;
 };
 
-// Whether every node of a graph given by its successor lists can run: Kahn's algorithm finds no
-// cycle.
-bool acyclic(const std::vector<std::vector<std::size_t>>& next) {
-  std::vector<int> indegree(next.size(), 0);
-  for (const auto& successors : next) {
-    for (const std::size_t s : successors) {
-      ++indegree[s];
-    }
-  }
-  std::vector<std::size_t> ready;
-  for (std::size_t n = 0; n < next.size(); ++n) {
-    if (indegree[n] == 0) {
-      ready.push_back(n);
-    }
-  }
-  for (std::size_t k = 0; k < ready.size(); ++k) {
-    for (const std::size_t s : next[ready[k]]) {
-      if (--indegree[s] == 0) {
-        ready.push_back(s);
-      }
-    }
-  }
-  return ready.size() == next.size();
-}
 
 }  // namespace
 
@@ -65,7 +42,7 @@ struct Platform::Impl {
   void build();
   Prepared prepare(const Transfer& t, TransferTiming& timing) const;
   void start(int index);
-  // Runs `p` once per repeat, each after its latency, in the calling actor.
+  // Runs `p` (all its repeats as one phase) in the calling actor.
   void transfer(const Prepared& p) const;
   void execute(const Prepared& p) const;
 
@@ -213,21 +190,22 @@ void Platform::Impl::execute(const Prepared& p) const {
     p.task_flops.assign(n, 0.0);
     for (const auto& [d, amount] : p.loads) {
       const auto& [from, to] = ends[static_cast<std::size_t>(d)];
-      p.task_bytes[index[from] * n + index[to]] += amount;
+      p.task_bytes[index[from] * n + index[to]] += amount * p.repeat;
     }
     for (const auto& [gpu, seconds] : p.copy) {
-      p.task_flops[index[gpu_vertex[static_cast<std::size_t>(gpu)]]] = seconds;
+      p.task_flops[index[gpu_vertex[static_cast<std::size_t>(gpu)]]] = seconds * p.repeat;
     }
   }
   sg4::this_actor::parallel_execute(p.task_hosts, p.task_flops, p.task_bytes);
 }
 
+// A ring's steps run as one phase of repeat x the bytes after repeat x the latency: NCCL
+// pipelines them (each chunk moves on as soon as it arrives; nothing synchronizes between steps),
+// and one SimGrid task instead of p - 1 keeps a collective over many replicas cheap to solve.
 void Platform::Impl::transfer(const Prepared& p) const {
-  for (int r = 0; r < p.repeat; ++r) {
-    sg4::this_actor::sleep_for(p.latency);
-    if (!p.loads.empty()) {
-      execute(p);
-    }
+  sg4::this_actor::sleep_for(p.latency * p.repeat);
+  if (!p.loads.empty()) {
+    execute(p);
   }
 }
 
@@ -262,57 +240,6 @@ struct StreamState {
   std::vector<Prepared> transfers;
   double origin = 0;
 };
-
-namespace {
-
-// Tasks on one stream each, dependencies and transfers in range, no cycle through stream orders
-// and dependencies; throws core::SimulationError.
-void check_stream_program(const StreamProgram& program) {
-  const std::size_t count = program.tasks.size();
-  std::vector<char> listed(count, 0);
-  for (const auto& stream : program.streams) {
-    for (const int t : stream) {
-      if (t < 0 || static_cast<std::size_t>(t) >= count || listed[static_cast<std::size_t>(t)]) {
-        throw core::SimulationError("stream program: task " + std::to_string(t) +
-                                    " is out of range or on two streams");
-      }
-      listed[static_cast<std::size_t>(t)] = 1;
-    }
-  }
-  for (const auto& task : program.tasks) {
-    for (const int d : task.deps) {
-      if (d < 0 || static_cast<std::size_t>(d) >= count) {
-        throw core::SimulationError("stream program: dependency " + std::to_string(d) +
-                                    " is out of range");
-      }
-    }
-    if (task.transfer >= static_cast<int>(program.transfers.size())) {
-      throw core::SimulationError("stream program: transfer " + std::to_string(task.transfer) +
-                                  " is out of range");
-    }
-  }
-  {
-    // The program must be able to finish: no cycle through stream orders and dependencies.
-    std::vector<std::vector<std::size_t>> next(count);
-    for (const auto& stream : program.streams) {
-      for (std::size_t i = 1; i < stream.size(); ++i) {
-        next[static_cast<std::size_t>(stream[i - 1])].push_back(
-            static_cast<std::size_t>(stream[i]));
-      }
-    }
-    for (std::size_t t = 0; t < count; ++t) {
-      for (const int d : program.tasks[t].deps) {
-        next[static_cast<std::size_t>(d)].push_back(t);
-      }
-    }
-    if (!acyclic(next)) {
-      throw core::SimulationError(
-          "stream program: its dependencies and stream orders form a cycle");
-    }
-  }
-}
-
-}  // namespace
 
 Platform::Platform(const topologies::Topology& topology, topologies::Spread spread)
     : impl_(std::make_unique<Impl>(topology, spread)) {
@@ -420,7 +347,7 @@ std::vector<TransferTiming> Platform::run(const std::vector<Transfer>& transfers
       roots.push_back(static_cast<int>(i));
     }
   }
-  if (!acyclic(next)) {
+  if (topological_order(next).size() != next.size()) {
     throw core::SimulationError("the transfers' dependencies form a cycle");
   }
   impl_->prepared = std::move(prepared);

@@ -147,10 +147,9 @@ void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, con
 // Bytes per directed link over the step (every task runs its transfer once per repeat): the IB
 // bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), and the five
 // busiest links by utilization.
-void link_use(metrics::RunResult& r, const StepTimeline& t, const Platform& platform,
+void link_use(metrics::RunResult& r, const StepTimeline& t, const topologies::TrafficRouter& router,
               const StepFacts& f) {
-  const auto& router = platform.router();
-  const auto& topo = platform.topology();
+  const auto& topo = router.topology();
   std::vector<int> runs(t.transfers.size(), 0);
   for (const int i : t.transfer_of_task) {
     if (i >= 0) {
@@ -244,7 +243,7 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
 }
 
 metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeline& t,
-                                const Platform& platform, const StepFacts& f) {
+                                const topologies::TrafficRouter& router, const StepFacts& f) {
   metrics::RunResult r;
   for (const auto& tt : t.tasks) {
     r.step_time = std::max(r.step_time, tt.end);
@@ -255,7 +254,7 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
   throughput(r, f);
   exposed_communication(r, ranks.front(), r.lanes.front());
   overlapped_pairs(r, p, t, f);
-  link_use(r, t, platform, f);
+  link_use(r, t, router, f);
   r.memory = memory_use(p, f);
   return r;
 }

@@ -38,6 +38,7 @@ core::Note activation_note();
 metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
 
 metrics::RunResult measure_step(const workload::StepProgram& program, const StepTimeline& timeline,
-                                const Platform& platform, const StepFacts& facts);
+                                const topologies::TrafficRouter& router,
+                                const StepFacts& facts);
 
 }  // namespace codesim::engine

@@ -6,6 +6,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
+#include "sim/engine/analytic_streams.hpp"
 #include "sim/engine/collective.hpp"
 
 namespace codesim::engine {
@@ -141,30 +142,50 @@ class Transfers {
   std::map<std::tuple<int, int, bool, int, double, bool, int>, int> index_;
 };
 
-}  // namespace
-
-StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,
-                         const StepNetwork& network) {
+StreamProgram stream_program(const topologies::Topology& topology,
+                             const workload::StepProgram& program, const StepNetwork& network) {
   StreamProgram sp;
-  Transfers transfers(network, platform.topology(), sp.transfers);
+  Transfers transfers(network, topology, sp.transfers);
   const int ranks = program.schedule.ranks;
-  sp.streams.resize(static_cast<std::size_t>(ranks) * 2);
+  sp.streams.resize(static_cast<std::size_t>(ranks) * workload::kStepStreams);
   for (const auto& task : program.tasks) {
     StreamTask st{.duration = task.duration, .deps = task.deps};
     if (task.comm) {
       st.transfer = transfers.index(task.rank, *task.comm);
     }
-    sp.streams[static_cast<std::size_t>(task.rank * 2 + static_cast<int>(task.stream))].push_back(
+    sp.streams[static_cast<std::size_t>(task.rank * workload::kStepStreams +
+                                       static_cast<int>(task.stream))].push_back(
         task.id);
     sp.tasks.push_back(std::move(st));
   }
+  return sp;
+}
+
+StepTimeline timeline_of(StreamProgram sp, std::vector<TaskTiming> tasks) {
   StepTimeline out;
-  out.tasks = platform.run_streams(sp);
+  out.tasks = std::move(tasks);
   for (const auto& t : sp.tasks) {
     out.transfer_of_task.push_back(t.transfer);
   }
   out.transfers = std::move(sp.transfers);
   return out;
+}
+
+}  // namespace
+
+StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,
+                         const StepNetwork& network) {
+  StreamProgram sp = stream_program(platform.topology(), program, network);
+  std::vector<TaskTiming> tasks = platform.run_streams(sp);
+  return timeline_of(std::move(sp), std::move(tasks));
+}
+
+StepTimeline replay_step_analytic(const topologies::TrafficRouter& router,
+                                  const workload::StepProgram& program,
+                                  const StepNetwork& network) {
+  StreamProgram sp = stream_program(router.topology(), program, network);
+  std::vector<TaskTiming> tasks = run_streams_analytic(sp, router);
+  return timeline_of(std::move(sp), std::move(tasks));
 }
 
 std::vector<core::Note> replay_notes(const workload::StepProgram& program, const StepNetwork& n) {
@@ -173,9 +194,9 @@ std::vector<core::Note> replay_notes(const workload::StepProgram& program, const
        "one data-parallel replica's " + std::to_string(program.schedule.ranks) +
            "-rank pipeline is simulated; its EP all-to-alls run over its EP group of " +
            std::to_string(n.ep) + " GPUs, its DP collectives over all " +
-           std::to_string(n.gpus_per_rank) +
-           " replicas of each rank; the other replicas' identical traffic, on other nodes and "
-           "planes, is not"}};
+           std::to_string(n.gpus_per_rank / n.tp) + " replicas of each of a rank's " +
+           std::to_string(n.tp) +
+           " TP GPUs; the other replicas' identical traffic, on other nodes and planes, is not"}};
   if (!n.plans.empty()) {
     notes.push_back(
         {core::NoteKind::method,

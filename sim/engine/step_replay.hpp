@@ -56,4 +56,9 @@ std::vector<core::Note> replay_notes(const workload::StepProgram& program,
 StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,
                          const StepNetwork& network);
 
+// The fast tier (analytic_streams.hpp): the same program and transfers, timed without SimGrid.
+StepTimeline replay_step_analytic(const topologies::TrafficRouter& router,
+                                  const workload::StepProgram& program,
+                                  const StepNetwork& network);
+
 }  // namespace codesim::engine

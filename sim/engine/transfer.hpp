@@ -14,7 +14,8 @@ namespace codesim::engine {
 struct Transfer {
   std::string name;
   std::vector<topologies::Flow> flows;
-  // Identical phases run one after another (the steps of a ring), each paying the latency.
+  // Identical phases one after another (the steps of a ring), each paying the latency; run as
+  // one phase of repeat x the bytes after repeat x the latency (a ring's steps are pipelined).
   int repeat = 1;
   core::Seconds not_before;  // earliest start
   std::vector<int> after;    // indices of the transfers that must end first

@@ -196,7 +196,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     const auto spec = routing_spec(s, s.routing.sample_tokens * network.ep, network.ep, 0);
     auto batches = kernels::route_batches(spec, s.routing.plans);
     busiest_rows = busiest_expert_rows(
-        batches, static_cast<double>(micro_batch_tokens(s)) / s.routing.sample_tokens);
+        batches, static_cast<double>(network.tokens_per_gpu) / s.routing.sample_tokens);
     for (auto& batch : batches) {
       network.plans.push_back(std::move(batch.plan));
     }
@@ -217,7 +217,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());
 
   metrics::RunResult& r = run.result;
-  r = engine::measure_step(program, timeline, platform, facts);
+  r = engine::measure_step(program, timeline, platform.router(), facts);
   r.scenario = s.name;
   r.network = network_use(s, topology);
   for (const auto& st : program.placement) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -77,6 +78,27 @@ GpuParams params_on_gpu(const StepSpec& s, const std::vector<llm::LayerOp>& ops)
   return p;
 }
 
+// The parameters of the embedding and of the output head with the MTP modules, on one GPU.
+struct BlockParams {
+  GpuParams embedding;
+  GpuParams head;
+};
+BlockParams block_params(const StepSpec& s) {
+  BlockParams b;
+  const llm::OpShape shape{.seq_len = s.tokens, .micro_batch = 1};
+  for (const auto& block : llm::model_blocks(*s.model, shape)) {
+    const bool head = block.kind == "head" || block.kind == "mtp";
+    if (block.kind != "embedding" && !head) {
+      continue;
+    }
+    const GpuParams g = params_on_gpu(s, block.ops);
+    GpuParams& to = head ? b.head : b.embedding;
+    to.dense += g.dense;
+    to.experts += g.experts;
+  }
+  return b;
+}
+
 class Builder {
  public:
   Builder(const StepSpec& s, StepProgram& p) : s_(s), p_(p) {
@@ -109,7 +131,7 @@ class Builder {
     }
     c.held_sms = 0;
     combine_b_overhead_ = piece_overhead(s.pieces, c, {PieceKind::combine, Pass::backward});
-    last_.assign(static_cast<std::size_t>(s.pp) * 2, -1);
+    last_.assign(static_cast<std::size_t>(s.pp) * kStepStreams, -1);
     const llm::OpShape shape{.seq_len = s.tokens, .micro_batch = 1};
     for (const auto& op : llm::attention_ops(*s.model, shape)) {
       if (op.op_class == llm::OpClass::attention) {
@@ -119,6 +141,7 @@ class Builder {
     for (int l = 0; l < s.model->layers; ++l) {
       layer_params_.push_back(params_on_gpu(s, llm::layer_ops(*s.model, l, shape)));
     }
+    blocks_ = block_params(s);
   }
 
   core::Seconds layer_forward_time(int l) const {
@@ -132,6 +155,19 @@ class Builder {
 
   void chunks(int rank) {
     const auto& list = p_.schedule.per_rank[static_cast<std::size_t>(rank)];
+    // Per stage, the last chunk that computes weight gradients: they are final after it.
+    std::map<int, int> final_chunk;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Chunk& ch = list[i];
+      if (ch.kind == ChunkKind::backward || ch.kind == ChunkKind::weight) {
+        final_chunk[ch.work.stage] = static_cast<int>(i);
+      } else if (ch.kind == ChunkKind::forward_backward) {
+        final_chunk[ch.backward.stage] = static_cast<int>(i);
+      }
+    }
+    for (const auto& [stage, chunk] : final_chunk) {
+      final_chunks_.insert({rank, chunk});
+    }
     for (std::size_t i = 0; i < list.size(); ++i) {
       emit({rank, static_cast<int>(i), list[i].kind}, list[i]);
     }
@@ -149,8 +185,8 @@ class Builder {
     }
   }
 
-  // Gradient reduce-scatter per stage, the optimizer on this rank's shard (ZeRO-1), parameter
-  // all-gather per stage.
+  // After the gradients' reduce-scatters (issued during the backward chunks): the optimizer on
+  // this rank's shard, then (ZeRO-1, 2) the parameters all-gathered per stage.
   void data_parallel(int rank, const std::vector<int>& stages) {
     const Place at{rank};
     double dense = 0;
@@ -159,19 +195,8 @@ class Builder {
       dense += p_.stage_dense_params[static_cast<std::size_t>(st)];
       experts += p_.stage_expert_params[static_cast<std::size_t>(st)];
     }
-    const int compute_last = last(rank, StepStream::compute);
-    std::vector<int> reduced;
-    if (s_.zero == 3) {
-      // Each layer's gradients were reduce-scattered after its backward: the optimizer waits
-      // for the last of them.
-      reduced = {compute_last, last(rank, StepStream::comm)};
-    }
-    for_each_synchronized(stages, [&](int st, bool of_experts) {
-      if (s_.zero != 3) {
-        reduced.push_back(comm_task(at, {PieceKind::dp_reduce_scatter}, {compute_last},
-                                    dp_ref(CommKind::dp_reduce_scatter, st, of_experts)));
-      }
-    });
+    const std::vector<int> reduced = {last(rank, StepStream::compute),
+                                      last(rank, StepStream::data_parallel)};
     const double shard = dense / s_.dp + experts / std::max(1, s_.dp / s_.ep);
     const int opt = compute_task(
         at, {PieceKind::optimizer},
@@ -182,8 +207,8 @@ class Builder {
         reduced);
     for_each_synchronized(stages, [&](int st, bool of_experts) {
       if (s_.zero != 3) {
-        comm_task(at, {PieceKind::dp_all_gather}, {opt},
-                  dp_ref(CommKind::dp_all_gather, st, of_experts));
+        dp_task(at, {PieceKind::dp_all_gather}, {opt},
+                dp_ref(CommKind::dp_all_gather, st, of_experts));
       }
     });
   }
@@ -237,15 +262,16 @@ class Builder {
                                                     kv_width_ / s_.tp * kActivationBytes)});
   }
 
-  // ZeRO-3: a layer's parameters (BF16) gathered over its data-parallel replicas before the
-  // layer runs (on the communication stream, as soon as it is free: prefetched); the chain's next
-  // computation waits for them.
-  void gather_layer(const Place& at, const StageWork& w, int l, Pass pass, Chain& c) {
+  // ZeRO-3: a layer's (or the head's, the embedding's) parameters (BF16) gathered over its
+  // data-parallel replicas before it runs (on the communication stream, as soon as it is free:
+  // prefetched as far as that stream's order allows); the chain's next computation waits for
+  // them.
+  void gather(const Place& at, const StageWork& w, const GpuParams& g, Pass pass, Chain& c) {
     if (s_.zero != 3) {
       return;
     }
     std::vector<int> ready;
-    for_each_layer_group(l, [&](double params, bool experts) {
+    for_each_group(g, [&](double params, bool experts) {
       ready.push_back(comm_task(at, {PieceKind::dp_all_gather, pass}, {},
                                 CommRef{.kind = CommKind::dp_all_gather,
                                         .stage = w.stage,
@@ -259,24 +285,40 @@ class Builder {
       c.last = -1;
     }
   }
-  // ZeRO-3: a layer's gradients reduce-scattered once its backward has produced them.
-  void scatter_layer(const Place& at, const StageWork& w, int l, int after) {
-    if (s_.zero != 3) {
+  void gather_layer(const Place& at, const StageWork& w, int l, Pass pass, Chain& c) {
+    gather(at, w, layer_params_[static_cast<std::size_t>(l)], pass, c);
+  }
+
+  // A bucket of gradients (a layer's, the head's, the embedding's) reduce-scattered on the
+  // data-parallel stream once the computation so far has produced them: in the stage's last
+  // chunk that computes them (ZeRO-1), in every one (ZeRO-2, 3).
+  void scatter(const Place& at, const StageWork& w, const GpuParams& g) {
+    if (s_.zero < 2 && final_chunks_.count({at.rank, at.chunk}) == 0) {
       return;
     }
-    for_each_layer_group(l, [&](double params, bool experts) {
-      comm_task(at, {PieceKind::dp_reduce_scatter, Pass::backward}, {after},
-                CommRef{.kind = CommKind::dp_reduce_scatter,
-                        .stage = w.stage,
-                        .bytes = core::Bytes(params * kGradientBytes),
-                        .experts = experts});
+    const int after = last(at.rank, StepStream::compute);
+    for_each_group(g, [&](double params, bool experts) {
+      dp_task(at, {PieceKind::dp_reduce_scatter, Pass::backward}, {after},
+              CommRef{.kind = CommKind::dp_reduce_scatter,
+                      .stage = w.stage,
+                      .bytes = core::Bytes(params * kGradientBytes),
+                      .experts = experts});
     });
   }
-  // A layer's dense parameters (synchronized over dp replicas) and its experts' on this GPU
-  // (over dp / ep), each when it has replicas to synchronize with.
+  void scatter_layer(const Place& at, const StageWork& w, int l) {
+    scatter(at, w, layer_params_[static_cast<std::size_t>(l)]);
+  }
+  // The embedding's gradients, once the stage's backward has reached it.
+  void scatter_embedding(const Place& at, const StageWork& w) {
+    if (layers_of(w).embedding) {
+      scatter(at, w, blocks_.embedding);
+    }
+  }
+
+  // Dense parameters (synchronized over dp replicas) and routed experts' on this GPU (over dp /
+  // ep), each when it has replicas to synchronize with.
   template <class F>
-  void for_each_layer_group(int l, F&& f) const {
-    const GpuParams& p = layer_params_[static_cast<std::size_t>(l)];
+  void for_each_group(const GpuParams& p, F&& f) const {
     if (s_.dp > 1 && p.dense > 0) {
       f(p.dense, false);
     }
@@ -294,7 +336,7 @@ class Builder {
   }
 
   int last(int rank, StepStream stream) const {
-    return last_[static_cast<std::size_t>(rank * 2 + static_cast<int>(stream))];
+    return last_[static_cast<std::size_t>(rank * kStepStreams + static_cast<int>(stream))];
   }
 
   int add(const Place& at, StepStream stream, core::Seconds duration, PieceId piece,
@@ -313,7 +355,7 @@ class Builder {
     t.piece = piece;
     t.chunk = at.chunk;
     t.chunk_kind = at.kind;
-    last_[static_cast<std::size_t>(at.rank * 2 + static_cast<int>(stream))] = t.id;
+    last_[static_cast<std::size_t>(at.rank * kStepStreams + static_cast<int>(stream))] = t.id;
     p_.tasks.push_back(std::move(t));
     return p_.tasks.back().id;
   }
@@ -323,6 +365,9 @@ class Builder {
   int comm_task(const Place& at, PieceId piece, const std::vector<int>& deps, CommRef ref,
                 core::Seconds own = {}) {
     return add(at, StepStream::comm, own, piece, deps, ref);
+  }
+  int dp_task(const Place& at, PieceId piece, const std::vector<int>& deps, CommRef ref) {
+    return add(at, StepStream::data_parallel, {}, piece, deps, ref);
   }
 
   const StageLayers& layers_of(const StageWork& w) const {
@@ -359,8 +404,11 @@ class Builder {
                                 times.at({PieceKind::mlp, Pass::forward}),
                             c.deps());
     }
+    // Routed experts are not split (expert parallelism spreads them); attention, dense FFNs and
+    // shared experts are.
     const bool tensor_parallel =
-        s_.tp > 1 && (kind == PieceKind::attention || !s_.model->is_moe_layer(l));
+        s_.tp > 1 && (kind == PieceKind::attention || !s_.model->is_moe_layer(l) ||
+                      s_.model->moe->shared_experts > 0);
     if (tensor_parallel && s_.sequence_parallel) {
       tp_collective(at, w, CommKind::tp_all_gather, pass, c);
     }
@@ -420,6 +468,11 @@ class Builder {
 
   void end_forward(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
     if (layers_of(w).head) {
+      gather(at, w, blocks_.head, Pass::forward, c);
+      // The vocabulary-parallel head needs every token of the micro-batch (its loss does not).
+      if (s_.tp > 1 && s_.sequence_parallel) {
+        tp_collective(at, w, CommKind::tp_all_gather, Pass::forward, c);
+      }
       c.last = compute_task(at, {PieceKind::head, Pass::forward},
                             head_time(Pass::forward, overlapped), c.deps());
     }
@@ -431,11 +484,22 @@ class Builder {
 
   void begin_backward(const Place& at, const StageWork& w, Chain& c, bool whole, bool overlapped) {
     if (layers_of(w).head) {
+      gather(at, w, blocks_.head, Pass::backward, c);
+      // Its input gathered again for the weight gradient, the input gradient reduced.
+      if (s_.tp > 1 && s_.sequence_parallel) {
+        tp_collective(at, w, CommKind::tp_all_gather, Pass::backward, c);
+      }
       c.last = compute_task(at, {PieceKind::head, Pass::backward},
                             head_time(Pass::backward, overlapped), c.deps());
+      if (s_.tp > 1) {
+        tp_collective(
+            at, w, s_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
+            Pass::backward, c);
+      }
       if (whole) {
         compute_task(at, {PieceKind::head, Pass::weight}, head_time(Pass::weight, overlapped),
                      {c.last});
+        scatter(at, w, blocks_.head);
       }
     }
   }
@@ -449,6 +513,9 @@ class Builder {
   void forward_chunk(const Place& at, const StageWork& w) {
     Chain c = start_of(at, w, true);
     const StageLayers& sl = layers_of(w);
+    if (sl.embedding) {
+      gather(at, w, blocks_.embedding, Pass::forward, c);
+    }
     for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
       gather_layer(at, w, l, Pass::forward, c);
       for (const PieceKind kind : kForwardOrder) {
@@ -467,7 +534,12 @@ class Builder {
       for (const PieceKind kind : kBackwardOrder) {
         layer_piece(at, w, l, kind, Pass::backward, false, whole, c);
       }
-      scatter_layer(at, w, l, last(at.rank, StepStream::compute));
+      if (whole) {
+        scatter_layer(at, w, l);
+      }
+    }
+    if (whole) {
+      scatter_embedding(at, w);
     }
     end_backward(at, w, c);
   }
@@ -476,13 +548,16 @@ class Builder {
     const StageLayers& sl = layers_of(w);
     if (sl.head) {
       compute_task(at, {PieceKind::head, Pass::weight}, head_time(Pass::weight, false), {});
+      scatter(at, w, blocks_.head);
     }
     for (int l = sl.last_layer; l >= sl.first_layer; --l) {
       const LayerTimes& t = layers_[static_cast<std::size_t>(l)];
       for (const PieceKind kind : {PieceKind::mlp, PieceKind::attention}) {
         compute_task(at, {kind, Pass::weight}, t.alone.at({kind, Pass::weight}), {});
       }
+      scatter_layer(at, w, l);
     }
+    scatter_embedding(at, w);
   }
 
   // A forward and a backward layer interleaved, layer by layer (kPairOrder).
@@ -511,9 +586,10 @@ class Builder {
         }
       }
       if (lb >= 0) {
-        scatter_layer(at, ch.backward, lb, last(at.rank, StepStream::compute));
+        scatter_layer(at, ch.backward, lb);
       }
     }
+    scatter_embedding(at, ch.backward);
     end_forward(at, ch.work, f, true);
     end_backward(at, ch.backward, b);
   }
@@ -547,6 +623,8 @@ class Builder {
   std::map<Key, int> forward_done_;
   std::vector<std::pair<int, Need>> pending_;
   std::vector<GpuParams> layer_params_;  // per layer
+  BlockParams blocks_;
+  std::set<std::pair<int, int>> final_chunks_;  // (rank, chunk): a stage's gradients final after
   double kv_width_ = 0;  // channels of one token's keys and values over all heads
 };
 
@@ -555,21 +633,21 @@ void stage_params(const StepSpec& s, StepProgram& p) {
   const llm::OpShape shape{.seq_len = s.tokens, .micro_batch = 1};
   p.stage_dense_params.assign(p.placement.size(), 0.0);
   p.stage_expert_params.assign(p.placement.size(), 0.0);
-  auto add_ops = [&](std::size_t st, const std::vector<llm::LayerOp>& ops) {
-    const GpuParams g = params_on_gpu(s, ops);
+  const BlockParams blocks = block_params(s);
+  auto add = [&](std::size_t st, const GpuParams& g) {
     p.stage_dense_params[st] += g.dense;
     p.stage_expert_params[st] += g.experts;
   };
   for (std::size_t st = 0; st < p.placement.size(); ++st) {
     const StageLayers& sl = p.placement[st];
     for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
-      add_ops(st, llm::layer_ops(*s.model, l, shape));
+      add(st, params_on_gpu(s, llm::layer_ops(*s.model, l, shape)));
     }
-    for (const auto& block : llm::model_blocks(*s.model, shape)) {
-      if ((block.kind == "embedding" && sl.embedding) ||
-          ((block.kind == "head" || block.kind == "mtp") && sl.head)) {
-        add_ops(st, block.ops);
-      }
+    if (sl.embedding) {
+      add(st, blocks.embedding);
+    }
+    if (sl.head) {
+      add(st, blocks.head);
     }
   }
 }

@@ -14,8 +14,11 @@
 //   compute: attn(F) | mlp(B) | mlp(W) | mlp(F)   | attn(B)  | attn(W)
 //   comm:    combine(B) | dispatch(F) | dispatch(B) | combine(F)
 //
-// Pipeline sends follow each chunk; the data-parallel gradient reduce-scatter, the optimizer
-// step and the parameter all-gather (ZeRO-1) end the step.
+// Pipeline sends follow each chunk. Data-parallel traffic runs on a third stream of its own (as
+// frameworks give it its own stream and process group): a layer's gradients are reduce-scattered
+// in a bucket as soon as its weight part of the stage's last backward has run (every backward's
+// under ZeRO-2 and 3), so gradient synchronization overlaps the last backward chunks; the
+// optimizer step and the parameter all-gather (ZeRO-1 and 2) end the step.
 #pragma once
 
 #include <optional>
@@ -61,7 +64,9 @@ struct CommRef {
   bool experts = false;  // DP: expert parameters (synchronized across EP groups only)
 };
 
-enum class StepStream { compute = 0, comm = 1 };
+// Per rank: computation; EP, PP, TP and CP communication; data-parallel communication.
+enum class StepStream { compute = 0, comm = 1, data_parallel = 2 };
+inline constexpr int kStepStreams = 3;
 
 struct StepTask {
   int id = 0;
@@ -92,11 +97,12 @@ struct StepSpec {
   bool fp8_gemm = true;
   int comm_sms = 20;  // SMs DeepEP holds while it overlaps compute
   Recompute recompute = Recompute::none;
-  // ZeRO stage: 1 optimizer state sharded over data parallelism (gradients reduce-scattered and
-  // parameters all-gathered once per step); 2 gradients sharded too (the same traffic); 3
-  // parameters sharded too: each layer's parameters all-gathered before its forward and again
-  // before its backward, its gradients reduce-scattered after its backward (after the input
-  // part when a schedule defers the weight part: its gradients are folded into that transfer).
+  // ZeRO stage: 1 optimizer state sharded over data parallelism (gradients accumulated over the
+  // micro-batches, reduce-scattered per layer during the stage's last backward; parameters
+  // all-gathered once per step); 2 gradients sharded too: each backward reduce-scatters its
+  // layers' gradients; 3 parameters sharded too: each layer's parameters (the head's and the
+  // embedding's with them) all-gathered before its forward and again before its backward. A
+  // layer's gradients leave once its weight part has run (in the W chunk when deferred).
   int zero = 1;
   // Tensor parallelism over this many GPUs of a node: attention heads and FFN columns split,
   // per layer and pass an all-gather before and a reduce-scatter after attention and after the

@@ -115,6 +115,11 @@ TEST(LoaderErrors, RulesNameTheKeysInvolved) {
       "count, "
       "nodes x gpus_per_node = 1 x 8 = 8\n"
       "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 2, dp: 4, sp: false}\n"),
+            "s.yaml:2:33: error: parallelism.sp: a MoE model trained with tp > 1 needs sequence "
+            "parallelism: each GPU of a TP group dispatches its own share of the tokens to the "
+            "experts\n"
+            "  hint: set parallelism.sp: true (Megatron requires it as well)");
 }
 
 TEST(LoaderErrors, Fp8GemmsNeedFp8TensorCores) {

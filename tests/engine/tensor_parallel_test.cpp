@@ -61,6 +61,53 @@ TEST(TensorParallel, EachLayerGathersAndScattersItsActivationsTwicePerPass) {
   EXPECT_TRUE(tp_traffic(workload::build_step_program(tp_step(1, true))).empty());
 }
 
+TEST(TensorParallel, TheVocabularyParallelHeadGathersItsInput) {
+  // The last stage (rank 3) adds, per micro-batch, an all-gather before the head's forward and
+  // one before its backward, and a reduce-scatter of its input gradient: 2 x 2 x L x 4 + 2 x 4
+  // all-gathers and 2 x 2 x L x 4 + 4 reduce-scatters.
+  const auto p = workload::build_step_program(tp_step(8, true));
+  const double layers = p.placement.back().layers();
+  std::map<CommKind, int> n;
+  for (const auto& t : p.tasks) {
+    if (t.rank == 3 && t.comm) {
+      ++n[t.comm->kind];
+    }
+  }
+  EXPECT_EQ(n[CommKind::tp_all_gather], 2 * 2 * layers * 4 + 2 * 4);
+  EXPECT_EQ(n[CommKind::tp_reduce_scatter], 2 * 2 * layers * 4 + 4);
+}
+
+TEST(TensorParallel, MoeLayersSplitAttentionAndSharedExpertsNotRoutedOnes) {
+  // DeepSeek-V2-Lite, TP 2, EP 8: with shared experts every layer's attention and FFN are split
+  // (2 x 2 all-gathers per layer and pass); without them a MoE layer's FFN is only routed
+  // experts, which expert parallelism spreads: one all-gather per MoE layer and pass.
+  auto spec = testing::dense_step("deepseek-v2-lite", 4);
+  spec.tp = 2;
+  spec.ep = 8;
+  spec.dp = 8;
+  llm::LlmSpec routed_only = testing::preset_model("deepseek-v2-lite");
+  routed_only.moe->shared_experts = 0;
+  auto gathers = [](const workload::StepProgram& p) {
+    int n = 0;
+    for (const auto& t : p.tasks) {
+      n += t.rank == 0 && t.comm && t.comm->kind == CommKind::tp_all_gather ? 1 : 0;
+    }
+    return n;
+  };
+  const auto with_shared = workload::build_step_program(spec);
+  const auto& stage = with_shared.placement.front();
+  int moe_layers = 0;
+  for (int l = stage.first_layer; l <= stage.last_layer; ++l) {
+    moe_layers += routed_only.is_moe_layer(l) ? 1 : 0;
+  }
+  EXPECT_GT(moe_layers, 0);
+  EXPECT_EQ(gathers(with_shared), 2 * 2 * stage.layers() * 4);
+  spec.model = &routed_only;
+  const auto without = workload::build_step_program(spec);
+  ASSERT_EQ(without.placement.front().layers(), stage.layers());
+  EXPECT_EQ(gathers(without), (2 * 2 * (stage.layers() - moe_layers) + 2 * moe_layers) * 4);
+}
+
 TEST(ContextParallel, EachLayerGathersTheSequencesKeysAndValues) {
   // CP 2 with TP 8: before each attention forward the whole sequence's keys and values, 8192
   // tokens x 8 KV heads x (128 + 128) channels / 8 (this GPU's heads) x 2 B, are all-gathered over

@@ -35,24 +35,78 @@ double dp_bytes(const workload::StepProgram& p, CommKind kind) {
   return bytes;
 }
 
-TEST(Zero, StageThreeGathersEachLayerTwiceAndScattersItsGradientsOnce) {
-  // Rank 0's layers L with P parameters each, 8 micro-batches: ZeRO-3 all-gathers 2 x 8 x P x
-  // 2 B (BF16, before each forward and each backward) and reduce-scatters 8 x P x 4 B (FP32
-  // gradients) per layer; ZeRO-1 instead moves the stage once: P_stage x 4 B out, x 2 B back.
-  const auto one = workload::build_step_program(zero_step(1));
-  const auto three = workload::build_step_program(zero_step(3));
-  const auto& stage = three.placement.front();
-  double layers_params = 0;
+// Parameters of rank 0's layers (stage 0 of a 1F1B pipeline) and of its embedding.
+struct StageParams {
+  double layers = 0;
+  double embedding = 0;
+};
+StageParams first_stage_params(const workload::StepProgram& p) {
+  StageParams sp;
+  const auto& stage = p.placement.front();
   const llm::OpShape shape{.seq_len = 8192, .micro_batch = 1};
   for (int l = stage.first_layer; l <= stage.last_layer; ++l) {
     for (const auto& op : llm::layer_ops(llama(), l, shape)) {
-      layers_params += op.params;
+      sp.layers += op.params;
     }
   }
-  EXPECT_NEAR(dp_bytes(three, CommKind::dp_all_gather), 2 * 8 * layers_params * 2, 1);
-  EXPECT_NEAR(dp_bytes(three, CommKind::dp_reduce_scatter), 8 * layers_params * 4, 1);
-  EXPECT_NEAR(dp_bytes(one, CommKind::dp_reduce_scatter), one.stage_dense_params[0] * 4, 1);
-  EXPECT_NEAR(dp_bytes(one, CommKind::dp_all_gather), one.stage_dense_params[0] * 2, 1);
+  for (const auto& block : llm::model_blocks(llama(), shape)) {
+    if (block.kind == "embedding") {
+      for (const auto& op : block.ops) {
+        sp.embedding += op.params;
+      }
+    }
+  }
+  return sp;
+}
+
+TEST(Zero, StageThreeGathersEachLayerTwiceAndScattersItsGradientsOnce) {
+  // Rank 0's layers L with P parameters, its embedding E, 8 micro-batches: ZeRO-3 all-gathers
+  // 8 x (2 P + E) x 2 B (BF16: layers before each forward and each backward, the embedding
+  // before each forward; its backward needs no parameters) and reduce-scatters 8 x (P + E) x 4 B
+  // (FP32 gradients after each backward).
+  const auto three = workload::build_step_program(zero_step(3));
+  const StageParams sp = first_stage_params(three);
+  EXPECT_NEAR(dp_bytes(three, CommKind::dp_all_gather), 8 * (2 * sp.layers + sp.embedding) * 2,
+              1);
+  EXPECT_NEAR(dp_bytes(three, CommKind::dp_reduce_scatter), 8 * (sp.layers + sp.embedding) * 4,
+              1);
+}
+
+TEST(Zero, StagesOneAndTwoReduceTheGradientsOncePerStepOrOncePerMicroBatch) {
+  // ZeRO-1 accumulates the gradients over the 8 micro-batches and reduce-scatters the stage's
+  // P_stage x 4 B once; ZeRO-2 keeps only its shard, so each backward reduce-scatters them: 8 x
+  // P_stage x 4 B. Both all-gather the updated BF16 parameters once: P_stage x 2 B.
+  for (int zero : {1, 2}) {
+    const auto p = workload::build_step_program(zero_step(zero));
+    const double stage = p.stage_dense_params[0];
+    EXPECT_NEAR(dp_bytes(p, CommKind::dp_reduce_scatter), (zero == 1 ? 1 : 8) * stage * 4, 1);
+    EXPECT_NEAR(dp_bytes(p, CommKind::dp_all_gather), stage * 2, 1);
+  }
+}
+
+TEST(Zero, GradientBucketsLeaveDuringTheLastBackward) {
+  // ZeRO-1: the last backward chunk runs rank 0's layers from the last; each layer's bucket waits
+  // for that layer's weight part only, so all but the last bucket (the first layer's, and the
+  // embedding's after it) start before the rank's computation ends, on their own stream.
+  const auto p = workload::build_step_program(zero_step(1));
+  int last_compute = -1;
+  for (const auto& t : p.tasks) {
+    if (t.rank == 0 && t.stream == workload::StepStream::compute && t.chunk >= 0) {
+      last_compute = t.id;
+    }
+  }
+  int early = 0;
+  int buckets = 0;
+  for (const auto& t : p.tasks) {
+    if (t.rank == 0 && t.comm && t.comm->kind == CommKind::dp_reduce_scatter) {
+      EXPECT_EQ(t.stream, workload::StepStream::data_parallel);
+      ++buckets;
+      early += t.deps.at(0) < last_compute ? 1 : 0;
+    }
+  }
+  const auto& stage = p.placement.front();
+  EXPECT_EQ(buckets, stage.layers() + 1);
+  EXPECT_EQ(early, stage.layers() - 1);
 }
 
 TEST(Zero, EachStageShardsOneMoreState) {
