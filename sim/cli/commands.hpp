@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/cli/network_flags.hpp"
+#include "sim/metrics/run_result.hpp"
 #include "sim/report/format.hpp"
 
 namespace codesim::cli {
@@ -176,6 +177,7 @@ struct RunOptions {
   double max_memory_mb = 4096;      // refuse a run whose platform would need more
   long long max_tasks = 5'000'000;  // refuse a step program with more tasks
   bool bench = false;               // print where the time went and peak memory
+  metrics::Fidelity fidelity = metrics::Fidelity::full;  // training steps
 };
 // `codesim run`: simulate one training, prefill or decode step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);

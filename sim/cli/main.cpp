@@ -319,6 +319,10 @@ Command add_run(CLI::App& app) {
   cmd->add_option("--set", o->settings, "Override a key: --set routing.node_limit=2");
   add_format(cmd, o->format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
   cmd->add_flag("--bench", o->bench, "Print where the time went and peak memory");
+  cmd->add_option("--fidelity", o->fidelity,
+                  "full (SimGrid, links shared) or fast (critical path, transfers timed alone)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, metrics::Fidelity>{
+          {"full", metrics::Fidelity::full}, {"fast", metrics::Fidelity::fast}}));
   cmd->add_option("--chrome-trace", o->chrome_trace,
                   "Write the simulated timeline for Perfetto / chrome://tracing");
   cmd->add_option("--report", o->report, "Also write the JSON report to this file");

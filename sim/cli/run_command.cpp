@@ -85,6 +85,9 @@ void run_run(const RunOptions& o, std::ostream& out) {
       throw_usage_error("run", "--chrome-trace is written for training steps only", "",
                         "--chrome-trace");
     }
+    if (o.fidelity == metrics::Fidelity::fast) {
+      throw_usage_error("run", "--fidelity fast is for training steps only", "", "--fidelity");
+    }
     const metrics::InferenceResult r = study::simulate_inference(s, budget);
     write_report(
         report::inference_json(r),
@@ -96,6 +99,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
   }
   const study::TrainingRun run =
       study::run_training(s, {.budget = budget,
+                              .fidelity = o.fidelity,
                               .keep_trace = !o.chrome_trace.empty(),
                               .progress = [](const std::string& line) { progress("run", line); }});
   const metrics::RunResult& r = run.result;

@@ -13,6 +13,13 @@
 
 namespace codesim::metrics {
 
+// Which tier timed the step: SimGrid with links shared among concurrent transfers (full), or
+// the analytic critical path with each transfer timed alone (fast).
+enum class Fidelity { full, fast };
+inline std::string fidelity_name(Fidelity f) {
+  return f == Fidelity::fast ? "fast" : "full";
+}
+
 // The first pipeline rank's step, spent in (spec §6): forward-only chunks, backward-only chunks
 // (input gradients, or whole backwards where the schedule does not split them), weight-only
 // chunks, overlapped forward-and-backward pairs, idle, and the optimizer step with the
@@ -58,6 +65,7 @@ struct NetworkUse {
 
 struct RunResult {
   std::string scenario;
+  Fidelity fidelity = Fidelity::full;
   NetworkUse network;
   core::Seconds step_time;
   Breakdown breakdown;

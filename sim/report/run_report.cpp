@@ -11,6 +11,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = r.scenario;
+  j["fidelity"] = metrics::fidelity_name(r.fidelity);
   j["step_time_s"] = r.step_time.value;
   nlohmann::ordered_json breakdown;
   for (const auto& part : kBreakdownParts) {
@@ -59,6 +60,8 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   using core::Seconds;
   metrics::RunResult r;
   r.scenario = j.at("scenario").get<std::string>();
+  r.fidelity = j.value("fidelity", "full") == "fast" ? metrics::Fidelity::fast
+                                                     : metrics::Fidelity::full;
   r.step_time = Seconds(j.at("step_time_s").get<double>());
   const auto& b = j.at("breakdown_s");
   for (const auto& part : kBreakdownParts) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <vector>
 
 #include "models/kernels/batch_routing.hpp"
@@ -181,7 +182,9 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
 
   engine::StepNetwork network = step_network(s);
   const topologies::Topology topology = config::build_topology(s);
-  check_platform_budget(s, topology, options.budget);
+  if (options.fidelity == metrics::Fidelity::full) {
+    check_platform_budget(s, topology, options.budget);  // the fast tier builds no platform
+  }
   auto say = [&](const std::string& line) {
     if (options.progress) {
       options.progress(line);
@@ -207,18 +210,30 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   const workload::StepProgram program = step_program(s, std::move(busiest_rows));
   check_fit(s, program, facts, options.budget);
 
+  const bool fast = options.fidelity == metrics::Fidelity::fast;
   say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
-      std::to_string(s.parallelism.pp) + " pipeline ranks on SimGrid...");
+      std::to_string(s.parallelism.pp) + " pipeline ranks " +
+      (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
   const auto sim_start = std::chrono::steady_clock::now();
-  engine::Platform platform(topology, config::path_spread(s));
-  const engine::StepTimeline timeline = engine::replay_step(platform, program, network);
+  // The fast tier needs only the routes; the full one builds the SimGrid platform.
+  std::optional<topologies::TrafficRouter> router;
+  std::optional<engine::Platform> platform;
+  engine::StepTimeline timeline;
+  if (fast) {
+    router.emplace(topology, config::path_spread(s));
+    timeline = engine::replay_step_analytic(*router, program, network);
+  } else {
+    platform.emplace(topology, config::path_spread(s));
+    timeline = engine::replay_step(*platform, program, network);
+  }
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
   run.bench.tasks = static_cast<long long>(program.tasks.size());
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());
 
   metrics::RunResult& r = run.result;
-  r = engine::measure_step(program, timeline, platform.router(), facts);
+  r = engine::measure_step(program, timeline, fast ? *router : platform->router(), facts);
   r.scenario = s.name;
+  r.fidelity = options.fidelity;
   r.network = network_use(s, topology);
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
@@ -229,6 +244,12 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
   r.notes.push_back(engine::activation_note());
+  if (fast) {
+    r.notes.push_back({core::NoteKind::method,
+                       "fast tier: the step's critical path with each transfer timed alone on "
+                       "its bottleneck link (no SimGrid, no link sharing between concurrent "
+                       "transfers)"});
+  }
   if (r.memory.total() > r.memory.capacity) {
     r.notes.push_back({core::NoteKind::warning,
                        "with the activation upper bound the first rank needs " +

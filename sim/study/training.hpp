@@ -32,6 +32,7 @@ struct TrainingRun {
 
 struct TrainingOptions {
   Budget budget;
+  metrics::Fidelity fidelity = metrics::Fidelity::full;
   bool keep_trace = false;
   // Told what the study is doing, before each long part (a terminal's progress line); may be
   // empty.

@@ -82,6 +82,39 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenRun, ::testing::ValuesIn(golden_runs()), test_name);
 
+// The fast tier against the full one on every shipped training scenario: the step within 5% of
+// the recorded full-tier step (the fast tier times each transfer alone, so where links are
+// shared it can only come out faster), and the report says which tier made it.
+class FastTier : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FastTier, StepWithinFivePercentOfTheFullSimulation) {
+  const std::string stem = GetParam();
+  const json full = json::parse(read_source_file("tests/golden/" + stem + ".run.json"));
+  const auto r = run_codesim("run scenarios/" + stem + ".yaml --fidelity fast --format json");
+  ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+  const json fast = json::parse(r.out);
+  EXPECT_EQ(fast["fidelity"], "fast");
+  EXPECT_EQ(full["fidelity"], "full");
+  const double ratio = fast["step_time_s"].get<double>() / full["step_time_s"].get<double>();
+  EXPECT_NEAR(ratio, 1.0, 0.05) << stem;
+  EXPECT_LE(ratio, 1.0 + 1e-9) << stem;
+}
+
+// Shipped training scenarios (their reports have a breakdown; prefill and decode ones do not).
+std::vector<std::string> golden_training_runs() {
+  std::vector<std::string> out;
+  for (const auto& stem : golden_runs()) {
+    if (read_source_file("tests/golden/" + stem + ".run.json").find("\"breakdown_s\"") !=
+        std::string::npos) {
+      out.push_back(stem);
+    }
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, FastTier, ::testing::ValuesIn(golden_training_runs()),
+                         test_name);
+
 // What-if sweeps: checked point by point but not run (each point is a full step).
 std::vector<std::string> golden_sweeps() {
   return golden_stems(".sweep.txt");
