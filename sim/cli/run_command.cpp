@@ -86,7 +86,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
                         "--chrome-trace");
     }
     if (o.fidelity == metrics::Fidelity::fast) {
-      throw_usage_error("run", "--fidelity fast is for training steps only", "", "--fidelity");
+      throw_usage_error("run", "fast is for training steps only (prefill and decode have one tier)",
+                        "", "--fidelity");
     }
     const metrics::InferenceResult r = study::simulate_inference(s, budget);
     write_report(

@@ -78,6 +78,18 @@ TEST(RunCli, AScenarioThatDoesNotFitIsRefused) {
                              "more memory\n");
 }
 
+TEST(RunCli, TheFastTierIsForTrainingSteps) {
+  const auto r = run_codesim("run scenarios/deepseek-v3-decode-h800.yaml --fidelity fast");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "codesim run: error: --fidelity: fast is for training steps only (prefill and decode "
+            "have one tier)\n");
+  const auto fast = run_codesim("run tests/scenarios/small-step.yaml --fidelity fast");
+  EXPECT_EQ(fast.exit_code, 0) << fast.err;
+  EXPECT_NE(fast.out.find("note: method: fast tier: the step's critical path"), std::string::npos);
+}
+
 TEST(RunCli, SimulationsOverTheBudgetAreRefusedUpFront) {
   const auto memory = run_codesim("run tests/scenarios/small-step.yaml --max-memory-mb 1");
   EXPECT_EQ(memory.exit_code, 2);
