@@ -202,4 +202,19 @@ struct SweepOptions {
 // under mpirun); resumes with the points already written. Returns how many points failed.
 int run_sweep(const SweepOptions& o, std::ostream& out);
 
+struct SearchOptions {
+  std::string scenario;
+  std::vector<std::string> settings;              // --set key.path=value, applied to every one
+  std::string out_dir;                            // points/, ranking.csv, ranking.json, report.html
+  int jobs = 2;                                   // full simulations at once per process
+  int top = 0;                                    // simulated in full; 0: the search's own top
+  report::Format format = report::Format::table;  // what stdout gets: table | json
+  bool dry_run = false;                           // list the configurations, simulate none
+  double max_memory_mb = 4096;                    // as for run, per configuration
+  long long max_tasks = 5'000'000;
+};
+// `codesim search`: the scenario's search: configurations screened by the fast tier, the best
+// simulated in full; returns how many full simulations failed.
+int run_search(const SearchOptions& o, std::ostream& out);
+
 }  // namespace codesim::cli

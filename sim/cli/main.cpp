@@ -358,6 +358,39 @@ Command add_sweep(CLI::App& app) {
           }};
 }
 
+Command add_search(CLI::App& app) {
+  using report::Format;
+  auto o = options<cli::SearchOptions>();
+  auto* cmd = app.add_subcommand(
+      "search",
+      "Screen every configuration of a scenario's search: section with the fast tier, simulate "
+      "the best in full; ranking.csv, .json, report.html");
+  cmd->add_option("scenario", o->scenario, "Scenario YAML with a search: section")->required();
+  cmd->add_option("--out", o->out_dir, "Directory for the full runs and the reports");
+  cmd->add_option("--jobs", o->jobs, "Full simulations at once (default 2)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--top", o->top, "How many to simulate in full (default: the search's top)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--set", o->settings, "Override a key in every configuration");
+  add_format(cmd, o->format, {Format::table, Format::json});
+  cmd->add_flag("--dry-run", o->dry_run, "Check and list the configurations; simulate none");
+  cmd->add_option("--max-memory-mb", o->max_memory_mb,
+                  "Reject a configuration whose simulation would need more memory (default 4096)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-tasks", o->max_tasks,
+                  "Reject a configuration of more tasks than this (default 5,000,000)")
+      ->check(CLI::PositiveNumber);
+  return {cmd, [o](std::ostream& out) {
+            const int failed = cli::run_search(*o, out);
+            if (failed > 0) {
+              std::cerr << "codesim search: " << failed
+                        << " of the full simulations failed (see the ranking)\n";
+              return kExitSimulationFailure;
+            }
+            return kExitOk;
+          }};
+}
+
 Command add_compare(CLI::App& app) {
   using report::Format;
   auto o = options<cli::CompareOptions>();
@@ -400,7 +433,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands{
       add_model(app), add_describe(app), add_check(app),  add_topo(app),       add_kernels(app),
       add_cost(app),  add_trace(app),    add_a2a(app),    add_collective(app), add_schedule(app),
-      add_run(app),   add_sweep(app),    add_compare(app)};
+      add_run(app),   add_sweep(app),    add_search(app),    add_compare(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,6 +10,7 @@
 #include "sim/cli/child_process.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/mpi_ranks.hpp"
+#include "sim/cli/point_store.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
@@ -30,54 +31,6 @@ namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 using report::Format;
 
-std::string point_file(const std::string& dir, std::size_t i) {
-  char name[32];
-  std::snprintf(name, sizeof name, "point-%04zu.json", i);
-  return (fs::path(dir) / "points" / name).string();
-}
-
-// The stored record of a point, if the plan may reuse it.
-std::optional<ordered_json> stored_point(const std::string& path, const study::PlannedPoint& p) {
-  if (!fs::exists(path)) {
-    return std::nullopt;
-  }
-  try {
-    auto j = ordered_json::parse(core::read_file(path));
-    if (study::reusable(p, j.at("scenario").get<std::string>(), j.at("exit_code").get<int>())) {
-      return j;
-    }
-  } catch (const nlohmann::json::exception&) {
-  }
-  return std::nullopt;  // another sweep's, a transient failure, or unreadable: run it again
-}
-
-ordered_json point_record(const study::PlannedPoint& p, const ChildResult& run) {
-  ordered_json j{{"schema_version", report::kSchemaVersion},
-                 {"point", p.index},
-                 {"values", p.values},
-                 {"exit_code", run.exit_code},
-                 {"scenario", p.scenario_yaml}};
-  if (run.exit_code == 0) {
-    j["result"] = ordered_json::parse(run.out);
-    j["error"] = "";
-  } else {
-    const std::string error = run.error_message();
-    j["result"] = nullptr;
-    j["error"] = error.empty() ? "exit code " + std::to_string(run.exit_code) : error;
-  }
-  return j;
-}
-
-study::PointOutcome outcome_of(const ordered_json& j) {
-  study::PointOutcome o{.index = j.at("point").get<std::size_t>(),
-                        .values = j.at("values").get<std::vector<std::string>>(),
-                        .error = j.at("error").get<std::string>()};
-  if (!j.at("result").is_null()) {
-    o.result = report::run_from_json(j.at("result"));
-  }
-  return o;
-}
-
 std::string dry_run_table(const study::SweepPlan& plan) {
   std::vector<std::string> header{"point"};
   for (const auto& a : plan.sweep.axes) {
@@ -94,46 +47,6 @@ std::string dry_run_table(const study::SweepPlan& plan) {
          "), every one checked, none run\n" + t.render();
 }
 
-// Runs this rank's points that no earlier run stored; returns the records of all its points.
-std::vector<std::string> run_points(const study::SweepPlan& plan, const SweepOptions& o,
-                                    const MpiRanks& ranks) {
-  std::vector<std::string> mine;
-  std::vector<std::size_t> to_run;
-  for (const auto& p : plan.points) {
-    if (static_cast<int>(p.index % static_cast<std::size_t>(ranks.size())) != ranks.rank()) {
-      continue;
-    }
-    if (const auto stored = stored_point(point_file(o.out_dir, p.index), p)) {
-      mine.push_back(stored->dump());
-    } else {
-      to_run.push_back(p.index);
-    }
-  }
-  progress("sweep", std::to_string(mine.size()) + " points already in " + o.out_dir + ", " +
-                        std::to_string(to_run.size()) + " to run" +
-                        (ranks.size() > 1 ? " on rank " + std::to_string(ranks.rank()) : ""));
-  std::vector<std::vector<std::string>> runs;
-  for (const std::size_t i : to_run) {
-    runs.push_back(plan.points[i].args);
-  }
-  std::size_t finished = 0;
-  run_self_all(runs, o.jobs, [&](std::size_t k, const ChildResult& run) {
-    const study::PlannedPoint& p = plan.points[to_run[k]];
-    const ordered_json record = point_record(p, run);
-    report::write_file_atomically(point_file(o.out_dir, p.index), record.dump(1) + "\n");
-    mine.push_back(record.dump());
-    ++finished;
-    progress(
-        "sweep",
-        std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
-            std::to_string(p.index) + " (" + study::describe_values(plan, p) + "): " +
-            (run.exit_code == 0
-                 ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
-                 : "failed"));
-  });
-  return mine;
-}
-
 }  // namespace
 
 int run_sweep(const SweepOptions& o, std::ostream& out) {
@@ -146,7 +59,13 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
     throw_usage_error("sweep", "give --out DIR for the points and the reports");
   }
   const MpiRanks ranks;
-  const std::vector<std::string> all = ranks.gather(run_points(plan, o, ranks));
+  std::vector<const study::PlannedPoint*> points;
+  for (const auto& p : plan.points) {
+    points.push_back(&p);
+  }
+  const std::vector<std::string> all = ranks.gather(run_points(
+      points, {.command = "sweep", .out_dir = o.out_dir, .jobs = o.jobs}, ranks,
+      [&](const study::PlannedPoint& p) { return study::describe_values(plan, p); }));
   if (ranks.rank() != 0) {
     return 0;
   }

@@ -20,19 +20,23 @@ constexpr std::size_t kMaxPoints = 10'000;
 
 class SweepReader {
  public:
-  explicit SweepReader(const Entry& section) : file_(section.where.file), section_(section) {}
+  // `prefix`: the key path the section is at ("sweep", or "search.keys", which has no mode).
+  SweepReader(const Entry& section, std::string prefix)
+      : file_(section.where.file), section_(section), prefix_(std::move(prefix)) {}
 
   Sweep read() {
     Sweep sweep;
     const YAML::Node& root = section_.node;
     if (!root.IsMap()) {
-      problem(section_.where, "sweep", "expected a map: an optional mode, then key paths",
-              "sweep: {routing.node_limit: [1, 2, 4, 8]}");
+      problem(section_.where, prefix_,
+              with_mode() ? "expected a map: an optional mode, then key paths"
+                          : "expected a map of key paths",
+              prefix_ + ": {routing.node_limit: [1, 2, 4, 8]}");
       throw core::InputError(problems_);
     }
     for (const auto& kv : root) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-      if (key == "mode") {
+      if (key == "mode" && with_mode()) {
         read_mode(kv.second, sweep);
       } else if (const FieldSpec* f = find_field(key); f != nullptr && key != "include") {
         read_axis(*f, kv.first, kv.second, sweep);
@@ -41,7 +45,7 @@ class SweepReader {
       }
     }
     if (problems_.empty() && sweep.axes.empty()) {
-      problem(section_.where, "sweep", "the sweep varies no key",
+      problem(section_.where, prefix_, "varies no key",
               "add a key path with its values, e.g. routing.node_limit: [1, 2, 4, 8]");
     }
     if (problems_.empty()) {
@@ -72,24 +76,27 @@ class SweepReader {
       sweep.mode = text == sweep_mode_name(SweepMode::zip) ? SweepMode::zip : SweepMode::cartesian;
       return;
     }
-    problem(at(n), "sweep.mode", "unknown sweep mode '" + text + "'",
+    problem(at(n), prefix_ + ".mode", "unknown sweep mode '" + text + "'",
             "cartesian (every combination) or zip (the i-th values together)");
   }
 
   void unknown_key(const YAML::Node& key) {
     const std::string name = key.IsScalar() ? key.Scalar() : "";
     std::vector<std::string> keys = field_paths();
-    keys.insert(keys.begin(), "mode");
+    if (with_mode()) {
+      keys.insert(keys.begin(), "mode");
+    }
     const auto near = core::closest_match(name, keys);
-    problem(at(key), "sweep." + name, "unknown key path",
-            near.empty() ? "sweep keys are key paths such as routing.node_limit, and mode"
+    problem(at(key), prefix_ + "." + name, "unknown key path",
+            near.empty() ? "keys here are key paths such as routing.node_limit" +
+                               std::string(with_mode() ? ", and mode" : "")
                          : "did you mean '" + near + "'?");
   }
 
   void read_axis(const FieldSpec& f, const YAML::Node& key, const YAML::Node& values,
                  Sweep& sweep) {
     SweepAxis axis{f.path, {}};
-    const std::string where_key = "sweep." + f.path;
+    const std::string where_key = prefix_ + "." + f.path;
     const bool list_field = f.type == FieldType::integer_list || f.type == FieldType::choice_list;
     if (values.IsSequence()) {
       for (const auto& item : values) {
@@ -118,7 +125,7 @@ class SweepReader {
 
   // {from, to, step} for numbers and quantities: from, from + step, ... up to `to`.
   bool read_range(const FieldSpec& f, const YAML::Node& range, SweepAxis& axis) {
-    const std::string key = "sweep." + f.path;
+    const std::string key = prefix_ + "." + f.path;
     const bool quantity = f.type == FieldType::quantity;
     if (f.type != FieldType::integer && f.type != FieldType::real && !quantity) {
       problem(at(range), key, "a range needs a numeric key; this one is " + type_description(f),
@@ -186,7 +193,7 @@ class SweepReader {
       const std::size_t n = sweep.axes.front().values.size();
       for (const auto& a : sweep.axes) {
         if (a.values.size() != n) {
-          problem(section_.where, "sweep.mode",
+          problem(section_.where, prefix_ + ".mode",
                   "zip needs one length: " + sweep.axes.front().key + " has " + std::to_string(n) +
                       " values, " + a.key + " has " + std::to_string(a.values.size()),
                   "give every key as many values, or use mode: cartesian");
@@ -207,8 +214,9 @@ class SweepReader {
       total *= static_cast<double>(a.values.size());
     }
     if (total > static_cast<double>(kMaxPoints)) {
-      problem(section_.where, "sweep",
-              "the sweep has " + core::format_number(total) + " points, more than " +
+      problem(section_.where, prefix_,
+              "the " + std::string(with_mode() ? "sweep" : "search") + " has " +
+                  core::format_number(total) + " points, more than " +
                   std::to_string(kMaxPoints),
               "vary fewer keys or give fewer values");
       return;
@@ -229,8 +237,11 @@ class SweepReader {
     }
   }
 
+  bool with_mode() const { return prefix_ == "sweep"; }
+
   std::string file_;
   const Entry& section_;
+  std::string prefix_;
   std::vector<Diagnostic> problems_;
 };
 
@@ -244,7 +255,11 @@ std::optional<Sweep> read_sweep(const FlatScenario& flat) {
   if (!flat.sweep) {
     return std::nullopt;
   }
-  return SweepReader(*flat.sweep).read();
+  return SweepReader(*flat.sweep, "sweep").read();
+}
+
+Sweep read_axes(const Entry& section, const std::string& prefix) {
+  return SweepReader(section, prefix).read();
 }
 
 std::vector<Scenario> load_sweep_points(const FlatScenario& flat, const std::string& path,

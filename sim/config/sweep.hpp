@@ -34,6 +34,10 @@ struct Sweep {
 // Whether each point then decodes is load_sweep_points' job.
 std::optional<Sweep> read_sweep(const FlatScenario& flat);
 
+// Key paths with their values, combined every way, from a section at `prefix` (a search's
+// `search.keys`): read_sweep's rules without a mode. Throws core::InputError.
+Sweep read_axes(const Entry& section, const std::string& prefix);
+
 // Decodes every point of `sweep` over `flat` before any runs: a wrong unit or an out-of-range
 // value in any point fails here, with its location in the sweep. Throws core::InputError.
 std::vector<Scenario> load_sweep_points(const FlatScenario& flat, const std::string& path,

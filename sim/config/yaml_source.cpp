@@ -119,8 +119,9 @@ class Reader {
       if (path == "include") {
         continue;  // already read
       }
-      if (path == "sweep") {
-        out_.sweep = Entry{value, location(file, value.IsNull() ? key.Mark() : value.Mark())};
+      if (path == "sweep" || path == "search") {
+        (path == "sweep" ? out_.sweep : out_.search) =
+            Entry{value, location(file, value.IsNull() ? key.Mark() : value.Mark())};
         continue;
       }
       if (find_field(path) != nullptr) {
@@ -138,7 +139,7 @@ class Reader {
       } else {
         auto siblings = children_of(prefix);
         if (prefix.empty()) {
-          siblings.push_back("sweep");
+          siblings.insert(siblings.end(), {"sweep", "search"});
         }
         const auto near = core::closest_match(key.Scalar(), siblings);
         problem(location(file, key.Mark()), path, "unknown key",

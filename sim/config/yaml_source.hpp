@@ -21,6 +21,7 @@ struct Entry {
 struct FlatScenario {
   std::map<std::string, Entry> entries;  // by key path, e.g. "hardware.nvlink_bandwidth"
   std::optional<Entry> sweep;            // the `sweep:` section as written (config/sweep.hpp)
+  std::optional<Entry> search;           // the `search:` section as written (config/search.hpp)
   std::vector<core::Diagnostic> problems;
 };
 

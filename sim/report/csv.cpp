@@ -76,4 +76,34 @@ std::string inference_csv(const metrics::InferenceResult& r) {
   return csv_row(header) + csv_row(row);
 }
 
+std::string search_csv(const metrics::SearchResult& s) {
+  std::vector<std::string> header{"rank"};
+  header.insert(header.end(), s.keys.begin(), s.keys.end());
+  for (const char* h : {"base", "tier", "step_time_s", "tokens_per_day", "mfu_causal", "memory_gb",
+                        "network_usd", "objective", "fast_step_time_s", "rejected"}) {
+    header.emplace_back(h);
+  }
+  std::string out = csv_row(header);
+  for (std::size_t i = 0; i < s.entries.size(); ++i) {
+    const auto& e = s.entries[i];
+    std::vector<std::string> row{std::to_string(i + 1)};
+    row.insert(row.end(), e.values.begin(), e.values.end());
+    row.emplace_back(e.base ? "yes" : "no");
+    const metrics::RunResult* r = e.full ? &*e.full : e.fast ? &*e.fast : nullptr;
+    if (r != nullptr && e.rejected.empty()) {
+      row.emplace_back(e.full ? "full" : "fast");
+      for (const double v : {r->step_time.value, r->tokens_per_day, r->mfu_causal,
+                             r->memory.total().value / 1e9, r->network.cost_usd, e.objective,
+                             e.fast->step_time.value}) {
+        row.push_back(core::format_number(v));
+      }
+    } else {
+      row.insert(row.end(), 8, "");
+    }
+    row.push_back(e.rejected.empty() ? e.full_error : e.rejected);
+    out += csv_row(row);
+  }
+  return out;
+}
+
 }  // namespace codesim::report

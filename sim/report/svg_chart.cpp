@@ -244,4 +244,74 @@ std::string signed_bars_svg(const Chart& c) {
   return out + legend(c) + "</svg>";
 }
 
+std::vector<std::size_t> pareto_front(const std::vector<ScatterPoint>& points) {
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return points[a].x != points[b].x ? points[a].x < points[b].x : points[a].y > points[b].y;
+  });
+  std::vector<std::size_t> front;
+  double best = -1;
+  for (const std::size_t i : order) {
+    if (points[i].y > best) {
+      front.push_back(i);
+      best = points[i].y;
+    }
+  }
+  return front;
+}
+
+std::string scatter_svg(const Scatter& c) {
+  double x_top = 0;
+  double y_top = 0;
+  for (const auto& p : c.points) {
+    x_top = std::max(x_top, p.x);
+    y_top = std::max(y_top, p.y);
+  }
+  const double x_step = x_top > 0 ? tick_step(x_top) : 1;
+  const double y_step = y_top > 0 ? tick_step(y_top) : 1;
+  const double x_max = std::max(x_step, std::ceil(x_top / x_step - 1e-9) * x_step);
+  const double y_max = std::max(y_step, std::ceil(y_top / y_step - 1e-9) * y_step);
+  auto px = [&](double x) { return kLeft + kPlotW * x / x_max; };
+  auto py = [&](double y) { return kTop + kPlotH * (1 - y / y_max); };
+  std::string out = open_svg(Chart{.title = c.title});
+  for (double v = 0; v <= y_max + y_step * 1e-6; v += y_step) {
+    out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(py(v)) + "\" x2=\"" +
+           num(kLeft + kPlotW) + "\" y2=\"" + num(py(v)) + "\" stroke=\"#ddd\"/>";
+    out += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(py(v) + 4) +
+           "\" text-anchor=\"end\" font-size=\"11\">" + tick_label(v, y_step) + "</text>";
+  }
+  for (double v = 0; v <= x_max + x_step * 1e-6; v += x_step) {
+    out += "<text x=\"" + num(px(v)) + "\" y=\"" + num(kTop + kPlotH + 16) +
+           "\" text-anchor=\"middle\" font-size=\"11\">" + tick_label(v, x_step) + "</text>";
+  }
+  out += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + kPlotH) + "\" x2=\"" +
+         num(kLeft + kPlotW) + "\" y2=\"" + num(kTop + kPlotH) + "\" stroke=\"#333\"/>";
+  out += "<text transform=\"translate(14 " + num(kTop + kPlotH / 2) +
+         ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" + escape_xml(c.y_label) +
+         "</text>";
+  out += "<text class=\"x-label\" x=\"" + num(kLeft + kPlotW / 2) + "\" y=\"" +
+         num(kTop + kPlotH + 40) + "\" text-anchor=\"middle\" font-size=\"12\">" +
+         escape_xml(c.x_label) + "</text>";
+  const auto front = pareto_front(c.points);
+  std::string line;
+  for (const std::size_t i : front) {
+    line += (line.empty() ? "" : " ") + num(px(c.points[i].x)) + "," + num(py(c.points[i].y));
+  }
+  out += "<polyline class=\"pareto\" points=\"" + line + "\" fill=\"none\" stroke=\"" +
+         series_color(1) + "\" stroke-width=\"2\"/>";
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    const bool on_front = std::find(front.begin(), front.end(), i) != front.end();
+    const auto& p = c.points[i];
+    out += "<circle class=\"" + std::string(on_front ? "point front" : "point") + "\" cx=\"" +
+           num(px(p.x)) + "\" cy=\"" + num(py(p.y)) + "\" r=\"" + (on_front ? "5" : "3.5") +
+           "\" fill=\"" + (p.marked ? "none" : series_color(on_front ? 1 : 0)) + "\" stroke=\"" +
+           series_color(on_front ? 1 : 0) + "\" stroke-width=\"2\"><title>" +
+           escape_xml(p.label) + "</title></circle>";
+  }
+  return out + "</svg>";
+}
+
 }  // namespace codesim::report

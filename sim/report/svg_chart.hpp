@@ -29,6 +29,25 @@ std::string lines_svg(const Chart& c);
 // One bar per category and series, up or down from a zero line (differences against a base).
 std::string signed_bars_svg(const Chart& c);
 
+// Points on two numeric axes, the ones on the Pareto front (no other point has at least their y
+// at no more than their x) joined by a line and drawn larger; labels as tooltips.
+struct ScatterPoint {
+  double x = 0;
+  double y = 0;
+  std::string label;
+  bool marked = false;  // drawn as a ring (the scenario as written)
+};
+struct Scatter {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::vector<ScatterPoint> points;
+};
+std::string scatter_svg(const Scatter& c);
+
+// Indices of the points on the Pareto front (lower x, higher y is better), by increasing x.
+std::vector<std::size_t> pareto_front(const std::vector<ScatterPoint>& points);
+
 // A round tick step (1, 2 or 5 times a power of ten) giving about five ticks up to `top`.
 double tick_step(double top);
 

@@ -164,6 +164,28 @@ std::vector<double> busiest_expert_rows(const std::vector<kernels::RoutedBatch>&
   return mean;
 }
 
+// The routing plans of `spec` (s.routing.plans batches), from the cache when it has them.
+std::vector<kernels::RoutedBatch> routed(const kernels::BatchRoutingSpec& spec, const Scenario& s,
+                                         RoutingCache* cache) {
+  if (cache == nullptr) {
+    return kernels::route_batches(spec, s.routing.plans);
+  }
+  const auto& g = spec.gate;
+  const std::string key =
+      std::to_string(g.experts) + "|" + std::to_string(g.groups) + "|" +
+      std::to_string(g.topk_groups) + "|" + std::to_string(g.topk) + "|" +
+      std::to_string(g.route_scale) + "|" + std::to_string(static_cast<int>(g.score)) + "|" +
+      std::to_string(spec.hidden) + "|" + std::to_string(spec.tokens) + "|" + std::to_string(spec.ep) + "|" +
+      std::to_string(spec.gpus_per_node) + "|" + std::to_string(spec.skew.zipf) + "|" +
+      std::to_string(spec.skew.topics) + "|" + std::to_string(spec.balance_steps) + "|" +
+      std::to_string(spec.seed) + "|" + std::to_string(s.routing.plans);
+  auto it = cache->batches.find(key);
+  if (it == cache->batches.end()) {
+    it = cache->batches.emplace(key, kernels::route_batches(spec, s.routing.plans)).first;
+  }
+  return it->second;
+}
+
 metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& topology) {
   const auto net = topologies::measure(topology, s.topology.network, s.cost);
   return {net.family, net.counts.endpoints, net.counts.switches, net.counts.switch_links,
@@ -197,11 +219,11 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   const auto routing_start = std::chrono::steady_clock::now();
   if (network.ep > 1) {
     const auto spec = routing_spec(s, s.routing.sample_tokens * network.ep, network.ep, 0);
-    auto batches = kernels::route_batches(spec, s.routing.plans);
+    const std::vector<kernels::RoutedBatch> batches = routed(spec, s, options.routing_cache);
     busiest_rows = busiest_expert_rows(
         batches, static_cast<double>(network.tokens_per_gpu) / s.routing.sample_tokens);
-    for (auto& batch : batches) {
-      network.plans.push_back(std::move(batch.plan));
+    for (const auto& batch : batches) {
+      network.plans.push_back(batch.plan);
     }
     routing_notes.push_back(kernels::routing_note(spec, s.routing.plans));
   }

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "models/kernels/batch_routing.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/study/budget.hpp"
@@ -30,9 +33,16 @@ struct TrainingRun {
   workload::Timeline timeline;
 };
 
+// Routing plans already made, by everything that decides them (model gate, EP, node limit,
+// tokens, skew, balance, seed, batches): a search routes each distinct setting once.
+struct RoutingCache {
+  std::map<std::string, std::vector<kernels::RoutedBatch>> batches;
+};
+
 struct TrainingOptions {
   Budget budget;
   metrics::Fidelity fidelity = metrics::Fidelity::full;
+  RoutingCache* routing_cache = nullptr;  // optional; not owned
   bool keep_trace = false;
   // Told what the study is doing, before each long part (a terminal's progress line); may be
   // empty.

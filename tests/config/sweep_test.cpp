@@ -108,7 +108,7 @@ TEST(SweepErrors, WordForWord) {
       "1f1b, zb1p, dualpipe, dualpipev, interleaved-1f1b\n"
       "  hint: list the values: [a, b, c]");
   EXPECT_EQ(sweep_error_of("sweep: {}\n"),
-            "s.yaml:3:8: error: sweep: the sweep varies no key\n"
+            "s.yaml:3:8: error: sweep: varies no key\n"
             "  hint: add a key path with its values, e.g. routing.node_limit: [1, 2, 4, 8]");
   EXPECT_EQ(
       sweep_error_of("sweep: {routing.node_limit: 2}\n"),
