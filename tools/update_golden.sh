@@ -10,10 +10,15 @@ for f in scenarios/*.yaml; do
   "$bin" check "$f" > "tests/golden/$stem.check.yaml.tmp"
   mv "tests/golden/$stem.check.yaml.tmp" "tests/golden/$stem.check.yaml"
 done
-# The main job's report for every training scenario (the full DeepSeek-V3 step takes ~30 s); for a
-# what-if sweep, its checked list of points (running them all would take minutes each).
+# The main job's report for every training scenario (the full DeepSeek-V3 step takes ~60 s); for a
+# what-if sweep or a search, its checked list of points (running them all would take minutes).
 for f in scenarios/*.yaml; do
   stem=$(basename "$f" .yaml)
+  if grep -q '^search:' "$f"; then
+    "$bin" search "$f" --dry-run > "tests/golden/$stem.search.txt.tmp"
+    mv "tests/golden/$stem.search.txt.tmp" "tests/golden/$stem.search.txt"
+    continue
+  fi
   if grep -q '^sweep:' "$f"; then
     "$bin" sweep "$f" --dry-run > "tests/golden/$stem.sweep.txt.tmp"
     mv "tests/golden/$stem.sweep.txt.tmp" "tests/golden/$stem.sweep.txt"

@@ -181,7 +181,12 @@ std::vector<kernels::RoutedBatch> routed(const kernels::BatchRoutingSpec& spec, 
       std::to_string(spec.seed) + "|" + std::to_string(s.routing.plans);
   auto it = cache->batches.find(key);
   if (it == cache->batches.end()) {
-    it = cache->batches.emplace(key, kernels::route_batches(spec, s.routing.plans)).first;
+    std::vector<kernels::RoutedBatch> batches = kernels::route_batches(spec, s.routing.plans);
+    for (auto& b : batches) {
+      b.unbalanced = {};  // the gates' scores: hundreds of MB, and a step needs only the plans
+      b.routed = {};
+    }
+    it = cache->batches.emplace(key, std::move(batches)).first;
   }
   return it->second;
 }

@@ -120,12 +120,27 @@ std::vector<std::string> golden_sweeps() {
   return golden_stems(".sweep.txt");
 }
 
+// Searches: their configurations checked, none simulated.
+std::vector<std::string> golden_searches() {
+  return golden_stems(".search.txt");
+}
+
 TEST(GoldenRuns, EveryShippedScenarioHasOne) {
   int scenarios = 0;
   for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/scenarios")) {
     scenarios += entry.path().extension() == ".yaml" ? 1 : 0;
   }
-  EXPECT_EQ(static_cast<int>(golden_runs().size() + golden_sweeps().size()), scenarios);
+  EXPECT_EQ(static_cast<int>(golden_runs().size() + golden_sweeps().size() +
+                             golden_searches().size()),
+            scenarios);
+}
+
+TEST(GoldenRuns, SearchesCheckTheirConfigurationsAsRecorded) {
+  for (const auto& stem : golden_searches()) {
+    const auto r = run_codesim("search scenarios/" + stem + ".yaml --dry-run");
+    EXPECT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+    EXPECT_EQ(r.out, read_source_file("tests/golden/" + stem + ".search.txt")) << stem;
+  }
 }
 
 TEST(GoldenRuns, WhatIfSweepsCheckTheirPointsAsRecorded) {

@@ -166,5 +166,17 @@ TEST(Timeline, RanksLanesAndCoalescedTransfers) {
   EXPECT_EQ(count_of(svg, "<title>exposed DP 500.00 ms</title>"), 2);
 }
 
+TEST(Scatter, TheParetoFrontKeepsWhatNothingCheaperBeats) {
+  // (cost, throughput): (1, 5) and (2, 7) and (4, 9) are each the best at their cost or below;
+  // (3, 6) is beaten by (2, 7), (4, 8) by (4, 9), (5, 9) ties (4, 9) at a higher cost.
+  const std::vector<ScatterPoint> points{{4, 8, "a"}, {1, 5, "b"}, {3, 6, "c"},
+                                         {2, 7, "d"}, {5, 9, "e"}, {4, 9, "f"}};
+  EXPECT_EQ(pareto_front(points), (std::vector<std::size_t>{1, 3, 5}));
+  const std::string svg = scatter_svg({"t", "cost", "throughput", points});
+  EXPECT_EQ(count_of(svg, "class=\"point front\""), 3);
+  EXPECT_EQ(count_of(svg, "class=\"point\""), 3);
+  EXPECT_EQ(count_of(svg, "<title>"), 7);  // the chart's and one per point
+}
+
 }  // namespace
 }  // namespace codesim::report
