@@ -50,6 +50,8 @@ struct Platform::Impl {
   topologies::TrafficRouter router;
   std::unique_ptr<sg4::Engine> engine;
   std::vector<sg4::Host*> hosts;          // per vertex
+  static constexpr int kClockHosts = 512;
+  std::vector<sg4::Host*> clock_hosts;    // where stream actors live
   std::vector<int> folded;                // per topology directed link: its SimGrid one
   std::vector<std::pair<int, int>> ends;  // per SimGrid directed link: (from, to) vertices
   std::vector<double> bandwidth;          // per SimGrid directed link, bytes/s
@@ -77,6 +79,12 @@ void Platform::Impl::build() {
   for (std::size_t v = 0; v < hosts.size(); ++v) {
     // Speed 1: a GPU's copy work is given in seconds at its cap (Prepared::copy).
     hosts[v] = zone->create_host("v" + std::to_string(v), 1.0);
+  }
+  // Hosts with no links, one per stream actor (up to kClockHosts, then shared): an actor's
+  // sleeps are actions on its host's CPU, and all of them on one host made every solver update
+  // walk every stream's sleep.
+  for (int c = 0; c < kClockHosts; ++c) {
+    clock_hosts.push_back(zone->create_host("c" + std::to_string(c), 1.0));
   }
   gpu_vertex.resize(static_cast<std::size_t>(topology.gpus()));
   for (int i = 0; i < topology.gpus(); ++i) {
@@ -265,7 +273,8 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
   state.origin = sg4::Engine::get_clock();
   std::vector<TaskTiming> timings(count);
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
-    sg4::Actor::create("s" + std::to_string(s), impl_->hosts.front(), [&, s] {
+    sg4::Actor::create("s" + std::to_string(s), impl_->clock_hosts[s % Impl::kClockHosts],
+                       [&, s] {
       for (const int id : program.streams[s]) {
         const StreamTask& task = program.tasks[static_cast<std::size_t>(id)];
         for (const int d : task.deps) {
