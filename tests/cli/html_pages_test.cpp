@@ -80,5 +80,24 @@ TEST(SweepPage, NearlyEqualPointsGetTheirDifferencesAndNamedAxes) {
   EXPECT_GT(pixels_of(histogram, 0xf28e2b), 500);   // tokens/day change, and the 1B bars
 }
 
+TEST(SearchPage, ShowsTheParetoFrontTheBestBreakdownsAndTheRejected) {
+  // The small search: four kept configurations on the cost/throughput plane (one network here,
+  // so one cost: the front is the best of them), the best two's breakdowns, pp 3 rejected.
+  const TempDir d("search_html");
+  const auto r = run_codesim("search tests/scenarios/small-search.yaml --out " + (d / "out"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read_file(d / "out/report.html");
+  EXPECT_EQ(count_of(page, "<svg"), 2);  // the front and the breakdowns
+  EXPECT_EQ(count_of(page, "class=\"point front\""), 1);
+  EXPECT_EQ(count_of(page, ">network cost (USD)<"), 1);
+  EXPECT_EQ(count_of(page, "<h2>Rejected</h2>"), 1);
+  EXPECT_NE(page.find("pp x dp x tp x cp = 3 x 21"), std::string::npos);
+  const std::string shot = d / "search.png";
+  ASSERT_TRUE(screenshot(d / "out/report.html", shot, 1100, 2000));
+  const auto histogram = colour_histogram(shot);
+  EXPECT_GT(pixels_of(histogram, kForward), 1000);          // the points, the 1F bars
+  EXPECT_GT(pixels_of(histogram, kForwardBackward), 1000);  // the 1F1B bars
+}
+
 }  // namespace
 }  // namespace codesim::testing
