@@ -8,6 +8,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/text.hpp"
 #include "sim/report/compare_report.hpp"
 #include "sim/report/run_report.hpp"
 #include "sim/study/compare.hpp"
@@ -32,8 +33,28 @@ void run_compare(const CompareOptions& o, std::ostream& out) {
     comparison.push_back(study::compared(
         o.scenarios[i], report::run_from_json(nlohmann::ordered_json::parse(results[i].out))));
   }
-  out << (o.format == report::Format::json ? report::compare_json(comparison).dump(2) + "\n"
-                                           : report::compare_table(comparison));
+  switch (o.format) {
+    case report::Format::json:
+      out << report::compare_json(comparison).dump(2) << "\n";
+      return;
+    case report::Format::csv:
+      out << report::compare_csv(comparison);
+      return;
+    case report::Format::md:
+      out << report::compare_markdown(comparison);
+      return;
+    case report::Format::html: {
+      std::string files;
+      for (const auto& path : o.scenarios) {
+        files += "# " + path + "\n" + core::read_file(path) + "\n";
+      }
+      out << report::compare_html(comparison, {files, "codesim " CODESIM_VERSION});
+      return;
+    }
+    case report::Format::table:
+      out << report::compare_table(comparison);
+      return;
+  }
 }
 
 }  // namespace codesim::cli

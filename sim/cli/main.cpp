@@ -399,7 +399,7 @@ Command add_compare(CLI::App& app) {
   cmd->add_option("scenarios", o->scenarios, "Scenario YAMLs (the first is the base)")->required();
   cmd->add_option("--jobs", o->jobs, "Scenarios simulated at once (default 2)")
       ->check(CLI::Range(1, 1024));
-  add_format(cmd, o->format, {Format::table, Format::json});
+  add_format(cmd, o->format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
   return {cmd, printing(o, &cli::run_compare)};
 }
 

@@ -18,6 +18,7 @@ struct ComparedScenario {
   double tokens_per_day = 0;
   double mfu_causal = 0;
   double cost_per_tokens_per_day_usd = 0;  // network cost per (billion tokens per day)
+  RunResult run;                           // the whole step report (breakdown, busiest links)
 };
 
 // The first is the base the others are compared with.

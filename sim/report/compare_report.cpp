@@ -3,7 +3,11 @@
 
 #include <functional>
 
+#include "sim/core/quantity_parse.hpp"
+#include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/markdown.hpp"
+#include "sim/report/svg_chart.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/table.hpp"
 
@@ -83,6 +87,106 @@ std::string compare_table(const metrics::Comparison& c) {
   }
   return t.render() + "differences against " + c.front().name +
          "; costs from the unit prices in each scenario's cost section (topologies/cost.hpp)\n";
+}
+
+namespace {
+
+// A figure of a row as the JSON gives it: counts whole, the rest at full precision.
+std::string exact(const Row& row, const ComparedScenario& s) {
+  const double v = row.value(s);
+  return row.digits == 0 ? std::to_string(static_cast<long long>(v)) : core::format_number(v);
+}
+
+}  // namespace
+
+std::string compare_csv(const metrics::Comparison& c) {
+  std::vector<std::string> header{"name", "file"};
+  for (const Row& row : rows()) {
+    header.emplace_back(row.key);
+  }
+  std::string out = csv_row(header);
+  for (const auto& s : c) {
+    std::vector<std::string> cells{s.name, s.file};
+    for (const Row& row : rows()) {
+      cells.push_back(exact(row, s));
+    }
+    out += csv_row(cells);
+  }
+  return out;
+}
+
+std::string compare_markdown(const metrics::Comparison& c) {
+  std::vector<std::string> header{""};
+  for (const auto& s : c) {
+    header.push_back(s.name);
+  }
+  std::string out = md_row(header) + md_rule(header.size(), 1);
+  for (const Row& row : rows()) {
+    std::vector<std::string> cells{row.label};
+    for (const auto& s : c) {
+      cells.push_back(fixed(row.value(s) / row.scale, row.digits));
+    }
+    out += md_row(cells);
+  }
+  return out + "\nDifferences against " + c.front().name + ": `codesim compare`'s table.\n";
+}
+
+std::string compare_html(const metrics::Comparison& c, const PageFooter& footer) {
+  std::string out = open_page("codesim compare: " + c.front().name + " and " +
+                              std::to_string(c.size() - 1) + " more");
+  Scatter front{.title = "network cost against tokens per day",
+                .x_label = "network cost (USD)",
+                .y_label = "tokens per day",
+                .points = {}};
+  std::vector<std::string> names;
+  std::vector<const metrics::RunResult*> runs;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    front.points.push_back({c[i].network.cost_usd, c[i].tokens_per_day,
+                            c[i].name + " (" + c[i].network.family + ")", i == 0});
+    names.push_back(c[i].name);
+    runs.push_back(&c[i].run);
+  }
+  out += "<h2>Network cost against throughput</h2>\n" + scatter_svg(front) +
+         "\n<p>Line and larger marks: the Pareto front (nothing cheaper carries more tokens per "
+         "day); ring: the first scenario, the base. Hover a point for its name.</p>\n";
+  out += "<h2>Networks</h2>\n" +
+         stacked_bars_svg({"network cost per endpoint",
+                           names,
+                           {{"cost per endpoint (USD)", [&] {
+                               std::vector<double> v;
+                               for (const auto& s : c) {
+                                 v.push_back(s.cost_per_endpoint_usd);
+                               }
+                               return v;
+                             }()}},
+                           "USD per endpoint",
+                           "scenario"}) +
+         "\n";
+  std::vector<std::vector<std::string>> figures;
+  for (const Row& row : rows()) {
+    std::vector<std::string> cells{row.label};
+    for (const auto& s : c) {
+      cells.push_back(fixed(row.value(s) / row.scale, row.digits));
+    }
+    figures.push_back(std::move(cells));
+  }
+  std::vector<std::string> header{""};
+  header.insert(header.end(), names.begin(), names.end());
+  out += html_table(header, figures);
+  Chart breakdown = breakdown_chart(names, runs);
+  breakdown.x_label = "scenario";
+  out += "<h2>Step time</h2>\n" + stacked_bars_svg(breakdown) + "\n";
+  out += "<h2>Busiest links</h2>\n";
+  for (const auto& s : c) {
+    std::vector<std::vector<std::string>> links;
+    for (const auto& l : s.run.busiest_links) {
+      links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1)});
+    }
+    out += "<h3>" + escape_xml(s.name) + " (" + escape_xml(s.network.family) + ", " +
+           escape_xml(s.file) + ")</h3>\n" +
+           html_table({"link", "GB per step", "utilization (%)"}, links);
+  }
+  return out + footer_html(footer);
 }
 
 }  // namespace codesim::report

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/metrics/comparison.hpp"
+#include "sim/report/html_page.hpp"
 
 namespace codesim::report {
 
@@ -14,5 +15,16 @@ namespace codesim::report {
 nlohmann::ordered_json compare_json(const metrics::Comparison& c);
 
 std::string compare_table(const metrics::Comparison& c);
+
+// One row per scenario: name, file, then compare_json's keys.
+std::string compare_csv(const metrics::Comparison& c);
+
+// The table's figures as a Markdown table (one row per figure, one column per scenario).
+std::string compare_markdown(const metrics::Comparison& c);
+
+// A self-contained page: network cost against tokens per day with the Pareto front; cost per
+// endpoint, switches and links; step-time bars; each proposal's busiest links; the figures
+// table; the scenario files (`footer.scenario_text` holds them all).
+std::string compare_html(const metrics::Comparison& c, const PageFooter& footer);
 
 }  // namespace codesim::report

@@ -19,6 +19,8 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
+}  // namespace
+
 std::string csv_row(const std::vector<std::string>& cells) {
   std::string out;
   for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -26,6 +28,8 @@ std::string csv_row(const std::vector<std::string>& cells) {
   }
   return out + "\r\n";
 }
+
+namespace {
 
 void add_step(std::vector<std::string>& cells, const metrics::RunResult* r) {
   for (const auto& c : step_columns()) {

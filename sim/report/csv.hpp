@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/metrics/inference_result.hpp"
 #include "sim/metrics/run_result.hpp"
@@ -9,6 +10,9 @@
 #include "sim/metrics/sweep_result.hpp"
 
 namespace codesim::report {
+
+// One CSV line (RFC 4180: a field quoted when it holds a comma, a quote or a line break; CRLF).
+std::string csv_row(const std::vector<std::string>& cells);
 
 // A header row and one row: scenario, then every step column.
 std::string run_csv(const metrics::RunResult& r);

@@ -18,6 +18,8 @@ std::string md_cell(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
 std::string md_row(const std::vector<std::string>& cells) {
   std::string out = "|";
   for (const auto& c : cells) {
@@ -33,8 +35,6 @@ std::string md_rule(std::size_t columns, std::size_t left) {
   }
   return out + "\n";
 }
-
-}  // namespace
 
 std::string run_markdown(const metrics::RunResult& r) {
   std::string out = "## " + r.scenario + "\n\n";

@@ -25,7 +25,8 @@ metrics::ComparedScenario compared(const std::string& file, const metrics::RunRe
           .step_time = r.step_time,
           .tokens_per_day = r.tokens_per_day,
           .mfu_causal = r.mfu_causal,
-          .cost_per_tokens_per_day_usd = n.cost_usd / (r.tokens_per_day / 1e9)};
+          .cost_per_tokens_per_day_usd = n.cost_usd / (r.tokens_per_day / 1e9),
+          .run = r};
 }
 
 }  // namespace codesim::study

@@ -26,6 +26,24 @@ TEST(CompareCli, GivesCostAndThroughputSideBySide) {
   EXPECT_EQ(j["scenarios"][0]["step_time_s"], nlohmann::json::parse(alone.out)["step_time_s"]);
 }
 
+TEST(CompareCli, CsvAndMarkdownHaveOneFigureEach) {
+  const std::string both = "compare tests/scenarios/small-step.yaml tests/scenarios/small-step.yaml";
+  const auto csv = run_codesim(both + " --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("name,file,endpoints,switches,links,cost_usd,cost_per_endpoint_usd,"
+                          "step_time_s,tokens_per_day,mfu_causal,cost_per_tokens_per_day_usd\r\n"
+                          "small-step,tests/scenarios/small-step.yaml,64,",
+                          0),
+            0u)
+      << csv.out;
+  const auto md = run_codesim(both + " --format md");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("|  | small-step | small-step |\n|---|---:|---:|\n| endpoints | 64 | 64 |\n",
+                         0),
+            0u)
+      << md.out;
+}
+
 TEST(CompareCli, TableShowsDifferencesToTheFirst) {
   const auto r =
       run_codesim("compare tests/scenarios/small-step.yaml tests/scenarios/small-step.yaml");

@@ -99,5 +99,26 @@ TEST(SearchPage, ShowsTheParetoFrontTheBestBreakdownsAndTheRejected) {
   EXPECT_GT(pixels_of(histogram, kForwardBackward), 1000);  // the 1F1B bars
 }
 
+TEST(ComparePage, ShowsTheFrontCostsStepsBusiestLinksAndFiles) {
+  // MPFT against MRFT on the small step: two proposals on the cost/throughput plane, each one's
+  // cost per endpoint, step-time bars and busiest links, both scenario files.
+  const TempDir d("compare_html");
+  const auto r = run_codesim(
+      "compare tests/scenarios/small-step.yaml tests/scenarios/small-step-mrft.yaml --format html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = d / "compare.html";
+  write_file(page, r.out);
+  EXPECT_EQ(count_of(r.out, "<svg"), 3);  // the front, cost per endpoint, step time
+  EXPECT_EQ(count_of(r.out, "<circle class=\"point"), 2);
+  EXPECT_EQ(count_of(r.out, ">USD per endpoint<"), 1);
+  EXPECT_EQ(count_of(r.out, "<h3>small-step (mpft, tests/scenarios/small-step.yaml)</h3>"), 1);
+  EXPECT_EQ(count_of(r.out, "# tests/scenarios/small-step-mrft.yaml"), 1);
+  const std::string shot = d / "compare.png";
+  ASSERT_TRUE(screenshot(page, shot, 1100, 2400));
+  const auto histogram = colour_histogram(shot);
+  EXPECT_GT(pixels_of(histogram, kForward), 1000);          // points, cost bars, 1F bars
+  EXPECT_GT(pixels_of(histogram, kForwardBackward), 1000);  // the F&B bars
+}
+
 }  // namespace
 }  // namespace codesim::testing
