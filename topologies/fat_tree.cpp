@@ -1,18 +1,27 @@
 // Fat-tree generators.
 #include "topologies/fat_tree.hpp"
 
+#include <algorithm>
+
 #include "sim/core/arithmetic.hpp"
 
 namespace codesim::topologies {
 namespace {
 
-// Leaves and spines of one two-layer tree; every leaf links once to every spine.
+// Leaves and spines of one two-layer tree, built for its leaves: each leaf has `up` uplinks
+// (half its radix, for full bisection) spread as evenly as they go over the spines, parallel links
+// where a leaf has more uplinks than there are spines; as few spines as carry every uplink
+// (leaves x up over the radix, more if a spine's ports would not take each leaf's share). One
+// leaf needs none. With radix / 2 leaves or more, radix / 2 spines and one link per pair: the
+// full-size tree.
 struct TwoLayer {
   std::vector<VertexId> leaves;
   std::vector<VertexId> spines;
 };
 
-TwoLayer add_two_layer(Topology& t, int leaves, int spines, int plane, int leaves_per_group) {
+TwoLayer add_two_layer(Topology& t, int leaves, int radix, int plane, int leaves_per_group) {
+  const int up = radix / 2;
+  const int spines = static_cast<int>(two_layer_spines(leaves, radix));
   TwoLayer tree;
   for (int s = 0; s < spines; ++s) {
     tree.spines.push_back(t.add_vertex(Vertex{.kind = VertexKind::spine, .plane = plane}));
@@ -21,14 +30,29 @@ TwoLayer add_two_layer(Topology& t, int leaves, int spines, int plane, int leave
     const VertexId leaf = t.add_vertex(
         Vertex{.kind = VertexKind::leaf, .plane = plane, .group = l / leaves_per_group});
     tree.leaves.push_back(leaf);
-    for (VertexId spine : tree.spines) {
-      t.add_switch_link(leaf, spine, plane);
+    for (int s = 0; s < spines; ++s) {
+      const int links = up / spines + (s < up % spines ? 1 : 0);
+      for (int k = 0; k < links; ++k) {
+        t.add_switch_link(leaf, tree.spines[static_cast<std::size_t>(s)], plane);
+      }
     }
   }
   return tree;
 }
 
 }  // namespace
+
+long long two_layer_spines(long long leaves, long long radix) {
+  const long long up = radix / 2;
+  if (leaves <= 1) {
+    return 0;
+  }
+  long long spines = std::min(up, core::ceil_div(leaves * up, radix));
+  while (spines < up && leaves * core::ceil_div(up, spines) > radix) {
+    ++spines;
+  }
+  return spines;
+}
 
 Topology build_single_node(const NodeSpec& node) {
   Topology t("node", node);
@@ -41,7 +65,7 @@ Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes)
   t.add_nodes(nodes, true);
   const int down = s.radix / 2;
   const int leaves = core::ceil_div(t.gpus(), down);
-  const TwoLayer tree = add_two_layer(t, leaves, s.radix / 2, -1, leaves);
+  const TwoLayer tree = add_two_layer(t, leaves, s.radix, -1, leaves);
   for (int e = 0; e < t.gpus(); ++e) {
     t.add_endpoint_link(t.nic(e), tree.leaves[e / down]);
   }
@@ -54,7 +78,7 @@ Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, i
   const int down = s.radix / 2;
   const int rails = node.gpus_per_node;
   const int leaves_per_rail = core::ceil_div(nodes, down);
-  const TwoLayer tree = add_two_layer(t, rails * leaves_per_rail, s.radix / 2, -1, leaves_per_rail);
+  const TwoLayer tree = add_two_layer(t, rails * leaves_per_rail, s.radix, -1, leaves_per_rail);
   for (int n = 0; n < nodes; ++n) {
     for (int rail = 0; rail < rails; ++rail) {
       t.add_endpoint_link(t.nic(n * rails + rail), tree.leaves[rail * leaves_per_rail + n / down]);
@@ -70,7 +94,7 @@ Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, 
   const int down = s.radix / 2;
   const int leaves = core::ceil_div(nodes, down);
   for (int plane = 0; plane < s.planes; ++plane) {
-    const TwoLayer tree = add_two_layer(t, leaves, s.radix / 2, plane, leaves);
+    const TwoLayer tree = add_two_layer(t, leaves, s.radix, plane, leaves);
     for (int n = 0; n < nodes; ++n) {
       t.add_endpoint_link(t.nic(n * node.gpus_per_node + plane), tree.leaves[n / down], plane);
     }

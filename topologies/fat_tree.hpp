@@ -7,13 +7,21 @@
 //  MRFT: an FT2 whose leaves each serve one rail (GPU index) of k/2 nodes; rails meet at spines.
 //  MPFT: P planes, each its own FT2; GPU i's NIC sits in plane i.
 //
-// Smaller clusters populate leaves (FT2) or pods (FT3) in order; spines and cores are built whole.
+// Smaller clusters populate leaves (FT2) or pods (FT3) in order. A two-layer tree is built for
+// its leaves (FT2, MRFT, each MPFT plane): each leaf's k/2 uplinks spread over as few spines as
+// carry them, with parallel links (capacity = multiplicity) where a leaf has more uplinks than
+// there are spines; one leaf needs no spine. FT3 still builds its cores whole.
 #pragma once
 
 #include "topologies/network_spec.hpp"
 #include "topologies/topology.hpp"
 
 namespace codesim::topologies {
+
+// Spines of a two-layer tree of `leaves` leaves of radix k, each with k/2 uplinks: none for one
+// leaf; else the fewest that take leaves x k/2 uplinks with each leaf's share of a spine's ports
+// (ceil(k/2 / spines) links) fitting its k ports; k/2 for k/2 leaves or more.
+long long two_layer_spines(long long leaves, long long radix);
 
 Topology build_single_node(const NodeSpec& node);
 Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes);

@@ -7,14 +7,17 @@
 #include <deque>
 
 #include "sim/core/arithmetic.hpp"
+#include "topologies/fat_tree.hpp"
 
 namespace codesim::topologies {
 namespace {
 
-// Two-layer tree over `endpoints` NICs: leaves of k/2 endpoints, k/2 spines.
+// Two-layer tree sized for its leaves (fat_tree.hpp): every leaf's k/2 uplinks, when it has
+// spines to reach.
 void add_two_layer(Counts& c, long long leaves, long long radix) {
-  c.switches += leaves + radix / 2;
-  c.switch_links += leaves * (radix / 2);
+  const long long spines = two_layer_spines(leaves, radix);
+  c.switches += leaves + spines;
+  c.switch_links += spines > 0 ? leaves * (radix / 2) : 0;
 }
 
 // Expected links across a random balanced split of n vertices joined by `links` links:

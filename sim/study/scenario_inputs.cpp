@@ -61,13 +61,15 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
 void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
                            const Budget& budget) {
   const core::Bytes platform = engine::Platform::estimated_memory(t);
+  // Megabytes, with a decimal below 10 (small test platforms).
+  auto mb = [](core::Bytes b) { return core::fixed(b.value / 1e6, b.value < 1e7 ? 1 : 0); };
   if (platform > budget.max_platform_memory) {
     config::scenario_error(
         s, "hardware.nodes",
-        "the simulated platform would need about " + core::fixed(platform.value / 1e6, 0) +
+        "the simulated platform would need about " + mb(platform) +
             " MB (SimGrid's routing table grows with the square of the " +
             std::to_string(t.vertex_count()) + " GPUs, NICs and switches), over the budget of " +
-            core::fixed(budget.max_platform_memory.value / 1e6, 0) + " MB",
+            mb(budget.max_platform_memory) + " MB",
         "fewer nodes, or raise --max-memory-mb");
   }
 }

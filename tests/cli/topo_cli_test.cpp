@@ -40,8 +40,8 @@ TEST(TopoCli, FromTheShippedScenario) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["gpus"], 2048);
   EXPECT_EQ(j["endpoints"], 2048);
-  // 8 planes x (8 leaves + 32 spines); 8 x 8 leaves x 32 uplinks.
-  EXPECT_EQ(j["switches"], 8 * (8 + 32));
+  // 8 planes x (8 leaves + 4 spines, each leaf with 8 links to each); 8 x 8 leaves x 32 uplinks.
+  EXPECT_EQ(j["switches"], 8 * (8 + 4));
   EXPECT_EQ(j["links"], 8 * 8 * 32);
 }
 
@@ -51,7 +51,7 @@ TEST(TopoCli, RouteAndDot) {
   EXPECT_EQ(r.out,
             // GPU 30 is GPU 6 of node 3: NVLink to GPU 6 of node 0, then plane 6 (one leaf).
             "GPU 1 -> GPU 30: 6 links, 0 switch-to-switch, 1 equal-cost path(s)\n"
-            "  gpu_n0_1 > nvswitch_n0 > gpu_n0_6 > nic_n0_6 > leaf102 > nic_n3_6 > gpu_n3_6\n");
+            "  gpu_n0_1 > nvswitch_n0 > gpu_n0_6 > nic_n0_6 > leaf74 > nic_n3_6 > gpu_n3_6\n");
   const auto dot = run_codesim("topo --family mpft --radix 8 --nodes 4 --format dot");
   EXPECT_EQ(dot.exit_code, 0);
   EXPECT_NE(dot.out.find("label=\"plane 7\""), std::string::npos);

@@ -92,7 +92,7 @@ TEST(SimulateTraining, ContextParallelismNeedsEvenChunks) {
 TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {
   const config::Scenario s = config::load_scenario(kSmallStep);
   EXPECT_THROW(simulate_training(s, {.max_tasks = 10}), core::InputError);
-  EXPECT_THROW(simulate_training(s, {.max_platform_memory = core::Bytes(1e6)}), core::InputError);
+  EXPECT_THROW(simulate_training(s, {.max_platform_memory = core::Bytes(1e5)}), core::InputError);
 }
 
 }  // namespace
