@@ -1,5 +1,5 @@
-// Replays a training step program on the platform: two streams per pipeline rank (compute and
-// communication), compute tasks for their modelled durations, communication tasks as transfers
+// Replays a training step program on the platform: three streams per pipeline rank (compute,
+// communication, data-parallel communication), compute tasks for their modelled durations, communication tasks as transfers
 // among the GPUs that take part. Folding: the program is one data-parallel replica's pipeline;
 // its communication involves the real peers:
 //
