@@ -2,68 +2,19 @@
 #include "sim/engine/analytic_streams.hpp"
 
 #include <algorithm>
-#include <map>
-#include <utility>
 
+#include "sim/engine/link_folding.hpp"
 #include "sim/engine/stream_check.hpp"
 
 namespace codesim::engine {
 namespace {
 
-// Directed links folded per (from, to) vertex pair, as the platform folds parallel links: each
-// topology directed link's index in the folded list, and the folded links' bandwidths.
-struct FoldedLinks {
-  std::vector<int> of_directed;
-  std::vector<double> bandwidth;
-};
-
-FoldedLinks fold(const topologies::TrafficRouter& router) {
-  const topologies::Topology& t = router.topology();
-  FoldedLinks f;
-  f.of_directed.assign(2 * t.links().size(), -1);
-  std::map<std::pair<int, int>, int> index;
-  for (std::size_t id = 0; id < t.links().size(); ++id) {
-    const double bandwidth = t.graph()[t.links()[id]].bandwidth.value;
-    for (const bool reverse : {false, true}) {
-      const int d = topologies::directed(static_cast<int>(id), reverse);
-      const std::pair<int, int> ends{static_cast<int>(router.from(d)),
-                                     static_cast<int>(router.to(d))};
-      const auto [it, fresh] = index.emplace(ends, static_cast<int>(f.bandwidth.size()));
-      if (fresh) {
-        f.bandwidth.push_back(0);
-      }
-      f.bandwidth[static_cast<std::size_t>(it->second)] += bandwidth;
-      f.of_directed[static_cast<std::size_t>(d)] = it->second;
-    }
-  }
-  return f;
-}
-
+// A transfer's time alone: repeat x (latency + its bottleneck's time), as the full tier gives a
+// transfer that shares nothing.
 double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
                      const FoldedLinks& links) {
-  const topologies::LinkLoads loads = router.loads(t.flows);
-  std::map<int, double> folded;
-  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
-    if (loads.bytes[d].value > 0) {
-      folded[links.of_directed[d]] += loads.bytes[d].value;
-    }
-  }
-  double busiest = 0;
-  for (const auto& [link, bytes] : folded) {
-    busiest = std::max(busiest, bytes / links.bandwidth[static_cast<std::size_t>(link)]);
-  }
-  if (t.sender_cap && !folded.empty()) {
-    std::map<int, double> sent;
-    for (const auto& f : t.flows) {
-      if (f.src != f.dst) {
-        sent[f.src] += f.bytes.value;
-      }
-    }
-    for (const auto& [gpu, bytes] : sent) {
-      busiest = std::max(busiest, bytes / t.sender_cap->value);
-    }
-  }
-  return t.repeat * (loads.latency.value + busiest);
+  const FoldedLoads f = fold_loads(t, router, links);
+  return t.repeat * (f.latency + f.alone);
 }
 
 }  // namespace
@@ -71,7 +22,7 @@ double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
 std::vector<TaskTiming> run_streams_analytic(const StreamProgram& program,
                                              const topologies::TrafficRouter& router) {
   check_stream_program(program);
-  const FoldedLinks links = fold(router);
+  const FoldedLinks links = fold_links(router);
   std::vector<double> transfer(program.transfers.size());
   for (std::size_t i = 0; i < transfer.size(); ++i) {
     transfer[i] = seconds_alone(program.transfers[i], router, links);

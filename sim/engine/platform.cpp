@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/engine/link_folding.hpp"
 #include "sim/engine/stream_check.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -52,10 +53,7 @@ struct Platform::Impl {
   std::vector<sg4::Host*> hosts;          // per vertex
   static constexpr int kClockHosts = 512;
   std::vector<sg4::Host*> clock_hosts;    // where stream actors live
-  std::vector<int> folded;                // per topology directed link: its SimGrid one
-  std::vector<std::pair<int, int>> ends;  // per SimGrid directed link: (from, to) vertices
-  std::vector<double> bandwidth;          // per SimGrid directed link, bytes/s
-  std::vector<int> representative;        // per SimGrid directed link: a topology one
+  FoldedLinks links;  // each folded link is one direction of a SimGrid split-duplex link
   std::vector<int> gpu_vertex;            // per GPU index
   // Per run.
   std::vector<Prepared> prepared;
@@ -74,7 +72,6 @@ void Platform::Impl::build() {
   engine = std::make_unique<sg4::Engine>(&argc, argv);
   sg4::Engine::set_config("host/model:ptask_L07");
   auto* zone = sg4::create_full_zone("codesim");
-  const auto& g = topology.graph();
   hosts.resize(topology.vertex_count());
   for (std::size_t v = 0; v < hosts.size(); ++v) {
     // Speed 1: a GPU's copy work is given in seconds at its cap (Prepared::copy).
@@ -90,41 +87,13 @@ void Platform::Impl::build() {
   for (int i = 0; i < topology.gpus(); ++i) {
     gpu_vertex[static_cast<std::size_t>(i)] = static_cast<int>(topology.gpu(i));
   }
-  // Parallel links between two vertices fold into one.
-  std::map<std::pair<int, int>, std::vector<int>> pairs;
-  for (const auto e : topology.links()) {
-    const int id = g[e].id;
-    const auto a = static_cast<int>(router.from(topologies::directed(id, false)));
-    const auto b = static_cast<int>(router.to(topologies::directed(id, false)));
-    pairs[{std::min(a, b), std::max(a, b)}].push_back(id);
-  }
-  folded.assign(2 * topology.links().size(), -1);
-  for (const auto& [pair, ids] : pairs) {
-    double bw = 0;
-    for (const int id : ids) {
-      bw += g[topology.links()[static_cast<std::size_t>(id)]].bandwidth.value;
-    }
-    const int up = static_cast<int>(ends.size());  // pair.first -> pair.second
-    auto* link = zone->create_split_duplex_link("l" + std::to_string(up / 2), bw);
+  links = fold_links(router);
+  for (std::size_t up = 0; up < links.ends.size(); up += 2) {
+    const auto [first_vertex, second_vertex] = links.ends[up];
+    auto* link = zone->create_split_duplex_link("l" + std::to_string(up / 2), links.bandwidth[up]);
     link->set_latency(0);
-    ends.emplace_back(pair.first, pair.second);
-    ends.emplace_back(pair.second, pair.first);
-    bandwidth.push_back(bw);
-    bandwidth.push_back(bw);
-    representative.push_back(-1);
-    representative.push_back(-1);
-    for (const int id : ids) {
-      const bool forward =
-          static_cast<int>(router.from(topologies::directed(id, false))) == pair.first;
-      folded[static_cast<std::size_t>(topologies::directed(id, false))] = forward ? up : up + 1;
-      folded[static_cast<std::size_t>(topologies::directed(id, true))] = forward ? up + 1 : up;
-      if (representative[static_cast<std::size_t>(up)] < 0) {
-        representative[static_cast<std::size_t>(up)] = topologies::directed(id, !forward);
-        representative[static_cast<std::size_t>(up) + 1] = topologies::directed(id, forward);
-      }
-    }
-    auto* first = hosts[static_cast<std::size_t>(pair.first)]->get_netpoint();
-    auto* second = hosts[static_cast<std::size_t>(pair.second)]->get_netpoint();
+    auto* first = hosts[static_cast<std::size_t>(first_vertex)]->get_netpoint();
+    auto* second = hosts[static_cast<std::size_t>(second_vertex)]->get_netpoint();
     zone->add_route(first, second, nullptr, nullptr,
                     {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, false);
     zone->add_route(second, first, nullptr, nullptr,
@@ -135,45 +104,15 @@ void Platform::Impl::build() {
 
 Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) const {
   Prepared p;
-  const topologies::LinkLoads loads = router.loads(t.flows);
-  std::vector<double> sum(ends.size(), 0.0);
-  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
-    if (loads.bytes[d].value > 0) {
-      sum[static_cast<std::size_t>(folded[d])] += loads.bytes[d].value;
-    }
-  }
-  double alone = 0;
-  for (std::size_t d = 0; d < sum.size(); ++d) {
-    if (sum[d] > 0) {
-      p.loads.emplace_back(static_cast<int>(d), sum[d]);
-      const double time = sum[d] / bandwidth[d];
-      if (time > alone) {
-        alone = time;
-        timing.bottleneck = representative[d];
-      }
-    }
-  }
-  if (t.sender_cap && !p.loads.empty()) {
-    std::map<int, double> sent;
-    for (const auto& f : t.flows) {
-      if (f.src != f.dst) {
-        sent[f.src] += f.bytes.value;
-      }
-    }
-    for (const auto& [gpu, bytes] : sent) {
-      const double seconds = bytes / t.sender_cap->value;
-      p.copy.emplace_back(gpu, seconds);
-      if (seconds > alone) {
-        alone = seconds;
-        timing.bottleneck = -1;  // the SMs, not a link
-      }
-    }
-  }
-  p.latency = loads.latency.value;
+  FoldedLoads f = fold_loads(t, router, links);
+  p.loads = std::move(f.loads);
+  p.copy = std::move(f.copy);
+  p.latency = f.latency;
+  timing.bottleneck = f.bottleneck;
+  timing.latency = core::Seconds(f.latency);
+  timing.alone_bandwidth_time = core::Seconds(f.alone);
   p.not_before = t.not_before.value;
   p.repeat = t.repeat;
-  timing.latency = loads.latency;
-  timing.alone_bandwidth_time = core::Seconds(alone);
   return p;
 }
 
@@ -182,8 +121,8 @@ void Platform::Impl::execute(const Prepared& p) const {
     // Dense bytes matrix over the vertices the loads touch.
     std::map<int, std::size_t> index;
     for (const auto& [d, bytes] : p.loads) {
-      index.emplace(ends[static_cast<std::size_t>(d)].first, 0);
-      index.emplace(ends[static_cast<std::size_t>(d)].second, 0);
+      index.emplace(links.ends[static_cast<std::size_t>(d)].first, 0);
+      index.emplace(links.ends[static_cast<std::size_t>(d)].second, 0);
     }
     for (const auto& [gpu, seconds] : p.copy) {
       index.emplace(gpu_vertex[static_cast<std::size_t>(gpu)], 0);
@@ -197,7 +136,7 @@ void Platform::Impl::execute(const Prepared& p) const {
     p.task_bytes.assign(n * n, 0.0);
     p.task_flops.assign(n, 0.0);
     for (const auto& [d, amount] : p.loads) {
-      const auto& [from, to] = ends[static_cast<std::size_t>(d)];
+      const auto& [from, to] = links.ends[static_cast<std::size_t>(d)];
       p.task_bytes[index[from] * n + index[to]] += amount * p.repeat;
     }
     for (const auto& [gpu, seconds] : p.copy) {

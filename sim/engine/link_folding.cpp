@@ -1,0 +1,87 @@
+// Folding parallel links, and a transfer's loads on the folded links.
+#include "sim/engine/link_folding.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace codesim::engine {
+
+FoldedLinks fold_links(const topologies::TrafficRouter& router) {
+  const topologies::Topology& t = router.topology();
+  const auto& g = t.graph();
+  std::map<std::pair<int, int>, std::vector<int>> pairs;
+  for (const auto e : t.links()) {
+    const int id = g[e].id;
+    const auto a = static_cast<int>(router.from(topologies::directed(id, false)));
+    const auto b = static_cast<int>(router.to(topologies::directed(id, false)));
+    pairs[{std::min(a, b), std::max(a, b)}].push_back(id);
+  }
+  FoldedLinks f;
+  f.of_directed.assign(2 * t.links().size(), -1);
+  for (const auto& [pair, ids] : pairs) {
+    double bw = 0;
+    for (const int id : ids) {
+      bw += g[t.links()[static_cast<std::size_t>(id)]].bandwidth.value;
+    }
+    const int up = static_cast<int>(f.ends.size());  // pair.first -> pair.second
+    f.ends.emplace_back(pair.first, pair.second);
+    f.ends.emplace_back(pair.second, pair.first);
+    f.bandwidth.insert(f.bandwidth.end(), {bw, bw});
+    f.representative.insert(f.representative.end(), {-1, -1});
+    for (const int id : ids) {
+      const bool forward =
+          static_cast<int>(router.from(topologies::directed(id, false))) == pair.first;
+      f.of_directed[static_cast<std::size_t>(topologies::directed(id, false))] =
+          forward ? up : up + 1;
+      f.of_directed[static_cast<std::size_t>(topologies::directed(id, true))] =
+          forward ? up + 1 : up;
+      if (f.representative[static_cast<std::size_t>(up)] < 0) {
+        f.representative[static_cast<std::size_t>(up)] = topologies::directed(id, !forward);
+        f.representative[static_cast<std::size_t>(up) + 1] = topologies::directed(id, forward);
+      }
+    }
+  }
+  return f;
+}
+
+FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
+                       const FoldedLinks& links) {
+  FoldedLoads out;
+  const topologies::LinkLoads loads = router.loads(t.flows);
+  std::vector<double> sum(links.ends.size(), 0.0);
+  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
+    if (loads.bytes[d].value > 0) {
+      sum[static_cast<std::size_t>(links.of_directed[d])] += loads.bytes[d].value;
+    }
+  }
+  for (std::size_t d = 0; d < sum.size(); ++d) {
+    if (sum[d] > 0) {
+      out.loads.emplace_back(static_cast<int>(d), sum[d]);
+      const double time = sum[d] / links.bandwidth[d];
+      if (time > out.alone) {
+        out.alone = time;
+        out.bottleneck = links.representative[d];
+      }
+    }
+  }
+  if (t.sender_cap && !out.loads.empty()) {
+    std::map<int, double> sent;
+    for (const auto& f : t.flows) {
+      if (f.src != f.dst) {
+        sent[f.src] += f.bytes.value;
+      }
+    }
+    for (const auto& [gpu, bytes] : sent) {
+      const double seconds = bytes / t.sender_cap->value;
+      out.copy.emplace_back(gpu, seconds);
+      if (seconds > out.alone) {
+        out.alone = seconds;
+        out.bottleneck = -1;  // the SMs, not a link
+      }
+    }
+  }
+  out.latency = loads.latency.value;
+  return out;
+}
+
+}  // namespace codesim::engine
