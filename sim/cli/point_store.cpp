@@ -59,6 +59,14 @@ ordered_json point_record(const study::PlannedPoint& p, const ChildResult& run) 
 
 }  // namespace
 
+std::string scenario_as_run(const std::string& path, const std::vector<std::string>& settings) {
+  std::string text = core::read_file(path);
+  for (const auto& a : settings) {
+    text += "# --set " + a + "\n";
+  }
+  return text;
+}
+
 study::PointOutcome outcome_of(const ordered_json& j) {
   study::PointOutcome o{.index = j.at("point").get<std::size_t>(),
                         .values = j.at("values").get<std::vector<std::string>>(),

@@ -26,6 +26,10 @@ std::vector<std::string> run_points(
     const std::vector<const study::PlannedPoint*>& points, const PointRunOptions& o,
     const MpiRanks& ranks, const std::function<std::string(const study::PlannedPoint&)>& describe);
 
+// The scenario file as a sweep or search ran it: its text, then a "# --set key=value" line per
+// setting given on the command line (the report page shows it).
+std::string scenario_as_run(const std::string& path, const std::vector<std::string>& settings);
+
 // A stored record as the study reads it: the point's index, values, result or error.
 study::PointOutcome outcome_of(const nlohmann::ordered_json& record);
 

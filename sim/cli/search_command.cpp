@@ -9,7 +9,6 @@
 #include "sim/cli/mpi_ranks.hpp"
 #include "sim/cli/point_store.hpp"
 #include "sim/cli/usage.hpp"
-#include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/csv.hpp"
 #include "sim/report/search_report.hpp"
@@ -77,7 +76,7 @@ int run_search(const SearchOptions& o, std::ostream& out) {
   const auto all = ranks.gather(run_points(
       points, {.command = "search", .out_dir = o.out_dir, .jobs = o.jobs}, ranks,
       [&](const study::PlannedPoint& p) {
-        return study::describe_values(study::SweepPlan{plan.base, plan.search.candidates, {}}, p);
+        return study::describe_values(plan.search.candidates, p);
       }));
   if (ranks.rank() != 0) {
     return 0;
@@ -89,10 +88,7 @@ int run_search(const SearchOptions& o, std::ostream& out) {
     failed += outcome.result ? 0 : 1;
   }
   study::rank(result);
-  std::string scenario_text = core::read_file(o.scenario);
-  for (const auto& a : o.settings) {
-    scenario_text += "# --set " + a + "\n";
-  }
+  const std::string scenario_text = scenario_as_run(o.scenario, o.settings);
   const fs::path dir(o.out_dir);
   const std::string json_text = report::search_json(result).dump(2) + "\n";
   report::write_file_atomically((dir / "ranking.json").string(), json_text);

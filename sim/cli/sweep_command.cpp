@@ -7,19 +7,15 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/child_process.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/mpi_ranks.hpp"
 #include "sim/cli/point_store.hpp"
 #include "sim/cli/usage.hpp"
-#include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/markdown.hpp"
-#include "sim/report/run_report.hpp"
-#include "sim/report/schema_version.hpp"
 #include "sim/report/sweep_report.hpp"
 #include "sim/report/table.hpp"
 #include "sim/study/sweep_plan.hpp"
@@ -65,7 +61,7 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   }
   const std::vector<std::string> all = ranks.gather(run_points(
       points, {.command = "sweep", .out_dir = o.out_dir, .jobs = o.jobs}, ranks,
-      [&](const study::PlannedPoint& p) { return study::describe_values(plan, p); }));
+      [&](const study::PlannedPoint& p) { return study::describe_values(plan.sweep, p); }));
   if (ranks.rank() != 0) {
     return 0;
   }
@@ -78,10 +74,7 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   for (const auto& p : result.points) {
     failed += p.result ? 0 : 1;
   }
-  std::string scenario_text = core::read_file(o.scenario);
-  for (const auto& a : o.settings) {
-    scenario_text += "# --set " + a + "\n";
-  }
+  const std::string scenario_text = scenario_as_run(o.scenario, o.settings);
   const fs::path dir(o.out_dir);
   const std::string json_text = report::sweep_json(result).dump(2) + "\n";
   report::write_file_atomically((dir / "results.json").string(), json_text);

@@ -7,6 +7,7 @@
 #include "sim/report/run_report.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/svg_chart.hpp"
+#include "sim/report/sweep_report.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::report {
@@ -111,14 +112,10 @@ nlohmann::ordered_json search_json(const metrics::SearchResult& s) {
   auto ranking = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < s.entries.size(); ++i) {
     const auto& e = s.entries[i];
-    nlohmann::ordered_json values;
-    for (std::size_t k = 0; k < s.keys.size() && k < e.values.size(); ++k) {
-      values[s.keys[k]] = e.values[k];
-    }
     const bool kept = e.rejected.empty();
     ranking.push_back(
         {{"rank", i + 1},
-         {"values", values},
+         {"values", values_json(s.keys, e.values)},
          {"base", e.base},
          {"tier", kept ? nlohmann::ordered_json(e.full ? "full" : "fast") : nlohmann::ordered_json()},
          {"objective", e.objective},
@@ -132,7 +129,8 @@ nlohmann::ordered_json search_json(const metrics::SearchResult& s) {
 }
 
 std::string search_table(const metrics::SearchResult& s, std::size_t rows) {
-  Table t(header_of(s), std::vector(header_of(s).size(), Table::Align::right));
+  const std::vector<std::string> header = header_of(s);
+  Table t(header, std::vector(header.size(), Table::Align::right));
   for (const auto& row : rows_of(s, rows)) {
     t.add_row(row);
   }

@@ -8,6 +8,15 @@
 
 namespace codesim::report {
 
+nlohmann::ordered_json values_json(const std::vector<std::string>& keys,
+                                   const std::vector<std::string>& values) {
+  nlohmann::ordered_json out;
+  for (std::size_t k = 0; k < keys.size() && k < values.size(); ++k) {
+    out[keys[k]] = values[k];
+  }
+  return out;
+}
+
 nlohmann::ordered_json sweep_json(const metrics::SweepResult& s) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
@@ -17,12 +26,8 @@ nlohmann::ordered_json sweep_json(const metrics::SweepResult& s) {
   auto points = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     const auto& p = s.points[i];
-    nlohmann::ordered_json values;
-    for (std::size_t k = 0; k < s.keys.size() && k < p.values.size(); ++k) {
-      values[s.keys[k]] = p.values[k];
-    }
     points.push_back({{"point", i},
-                      {"values", values},
+                      {"values", values_json(s.keys, p.values)},
                       {"result", p.result ? run_json(*p.result) : nlohmann::ordered_json()},
                       {"error", p.error}});
   }

@@ -3,10 +3,15 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "sim/metrics/sweep_result.hpp"
 
 namespace codesim::report {
+
+// {key: value} of a point's (or a configuration's) varied keys.
+nlohmann::ordered_json values_json(const std::vector<std::string>& keys,
+                                   const std::vector<std::string>& values);
 
 // Keys: schema_version, scenario, mode, keys, points [{point, values {key: value}, result (the
 // run report, report/run_report.hpp) or null, error}].

@@ -38,15 +38,8 @@ SearchPlan plan_search(const std::string& path, const std::vector<config::Settin
   }
   plan.search = *search;
   for (std::size_t i = 0; i < search->candidates.points.size(); ++i) {
-    SearchCandidate c{{i, {}, {}, {"run", path}}, std::nullopt, {}};
-    for (const auto& s : settings) {
-      c.point.args.insert(c.point.args.end(), {"--set", s.key + "=" + s.text()});
-    }
-    for (const auto& s : search->candidates.points[i]) {
-      c.point.values.push_back(s.text());
-      c.point.args.insert(c.point.args.end(), {"--set", s.key + "=" + s.text()});
-    }
-    c.point.args.insert(c.point.args.end(), {"--format", "json"});
+    SearchCandidate c{planned_point(i, path, settings, search->candidates.points[i]),
+                      std::nullopt, {}};
     try {
       c.scenario = config::decode_scenario(flat, path, search->candidates.points[i]);
       c.point.scenario_yaml = config::to_yaml(*c.scenario);
@@ -104,7 +97,7 @@ metrics::SearchResult screen(const SearchPlan& plan, const Budget& budget,
     }
     if (progress) {
       progress(std::to_string(c.point.index + 1) + "/" + std::to_string(plan.candidates.size()) +
-               " " + describe_values(SweepPlan{plan.base, search.candidates, {}}, c.point) +
+               " " + describe_values(search.candidates, c.point) +
                ": " +
                (e.rejected.empty() ? "step " + core::fixed(e.fast->step_time.value, 3) + " s"
                                    : "rejected (" + e.rejected + ")"));

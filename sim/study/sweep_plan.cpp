@@ -25,18 +25,26 @@ SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>
     require_training(s, "sweeps");
   }
   for (std::size_t i = 0; i < sweep->points.size(); ++i) {
-    PlannedPoint point{i, {}, config::to_yaml(scenarios[i]), {"run", path}};
-    for (const auto& s : settings) {
-      point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
-    }
-    for (const auto& s : sweep->points[i]) {
-      point.values.push_back(s.text());
-      point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
-    }
-    point.args.insert(point.args.end(), {"--format", "json"});
+    PlannedPoint point = planned_point(i, path, settings, sweep->points[i]);
+    point.scenario_yaml = config::to_yaml(scenarios[i]);
     plan.points.push_back(std::move(point));
   }
   return plan;
+}
+
+PlannedPoint planned_point(std::size_t index, const std::string& path,
+                           const std::vector<config::Setting>& settings,
+                           const std::vector<config::Setting>& values) {
+  PlannedPoint point{index, {}, {}, {"run", path}};
+  for (const auto& s : settings) {
+    point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
+  }
+  for (const auto& s : values) {
+    point.values.push_back(s.text());
+    point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
+  }
+  point.args.insert(point.args.end(), {"--format", "json"});
+  return point;
 }
 
 void require_training(const config::Scenario& s, const std::string& what) {
@@ -55,10 +63,10 @@ bool reusable(const PlannedPoint& point, const std::string& stored_scenario_yaml
          (stored_exit_code == 0 || stored_exit_code == 2);
 }
 
-std::string describe_values(const SweepPlan& plan, const PlannedPoint& point) {
+std::string describe_values(const config::Sweep& sweep, const PlannedPoint& point) {
   std::string out;
-  for (std::size_t k = 0; k < plan.sweep.axes.size(); ++k) {
-    out += (k == 0 ? "" : ", ") + plan.sweep.axes[k].key + "=" + point.values[k];
+  for (std::size_t k = 0; k < sweep.axes.size(); ++k) {
+    out += (k == 0 ? "" : ", ") + sweep.axes[k].key + "=" + point.values[k];
   }
   return out;
 }

@@ -26,6 +26,13 @@ struct SweepPlan {
   std::vector<PlannedPoint> points;
 };
 
+// Point `index` of a study of `path`: its values as written, and the `codesim run` that
+// simulates it (`settings` first, then the point's own, JSON out). Its resolved scenario is the
+// caller's to fill.
+PlannedPoint planned_point(std::size_t index, const std::string& path,
+                           const std::vector<config::Setting>& settings,
+                           const std::vector<config::Setting>& values);
+
 // Reads `path` with `settings` over every point. Throws core::InputError when the scenario has no
 // sweep: section or any point does not decode.
 SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>& settings);
@@ -41,7 +48,7 @@ bool reusable(const PlannedPoint& point, const std::string& stored_scenario_yaml
               int stored_exit_code);
 
 // "key=value, key=value" of a point, for progress lines.
-std::string describe_values(const SweepPlan& plan, const PlannedPoint& point);
+std::string describe_values(const config::Sweep& sweep, const PlannedPoint& point);
 
 // What each point gave: its result, or why it failed.
 struct PointOutcome {

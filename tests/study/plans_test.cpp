@@ -20,7 +20,7 @@ TEST(SweepPlan, EveryPointIsARunWithItsSettings) {
   EXPECT_EQ(p.args, (std::vector<std::string>{"run", kSweep, "--set", "routing.plans=1", "--set",
                                               "routing.node_limit=1", "--set",
                                               "schedule.method=1f1b", "--format", "json"}));
-  EXPECT_EQ(describe_values(plan, p), "routing.node_limit=1, schedule.method=1f1b");
+  EXPECT_EQ(describe_values(plan.sweep, p), "routing.node_limit=1, schedule.method=1f1b");
   // A stored point is reused only for the same resolved scenario, and only if it ran to a result
   // (0) or to an input error (2).
   EXPECT_TRUE(reusable(p, p.scenario_yaml, 0));
