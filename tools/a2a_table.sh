@@ -1,23 +1,47 @@
 #!/usr/bin/env bash
-# Runs `codesim a2a` for the cases of sim/engine/README.md (normal EP 8-64 with 4096 tokens per
-# GPU, low-latency EP 8-256 with 128) and prints the Markdown table rows, with the bench figures.
-# Usage: tools/a2a_table.sh [extra codesim a2a flags, e.g. --hardware h800 --topology mpft]
+# DeepEP's H800 tables (DeepEP README, H800 + ConnectX-7 400 Gb/s, 2025) against `codesim a2a`,
+# with the error per row; sim/engine/README.md copies the output. Routing as DeepEP's tests:
+# tokens routed at random (--strength 0), experts balanced; normal kernels 4096 tokens per GPU
+# with at most 4 nodes per token (MPFT, DeepSeek's cluster); low-latency kernels 128 tokens,
+# no node limit, on a single-plane fat tree (the original kernels reach a GPU of the same node
+# through the NICs, which an MPFT's planes cannot). Bandwidths in DeepEP's accounting (its tests
+# count a token once per chosen node, own node included, or once per chosen expert).
+# Usage: tools/a2a_table.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/sim/cli/codesim
 [ -x "$bin" ] || ./tools/build.sh codesim >/dev/null
-row() {  # mode ep tokens
-  "$bin" a2a --mode "$1" --ep "$2" --tokens "$3" --bench --format json "${@:4}" | python3 -c '
+row() {  # mode ep tokens topology published-dispatch published-combine unit(GBps|us) flags...
+  "$bin" a2a --hardware h800 --mode "$1" --ep "$2" --tokens "$3" --topology "$4" --strength 0 \
+    --format json "${@:8}" | python3 -c '
 import json, sys
+mode, unit, pd, pc = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 j = json.load(sys.stdin)
-d, c, b = j["dispatch"], j["combine"], j["bench"]
-print("| %s | %d | %d | %.2f | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f |" % (
-    j["mode"], j["ep"], j["tokens_per_gpu"], j["mean_nodes_per_token"],
-    d["rdma_bytes_per_gpu"] / 1e6, d["nvlink_bytes_per_gpu"] / 1e6,
-    d["time_us"], d["bound_by"], d["rdma_bandwidth_GBps"], c["time_us"], c["bound_by"],
-    (b["platform_seconds"] + b["simulation_seconds"]) * 1e3))'
+cells = []
+for phase, published in (("dispatch", pd), ("combine", pc)):
+    p = j[phase]
+    if unit == "us":
+        model, err = p["time_us"], p["time_us"] / published - 1
+    else:
+        bw = p["nvlink_bandwidth_GBps"] if j["ep"] <= 8 and mode == "deepep-normal" else \
+            p["deepep_rdma_bandwidth_GBps"]
+        model, err = bw, published / bw - 1  # time error = published bandwidth / model - 1
+    cells += ["%.0f %s" % (published, unit.replace("GBps", "GB/s")),
+              "%.1f %s" % (model, unit.replace("GBps", "GB/s")), "%+.0f%%" % (100 * err),
+              p["bound_by"].split(" ")[0]]
+print("| %s | %d | %s |" % (mode, j["ep"], " | ".join(cells)))
+' "$1" "$7" "$5" "$6"
 }
-echo "| mode | EP | tokens/GPU | nodes/token | dispatch RDMA MB/GPU | dispatch NVLink MB/GPU | dispatch us | dispatch bound by | dispatch RDMA GB/s | combine us | combine bound by | simulated in ms |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-for ep in 8 16 32 64; do row deepep-normal "$ep" 4096 "$@"; done
-for ep in 8 16 32 64 128 256; do row deepep-low-latency "$ep" 128 "$@"; done
+echo "| mode | EP | dispatch published | model | time error | bound by | combine published | model | time error | bound by |"
+echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---|"
+# Normal kernels: bottleneck bandwidth (EP8: NVLink; EP16-64: RDMA in DeepEP's accounting).
+normal=(8:153:158 16:43:43 32:58:57 64:51:50)
+for r in "${normal[@]}"; do IFS=: read -r ep d c <<<"$r"
+  row deepep-normal "$ep" 4096 mpft "$d" "$c" GBps --node-limit 4; done
+# Low-latency kernels as first released (pure RDMA), and with intra-node NVLink.
+ll=(8:163:318 16:173:329 32:182:350 64:186:353 128:192:369 256:194:360)
+for r in "${ll[@]}"; do IFS=: read -r ep d c <<<"$r"
+  row deepep-low-latency "$ep" 128 ft2 "$d" "$c" us --node-limit 8; done
+llnv=(8:77:114 16:118:195 32:155:273 64:173:314 128:192:369 256:194:360)
+for r in "${llnv[@]}"; do IFS=: read -r ep d c <<<"$r"
+  row deepep-low-latency-nvlink "$ep" 128 ft2 "$d" "$c" us --node-limit 8; done

@@ -52,7 +52,9 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
                   .pcie_bandwidth = h.pcie_bandwidth,
                   .nic_bandwidth = h.nic.bandwidth,
                   .nic_latency = h.nic.latency_same_leaf,
-                  .switch_latency = switch_latency};
+                  .switch_latency = switch_latency,
+                  .comm = h.comm,
+                  .nic_small_message_efficiency = h.nic.small_message_efficiency};
 }
 
 Topology::Topology(std::string family, NodeSpec node) : family_(std::move(family)), node_(node) {}

@@ -56,6 +56,8 @@ struct NodeSpec {
   core::BytesPerSecond nic_bandwidth;
   core::Seconds nic_latency;     // NIC to NIC through one leaf switch
   core::Seconds switch_latency;  // added per switch-to-switch link
+  hardware::CommCosts comm;      // what NCCL and DeepEP add (collective_transfers)
+  double nic_small_message_efficiency = 1;  // hardware::NicSpec
 };
 
 // A node as the hardware spec describes it; switch_latency is added per switch-to-switch link.

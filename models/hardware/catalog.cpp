@@ -10,13 +10,20 @@ namespace {
 
 using namespace core::literals;
 
-// ConnectX-7 400 Gb/s InfiniBand; latencies measured by DeepSeek (ISCA 2025, Table 5).
-constexpr NicSpec kConnectX7{
-    .bandwidth = 400_Gbps, .latency_same_leaf = 2.8_us, .latency_cross_leaf = 3.7_us};
+// ConnectX-7 400 Gb/s InfiniBand; latencies measured by DeepSeek (ISCA 2025, Table 5). Bulk
+// transfers are taken at the line rate (no measurement); small messages (DeepEP's low-latency
+// kernels) reach about 40 GB/s (DeepSeek's figure, spec/hardware-and-topologies.md).
+constexpr NicSpec kConnectX7{.bandwidth = 400_Gbps,
+                             .nominal_bandwidth = 400_Gbps,
+                             .small_message_efficiency = 0.8,
+                             .latency_same_leaf = 2.8_us,
+                             .latency_cross_leaf = 3.7_us};
 
-// HDR InfiniBand (ConnectX-6, 200 Gb/s), as A100 clusters were built. Its latencies are not
-// measured here: the ConnectX-7 figures are assumed.
+// HDR InfiniBand (ConnectX-6, 200 Gb/s), as A100 clusters were built. Its latencies and its
+// small-message fraction are not measured here: the ConnectX-7 figures are assumed.
 constexpr NicSpec kConnectX6{.bandwidth = 200_Gbps,
+                             .nominal_bandwidth = 200_Gbps,
+                             .small_message_efficiency = 0.8,
                              .latency_same_leaf = kConnectX7.latency_same_leaf,
                              .latency_cross_leaf = kConnectX7.latency_cross_leaf};
 
@@ -34,21 +41,56 @@ constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
           .architecture = Architecture::hopper};
 }
 
-// An NVLink domain whose achievable bandwidth is not published: nominal is used.
-constexpr ScaleUpSpec nominal_nvlink(core::BytesPerSecond bandwidth, int domain_gpus) {
-  return {.bandwidth = bandwidth,
-          .nominal_bandwidth = bandwidth,
+// NVLink 4 between two H200s: NCCL send moves 382 GB/s per direction of the 450 nominal
+// (tools/calibration/fit_nccl.py on models/calibration/h200x2/nccl_algos.json).
+constexpr core::BytesPerSecond kNvlink4Achievable = 382_GBps;
+constexpr double kNvlinkAchievableFraction = 382.0 / 450.0;
+
+// NVLink 4 (H100, H200): the measured figure. Other generations have none: the same fraction
+// of their nominal bandwidth is assumed.
+constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
+  return {.bandwidth = nominal == 450_GBps ? kNvlink4Achievable
+                                           : nominal * kNvlinkAchievableFraction,
+          .nominal_bandwidth = nominal,
           .latency = kNvlinkLatency,
           .domain_gpus = domain_gpus};
 }
 
+// NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): per-call costs and the collectives'
+// efficiencies, fitted to 1 MiB - 4 GiB (a third held out). DeepEP: its EP8 normal row (153 GB/s
+// NVLink) leaves no room for a fixed cost; the low-latency kernels' fixed cost is fitted to
+// their EP8 dispatch with intra-node NVLink (sim/engine/README.md). Taken for every preset:
+// the same libraries, and no other GPU was measured.
+constexpr CommCosts kNcclHopper{.collective_call = 9.0_us,
+                                .p2p_call = 15.5_us,
+                                .ep_call = 0_us,
+                                .ep_low_latency_call = 0_us,
+                                .ep_low_latency_nvlink_call = 20_us,
+                                .ring_all_gather = 0.644,
+                                .ring_reduce_scatter = 0.638,
+                                .ring_all_reduce = 0.816,
+                                .tree_all_reduce = 0.773,
+                                // Not measurable here (NVLink multicast is off on the lent
+                                // machines): the ring's efficiency is assumed.
+                                .nvls_all_reduce = 0.816,
+                                .all_to_all = 0.819,
+                                .nvls = true};
+
+CommCosts without_nvls(CommCosts c) {
+  c.nvls = false;
+  return c;
+}
+
+// PCIe Gen5 x16 (Gen4 for A100): line rate, taken as achievable (no measurement).
 HardwareSpec node(std::string name, GpuSpec gpu, ScaleUpSpec scale_up, NicSpec nic = kConnectX7,
-                  core::BytesPerSecond pcie = 64_GBps) {
+                  core::BytesPerSecond pcie = 64_GBps, CommCosts comm = kNcclHopper) {
   return {.name = std::move(name),
           .gpu = gpu,
           .scale_up = scale_up,
           .nic = nic,
           .pcie_bandwidth = pcie,
+          .pcie_nominal_bandwidth = pcie,
+          .comm = comm,
           .gpus_per_node = scale_up.domain_gpus};
 }
 
@@ -62,8 +104,8 @@ std::vector<HardwareSpec> presets() {
             .domain_gpus = 8}),
       // H100 SXM5 and H200 SXM (NVIDIA datasheets): HBM3 80 GB at 3.35 TB/s, HBM3e 141 GB at
       // 4.8 TB/s; NVLink 4 900 GB/s bidirectional = 450 per direction (nominal).
-      node("h100", hopper(80_GB, 3.35_TBps), nominal_nvlink(450_GBps, 8)),
-      node("h200", hopper(141_GB, 4.8_TBps), nominal_nvlink(450_GBps, 8)),
+      node("h100", hopper(80_GB, 3.35_TBps), nvlink(450_GBps, 8)),
+      node("h200", hopper(141_GB, 4.8_TBps), nvlink(450_GBps, 8)),
       // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
       // cores, 2039 GB/s HBM2e; NVLink 3 600 GB/s bidirectional = 300 per direction (nominal);
       // PCIe Gen4 x16 to its HDR NIC (32 GB/s per direction).
@@ -74,7 +116,7 @@ std::vector<HardwareSpec> presets() {
             .hbm_capacity = 80_GB,
             .hbm_bandwidth = 2.039_TBps,
             .architecture = Architecture::ampere},
-           nominal_nvlink(300_GBps, 8), kConnectX6, 32_GBps),
+           nvlink(300_GBps, 8), kConnectX6, 32_GBps, without_nvls(kNcclHopper)),
       // B200 in HGX B200 (NVIDIA datasheet): 2.25 / 4.5 PFLOPS dense BF16 / FP8, 192 GB HBM3e at
       // 8 TB/s, 148 SMs (two dies); NVLink 5 1.8 TB/s bidirectional = 900 per direction.
       node("b200",
@@ -84,7 +126,7 @@ std::vector<HardwareSpec> presets() {
             .hbm_capacity = 192_GB,
             .hbm_bandwidth = 8.0_TBps,
             .architecture = Architecture::blackwell},
-           nominal_nvlink(900_GBps, 8)),
+           nvlink(900_GBps, 8)),
       // GB200 in an NVL72 rack (NVIDIA GB200 NVL72 datasheet, per GPU): 2.5 / 5 PFLOPS dense
       // BF16 / FP8, 186 GB HBM3e at 8 TB/s; one NVLink domain of 72 GPUs.
       node("gb200",
@@ -94,7 +136,7 @@ std::vector<HardwareSpec> presets() {
             .hbm_capacity = 186_GB,
             .hbm_bandwidth = 8.0_TBps,
             .architecture = Architecture::blackwell},
-           nominal_nvlink(900_GBps, 72)),
+           nvlink(900_GBps, 72)),
   };
 }
 
@@ -102,6 +144,10 @@ std::vector<HardwareSpec> presets() {
 
 std::optional<HardwareSpec> find_preset(std::string_view name) {
   return core::find_named(presets(), name);
+}
+
+CommCosts measured_library_costs() {
+  return without_nvls(kNcclHopper);
 }
 
 std::vector<std::string> preset_names() {

@@ -16,4 +16,8 @@ std::optional<HardwareSpec> find_preset(std::string_view name);
 // Preset names in catalog order.
 std::vector<std::string> preset_names();
 
+// What NCCL and DeepEP add, as measured (the presets' CommCosts), without NVLink SHARP: for a
+// GPU described by numbers, whose switch is not known to reduce.
+CommCosts measured_library_costs();
+
 }  // namespace codesim::hardware

@@ -30,9 +30,32 @@ struct ScaleUpSpec {
 
 // Scale-out NIC, one per GPU.
 struct NicSpec {
-  core::BytesPerSecond bandwidth;    // per direction
+  core::BytesPerSecond bandwidth;          // per direction, achievable
+  core::BytesPerSecond nominal_bandwidth;  // line rate, for reports
+  // The fraction of `bandwidth` that messages of a few KB reach (DeepEP's low-latency kernels:
+  // one message per token and expert).
+  double small_message_efficiency = 1;
   core::Seconds latency_same_leaf;   // end to end through one leaf switch
   core::Seconds latency_cross_leaf;  // end to end through the spine
+};
+
+// What the communication libraries add to the links' time (models/calibration/README.md): a
+// fixed cost per call, and each NCCL algorithm's efficiency inside one NVLink domain (its payload
+// over what the bottleneck link could carry meanwhile; 1 across nodes, where nothing was
+// measured).
+struct CommCosts {
+  core::Seconds collective_call;      // NCCL all-reduce, all-gather, reduce-scatter
+  core::Seconds p2p_call;             // NCCL send/recv and all-to-all (grouped point-to-point)
+  core::Seconds ep_call;              // a DeepEP normal dispatch or combine kernel
+  core::Seconds ep_low_latency_call;  // a DeepEP low-latency kernel, pure RDMA
+  core::Seconds ep_low_latency_nvlink_call;  // the same with intra-node messages over NVLink
+  double ring_all_gather = 1;         // also ring reduce-scatter, and direct all-gather
+  double ring_reduce_scatter = 1;
+  double ring_all_reduce = 1;  // also hierarchical all-reduce inside the node
+  double tree_all_reduce = 1;
+  double nvls_all_reduce = 1;
+  double all_to_all = 1;
+  bool nvls = false;  // the NVSwitch reduces in the switch (NVLink SHARP: Hopper and later)
 };
 
 struct HardwareSpec {
@@ -40,7 +63,9 @@ struct HardwareSpec {
   GpuSpec gpu;
   ScaleUpSpec scale_up;
   NicSpec nic;
-  core::BytesPerSecond pcie_bandwidth;  // GPU <-> NIC, per direction
+  core::BytesPerSecond pcie_bandwidth;  // GPU <-> NIC, per direction, achievable
+  core::BytesPerSecond pcie_nominal_bandwidth;  // line rate, for reports
+  CommCosts comm;
   int gpus_per_node = 8;
 };
 

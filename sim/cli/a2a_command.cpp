@@ -29,7 +29,7 @@ workload::EpMode mode_of(const std::string& m) {
     }
   }
   throw_usage_error("a2a", "unknown mode '" + m + "'",
-                    "one of: deepep-normal, direct, deepep-low-latency", "--mode");
+                    "one of: deepep-normal, direct, deepep-low-latency, deepep-low-latency-nvlink", "--mode");
 }
 
 study::WireFormat combine_format(const std::string& c) {
@@ -55,6 +55,7 @@ ordered_json phase_json(const study::EpPhase& p) {
   return ordered_json{
       {"time_us", time * 1e6},
       {"latency_us", p.latency.value * 1e6},
+      {"fixed_cost_us", p.fixed_cost.value * 1e6},
       {"bandwidth_time_us", p.bandwidth_time.value * 1e6},
       {"bound_by", p.bound_by},
       {"rdma_bytes_per_gpu", p.rdma_per_gpu.value},
@@ -62,6 +63,8 @@ ordered_json phase_json(const study::EpPhase& p) {
       {"nvlink_bytes_per_gpu", p.nvlink_per_gpu.value},
       {"nvlink_bytes_per_gpu_max", p.nvlink_max.value},
       {"rdma_bandwidth_GBps", time > 0 ? p.rdma_per_gpu.value / time / 1e9 : 0.0},
+      {"deepep_rdma_bytes_per_gpu", p.deepep_rdma_per_gpu.value},
+      {"deepep_rdma_bandwidth_GBps", time > 0 ? p.deepep_rdma_per_gpu.value / time / 1e9 : 0.0},
       {"nvlink_bandwidth_GBps", time > 0 ? p.nvlink_per_gpu.value / time / 1e9 : 0.0}};
 }
 
@@ -78,15 +81,16 @@ void print_table(const ordered_json& j, std::ostream& out) {
       << j["max_nodes_per_token"].get<int>() << ", mean "
       << fixed(j["mean_nodes_per_token"].get<double>(), 2) << "\n";
   using Align = report::Table::Align;
-  report::Table t({"phase", "time (us)", "RDMA MB/GPU", "RDMA GB/s", "NVLink MB/GPU", "NVLink GB/s",
-                   "latency (us)", "bound by"},
+  report::Table t({"phase", "time (us)", "RDMA MB/GPU", "RDMA GB/s", "DeepEP's RDMA GB/s",
+                   "NVLink MB/GPU", "NVLink GB/s", "latency (us)", "bound by"},
                   {Align::left, Align::right, Align::right, Align::right, Align::right,
-                   Align::right, Align::right, Align::left});
+                   Align::right, Align::right, Align::right, Align::left});
   for (const char* phase : {"dispatch", "combine"}) {
     const auto& p = j[phase];
     t.add_row({phase, fixed(p["time_us"].get<double>(), 1),
                fixed(p["rdma_bytes_per_gpu"].get<double>() / 1e6, 2),
                fixed(p["rdma_bandwidth_GBps"].get<double>(), 1),
+               fixed(p["deepep_rdma_bandwidth_GBps"].get<double>(), 1),
                fixed(p["nvlink_bytes_per_gpu"].get<double>() / 1e6, 2),
                fixed(p["nvlink_bandwidth_GBps"].get<double>(), 1),
                fixed(p["latency_us"].get<double>(), 2), p["bound_by"].get<std::string>()});
@@ -167,7 +171,7 @@ study::EpRoundSpec round_spec(const A2aOptions& o, const llm::LlmSpec& model, in
                       .tokens = o.tokens * o.ep,
                       .ep = o.ep,
                       .gpus_per_node = per_node,
-                      .skew = {.zipf = o.zipf},
+                      .skew = {.zipf = o.zipf, .strength = o.strength},
                       .balance_steps = o.balance_steps,
                       .seed = o.seed},
           .mode = mode_of(o.mode),

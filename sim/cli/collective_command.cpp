@@ -1,6 +1,7 @@
 // `codesim collective`: a collective over the first N GPUs for each message size, timed on the
 // SimGrid platform, printed as NCCL tests print it (time, algorithm and bus bandwidth).
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "sim/cli/commands.hpp"
@@ -34,20 +35,20 @@ CollectiveKind collective_kind_of(const std::string& k) {
                     "one of: all-reduce, all-gather, reduce-scatter, all-to-all, send", "--kind");
 }
 
-CollectiveAlgorithm algorithm_of(const std::string& a, CollectiveKind kind) {
-  if (a.empty()) {
-    return kind == CollectiveKind::all_to_all || kind == CollectiveKind::send
-               ? CollectiveAlgorithm::direct
-               : CollectiveAlgorithm::ring;
+// Empty or "auto": NCCL's choice per size.
+std::optional<CollectiveAlgorithm> algorithm_of(const std::string& a) {
+  if (a.empty() || a == "auto") {
+    return std::nullopt;
   }
-  for (const auto algorithm : {CollectiveAlgorithm::ring, CollectiveAlgorithm::direct,
-                               CollectiveAlgorithm::hierarchical}) {
+  for (const auto algorithm :
+       {CollectiveAlgorithm::ring, CollectiveAlgorithm::tree, CollectiveAlgorithm::nvls,
+        CollectiveAlgorithm::direct, CollectiveAlgorithm::hierarchical}) {
     if (a == study::collective_algorithm_name(algorithm)) {
       return algorithm;
     }
   }
   throw_usage_error("collective", "unknown algorithm '" + a + "'",
-                    "one of: ring, direct, hierarchical", "--algorithm");
+                    "one of: auto, ring, tree, nvls, direct, hierarchical", "--algorithm");
 }
 
 std::vector<core::Bytes> sizes_of(const std::string& list) {
@@ -72,7 +73,7 @@ std::vector<core::Bytes> sizes_of(const std::string& list) {
 
 void run_collective(const CollectiveOptions& o, std::ostream& out) {
   const CollectiveKind kind = collective_kind_of(o.kind);
-  const CollectiveAlgorithm algorithm = algorithm_of(o.algorithm, kind);
+  const std::optional<CollectiveAlgorithm> algorithm = algorithm_of(o.algorithm);
   const std::vector<core::Bytes> sizes = sizes_of(o.sizes);
   if (o.gpus < 2) {
     throw_usage_error("collective", "--gpus must be at least 2, got " + std::to_string(o.gpus), "",
@@ -104,6 +105,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
   ordered_json rows = ordered_json::array();
   for (const auto& p : sweep.points) {
     rows.push_back({{"size_bytes", p.size.value},
+                    {"algorithm", std::string(study::collective_algorithm_name(p.algorithm))},
                     {"time_us", p.time.value * 1e6},
                     {"algbw_GBps", p.algorithm_bandwidth.value / 1e9},
                     {"busbw_GBps", p.bus_bandwidth.value / 1e9}});
@@ -111,7 +113,8 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
   ordered_json j;
   j["schema_version"] = report::kSchemaVersion;
   j["collective"] = std::string(study::collective_kind_name(kind));
-  j["algorithm"] = std::string(study::collective_algorithm_name(algorithm));
+  j["algorithm"] =
+      algorithm ? std::string(study::collective_algorithm_name(*algorithm)) : std::string("auto");
   j["hardware"] = net.hardware.name;
   j["topology"] = net.name;
   j["nodes"] = net.topology.nodes();
@@ -130,10 +133,11 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
       << ") over " << o.gpus << " GPUs, " << net.topology.nodes() << " node(s) of "
       << net.hardware.name << " on " << net.name << "\n";
   using Align = report::Table::Align;
-  report::Table t({"size", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
-                  {Align::right, Align::right, Align::right, Align::right});
+  report::Table t({"size", "algorithm", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
+                  {Align::right, Align::left, Align::right, Align::right, Align::right});
   for (const auto& r : rows) {
     t.add_row({core::format_quantity(r["size_bytes"].get<double>(), core::Dimension::bytes),
+               r["algorithm"].get<std::string>(),
                fixed(r["time_us"].get<double>(), 1), fixed(r["algbw_GBps"].get<double>(), 2),
                fixed(r["busbw_GBps"].get<double>(), 2)});
   }

@@ -124,11 +124,12 @@ struct A2aOptions {
   int hidden = 0;                      // 0: the model's
   int topk = 0;                        // 0: the model's
   int node_limit = 0;                  // 0: the model's
-  std::string mode = "deepep-normal";  // deepep-normal | direct | deepep-low-latency
+  std::string mode = "deepep-normal";  // an EpMode name (workload/ep_mode.hpp)
   std::string dispatch = "fp8";        // fp8 | bf16
   std::string combine = "bf16";        // bf16 | logfmt-N
   int gate_hidden = 256;               // width of the synthetic gate (routing statistics only)
   double zipf = 1.1;
+  float strength = 2.0f;  // logit lift of a topic's experts; 0: every token routes at random
   int balance_steps = 100;
   int sms = 20;                 // SMs the communication kernels hold
   std::string sm_copy_rate;     // per SM, e.g. "8GBps"; empty: no cap
@@ -143,7 +144,7 @@ void run_a2a(const A2aOptions& o, std::ostream& out);
 struct CollectiveOptions {
   NetworkFlags network{.family = "node"};  // nodes default: enough for the GPUs
   std::string kind = "all-reduce";
-  std::string algorithm;  // empty: ring (direct for all-to-all and send)
+  std::string algorithm;  // empty or auto: NCCL's choice per size
   int gpus = 8;           // the first N GPUs
   std::string sizes = "1MB,16MB,256MB,1GB";
   std::string spread = "even";

@@ -253,14 +253,19 @@ Command add_a2a(CLI::App& app) {
   cmd->add_option("--topk", o->topk, "Experts per token (default: the model's)");
   cmd->add_option("--node-limit", o->node_limit, "Nodes per token M (default: the model's)");
   cmd->add_option("--mode", o->mode,
-                  "deepep-normal (two-hop), direct or deepep-low-latency (as in scenarios)")
-      ->check(CLI::IsMember({"deepep-normal", "direct", "deepep-low-latency"}));
+                  "deepep-normal (two-hop), direct, deepep-low-latency (pure RDMA) or "
+                  "deepep-low-latency-nvlink (intra-node over NVLink), as in scenarios")
+      ->check(CLI::IsMember(
+          {"deepep-normal", "direct", "deepep-low-latency", "deepep-low-latency-nvlink"}));
   cmd->add_option("--dispatch", o->dispatch, "Dispatch payload: fp8 or bf16")
       ->check(CLI::IsMember({"fp8", "bf16"}));
   cmd->add_option("--combine", o->combine, "Combine payload: bf16 or logfmt-N");
   cmd->add_option("--gate-hidden", o->gate_hidden,
                   "Width of the synthetic gate (routing statistics only)");
   cmd->add_option("--zipf", o->zipf, "Topic popularity skew of the synthetic tokens");
+  cmd->add_option("--strength", o->strength,
+                  "Logit lift of a topic's experts (0: tokens route at random, as DeepEP's tests)")
+      ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--balance-steps", o->balance_steps,
                   "Bias-balancing steps before routing (0: no bias)");
   cmd->add_option("--sms", o->sms, "SMs the communication kernels hold");
@@ -281,7 +286,8 @@ Command add_collective(CLI::App& app) {
   add_network_flags(cmd, o->network, "Nodes (default: enough for the GPUs)");
   cmd->add_option("--kind", o->kind, "all-reduce, all-gather, reduce-scatter, all-to-all or send");
   cmd->add_option("--algorithm", o->algorithm,
-                  "ring, direct or hierarchical (default: ring; direct for all-to-all and send)");
+                  "auto (NCCL's choice per size, the default), ring, tree, nvls, direct or "
+                  "hierarchical (as NCCL_ALGO forces one)");
   cmd->add_option("--gpus", o->gpus, "Ranks: the first N GPUs");
   cmd->add_option("--sizes", o->sizes, "Message sizes, comma-separated (NCCL tests' size)");
   cmd->add_option("--spread", o->spread, "even or hashed")

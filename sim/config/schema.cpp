@@ -156,7 +156,8 @@ std::vector<FieldSpec> build_schema() {
     gpu.set = [](Scenario& s, const Value& v) {
       s.hardware.preset = std::get<std::string>(v);
       s.hardware.spec = s.hardware.preset == kCustomHardware
-                            ? hardware::HardwareSpec{.name = kCustomHardware}
+                            ? hardware::HardwareSpec{.name = kCustomHardware,
+                                                     .comm = hardware::measured_library_costs()}
                             : *hardware::find_preset(s.hardware.preset);
     };
     f.push_back(std::move(gpu));
@@ -191,11 +192,22 @@ std::vector<FieldSpec> build_schema() {
   f.push_back(
       field("hardware.nvlink_bandwidth", MEMBER(hardware.spec.scale_up.bandwidth),
             positive(from_preset(hw, "Achievable NVLink bandwidth per GPU per direction."))));
+  f.push_back(field(
+      "hardware.nvlink_nominal_bandwidth", MEMBER(hardware.spec.scale_up.nominal_bandwidth),
+      positive(from_preset(hw, "NVLink line rate per GPU per direction (reports, ISCA's bound)."))));
   f.push_back(field("hardware.nvlink_latency", MEMBER(hardware.spec.scale_up.latency),
                     at_least(from_preset(hw, "NVLink end-to-end latency of a small message."), 0)));
   f.push_back(field("hardware.nic_bandwidth", MEMBER(hardware.spec.nic.bandwidth),
                     positive(from_preset(
                         hw, "Scale-out NIC bandwidth per GPU per direction (400Gbps = 50GBps)."))));
+  f.push_back(field("hardware.nic_nominal_bandwidth", MEMBER(hardware.spec.nic.nominal_bandwidth),
+                    positive(from_preset(hw, "NIC line rate per direction (ISCA's bound)."))));
+  f.push_back(field("hardware.nic_small_message_efficiency",
+                    MEMBER(hardware.spec.nic.small_message_efficiency),
+                    between(from_preset(hw,
+                                        "Fraction of the NIC bandwidth that DeepEP's low-latency "
+                                        "messages (a few KB each) reach."),
+                            0.01, 1)));
   f.push_back(field("hardware.nic_latency", MEMBER(hardware.spec.nic.latency_same_leaf),
                     at_least(from_preset(hw, "NIC-to-NIC latency through one leaf switch."), 0)));
   f.push_back(field("hardware.nic_latency_cross_leaf", MEMBER(hardware.spec.nic.latency_cross_leaf),

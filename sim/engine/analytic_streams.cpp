@@ -9,12 +9,12 @@
 namespace codesim::engine {
 namespace {
 
-// A transfer's time alone: repeat x (latency + its bottleneck's time), as the full tier gives a
-// transfer that shares nothing.
+// A transfer's time alone: its wait (fixed cost and latencies) + repeat x its bottleneck's time,
+// as the full tier gives a transfer that shares nothing.
 double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
                      const FoldedLinks& links) {
   const FoldedLoads f = fold_loads(t, router, links);
-  return t.repeat * (f.latency + f.alone);
+  return f.wait + t.repeat * f.alone;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Phases of each collective algorithm, as flows between GPUs.
 #include "sim/engine/collective.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -82,6 +83,100 @@ std::vector<Transfer> hierarchical_all_reduce(const CollectiveSpec& c,
   return phases;
 }
 
+// A balanced in-order binary tree over ranks[lo, hi): flows of `half` from each child up to its
+// parent and back down; returns the tree's depth in edges.
+int binary_tree(const std::vector<int>& ranks, std::size_t lo, std::size_t hi, int parent,
+                core::Bytes half, std::vector<Flow>& flows) {
+  if (lo >= hi) {
+    return 0;
+  }
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const int me = ranks[mid];
+  if (parent >= 0) {
+    flows.push_back(Flow{.src = me, .dst = parent, .bytes = half});
+    flows.push_back(Flow{.src = parent, .dst = me, .bytes = half});
+  }
+  const int below = std::max(binary_tree(ranks, lo, mid, me, half, flows),
+                             binary_tree(ranks, mid + 1, hi, me, half, flows));
+  return below + (parent >= 0 ? 1 : 0);
+}
+
+// Double binary tree: each half of the buffer reduced up one tree and broadcast down it,
+// pipelined, both trees at once.
+Transfer tree_all_reduce(const std::vector<int>& ranks, core::Bytes size) {
+  Transfer t{.name = "all-reduce tree"};
+  std::vector<int> reversed(ranks.rbegin(), ranks.rend());
+  const int depth = std::max(binary_tree(ranks, 0, ranks.size(), -1, size / 2, t.flows),
+                             binary_tree(reversed, 0, reversed.size(), -1, size / 2, t.flows));
+  t.latency_steps = 2 * std::max(1, depth);
+  return t;
+}
+
+bool one_node(const std::vector<int>& gpus, const topologies::Topology& t) {
+  const int node = t.vertex(t.gpu(gpus.front())).node;
+  return std::all_of(gpus.begin(), gpus.end(),
+                     [&](int g) { return t.vertex(t.gpu(g)).node == node; });
+}
+
+// NVLink SHARP: every GPU sends its buffer into the switch and gets its reduced slice
+// (S), then multicasts that slice (S / p out) and receives every other slice (S in); the load
+// on each GPU's link, each way, is S (1 + 1/p), which a ring of that many bytes reproduces.
+Transfer nvls_all_reduce(const CollectiveSpec& c, const topologies::Topology& t) {
+  if (!t.node_spec().comm.nvls) {
+    throw std::invalid_argument("nvls needs an NVSwitch that reduces (Hopper or later)");
+  }
+  if (!one_node(c.gpus, t)) {
+    throw std::invalid_argument("nvls runs inside one NVSwitch domain; the group spans nodes");
+  }
+  const double p = static_cast<double>(c.gpus.size());
+  Transfer ring = ring_phase("all-reduce nvls", c.gpus, c.size * (1 + 1 / p), 1);
+  ring.latency_steps = 2;
+  return ring;
+}
+
+// The fixed cost of the call on its first phase, and each phase's efficiency where it stays
+// inside one node.
+void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
+               const topologies::Topology& t) {
+  const hardware::CommCosts& k = t.node_spec().comm;
+  using K = CollectiveKind;
+  using A = CollectiveAlgorithm;
+  const bool p2p = c.kind == K::all_to_all || c.kind == K::all_to_all_v || c.kind == K::send;
+  phases.front().fixed_cost = p2p ? k.p2p_call : k.collective_call;
+  for (auto& phase : phases) {
+    bool inside = true;
+    for (const auto& f : phase.flows) {
+      inside = inside && t.vertex(t.gpu(f.src)).node == t.vertex(t.gpu(f.dst)).node;
+    }
+    if (!inside) {
+      continue;
+    }
+    switch (c.kind) {
+      case K::all_to_all:
+      case K::all_to_all_v:
+        phase.efficiency = k.all_to_all;
+        break;
+      case K::all_gather:
+        phase.efficiency = k.ring_all_gather;
+        break;
+      case K::reduce_scatter:
+        phase.efficiency = k.ring_reduce_scatter;
+        break;
+      case K::all_reduce:
+        phase.efficiency = c.algorithm == A::tree   ? k.tree_all_reduce
+                           : c.algorithm == A::nvls ? k.nvls_all_reduce
+                           : c.algorithm == A::ring ? k.ring_all_reduce
+                           // hierarchical: its phases inside the nodes are a reduce-scatter
+                           // and an all-gather ring
+                           : phase.name == "reduce-scatter in nodes" ? k.ring_reduce_scatter
+                                                                    : k.ring_all_gather;
+        break;
+      case K::send:
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view collective_kind_name(CollectiveKind k) {
@@ -110,6 +205,10 @@ std::string_view collective_algorithm_name(CollectiveAlgorithm a) {
       return "direct";
     case CollectiveAlgorithm::hierarchical:
       return "hierarchical";
+    case CollectiveAlgorithm::tree:
+      return "tree";
+    case CollectiveAlgorithm::nvls:
+      return "nvls";
   }
   return "?";
 }
@@ -196,6 +295,10 @@ std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topolo
         phases.push_back(ring_phase("all-reduce", c.gpus, chunk, 2 * (p - 1)));
       } else if (c.algorithm == A::hierarchical) {
         phases = hierarchical_all_reduce(c, t);
+      } else if (c.algorithm == A::tree) {
+        phases.push_back(tree_all_reduce(c.gpus, c.size));
+      } else if (c.algorithm == A::nvls) {
+        phases.push_back(nvls_all_reduce(c, t));
       } else {
         refuse(c);
       }
@@ -211,6 +314,7 @@ std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topolo
           .name = "send", .flows = {Flow{.src = c.gpus[0], .dst = c.gpus[1], .bytes = c.size}}});
       break;
   }
+  add_costs(phases, c, t);
   for (std::size_t i = 1; i < phases.size(); ++i) {
     phases[i].after = {first_index + static_cast<int>(i) - 1};
   }

@@ -12,7 +12,16 @@
 //                      (g - 1 phases of S / g), all-reduce ring across nodes among GPUs of the
 //                      same local index (2 (m - 1) phases of S / (g m)), all-gather ring inside
 //                      each node (g - 1 phases of S / g)
+//   all-reduce tree    NCCL's double binary tree: two in-order binary trees over the ranks (the
+//                      second over them reversed), each reducing half of S up to its root and
+//                      broadcasting it down, pipelined: one phase, 2 x depth latencies
+//   all-reduce nvls    NVLink SHARP inside one NVSwitch domain: the switch reduces and
+//                      multicasts, so each GPU moves S (1 + 1/p) each way through it, 2 latencies
 //   send               one phase: rank 0 sends S to rank 1
+//
+// Every call pays the node's fixed cost (NCCL collective or point-to-point call), and a phase
+// whose flows all stay inside one node moves its bytes at the algorithm's measured efficiency
+// (hardware::CommCosts); across nodes nothing was measured and the efficiency is 1.
 //
 // Bus bandwidth is NCCL's: algorithm bandwidth S / t times (p - 1) / p (all-gather,
 // reduce-scatter, all-to-all), 2 (p - 1) / p (all-reduce) or 1 (send).
@@ -35,7 +44,7 @@ enum class CollectiveKind {
   all_reduce,
   send
 };
-enum class CollectiveAlgorithm { ring, direct, hierarchical };
+enum class CollectiveAlgorithm { ring, direct, hierarchical, tree, nvls };
 
 std::string_view collective_kind_name(CollectiveKind k);
 std::string_view collective_algorithm_name(CollectiveAlgorithm a);
@@ -52,8 +61,9 @@ struct CollectiveSpec {
 // The phases, chained (each after the previous), numbered from `first_index` in the run's list.
 // Throws std::invalid_argument for fewer than two ranks, a repeated or missing GPU, a matrix of
 // the wrong shape, an algorithm the kind does not have (all-to-all: direct; all-gather and
-// reduce-scatter: ring or direct; all-reduce: ring or hierarchical; send: direct) or a
-// hierarchical group that is not whole nodes of the topology.
+// reduce-scatter: ring or direct; all-reduce: ring, tree, nvls or hierarchical; send: direct), a
+// hierarchical group that is not whole nodes of the topology, or nvls outside one NVSwitch
+// domain or on hardware without it.
 std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
                                            int first_index);
 

@@ -75,10 +75,30 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
         case EpMode::deepep_low_latency:
           add_pair(out, a, b, plan.per_expert(s, d), payload, Via::network);
           break;
+        case EpMode::deepep_low_latency_nvlink:
+          add_pair(out, a, b, plan.per_expert(s, d), payload, Via::shortest);
+          break;
       }
     }
   }
   return out;
+}
+
+void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node) {
+  const hardware::CommCosts& k = node.comm;
+  switch (mode) {
+    case EpMode::deepep_normal:
+    case EpMode::direct:
+      t.fixed_cost = k.ep_call;
+      break;
+    case EpMode::deepep_low_latency:
+    case EpMode::deepep_low_latency_nvlink:
+      t.fixed_cost = mode == EpMode::deepep_low_latency ? k.ep_low_latency_call
+                                                         : k.ep_low_latency_nvlink_call;
+      // One message per token and expert: the NIC's small-message rate.
+      t.efficiency = node.nic_small_message_efficiency;
+      break;
+  }
 }
 
 std::vector<GpuBytes> sent_per_gpu(const topologies::TrafficRouter& r,

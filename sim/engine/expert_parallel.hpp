@@ -8,6 +8,8 @@
 //     topology's route (NVLink inside a node).
 //   low-latency: pure RDMA, one message per (token, expert) pair, even inside a node (through
 //     the NICs; on MPFT two planes of one node only meet over NVLink).
+//   low-latency-nvlink: the same messages, those inside a node over NVLink (DeepEP's later
+//     variant).
 //
 // Payload per token: dispatch FP8 = hidden bytes + one FP32 scale per 128 channels (BF16 = 2 x
 // hidden), plus the top-k expert indices (int64) and weights (FP32); combine BF16 = 2 x hidden or
@@ -19,6 +21,7 @@
 
 #include "models/kernels/routing_plan.hpp"
 #include "sim/core/units.hpp"
+#include "sim/engine/transfer.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "topologies/traffic.hpp"
 
@@ -64,6 +67,10 @@ struct EpFlows {
 // counts differ.
 EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload& payload,
                  const std::vector<int>& gpus);
+
+// What the kernel adds to its transfer (hardware::CommCosts): its fixed cost, and for the
+// low-latency kernels the NIC's small-message rate (as an efficiency on the transfer).
+void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node);
 
 // Bytes each GPU sends over its NIC (RDMA) and over its NVLink, as the link loads show them
 // (forwarded traffic counts for the forwarder).

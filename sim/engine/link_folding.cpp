@@ -51,7 +51,7 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
   std::vector<double> sum(links.ends.size(), 0.0);
   for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
     if (loads.bytes[d].value > 0) {
-      sum[static_cast<std::size_t>(links.of_directed[d])] += loads.bytes[d].value;
+      sum[static_cast<std::size_t>(links.of_directed[d])] += loads.bytes[d].value / t.efficiency;
     }
   }
   for (std::size_t d = 0; d < sum.size(); ++d) {
@@ -81,6 +81,7 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
     }
   }
   out.latency = loads.latency.value;
+  out.wait = t.fixed_cost.value + out.latency * (t.latency_steps > 0 ? t.latency_steps : t.repeat);
   return out;
 }
 

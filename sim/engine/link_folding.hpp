@@ -27,6 +27,7 @@ struct FoldedLoads {
   std::vector<std::pair<int, double>> loads;  // (folded link, bytes), nonzero only
   std::vector<std::pair<int, double>> copy;   // (GPU, seconds of copy at the sender cap)
   double latency = 0;                         // the longest path latency of its flows
+  double wait = 0;  // before the bytes move: fixed cost + latency x its latency steps
   // Alone on the network: the most loaded link's bytes over its bandwidth, or the slowest
   // sender's copy if longer (per repeat), and which topology directed link bounds it (-1: the
   // SMs, or nothing moves).
@@ -34,7 +35,8 @@ struct FoldedLoads {
   int bottleneck = -1;
 };
 
-// A transfer's sender cap applies only when it moves bytes over some link.
+// A transfer's sender cap applies only when it moves bytes over some link; its links carry its
+// bytes / efficiency.
 FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
                        const FoldedLinks& links);
 

@@ -21,7 +21,7 @@ namespace {
 struct Prepared {
   std::vector<std::pair<int, double>> loads;  // (SimGrid directed link, bytes)
   std::vector<std::pair<int, double>> copy;   // (GPU, seconds of copy work at the cap)
-  double latency = 0;
+  double wait = 0;  // fixed cost and latencies, before the bytes move
   double not_before = 0;
   int repeat = 1;
   std::vector<int> successors;
@@ -107,9 +107,10 @@ Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) cons
   FoldedLoads f = fold_loads(t, router, links);
   p.loads = std::move(f.loads);
   p.copy = std::move(f.copy);
-  p.latency = f.latency;
+  p.wait = f.wait;
   timing.bottleneck = f.bottleneck;
   timing.latency = core::Seconds(f.latency);
+  timing.wait = core::Seconds(f.wait);
   timing.alone_bandwidth_time = core::Seconds(f.alone);
   p.not_before = t.not_before.value;
   p.repeat = t.repeat;
@@ -146,11 +147,11 @@ void Platform::Impl::execute(const Prepared& p) const {
   sg4::this_actor::parallel_execute(p.task_hosts, p.task_flops, p.task_bytes);
 }
 
-// A ring's steps run as one phase of repeat x the bytes after repeat x the latency: NCCL
-// pipelines them (each chunk moves on as soon as it arrives; nothing synchronizes between steps),
+// A ring's steps run as one phase of repeat x the bytes after its wait (fixed cost + repeat x
+// the latency): NCCL pipelines them (each chunk moves on as soon as it arrives; nothing synchronizes between steps),
 // and one SimGrid task instead of p - 1 keeps a collective over many replicas cheap to solve.
 void Platform::Impl::transfer(const Prepared& p) const {
-  sg4::this_actor::sleep_for(p.latency * p.repeat);
+  sg4::this_actor::sleep_for(p.wait);
   if (!p.loads.empty()) {
     execute(p);
   }
@@ -273,6 +274,9 @@ std::vector<TransferTiming> Platform::run(const std::vector<Transfer>& transfers
     const Transfer& t = transfers[static_cast<std::size_t>(i)];
     if (t.repeat < 1) {
       throw core::SimulationError("transfer '" + t.name + "': repeat must be at least 1");
+    }
+    if (!(t.efficiency > 0 && t.efficiency <= 1)) {
+      throw core::SimulationError("transfer '" + t.name + "': efficiency must be in (0, 1]");
     }
     prepared.push_back(impl_->prepare(t, timings[static_cast<std::size_t>(i)]));
   }

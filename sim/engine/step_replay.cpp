@@ -6,6 +6,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
+#include "sim/engine/algorithm_choice.hpp"
 #include "sim/engine/analytic_streams.hpp"
 #include "sim/engine/collective.hpp"
 
@@ -18,8 +19,8 @@ using workload::CommRef;
 // Distinct transfers, built once per key.
 class Transfers {
  public:
-  Transfers(const StepNetwork& n, const topologies::Topology& t, std::vector<Transfer>& out)
-      : n_(n), topology_(t), out_(out) {}
+  Transfers(const StepNetwork& n, const topologies::TrafficRouter& r, std::vector<Transfer>& out)
+      : n_(n), router_(r), topology_(r.topology()), links_(fold_links(r)), out_(out) {}
 
   int index(int rank, const CommRef& c) {
     const int plan = plan_of(c);
@@ -70,11 +71,13 @@ class Transfers {
           flow.bytes = flow.bytes * scale;
         }
         t.sender_cap = n_.ep_sender_cap;
+        add_ep_costs(t, n_.mode, topology_.node_spec());
         break;
       }
       case CommKind::pp_send:
         t.flows = {topologies::Flow{
             .src = first_gpu(c.from_rank), .dst = first_gpu(c.to_rank), .bytes = c.bytes}};
+        t.fixed_cost = topology_.node_spec().comm.p2p_call;
         break;
       case CommKind::tp_all_gather:
       case CommKind::tp_reduce_scatter:
@@ -120,32 +123,32 @@ class Transfers {
     return t;
   }
 
-  // A ring collective of `bytes` over `gpus` (one phase, repeated per ring step); nothing for a
-  // group of one.
+  // A collective of `bytes` over `gpus` by the fastest one-phase algorithm NCCL has for it (ring,
+  // tree, nvls), with its costs; nothing for a group of one.
   void collective(Transfer& t, CollectiveKind kind, const std::vector<int>& gpus,
                   core::Bytes bytes) const {
     if (gpus.size() < 2) {
       return;
     }
-    const auto phases = collective_transfers(CollectiveSpec{.kind = kind,
-                                                            .algorithm = CollectiveAlgorithm::ring,
-                                                            .gpus = gpus,
-                                                            .size = bytes},
-                                             topology_, 0);
-    t.flows = phases.front().flows;
-    t.repeat = phases.front().repeat;
+    CollectiveSpec spec{.kind = kind, .gpus = gpus, .size = bytes};
+    spec.algorithm = fastest_algorithm(spec, router_, links_, false);
+    const std::string name = t.name;
+    t = collective_transfers(spec, topology_, 0).front();
+    t.name = name;
   }
 
   const StepNetwork& n_;
+  const topologies::TrafficRouter& router_;
   const topologies::Topology& topology_;
+  FoldedLinks links_;
   std::vector<Transfer>& out_;
   std::map<std::tuple<int, int, bool, int, double, bool, int>, int> index_;
 };
 
-StreamProgram stream_program(const topologies::Topology& topology,
+StreamProgram stream_program(const topologies::TrafficRouter& router,
                              const workload::StepProgram& program, const StepNetwork& network) {
   StreamProgram sp;
-  Transfers transfers(network, topology, sp.transfers);
+  Transfers transfers(network, router, sp.transfers);
   const int ranks = program.schedule.ranks;
   sp.streams.resize(static_cast<std::size_t>(ranks) * workload::kStepStreams);
   for (const auto& task : program.tasks) {
@@ -175,7 +178,7 @@ StepTimeline timeline_of(StreamProgram sp, std::vector<TaskTiming> tasks) {
 
 StepTimeline replay_step(Platform& platform, const workload::StepProgram& program,
                          const StepNetwork& network) {
-  StreamProgram sp = stream_program(platform.topology(), program, network);
+  StreamProgram sp = stream_program(platform.router(), program, network);
   std::vector<TaskTiming> tasks = platform.run_streams(sp);
   return timeline_of(std::move(sp), std::move(tasks));
 }
@@ -183,7 +186,7 @@ StepTimeline replay_step(Platform& platform, const workload::StepProgram& progra
 StepTimeline replay_step_analytic(const topologies::TrafficRouter& router,
                                   const workload::StepProgram& program,
                                   const StepNetwork& network) {
-  StreamProgram sp = stream_program(router.topology(), program, network);
+  StreamProgram sp = stream_program(router, program, network);
   std::vector<TaskTiming> tasks = run_streams_analytic(sp, router);
   return timeline_of(std::move(sp), std::move(tasks));
 }

@@ -17,6 +17,14 @@ struct Transfer {
   // Identical phases one after another (the steps of a ring), each paying the latency; run as
   // one phase of repeat x the bytes after repeat x the latency (a ring's steps are pipelined).
   int repeat = 1;
+  // Latencies paid one after another before the bytes move; 0: one per repeat (a ring). A tree
+  // pays its depth up and down once, whatever it carries.
+  int latency_steps = 0;
+  // Per call, before anything moves: the library's launch and setup (NCCL, DeepEP).
+  core::Seconds fixed_cost;
+  // Payload over what the links could carry meanwhile (NCCL's protocol and channel overheads,
+  // measured per collective): the links carry bytes / efficiency.
+  double efficiency = 1;
   core::Seconds not_before;  // earliest start
   std::vector<int> after;    // indices of the transfers that must end first
   // The copy rate of the SMs a GPU's communication kernel holds: a GPU cannot send faster.
@@ -27,6 +35,7 @@ struct TransferTiming {
   core::Seconds start;
   core::Seconds end;
   core::Seconds latency;  // per repeat: the longest path latency of its flows
+  core::Seconds wait;     // before its bytes move: the fixed cost and every latency step
   // The transfer alone on the network: the bytes of its most loaded link over that link's
   // bandwidth (per repeat), and which directed link of the topology that is (-1 when nothing
   // moves or when the senders' SMs, not a link, bound it).

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/core/stopwatch.hpp"
+#include "sim/engine/algorithm_choice.hpp"
 #include "sim/engine/platform.hpp"
 
 namespace codesim::study {
@@ -16,12 +17,19 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
                                 " GPUs, fewer than the collective's " + std::to_string(spec.gpus));
   }
   const std::vector<int> gpus = topologies::first_gpus(spec.gpus);
+  const auto start = std::chrono::steady_clock::now();
+  engine::Platform platform(topology, spec.spread);
+  const engine::FoldedLinks links = engine::fold_links(platform.router());
   std::vector<engine::Transfer> transfers;
   std::vector<std::pair<int, int>> span;  // first and last transfer of each size
+  std::vector<CollectiveAlgorithm> chosen;
   for (const auto size : spec.sizes) {
-    auto phases = engine::collective_transfers(
-        {.kind = spec.kind, .algorithm = spec.algorithm, .gpus = gpus, .size = size}, topology,
-        static_cast<int>(transfers.size()));
+    engine::CollectiveSpec c{.kind = spec.kind, .gpus = gpus, .size = size};
+    c.algorithm = spec.algorithm ? *spec.algorithm
+                                 : engine::fastest_algorithm(c, platform.router(), links);
+    chosen.push_back(c.algorithm);
+    auto phases =
+        engine::collective_transfers(c, topology, static_cast<int>(transfers.size()));
     if (!transfers.empty()) {
       phases.front().after = {static_cast<int>(transfers.size()) - 1};
     }
@@ -30,8 +38,6 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
     transfers.insert(transfers.end(), std::make_move_iterator(phases.begin()),
                      std::make_move_iterator(phases.end()));
   }
-  const auto start = std::chrono::steady_clock::now();
-  engine::Platform platform(topology, spec.spread);
   const auto timings = platform.run(transfers);
   CollectiveSweep out;
   out.simulation_time = core::Seconds(core::seconds_since(start));
@@ -41,7 +47,7 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
     const core::Seconds time = timings[static_cast<std::size_t>(last)].end -
                                timings[static_cast<std::size_t>(first)].start;
     const core::BytesPerSecond algbw(spec.sizes[i].value / time.value);
-    out.points.push_back({spec.sizes[i], time, algbw, algbw * out.bus_factor});
+    out.points.push_back({spec.sizes[i], chosen[i], time, algbw, algbw * out.bus_factor});
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // platform, measured as NCCL tests measure it (codesim collective).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/engine/collective.hpp"
@@ -17,7 +18,9 @@ using engine::CollectiveKind;
 
 struct CollectiveSweepSpec {
   CollectiveKind kind = CollectiveKind::all_reduce;
-  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  // Forced (NCCL_ALGO), or NCCL's choice per size: the fastest candidate alone on the network
+  // (engine/algorithm_choice.hpp).
+  std::optional<CollectiveAlgorithm> algorithm;
   int gpus = 8;
   std::vector<core::Bytes> sizes;
   topologies::Spread spread = topologies::Spread::even;
@@ -25,6 +28,7 @@ struct CollectiveSweepSpec {
 
 struct CollectivePoint {
   core::Bytes size;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
   core::Seconds time;
   core::BytesPerSecond algorithm_bandwidth;  // size / time
   core::BytesPerSecond bus_bandwidth;        // x NCCL's bus factor

@@ -39,6 +39,27 @@ EpPhase phase(const engine::TransferTiming& t, const std::vector<engine::GpuByte
   return p;
 }
 
+// DeepEP's counted bytes per GPU (EpPhase::deepep_rdma_per_gpu) of one message of `payload`.
+core::Bytes deepep_counted(const kernels::RoutingPlan& plan, workload::EpMode mode,
+                           core::Bytes payload) {
+  double messages = 0;
+  for (int t = 0; t < plan.tokens; ++t) {
+    switch (mode) {
+      case workload::EpMode::deepep_normal:
+        messages += static_cast<double>(plan.nodes[static_cast<std::size_t>(t)].size());
+        break;
+      case workload::EpMode::direct:
+        messages += static_cast<double>(plan.gpus[static_cast<std::size_t>(t)].size());
+        break;
+      case workload::EpMode::deepep_low_latency:
+      case workload::EpMode::deepep_low_latency_nvlink:
+        messages += plan.topk;
+        break;
+    }
+  }
+  return payload * (messages / plan.ep);
+}
+
 }  // namespace
 
 EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpec& spec) {
@@ -59,16 +80,26 @@ EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpe
   round.platform_time = core::Seconds(core::seconds_since(platform_start));
   const auto simulation_start = std::chrono::steady_clock::now();
   const auto cap = spec.sender_cap;
-  const auto timings = platform.run({
+  std::vector<engine::Transfer> transfers{
       engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
       engine::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
-  });
+  };
+  for (auto& t : transfers) {
+    engine::add_ep_costs(t, spec.mode, topology.node_spec());
+  }
+  const auto timings = platform.run(transfers);
   round.simulation_time = core::Seconds(core::seconds_since(simulation_start));
   const auto& router = platform.router();
   round.dispatch =
       phase(timings[0], engine::sent_per_gpu(router, router.loads(flows.dispatch), gpus), router);
   round.combine =
       phase(timings[1], engine::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
+  round.dispatch.fixed_cost = transfers[0].fixed_cost;
+  round.combine.fixed_cost = transfers[1].fixed_cost;
+  round.dispatch.deepep_rdma_per_gpu =
+      deepep_counted(round.batch.plan, spec.mode, spec.payload.dispatch);
+  round.combine.deepep_rdma_per_gpu =
+      deepep_counted(round.batch.plan, spec.mode, spec.payload.combine);
   return round;
 }
 

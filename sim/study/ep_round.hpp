@@ -32,12 +32,17 @@ struct EpRoundSpec {
 struct EpPhase {
   core::Seconds time;
   core::Seconds latency;
+  core::Seconds fixed_cost;      // the kernel's (hardware::CommCosts)
   core::Seconds bandwidth_time;  // alone on the network, without latency
   std::string bound_by;          // the link that ends it, "SM copy rate", or "nothing to send"
   core::Bytes rdma_per_gpu;      // mean over the EP group, and the largest
   core::Bytes rdma_max;
   core::Bytes nvlink_per_gpu;
   core::Bytes nvlink_max;
+  // DeepEP's own accounting (its tests' "RDMA bandwidth" = these bytes / time), mean per GPU:
+  // normal kernels count a token once per chosen node, its own node included (whose share never
+  // touches a NIC); low-latency kernels once per chosen expert, its own GPU's included.
+  core::Bytes deepep_rdma_per_gpu;
 };
 
 struct EpRound {

@@ -64,7 +64,9 @@ void bound_step(const Scenario& s, metrics::InferenceResult& r) {
       .hidden = in.bound_hidden > 0 ? in.bound_hidden : m.hidden,
       .dispatch_bytes = channel_bytes(s.workload.precision.dispatch),
       .combine_bytes = channel_bytes(s.workload.precision.combine),
-      .bandwidth = inside_node ? s.hardware.spec.scale_up.bandwidth : s.hardware.spec.nic.bandwidth,
+      // ISCA's bound takes the line rates.
+      .bandwidth = inside_node ? s.hardware.spec.scale_up.nominal_bandwidth
+                               : s.hardware.spec.nic.nominal_bandwidth,
       .layers = m.layers,
       .micro_batches = in.micro_batches};
   const auto b = workload::decode_bound(spec);

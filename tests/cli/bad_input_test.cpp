@@ -40,6 +40,18 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/custom_incomplete.yaml:4:8: error: hardware.gpus_per_node: "
                  "missing: a custom GPU has no preset to take it from\n"
                  "  hint: give it (integer) or start from a preset such as h800\n"
+                 "tests/bad_input/custom_incomplete.yaml:4:8: error: "
+                 "hardware.nvlink_nominal_bandwidth: missing: a custom GPU has no preset to take "
+                 "it from\n"
+                 "  hint: give it (bandwidth) or start from a preset such as h800\n"
+                 "tests/bad_input/custom_incomplete.yaml:4:8: error: "
+                 "hardware.nic_nominal_bandwidth: missing: a custom GPU has no preset to take it "
+                 "from\n"
+                 "  hint: give it (bandwidth) or start from a preset such as h800\n"
+                 "tests/bad_input/custom_incomplete.yaml:4:8: error: "
+                 "hardware.nic_small_message_efficiency: missing: a custom GPU has no preset to "
+                 "take it from\n"
+                 "  hint: give it (number) or start from a preset such as h800\n"
                  "tests/bad_input/custom_incomplete.yaml:4:8: error: hardware.pcie_bandwidth: "
                  "missing: a custom GPU has no preset to take it from\n"
                  "  hint: give it (bandwidth) or start from a preset such as h800\n"},
@@ -107,8 +119,9 @@ INSTANTIATE_TEST_SUITE_P(
             "tests/bad_input/section_as_scalar.yaml:3:11: error: hardware: expected a map of "
             "settings, got 'h800'\n"
             "  hint: keys here: gpu, nodes, gpus_per_node, sms, comm_sms, sm_copy_rate, bf16_peak, "
-            "fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_latency, "
-            "nic_bandwidth, nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
+            "fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_nominal_bandwidth, "
+            "nvlink_latency, nic_bandwidth, nic_nominal_bandwidth, nic_small_message_efficiency, "
+            "nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
         BadInput{"several_errors.yaml",
                  "tests/bad_input/several_errors.yaml:4:10: error: hardware.nodes: must be at "
                  "least 1, got -1\n"

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
+#include "sim/engine/algorithm_choice.hpp"
 #include "sim/engine/platform.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
@@ -121,8 +123,13 @@ TEST(Collective, WrongAlgorithmsAndGroupsAreRefusedInWords) {
 // The node every topology here is built of (the h800 preset): link bandwidths and latencies.
 using topologies::testing::kH800;
 
+// What NCCL adds (hardware::CommCosts, the h800 preset's): a fixed cost per call, and inside a
+// node the algorithm's efficiency.
+const hardware::CommCosts& kNccl = kH800.comm;
+
 TEST(Collective, RingAllReduceInsideANodeMatchesTheFormula) {
-  // t = 2 (p - 1) / p * S / B + 2 (p - 1) alpha, B = NVLink's 160 GB/s, alpha = its 3.33 us.
+  // t = c + 2 (p - 1) / p * S / (B e) + 2 (p - 1) alpha, B = NVLink's 160 GB/s, alpha = its
+  // 3.33 us, c the collective call's cost, e the ring all-reduce's efficiency.
   Platform platform(build(Family::node, 1), topologies::Spread::even);
   const int p = 8;
   const double s = 256e6;
@@ -131,14 +138,16 @@ TEST(Collective, RingAllReduceInsideANodeMatchesTheFormula) {
       platform.topology(), 0);
   const auto t = platform.run(phases);
   EXPECT_NEAR(t.back().end.value,
-              2.0 * (p - 1) / p * s / kH800.nvlink_bandwidth.value +
+              kNccl.collective_call.value +
+                  2.0 * (p - 1) / p * s / (kH800.nvlink_bandwidth.value * kNccl.ring_all_reduce) +
                   2 * (p - 1) * kH800.nvlink_latency.value,
               1e-12);
 }
 
 TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
   // 32 GPUs on 4 nodes of an FT2: the ring's node-crossing hops go over 50 GB/s NICs, through two
-  // leaves (alpha = 2.8 + 2 x 0.45 us); every step waits for the slowest of its hops.
+  // leaves (alpha = 2.8 + 2 x 0.45 us); every step waits for the slowest of its hops. Across
+  // nodes no efficiency was measured (1); the call's cost c is paid once.
   Platform platform(build(Family::ft2, 4), topologies::Spread::even);
   const int p = 32;
   const double s = 128e6;
@@ -147,7 +156,7 @@ TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
       platform.topology(), 0);
   const auto t = platform.run(phases);
   EXPECT_NEAR(t.back().end.value,
-              2.0 * (p - 1) / p * s / kH800.nic_bandwidth.value +
+              kNccl.collective_call.value + 2.0 * (p - 1) / p * s / kH800.nic_bandwidth.value +
                   2 * (p - 1) * topologies::testing::cross_leaf_latency(kH800),
               1e-12);
 }
@@ -155,21 +164,21 @@ TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
 TEST(Collective, AllToAllOnANonBlockingFatTreeMatchesTheClosedForm) {
   // p GPUs, g per node, buffer S: each GPU sends (p - g) S / p off its node through its NIC,
   // and every leaf has as many up-links as NICs, so t = alpha + (p - g) / p * S / B_nic (NVLink,
-  // (g - 1) S / p at 160 GB/s, is faster).
+  // (g - 1) S / p at 160 GB/s, is faster); plus the point-to-point call's cost c.
   Platform platform(build(Family::ft2, 4), topologies::Spread::even);
   const int p = 32;
   const double s = 320e6;
   const auto phases = collective_transfers(all_to_all(p, s), platform.topology(), 0);
   const auto t = platform.run(phases);
   EXPECT_NEAR(t[0].end.value,
-              topologies::testing::cross_leaf_latency(kH800) +
+              kNccl.p2p_call.value + topologies::testing::cross_leaf_latency(kH800) +
                   (p - 8.0) / p * s / kH800.nic_bandwidth.value,
               1e-12);
 }
 
 TEST(Collective, ConcurrentCollectivesShareTheLinks) {
   // Two all-to-alls on the same GPUs, started together: the NICs carry both, so each ends at
-  // alpha + 2 (p - g) / p * S / B_nic; a third on other GPUs (nodes 4-7) is not slowed.
+  // c + alpha + 2 (p - g) / p * S / B_nic; a third on other GPUs (nodes 4-7) is not slowed.
   // FT2 of radix 16: a node per leaf, 8 spines, non-blocking.
   Platform platform(topologies::build_topology({.family = Family::ft2, .radix = 16},
                                                topologies::testing::h800_node(), 8),
@@ -183,12 +192,10 @@ TEST(Collective, ConcurrentCollectivesShareTheLinks) {
   transfers.push_back(collective_transfers(other, platform.topology(), 2)[0]);
   const auto t = platform.run(transfers);
   const double nic = kH800.nic_bandwidth.value;
-  EXPECT_NEAR(t[0].end.value,
-              topologies::testing::cross_leaf_latency(kH800) + 2 * (p - 8.0) / p * s / nic, 1e-12);
-  EXPECT_NEAR(t[1].end.value,
-              topologies::testing::cross_leaf_latency(kH800) + 2 * (p - 8.0) / p * s / nic, 1e-12);
-  EXPECT_NEAR(t[2].end.value,
-              topologies::testing::cross_leaf_latency(kH800) + (p - 8.0) / p * s / nic, 1e-12);
+  const double alpha = kNccl.p2p_call.value + topologies::testing::cross_leaf_latency(kH800);
+  EXPECT_NEAR(t[0].end.value, alpha + 2 * (p - 8.0) / p * s / nic, 1e-12);
+  EXPECT_NEAR(t[1].end.value, alpha + 2 * (p - 8.0) / p * s / nic, 1e-12);
+  EXPECT_NEAR(t[2].end.value, alpha + (p - 8.0) / p * s / nic, 1e-12);
 }
 
 TEST(Collective, AllToAllOnMpftMatchesTheClosedForm) {
@@ -202,9 +209,90 @@ TEST(Collective, AllToAllOnMpftMatchesTheClosedForm) {
   const auto phases = collective_transfers(all_to_all(p, s), platform.topology(), 0);
   const auto t = platform.run(phases);
   EXPECT_NEAR(t[0].end.value,
-              (kH800.nvlink_latency + kH800.nic_latency).value +
+              kNccl.p2p_call.value + (kH800.nvlink_latency + kH800.nic_latency).value +
                   (p - 8.0) / p * s / kH800.nic_bandwidth.value,
               1e-12);
+}
+
+TEST(Collective, TreeAllReducePaysItsDepthUpAndDownOnce) {
+  // 8 GPUs of one node, double binary tree, each tree carrying S / 2 up and down every edge:
+  //   over 0..7: 4 -> {2, 6}, 2 -> {1, 3}, 1 -> {0}, 6 -> {5, 7}   (depth 3)
+  //   over 7..0: 3 -> {5, 1}, 5 -> {6, 4}, 6 -> {7}, 1 -> {2, 0}   (depth 3)
+  // GPU 1 sends S/2 to its parent and child in the first, S/2 to its parent and two children in
+  // the second: 2.5 S, the most of any. Time = c + 2 x 3 alpha + 2.5 S / (B e_tree).
+  Platform platform(build(Family::node, 1), topologies::Spread::even);
+  const double s = 256e6;
+  const auto phases = collective_transfers({.kind = CollectiveKind::all_reduce,
+                                            .algorithm = CollectiveAlgorithm::tree,
+                                            .gpus = first_gpus(8),
+                                            .size = Bytes(s)},
+                                           platform.topology(), 0);
+  ASSERT_EQ(phases.size(), 1U);
+  EXPECT_EQ(phases[0].latency_steps, 6);
+  // What each GPU sends: per tree, S/2 to its parent (if any) and S/2 to each child.
+  std::map<int, double> sent;
+  for (const auto& f : phases[0].flows) {
+    sent[f.src] += f.bytes.value;
+  }
+  double busiest = 0;
+  for (const auto& [gpu, bytes] : sent) {
+    busiest = std::max(busiest, bytes);
+  }
+  EXPECT_DOUBLE_EQ(sent[1], 2.5 * s);
+  EXPECT_DOUBLE_EQ(busiest, 2.5 * s);
+  const auto t = platform.run(phases);
+  EXPECT_NEAR(t[0].end.value,
+              kNccl.collective_call.value + 6 * kH800.nvlink_latency.value +
+                  busiest / (kH800.nvlink_bandwidth.value * kNccl.tree_all_reduce),
+              1e-12);
+}
+
+TEST(Collective, NvlsMovesSTimesOnePlusOneOverPEachWay) {
+  // In-switch reduction: each GPU's link carries S (1 + 1/p) each way; two latencies.
+  Platform platform(build(Family::node, 1), topologies::Spread::even);
+  const double s = 256e6;
+  const int p = 8;
+  const auto phases = collective_transfers({.kind = CollectiveKind::all_reduce,
+                                            .algorithm = CollectiveAlgorithm::nvls,
+                                            .gpus = first_gpus(p),
+                                            .size = Bytes(s)},
+                                           platform.topology(), 0);
+  const auto t = platform.run(phases);
+  EXPECT_NEAR(t[0].end.value,
+              kNccl.collective_call.value + 2 * kH800.nvlink_latency.value +
+                  s * (1 + 1.0 / p) / (kH800.nvlink_bandwidth.value * kNccl.nvls_all_reduce),
+              1e-12);
+  // Across nodes there is no switch to reduce in.
+  const auto two_nodes = build(Family::ft2, 2);
+  try {
+    collective_transfers({.kind = CollectiveKind::all_reduce,
+                          .algorithm = CollectiveAlgorithm::nvls,
+                          .gpus = first_gpus(16),
+                          .size = Bytes(s)},
+                         two_nodes, 0);
+    FAIL() << "nvls across nodes was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "nvls runs inside one NVSwitch domain; the group spans nodes");
+  }
+}
+
+TEST(Collective, NcclsChoiceIsTheFastestCandidateAlone) {
+  // Inside an H800 node NVLS moves S (1 + 1/p) where a ring moves 2 (p - 1) / p S, so it wins
+  // at every size; across whole nodes of an FT2 the hierarchical all-reduce is a candidate, NVLS
+  // is not. All-gather has the ring alone.
+  Platform node(build(Family::node, 1), topologies::Spread::even);
+  const FoldedLinks links = fold_links(node.router());
+  CollectiveSpec c{.kind = CollectiveKind::all_reduce, .gpus = first_gpus(8), .size = Bytes(1e9)};
+  EXPECT_EQ(fastest_algorithm(c, node.router(), links), CollectiveAlgorithm::nvls);
+  const auto ft2 = build(Family::ft2, 4);
+  c.gpus = first_gpus(32);
+  EXPECT_EQ(candidate_algorithms(c, ft2, true),
+            (std::vector{CollectiveAlgorithm::ring, CollectiveAlgorithm::tree,
+                         CollectiveAlgorithm::hierarchical}));
+  EXPECT_EQ(candidate_algorithms(c, ft2, false),
+            (std::vector{CollectiveAlgorithm::ring, CollectiveAlgorithm::tree}));
+  c.kind = CollectiveKind::all_gather;
+  EXPECT_EQ(candidate_algorithms(c, ft2, true), std::vector{CollectiveAlgorithm::ring});
 }
 
 TEST(Collective, BusBandwidthFactorsAreNccls) {

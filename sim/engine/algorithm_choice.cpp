@@ -1,0 +1,72 @@
+// Candidates per kind, each timed alone; the fastest wins.
+#include "sim/engine/algorithm_choice.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace codesim::engine {
+
+std::vector<CollectiveAlgorithm> candidate_algorithms(const CollectiveSpec& c,
+                                                      const topologies::Topology& t,
+                                                      bool multi_phase) {
+  using K = CollectiveKind;
+  using A = CollectiveAlgorithm;
+  switch (c.kind) {
+    case K::all_reduce: {
+      std::vector<A> out{A::ring, A::tree};
+      std::map<int, int> per_node;
+      for (const int g : c.gpus) {
+        ++per_node[t.vertex(t.gpu(g)).node];
+      }
+      if (per_node.size() == 1 && t.node_spec().comm.nvls) {
+        out.push_back(A::nvls);
+      }
+      const bool whole_nodes = std::all_of(per_node.begin(), per_node.end(), [&](const auto& n) {
+        return n.second == t.node_spec().gpus_per_node;
+      });
+      if (multi_phase && per_node.size() > 1 && whole_nodes) {
+        out.push_back(A::hierarchical);
+      }
+      return out;
+    }
+    case K::all_gather:
+    case K::reduce_scatter:
+      return {A::ring};
+    case K::all_to_all:
+    case K::all_to_all_v:
+    case K::send:
+      return {A::direct};
+  }
+  return {A::ring};
+}
+
+core::Seconds time_alone(const std::vector<Transfer>& phases,
+                         const topologies::TrafficRouter& router, const FoldedLinks& links) {
+  double seconds = 0;
+  for (const auto& phase : phases) {
+    const FoldedLoads f = fold_loads(phase, router, links);
+    seconds += f.wait + phase.repeat * f.alone;
+  }
+  return core::Seconds(seconds);
+}
+
+CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
+                                      const topologies::TrafficRouter& router,
+                                      const FoldedLinks& links, bool multi_phase) {
+  const auto candidates = candidate_algorithms(c, router.topology(), multi_phase);
+  CollectiveAlgorithm best = candidates.front();
+  double best_time = -1;
+  for (const auto a : candidates) {
+    CollectiveSpec trial = c;
+    trial.algorithm = a;
+    const double t = time_alone(collective_transfers(trial, router.topology(), 0), router, links)
+                         .value;
+    if (best_time < 0 || t < best_time) {
+      best = a;
+      best_time = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace codesim::engine

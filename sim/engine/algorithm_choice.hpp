@@ -1,0 +1,28 @@
+// NCCL's choice of algorithm, made the way NCCL makes it: by a cost model of each candidate (here
+// the engine's own: each phase alone on the network, fixed cost and latencies included).
+#pragma once
+
+#include <vector>
+
+#include "sim/engine/collective.hpp"
+#include "sim/engine/link_folding.hpp"
+
+namespace codesim::engine {
+
+// The algorithms NCCL would consider for the kind on this group: all-reduce ring, tree, nvls
+// (inside one NVSwitch domain that reduces) and, with `multi_phase`, hierarchical (whole nodes);
+// all-gather and reduce-scatter ring; all-to-all and send direct.
+std::vector<CollectiveAlgorithm> candidate_algorithms(const CollectiveSpec& c,
+                                                      const topologies::Topology& t,
+                                                      bool multi_phase);
+
+// The phases' time alone on the network, one after another.
+core::Seconds time_alone(const std::vector<Transfer>& phases,
+                         const topologies::TrafficRouter& router, const FoldedLinks& links);
+
+// The fastest candidate alone on the network (ties: the first in candidate order).
+CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
+                                      const topologies::TrafficRouter& router,
+                                      const FoldedLinks& links, bool multi_phase = true);
+
+}  // namespace codesim::engine
