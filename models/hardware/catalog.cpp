@@ -41,10 +41,11 @@ constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
           .architecture = Architecture::hopper};
 }
 
-// NVLink 4 between two H200s: NCCL send moves 382 GB/s per direction of the 450 nominal
-// (tools/calibration/fit_nccl.py on models/calibration/h200x2/nccl_algos.json).
-constexpr core::BytesPerSecond kNvlink4Achievable = 382_GBps;
-constexpr double kNvlinkAchievableFraction = 382.0 / 450.0;
+// NVLink 4 between two H200s: 370 GB/s per direction of the 450 nominal, fitted with NCCL's
+// costs (tools/calibration/fit_nccl.py on models/calibration/h200x2/nccl_algos.json; a 4 GiB
+// send moves 372).
+constexpr core::BytesPerSecond kNvlink4Achievable = 370_GBps;
+constexpr double kNvlinkAchievableFraction = 370.0 / 450.0;
 
 // NVLink 4 (H100, H200): the measured figure. Other generations have none: the same fraction
 // of their nominal bandwidth is assumed.
@@ -56,24 +57,31 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
           .domain_gpus = domain_gpus};
 }
 
-// NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): per-call costs and the collectives'
-// efficiencies, fitted to 1 MiB - 4 GiB (a third held out). DeepEP: its EP8 normal row (153 GB/s
-// NVLink) leaves no room for a fixed cost; the low-latency kernels' fixed cost is fitted to
-// their EP8 dispatch with intra-node NVLink (sim/engine/README.md). Taken for every preset:
-// the same libraries, and no other GPU was measured.
-constexpr CommCosts kNcclHopper{.collective_call = 9.0_us,
-                                .p2p_call = 15.5_us,
+// NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): the protocols' per-call costs and the
+// collectives' efficiencies, fitted to 4 KiB - 4 GiB (a third held out). DeepEP: its EP8 normal
+// row (153 GB/s NVLink) leaves no room for a fixed cost; the low-latency kernels' fixed cost is
+// fitted to their EP8 dispatch with intra-node NVLink (sim/engine/README.md). Taken for every
+// preset: the same libraries, and no other GPU was measured.
+constexpr CommCosts kNcclHopper{.protocols = {NcclProtocol{.efficiency = 0.5,
+                                                           .collective_call = 2.25_us,
+                                                           .p2p_call = 8.5_us},
+                                              NcclProtocol{.efficiency = 120.0 / 128,
+                                                           .collective_call = 15.5_us,
+                                                           .p2p_call = 11.25_us},
+                                              NcclProtocol{.efficiency = 1,
+                                                           .collective_call = 28.75_us,
+                                                           .p2p_call = 34.5_us}},
                                 .ep_call = 0_us,
                                 .ep_low_latency_call = 0_us,
                                 .ep_low_latency_nvlink_call = 20_us,
-                                .ring_all_gather = 0.644,
-                                .ring_reduce_scatter = 0.638,
-                                .ring_all_reduce = 0.816,
-                                .tree_all_reduce = 0.773,
+                                .ring_all_gather = 0.695,
+                                .ring_reduce_scatter = 0.695,
+                                .ring_all_reduce = 0.905,
+                                .tree_all_reduce = 0.820,
                                 // Not measurable here (NVLink multicast is off on the lent
                                 // machines): the ring's efficiency is assumed.
-                                .nvls_all_reduce = 0.816,
-                                .all_to_all = 0.819,
+                                .nvls_all_reduce = 0.905,
+                                .all_to_all = 0.845,
                                 .nvls = true};
 
 CommCosts without_nvls(CommCosts c) {

@@ -1,6 +1,7 @@
 // Plain specs of a GPU, its scale-up (NVLink) domain, NIC and PCIe: what a node is made of.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "sim/core/units.hpp"
@@ -39,13 +40,22 @@ struct NicSpec {
   core::Seconds latency_cross_leaf;  // end to end through the spine
 };
 
+// One of NCCL's protocols: the fraction of the bytes it moves that is payload (NCCL documents
+// LL at 0.5: each 8-byte store carries 4 bytes and a flag; LL128 at 120/128; Simple at 1) and
+// its fixed cost per call (fitted). NCCL picks, per call, the protocol its cost model finds
+// fastest.
+struct NcclProtocol {
+  double efficiency = 1;
+  core::Seconds collective_call;  // all-reduce, all-gather, reduce-scatter
+  core::Seconds p2p_call;         // send/recv and all-to-all (grouped point-to-point)
+};
+
 // What the communication libraries add to the links' time (models/calibration/README.md): a
 // fixed cost per call, and each NCCL algorithm's efficiency inside one NVLink domain (its payload
-// over what the bottleneck link could carry meanwhile; 1 across nodes, where nothing was
-// measured).
+// over what the bottleneck link could carry meanwhile with the Simple protocol; 1 across nodes,
+// where nothing was measured).
 struct CommCosts {
-  core::Seconds collective_call;      // NCCL all-reduce, all-gather, reduce-scatter
-  core::Seconds p2p_call;             // NCCL send/recv and all-to-all (grouped point-to-point)
+  std::array<NcclProtocol, 3> protocols;  // LL, LL128, Simple
   core::Seconds ep_call;              // a DeepEP normal dispatch or combine kernel
   core::Seconds ep_low_latency_call;  // a DeepEP low-latency kernel, pure RDMA
   core::Seconds ep_low_latency_nvlink_call;  // the same with intra-node messages over NVLink

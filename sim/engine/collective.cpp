@@ -142,8 +142,14 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
   using K = CollectiveKind;
   using A = CollectiveAlgorithm;
   const bool p2p = c.kind == K::all_to_all || c.kind == K::all_to_all_v || c.kind == K::send;
-  phases.front().fixed_cost = p2p ? k.p2p_call : k.collective_call;
+  phases.front().calls = nccl_calls(k, p2p);
   for (auto& phase : phases) {
+    if (&phase != &phases.front()) {
+      // The later phases of a hierarchical all-reduce: the same call, its costs paid once.
+      for (const auto& call : phases.front().calls) {
+        phase.calls.push_back({.efficiency = call.efficiency});
+      }
+    }
     bool inside = true;
     for (const auto& f : phase.flows) {
       inside = inside && t.vertex(t.gpu(f.src)).node == t.vertex(t.gpu(f.dst)).node;
@@ -211,6 +217,15 @@ std::string_view collective_algorithm_name(CollectiveAlgorithm a) {
       return "nvls";
   }
   return "?";
+}
+
+std::vector<Transfer::Call> nccl_calls(const hardware::CommCosts& costs, bool point_to_point) {
+  std::vector<Transfer::Call> calls;
+  for (const auto& p : costs.protocols) {
+    calls.push_back({.fixed_cost = point_to_point ? p.p2p_call : p.collective_call,
+                     .efficiency = p.efficiency});
+  }
+  return calls;
 }
 
 double bus_factor(CollectiveKind k, int ranks) {

@@ -67,6 +67,10 @@ struct CollectiveSpec {
 std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
                                            int first_index);
 
+// NCCL's protocols as a transfer's calls (Transfer::calls): each protocol's fixed cost for a
+// collective, or for a point-to-point call (send/recv, all-to-all), and its payload fraction.
+std::vector<Transfer::Call> nccl_calls(const hardware::CommCosts& costs, bool point_to_point);
+
 // NCCL's bus bandwidth factor for p ranks.
 double bus_factor(CollectiveKind k, int ranks);
 

@@ -89,12 +89,12 @@ void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node) {
   switch (mode) {
     case EpMode::deepep_normal:
     case EpMode::direct:
-      t.fixed_cost = k.ep_call;
+      t.calls = {{.fixed_cost = k.ep_call}};
       break;
     case EpMode::deepep_low_latency:
     case EpMode::deepep_low_latency_nvlink:
-      t.fixed_cost = mode == EpMode::deepep_low_latency ? k.ep_low_latency_call
-                                                         : k.ep_low_latency_nvlink_call;
+      t.calls = {{.fixed_cost = mode == EpMode::deepep_low_latency ? k.ep_low_latency_call
+                                                                   : k.ep_low_latency_nvlink_call}};
       // One message per token and expert: the NIC's small-message rate.
       t.efficiency = node.nic_small_message_efficiency;
       break;

@@ -54,16 +54,36 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
       sum[static_cast<std::size_t>(links.of_directed[d])] += loads.bytes[d].value / t.efficiency;
     }
   }
+  double link_time = 0;  // the most loaded link's, before the call's efficiency
   for (std::size_t d = 0; d < sum.size(); ++d) {
     if (sum[d] > 0) {
       out.loads.emplace_back(static_cast<int>(d), sum[d]);
       const double time = sum[d] / links.bandwidth[d];
-      if (time > out.alone) {
-        out.alone = time;
+      if (time > link_time) {
+        link_time = time;
         out.bottleneck = links.representative[d];
       }
     }
   }
+  double fixed_cost = 0;
+  if (!t.calls.empty()) {
+    double best = -1;
+    for (std::size_t i = 0; i < t.calls.size(); ++i) {
+      const auto& c = t.calls[i];
+      const double time = c.fixed_cost.value + t.repeat * link_time / c.efficiency;
+      if (best < 0 || time < best) {
+        best = time;
+        out.call = static_cast<int>(i);
+      }
+    }
+    const auto& chosen = t.calls[static_cast<std::size_t>(out.call)];
+    fixed_cost = chosen.fixed_cost.value;
+    link_time /= chosen.efficiency;
+    for (auto& [d, bytes] : out.loads) {
+      bytes /= chosen.efficiency;
+    }
+  }
+  out.alone = link_time;
   if (t.sender_cap && !out.loads.empty()) {
     std::map<int, double> sent;
     for (const auto& f : t.flows) {
@@ -81,7 +101,7 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
     }
   }
   out.latency = loads.latency.value;
-  out.wait = t.fixed_cost.value + out.latency * (t.latency_steps > 0 ? t.latency_steps : t.repeat);
+  out.wait = fixed_cost + out.latency * (t.latency_steps > 0 ? t.latency_steps : t.repeat);
   return out;
 }
 

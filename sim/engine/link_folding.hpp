@@ -33,10 +33,12 @@ struct FoldedLoads {
   // SMs, or nothing moves).
   double alone = 0;
   int bottleneck = -1;
+  int call = -1;  // the transfer's call used (Transfer::calls), -1: none
 };
 
 // A transfer's sender cap applies only when it moves bytes over some link; its links carry its
-// bytes / efficiency.
+// bytes / (efficiency x its call's efficiency), the call being the one with the least fixed cost
+// + time alone.
 FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
                        const FoldedLinks& links);
 

@@ -77,7 +77,7 @@ class Transfers {
       case CommKind::pp_send:
         t.flows = {topologies::Flow{
             .src = first_gpu(c.from_rank), .dst = first_gpu(c.to_rank), .bytes = c.bytes}};
-        t.fixed_cost = topology_.node_spec().comm.p2p_call;
+        t.calls = nccl_calls(topology_.node_spec().comm, true);
         break;
       case CommKind::tp_all_gather:
       case CommKind::tp_reduce_scatter:

@@ -20,8 +20,15 @@ struct Transfer {
   // Latencies paid one after another before the bytes move; 0: one per repeat (a ring). A tree
   // pays its depth up and down once, whatever it carries.
   int latency_steps = 0;
-  // Per call, before anything moves: the library's launch and setup (NCCL, DeepEP).
-  core::Seconds fixed_cost;
+  // The ways the library can make the call (NCCL's protocols; one for a DeepEP kernel), each a
+  // fixed cost (launch, setup) and the fraction of the bytes it moves that is payload: the one
+  // whose fixed cost + time alone is least is used (as NCCL picks a protocol). Empty: nothing
+  // added.
+  struct Call {
+    core::Seconds fixed_cost;
+    double efficiency = 1;
+  };
+  std::vector<Call> calls;
   // Payload over what the links could carry meanwhile (NCCL's protocol and channel overheads,
   // measured per collective): the links carry bytes / efficiency.
   double efficiency = 1;
@@ -41,6 +48,7 @@ struct TransferTiming {
   // moves or when the senders' SMs, not a link, bound it).
   core::Seconds alone_bandwidth_time;
   int bottleneck = -1;
+  int call = -1;  // which of the transfer's calls was used (-1: none given)
 };
 
 // A program of streams (a GPU's compute and communication streams, for instance): each stream

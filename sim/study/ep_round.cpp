@@ -94,8 +94,8 @@ EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpe
       phase(timings[0], engine::sent_per_gpu(router, router.loads(flows.dispatch), gpus), router);
   round.combine =
       phase(timings[1], engine::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
-  round.dispatch.fixed_cost = transfers[0].fixed_cost;
-  round.combine.fixed_cost = transfers[1].fixed_cost;
+  round.dispatch.fixed_cost = transfers[0].calls.front().fixed_cost;
+  round.combine.fixed_cost = transfers[1].calls.front().fixed_cost;
   round.dispatch.deepep_rdma_per_gpu =
       deepep_counted(round.batch.plan, spec.mode, spec.payload.dispatch);
   round.combine.deepep_rdma_per_gpu =
