@@ -24,6 +24,10 @@ struct Prepared {
   double wait = 0;  // fixed cost and latencies, before the bytes move
   double not_before = 0;
   int repeat = 1;
+  // What it shares with other transfers (its folded links, and the GPUs whose copy work it
+  // has), and how long its bytes take when it shares none of them.
+  std::vector<int> resources;
+  double alone_time = 0;
   std::vector<int> successors;
   int waiting = 0;  // predecessors not yet ended
   // The parallel task, built at its first run and reused (a step runs each transfer thousands
@@ -33,6 +37,14 @@ struct Prepared {
   mutable std::vector<double> task_bytes;
 };
 
+
+// A transfer that found none of its resources in use when its bytes began to move: it waits
+// its time alone instead of loading SimGrid's solver, until a transfer that shares one of its
+// resources begins and wakes it.
+struct Solo {
+  sg4::ConditionVariablePtr wake = sg4::ConditionVariable::create();
+  bool interrupted = false;
+};
 
 }  // namespace
 
@@ -44,8 +56,10 @@ struct Platform::Impl {
   Prepared prepare(const Transfer& t, TransferTiming& timing) const;
   void start(int index);
   // Runs `p` (all its repeats as one phase) in the calling actor.
-  void transfer(const Prepared& p) const;
-  void execute(const Prepared& p) const;
+  void transfer(const Prepared& p);
+  // Its parallel task, `share` of its bytes and copy work (the rest moved while it ran solo).
+  void execute(const Prepared& p, double share) const;
+  void interrupt_solos(const Prepared& p);
 
   topologies::Topology topology;
   topologies::TrafficRouter router;
@@ -55,6 +69,11 @@ struct Platform::Impl {
   std::vector<sg4::Host*> clock_hosts;    // where stream actors live
   FoldedLinks links;  // each folded link is one direction of a SimGrid split-duplex link
   std::vector<int> gpu_vertex;            // per GPU index
+  // Transfers now moving bytes, per resource (Prepared::resources), and which of them run solo.
+  std::vector<int> busy;
+  Platform::Counts counts;
+  std::vector<std::vector<Solo*>> solos;
+  sg4::MutexPtr solo_mutex;  // created with the engine
   // Per run.
   std::vector<Prepared> prepared;
   std::vector<TransferTiming>* timings = nullptr;
@@ -88,6 +107,9 @@ void Platform::Impl::build() {
     gpu_vertex[static_cast<std::size_t>(i)] = static_cast<int>(topology.gpu(i));
   }
   links = fold_links(router);
+  busy.assign(links.ends.size() + static_cast<std::size_t>(topology.gpus()), 0);
+  solo_mutex = sg4::Mutex::create();
+  solos.resize(busy.size());
   for (std::size_t up = 0; up < links.ends.size(); up += 2) {
     const auto [first_vertex, second_vertex] = links.ends[up];
     auto* link = zone->create_split_duplex_link("l" + std::to_string(up / 2), links.bandwidth[up]);
@@ -114,10 +136,17 @@ Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) cons
   timing.alone_bandwidth_time = core::Seconds(f.alone);
   p.not_before = t.not_before.value;
   p.repeat = t.repeat;
+  p.alone_time = p.repeat * f.alone;
+  for (const auto& [d, bytes] : p.loads) {
+    p.resources.push_back(d);
+  }
+  for (const auto& [gpu, seconds] : p.copy) {
+    p.resources.push_back(static_cast<int>(links.ends.size()) + gpu);
+  }
   return p;
 }
 
-void Platform::Impl::execute(const Prepared& p) const {
+void Platform::Impl::execute(const Prepared& p, double share) const {
   if (p.task_hosts.empty()) {
     // Dense bytes matrix over the vertices the loads touch.
     std::map<int, std::size_t> index;
@@ -144,16 +173,82 @@ void Platform::Impl::execute(const Prepared& p) const {
       p.task_flops[index[gpu_vertex[static_cast<std::size_t>(gpu)]]] = seconds * p.repeat;
     }
   }
-  sg4::this_actor::parallel_execute(p.task_hosts, p.task_flops, p.task_bytes);
+  if (share >= 1) {
+    sg4::this_actor::parallel_execute(p.task_hosts, p.task_flops, p.task_bytes);
+    return;
+  }
+  std::vector<double> flops = p.task_flops;
+  std::vector<double> bytes = p.task_bytes;
+  for (auto& f : flops) {
+    f *= share;
+  }
+  for (auto& b : bytes) {
+    b *= share;
+  }
+  sg4::this_actor::parallel_execute(p.task_hosts, flops, bytes);
+}
+
+void Platform::Impl::interrupt_solos(const Prepared& p) {
+  for (const int r : p.resources) {
+    for (Solo* s : solos[static_cast<std::size_t>(r)]) {
+      if (!s->interrupted) {
+        s->interrupted = true;
+        s->wake->notify_all();
+      }
+    }
+  }
 }
 
 // A ring's steps run as one phase of repeat x the bytes after its wait (fixed cost + repeat x
 // the latency): NCCL pipelines them (each chunk moves on as soon as it arrives; nothing synchronizes between steps),
 // and one SimGrid task instead of p - 1 keeps a collective over many replicas cheap to solve.
-void Platform::Impl::transfer(const Prepared& p) const {
+//
+// A transfer whose links and copying GPUs no other transfer is using when its bytes begin runs
+// solo: it waits its time alone (what the parallel task would take by itself) without entering
+// SimGrid's solver. If a transfer sharing one of its resources begins meanwhile, the solo one
+// is woken at that instant and runs the bytes it has not yet moved as a parallel task, so from
+// then on both share the links in the solver exactly as if it had been one all along.
+void Platform::Impl::transfer(const Prepared& p) {
   sg4::this_actor::sleep_for(p.wait);
-  if (!p.loads.empty()) {
-    execute(p);
+  if (p.loads.empty()) {
+    return;
+  }
+  // Creating the condition variable is a simcall, which lets other actors run: done first, so
+  // that nothing runs between looking at the resources and registering as solo on them.
+  Solo me;
+  bool shared = false;
+  for (const int r : p.resources) {
+    shared = shared || busy[static_cast<std::size_t>(r)] > 0;
+    ++busy[static_cast<std::size_t>(r)];
+  }
+  double share = 1;
+  if (shared) {
+    ++counts.solved;
+    interrupt_solos(p);
+  } else if (p.alone_time > 0) {
+    for (const int r : p.resources) {
+      solos[static_cast<std::size_t>(r)].push_back(&me);
+    }
+    const double start = sg4::Engine::get_clock();
+    {
+      // Locking may let others run too; an interruption meanwhile is seen in the flag.
+      std::unique_lock<sg4::Mutex> lock(*solo_mutex);
+      while (!me.interrupted &&
+             me.wake->wait_until(lock, start + p.alone_time) == std::cv_status::no_timeout) {
+      }
+    }
+    for (const int r : p.resources) {
+      auto& on = solos[static_cast<std::size_t>(r)];
+      on.erase(std::find(on.begin(), on.end(), &me));
+    }
+    share = me.interrupted ? 1 - (sg4::Engine::get_clock() - start) / p.alone_time : 0;
+    ++(me.interrupted ? counts.interrupted : counts.solo);
+  }
+  if (share > 1e-12) {
+    execute(p, share);
+  }
+  for (const int r : p.resources) {
+    --busy[static_cast<std::size_t>(r)];
   }
 }
 
@@ -256,6 +351,10 @@ core::Bytes Platform::estimated_memory(const topologies::Topology& t) {
   // table dominates; the estimate is 5-20% low).
   constexpr double kPerLink = 2 * 400.0;
   return core::Bytes(v * v * sizeof(void*) + kPerLink * static_cast<double>(t.links().size()));
+}
+
+Platform::Counts Platform::counts() const {
+  return impl_->counts;
 }
 
 const topologies::Topology& Platform::topology() const {

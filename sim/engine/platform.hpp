@@ -10,6 +10,11 @@
 // load once instead of every GPU pair's route (a 2048-GPU all-to-all is 4M pairs but about 20k
 // links), and it shares each link among the transfers crossing it.
 //
+// Transfers alone on their links do not enter SimGrid's solver: while none of a transfer's links
+// (and copying GPUs) is used by another, it waits its time alone; when one that shares them
+// begins, it is woken and moves the rest of its bytes as a parallel task. Same results, a small
+// share of the solver's work (Platform::Impl::transfer).
+//
 // Latency: the SimGrid links carry none. A parallel task in ptask_L07 waits for the largest
 // latency among its routes, here a single link; the engine instead waits for the transfer's own
 // longest path latency (TrafficRouter) before the task starts, which is the same rule over whole
@@ -51,6 +56,16 @@ class Platform {
   // anything runs, for an index out of range or a program that cannot finish (a cycle through
   // dependencies and stream orders).
   std::vector<TaskTiming> run_streams(const StreamProgram& program);
+
+  // How the transfers run so far moved their bytes (--bench): solo (nothing shared their links,
+  // so they waited their time alone), solo until another began on their links, or in SimGrid's
+  // solver from the start.
+  struct Counts {
+    long long solo = 0;
+    long long interrupted = 0;
+    long long solved = 0;
+  };
+  Counts counts() const;
 
  private:
   struct Impl;

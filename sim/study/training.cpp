@@ -252,6 +252,10 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   } else {
     platform.emplace(topology, config::path_spread(s));
     timeline = engine::replay_step(*platform, program, network);
+    const auto counts = platform->counts();
+    run.bench.solo = counts.solo;
+    run.bench.interrupted = counts.interrupted;
+    run.bench.solved = counts.solved;
   }
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
   run.bench.tasks = static_cast<long long>(program.tasks.size());

@@ -23,6 +23,11 @@ struct TrainingBench {
   core::Seconds simulation;  // platform and replay on SimGrid
   long long tasks = 0;
   long long transfers = 0;  // distinct transfers routed
+  // Transfer runs that stayed out of SimGrid's solver, entered it when another began on their
+  // links, or ran in it throughout (engine::Platform::Counts; 0 in the fast tier).
+  long long solo = 0;
+  long long interrupted = 0;
+  long long solved = 0;
 };
 
 struct TrainingRun {
