@@ -3,20 +3,31 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 
 namespace codesim::kernels {
 namespace {
 
-// Indices of the n largest values (ties to the lower index), in descending order.
+// Indices of the n largest values (ties to the lower index), in descending order: one pass that
+// keeps the best n so far sorted (n is 2 to 8 here, against 8 to 256 values). An index later in
+// the scan enters only if strictly larger than the n-th, and goes after every kept one it does
+// not exceed, so equal values stay in index order.
 void top_n(const float* values, int count, int n, std::vector<int>& order) {
-  order.resize(count);
-  std::iota(order.begin(), order.end(), 0);
-  std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](int a, int b) {
-    return values[a] > values[b] || (values[a] == values[b] && a < b);
-  });
-  order.resize(n);
+  order.clear();
+  for (int i = 0; i < count; ++i) {
+    const float v = values[i];
+    if (static_cast<int>(order.size()) == n && !(v > values[order.back()])) {
+      continue;
+    }
+    if (static_cast<int>(order.size()) == n) {
+      order.pop_back();
+    }
+    auto at = order.end();
+    while (at != order.begin() && v > values[*(at - 1)]) {
+      --at;
+    }
+    order.insert(at, i);
+  }
 }
 
 }  // namespace
