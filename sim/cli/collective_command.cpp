@@ -106,6 +106,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
   for (const auto& p : sweep.points) {
     rows.push_back({{"size_bytes", p.size.value},
                     {"algorithm", std::string(study::collective_algorithm_name(p.algorithm))},
+                    {"protocol", p.protocol},
                     {"time_us", p.time.value * 1e6},
                     {"algbw_GBps", p.algorithm_bandwidth.value / 1e9},
                     {"busbw_GBps", p.bus_bandwidth.value / 1e9}});
@@ -133,11 +134,12 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
       << ") over " << o.gpus << " GPUs, " << net.topology.nodes() << " node(s) of "
       << net.hardware.name << " on " << net.name << "\n";
   using Align = report::Table::Align;
-  report::Table t({"size", "algorithm", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
-                  {Align::right, Align::left, Align::right, Align::right, Align::right});
+  report::Table t({"size", "algorithm", "protocol", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
+                  {Align::right, Align::left, Align::left, Align::right, Align::right,
+                   Align::right});
   for (const auto& r : rows) {
     t.add_row({core::format_quantity(r["size_bytes"].get<double>(), core::Dimension::bytes),
-               r["algorithm"].get<std::string>(),
+               r["algorithm"].get<std::string>(), r["protocol"].get<std::string>(),
                fixed(r["time_us"].get<double>(), 1), fixed(r["algbw_GBps"].get<double>(), 2),
                fixed(r["busbw_GBps"].get<double>(), 2)});
   }

@@ -228,6 +228,19 @@ std::vector<Transfer::Call> nccl_calls(const hardware::CommCosts& costs, bool po
   return calls;
 }
 
+std::string_view nccl_protocol_name(int call) {
+  switch (call) {
+    case 0:
+      return "LL";
+    case 1:
+      return "LL128";
+    case 2:
+      return "Simple";
+    default:
+      return "";
+  }
+}
+
 double bus_factor(CollectiveKind k, int ranks) {
   const double p = ranks;
   switch (k) {

@@ -71,6 +71,9 @@ std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topolo
 // collective, or for a point-to-point call (send/recv, all-to-all), and its payload fraction.
 std::vector<Transfer::Call> nccl_calls(const hardware::CommCosts& costs, bool point_to_point);
 
+// The names of NCCL's protocols, in nccl_calls' order.
+std::string_view nccl_protocol_name(int call);
+
 // NCCL's bus bandwidth factor for p ranks.
 double bus_factor(CollectiveKind k, int ranks);
 

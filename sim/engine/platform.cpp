@@ -131,6 +131,7 @@ Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) cons
   p.copy = std::move(f.copy);
   p.wait = f.wait;
   timing.bottleneck = f.bottleneck;
+  timing.call = f.call;
   timing.latency = core::Seconds(f.latency);
   timing.wait = core::Seconds(f.wait);
   timing.alone_bandwidth_time = core::Seconds(f.alone);

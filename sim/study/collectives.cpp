@@ -47,7 +47,10 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
     const core::Seconds time = timings[static_cast<std::size_t>(last)].end -
                                timings[static_cast<std::size_t>(first)].start;
     const core::BytesPerSecond algbw(spec.sizes[i].value / time.value);
-    out.points.push_back({spec.sizes[i], chosen[i], time, algbw, algbw * out.bus_factor});
+    out.points.push_back(
+        {spec.sizes[i], chosen[i],
+         std::string(engine::nccl_protocol_name(timings[static_cast<std::size_t>(first)].call)),
+         time, algbw, algbw * out.bus_factor});
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/engine/collective.hpp"
@@ -29,6 +30,7 @@ struct CollectiveSweepSpec {
 struct CollectivePoint {
   core::Bytes size;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  std::string protocol;  // NCCL's protocol the first phase took (LL, LL128, Simple)
   core::Seconds time;
   core::BytesPerSecond algorithm_bandwidth;  // size / time
   core::BytesPerSecond bus_bandwidth;        // x NCCL's bus factor

@@ -145,9 +145,13 @@ TEST(CollectiveCli, NcclsChoiceIsReportedPerSize) {
   // auto (the default): inside an H800 node NVLS moves S (1 + 1/p) each way, less than the
   // ring's 2 (p - 1) / p S, and wins; across 4 nodes of an FT2 the candidates are ring, tree
   // and hierarchical.
-  const auto node = run_json("collective --kind all-reduce --gpus 8 --sizes 1MB,1GB");
+  const auto node = run_json("collective --kind all-reduce --gpus 8 --sizes 4KB,1MB,1GB");
   EXPECT_EQ(node["algorithm"], "auto");
-  EXPECT_EQ(node["results"][1]["algorithm"], "nvls");
+  EXPECT_EQ(node["results"][2]["algorithm"], "nvls");
+  // NCCL's protocol by size: LL (cheapest call, half the bandwidth) for a 4 KB call, Simple for
+  // 1 GB.
+  EXPECT_EQ(node["results"][0]["protocol"], "LL");
+  EXPECT_EQ(node["results"][2]["protocol"], "Simple");
   const auto ft2 =
       run_json("collective --kind all-reduce --gpus 32 --topology ft2 --radix 8 --sizes 1GB");
   const std::string chosen = ft2["results"][0]["algorithm"];
