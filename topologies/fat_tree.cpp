@@ -107,9 +107,14 @@ Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes)
   t.add_nodes(nodes, true);
   const int half = s.radix / 2;
   const int pods = core::ceil_div(t.gpus(), half * half);
-  // Core (j, c) for j, c < k/2: aggregation switch j of every pod links to cores (j, 0..k/2-1).
+  // Core group j (j < k/2) takes the uplinks of aggregation switch j of every pod: a two-layer
+  // tree whose leaves are those aggregation switches (k/2 uplinks each) and whose spines are
+  // the group's cores, built for the pods there are (k/2 cores per group at full size, none for
+  // one pod), parallel links where an aggregation switch has more uplinks than its group has
+  // cores.
+  const int per_group = static_cast<int>(two_layer_spines(pods, s.radix));
   std::vector<VertexId> cores;
-  for (int c = 0; c < half * half; ++c) {
+  for (int c = 0; c < half * per_group; ++c) {
     cores.push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
   }
   std::vector<VertexId> edges;
@@ -118,8 +123,11 @@ Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes)
     for (int j = 0; j < half; ++j) {
       const VertexId agg = t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod});
       aggregation.push_back(agg);
-      for (int c = 0; c < half; ++c) {
-        t.add_switch_link(agg, cores[j * half + c]);
+      for (int c = 0; c < per_group; ++c) {
+        const int links = half / per_group + (c < half % per_group ? 1 : 0);
+        for (int l = 0; l < links; ++l) {
+          t.add_switch_link(agg, cores[static_cast<std::size_t>(j * per_group + c)]);
+        }
       }
     }
     for (int i = 0; i < half; ++i) {

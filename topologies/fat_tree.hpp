@@ -10,7 +10,9 @@
 // Smaller clusters populate leaves (FT2) or pods (FT3) in order. A two-layer tree is built for
 // its leaves (FT2, MRFT, each MPFT plane): each leaf's k/2 uplinks spread over as few spines as
 // carry them, with parallel links (capacity = multiplicity) where a leaf has more uplinks than
-// there are spines; one leaf needs no spine. FT3 still builds its cores whole.
+// there are spines; one leaf needs no spine. FT3's cores are built the same way for its pods:
+// aggregation switch j of every pod and core group j form such a two-layer tree (no cores for
+// one pod). Pods are built whole (k/2 edge and k/2 aggregation switches).
 #pragma once
 
 #include "topologies/network_spec.hpp"

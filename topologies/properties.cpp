@@ -65,8 +65,11 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
     }
     case Family::ft3: {
       const long long pods = core::ceil_div(gpus, half * half);
-      c.switches = pods * k + half * half;
-      c.switch_links = pods * half * half * 2;  // edge-aggregation plus aggregation-core
+      const long long per_group = two_layer_spines(pods, k);
+      c.switches = pods * k + half * per_group;
+      // Edge-aggregation, plus aggregation-core (k/2 uplinks per aggregation switch) when there
+      // are cores.
+      c.switch_links = pods * half * half * (per_group > 0 ? 2 : 1);
       p.diameter = pods > 1 ? 4 : (core::ceil_div(gpus, half) > 1 ? 2 : 0);
       break;
     }

@@ -72,6 +72,28 @@ TEST(FatTree3, FullSizeIsKCubedOverFour) {
   }
 }
 
+TEST(FatTree3, CoresAreSizedForThePodsBuilt) {
+  // Radix 8: pods of 16 endpoints, k/2 = 4 core groups. 48 endpoints = 3 pods whose 4
+  // aggregation switches each have 4 uplinks: a group takes 3 x 4 = 12 uplinks on cores of 8
+  // ports, so 2 cores, each with 2 links from every pod's aggregation switch (8 cores, not 16).
+  // One pod needs no core. Radix 64 at 2048 GPUs (DeepSeek's size): 2 pods, 1 core per group:
+  // 2 x 64 + 32 = 160 switches instead of 2 x 64 + 1024.
+  const Counts three = count(build_topology({.family = Family::ft3, .radix = 8}, h800_node(), 6));
+  EXPECT_EQ(three.switches, 3 * 8 + 4 * 2);
+  EXPECT_EQ(three.switch_links, 3 * 16 * 2);  // edge-aggregation, aggregation-core (multiplicity)
+  const Counts one = count(build_topology({.family = Family::ft3, .radix = 8}, h800_node(), 2));
+  EXPECT_EQ(one.switches, 8);
+  const auto node = h800_node();
+  const auto sized = closed_form({.family = Family::ft3, .radix = 64}, node, 256, UnitPrices{});
+  EXPECT_EQ(sized.counts.switches, 160);
+  const auto full = closed_form({.family = Family::ft3, .radix = 64}, node, 8192, UnitPrices{});
+  EXPECT_EQ(full.counts.switches, 5 * 64 * 64 / 4);
+  EXPECT_LE(sized.cost.total_usd() / 2048, full.cost.total_usd() / 65536);  // per endpoint
+  for (int nodes : {3, 6, 10}) {
+    expect_counts_match_closed_form({.family = Family::ft3, .radix = 8}, nodes);
+  }
+}
+
 TEST(MultiRail, RailsShareSpines) {
   for (int nodes : {1, 4, 9}) {
     expect_counts_match_closed_form({.family = Family::mrft, .radix = 16}, nodes);
@@ -177,6 +199,7 @@ TEST(Bisection, ClosedFormEqualsMaxFlowOnSmallInstances) {
   const std::vector<std::pair<NetworkSpec, int>> cases = {
       {{.family = Family::ft2, .radix = 8}, 4},
       {{.family = Family::ft3, .radix = 8}, 16},
+      {{.family = Family::ft3, .radix = 8}, 6},  // 3 of 8 pods: cores sized for them
       {{.family = Family::mrft, .radix = 8}, 4},
       {{.family = Family::mpft, .radix = 8, .planes = 8}, 16}};
   for (const auto& [s, nodes] : cases) {
