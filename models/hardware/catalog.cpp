@@ -44,14 +44,12 @@ constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
 // NVLink 4 between two H200s: 370 GB/s per direction of the 450 nominal, fitted with NCCL's
 // costs (tools/calibration/fit_nccl.py on models/calibration/h200x2/nccl_algos.json; a 4 GiB
 // send moves 372).
-constexpr core::BytesPerSecond kNvlink4Achievable = 370_GBps;
 constexpr double kNvlinkAchievableFraction = 370.0 / 450.0;
 
-// NVLink 4 (H100, H200): the measured figure. Other generations have none: the same fraction
-// of their nominal bandwidth is assumed.
+// NVLink 4 (H100, H200, 450 nominal): 370 GB/s, the measured figure. Other generations have
+// none: the same fraction of their nominal bandwidth is assumed.
 constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
-  return {.bandwidth = nominal == 450_GBps ? kNvlink4Achievable
-                                           : nominal * kNvlinkAchievableFraction,
+  return {.bandwidth = nominal * kNvlinkAchievableFraction,
           .nominal_bandwidth = nominal,
           .latency = kNvlinkLatency,
           .domain_gpus = domain_gpus};

@@ -2,7 +2,6 @@
 #include "sim/engine/algorithm_choice.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace codesim::engine {
 
@@ -14,15 +13,12 @@ std::vector<CollectiveAlgorithm> candidate_algorithms(const CollectiveSpec& c,
   switch (c.kind) {
     case K::all_reduce: {
       std::vector<A> out{A::ring, A::tree};
-      std::map<int, int> per_node;
-      for (const int g : c.gpus) {
-        ++per_node[t.vertex(t.gpu(g)).node];
-      }
+      const auto per_node = gpus_by_node(c.gpus, t);
       if (per_node.size() == 1 && t.node_spec().comm.nvls) {
         out.push_back(A::nvls);
       }
       const bool whole_nodes = std::all_of(per_node.begin(), per_node.end(), [&](const auto& n) {
-        return n.second == t.node_spec().gpus_per_node;
+        return static_cast<int>(n.second.size()) == t.node_spec().gpus_per_node;
       });
       if (multi_phase && per_node.size() > 1 && whole_nodes) {
         out.push_back(A::hierarchical);
@@ -44,8 +40,7 @@ core::Seconds time_alone(const std::vector<Transfer>& phases,
                          const topologies::TrafficRouter& router, const FoldedLinks& links) {
   double seconds = 0;
   for (const auto& phase : phases) {
-    const FoldedLoads f = fold_loads(phase, router, links);
-    seconds += f.wait + phase.repeat * f.alone;
+    seconds += seconds_alone(phase, router, links);
   }
   return core::Seconds(seconds);
 }

@@ -7,17 +7,6 @@
 #include "sim/engine/stream_check.hpp"
 
 namespace codesim::engine {
-namespace {
-
-// A transfer's time alone: its wait (fixed cost and latencies) + repeat x its bottleneck's time,
-// as the full tier gives a transfer that shares nothing.
-double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
-                     const FoldedLinks& links) {
-  const FoldedLoads f = fold_loads(t, router, links);
-  return f.wait + t.repeat * f.alone;
-}
-
-}  // namespace
 
 std::vector<TaskTiming> run_streams_analytic(const StreamProgram& program,
                                              const topologies::TrafficRouter& router) {

@@ -42,10 +42,7 @@ Transfer to_every_other(const std::string& name, const std::vector<int>& ranks, 
 // Hierarchical all-reduce: the group must be whole nodes, the same local indices on each.
 std::vector<Transfer> hierarchical_all_reduce(const CollectiveSpec& c,
                                               const topologies::Topology& t) {
-  std::map<int, std::vector<int>> by_node;
-  for (const int gpu : c.gpus) {
-    by_node[t.vertex(t.gpu(gpu)).node].push_back(gpu);
-  }
+  const std::map<int, std::vector<int>> by_node = gpus_by_node(c.gpus, t);
   const int per_node = t.node_spec().gpus_per_node;
   for (const auto& [node, gpus] : by_node) {
     if (static_cast<int>(gpus.size()) != per_node) {
@@ -112,12 +109,6 @@ Transfer tree_all_reduce(const std::vector<int>& ranks, core::Bytes size) {
   return t;
 }
 
-bool one_node(const std::vector<int>& gpus, const topologies::Topology& t) {
-  const int node = t.vertex(t.gpu(gpus.front())).node;
-  return std::all_of(gpus.begin(), gpus.end(),
-                     [&](int g) { return t.vertex(t.gpu(g)).node == node; });
-}
-
 // NVLink SHARP: every GPU sends its buffer into the switch and gets its reduced slice
 // (S), then multicasts that slice (S / p out) and receives every other slice (S in); the load
 // on each GPU's link, each way, is S (1 + 1/p), which a ring of that many bytes reproduces.
@@ -125,7 +116,7 @@ Transfer nvls_all_reduce(const CollectiveSpec& c, const topologies::Topology& t)
   if (!t.node_spec().comm.nvls) {
     throw std::invalid_argument("nvls needs an NVSwitch that reduces (Hopper or later)");
   }
-  if (!one_node(c.gpus, t)) {
+  if (gpus_by_node(c.gpus, t).size() != 1) {
     throw std::invalid_argument("nvls runs inside one NVSwitch domain; the group spans nodes");
   }
   const double p = static_cast<double>(c.gpus.size());
@@ -217,6 +208,15 @@ std::string_view collective_algorithm_name(CollectiveAlgorithm a) {
       return "nvls";
   }
   return "?";
+}
+
+std::map<int, std::vector<int>> gpus_by_node(const std::vector<int>& gpus,
+                                             const topologies::Topology& t) {
+  std::map<int, std::vector<int>> by_node;
+  for (const int gpu : gpus) {
+    by_node[t.vertex(t.gpu(gpu)).node].push_back(gpu);
+  }
+  return by_node;
 }
 
 std::vector<Transfer::Call> nccl_calls(const hardware::CommCosts& costs, bool point_to_point) {

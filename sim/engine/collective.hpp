@@ -27,6 +27,7 @@
 // reduce-scatter, all-to-all), 2 (p - 1) / p (all-reduce) or 1 (send).
 #pragma once
 
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -66,6 +67,11 @@ struct CollectiveSpec {
 // domain or on hardware without it.
 std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
                                            int first_index);
+
+// The group's GPUs per node of the topology, in group order (hierarchical all-reduce needs whole
+// nodes, NVLS one node).
+std::map<int, std::vector<int>> gpus_by_node(const std::vector<int>& gpus,
+                                             const topologies::Topology& t);
 
 // NCCL's protocols as a transfer's calls (Transfer::calls): each protocol's fixed cost for a
 // collective, or for a point-to-point call (send/recv, all-to-all), and its payload fraction.

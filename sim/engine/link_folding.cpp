@@ -105,4 +105,10 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
   return out;
 }
 
+double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
+                     const FoldedLinks& links) {
+  const FoldedLoads f = fold_loads(t, router, links);
+  return f.wait + t.repeat * f.alone;
+}
+
 }  // namespace codesim::engine

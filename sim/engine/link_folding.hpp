@@ -42,4 +42,9 @@ struct FoldedLoads {
 FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
                        const FoldedLinks& links);
 
+// A transfer's time alone: its wait (fixed cost and latencies) + repeat x its bottleneck's time,
+// as the full tier gives a transfer that shares nothing.
+double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
+                     const FoldedLinks& links);
+
 }  // namespace codesim::engine

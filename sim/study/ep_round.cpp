@@ -39,9 +39,9 @@ EpPhase phase(const engine::TransferTiming& t, const std::vector<engine::GpuByte
   return p;
 }
 
-// DeepEP's counted bytes per GPU (EpPhase::deepep_rdma_per_gpu) of one message of `payload`.
-core::Bytes deepep_counted(const kernels::RoutingPlan& plan, workload::EpMode mode,
-                           core::Bytes payload) {
+// The messages per GPU DeepEP's accounting counts (EpPhase::deepep_rdma_per_gpu: these times a
+// token's payload).
+double deepep_messages_per_gpu(const kernels::RoutingPlan& plan, workload::EpMode mode) {
   double messages = 0;
   for (int t = 0; t < plan.tokens; ++t) {
     switch (mode) {
@@ -57,7 +57,7 @@ core::Bytes deepep_counted(const kernels::RoutingPlan& plan, workload::EpMode mo
         break;
     }
   }
-  return payload * (messages / plan.ep);
+  return messages / plan.ep;
 }
 
 }  // namespace
@@ -96,10 +96,9 @@ EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpe
       phase(timings[1], engine::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
   round.dispatch.fixed_cost = transfers[0].calls.front().fixed_cost;
   round.combine.fixed_cost = transfers[1].calls.front().fixed_cost;
-  round.dispatch.deepep_rdma_per_gpu =
-      deepep_counted(round.batch.plan, spec.mode, spec.payload.dispatch);
-  round.combine.deepep_rdma_per_gpu =
-      deepep_counted(round.batch.plan, spec.mode, spec.payload.combine);
+  const double counted = deepep_messages_per_gpu(round.batch.plan, spec.mode);
+  round.dispatch.deepep_rdma_per_gpu = spec.payload.dispatch * counted;
+  round.combine.deepep_rdma_per_gpu = spec.payload.combine * counted;
   return round;
 }
 

@@ -26,12 +26,13 @@ import argparse
 import datetime
 import json
 import os
-import statistics
 import subprocess
 
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
+
+from nccl_timing import median_per_call, slowest
 
 SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10] + [(1 << 20) << i for i in range(13)]  # to 4 GiB
 REPLAYS = 7
@@ -67,45 +68,20 @@ def time_graph(fn, k, stream):
     dist.barrier()
     graph.replay()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(REPLAYS):
-        dist.barrier()
-        torch.cuda.synchronize()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        with torch.cuda.stream(stream):
-            start.record()
-            graph.replay()
-            end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e-3 / k)
+    t = median_per_call(graph.replay, k, REPLAYS, stream)
     del graph
-    return statistics.median(times)
+    return t
 
 
 def time_eager(fn, k):
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(REPLAYS):
-        dist.barrier()
-        torch.cuda.synchronize()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
+
+    def calls():
         for _ in range(k):
             fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e-3 / k)
-    return statistics.median(times)
-
-
-def slowest(t, rank):
-    v = torch.tensor([t], device=f"cuda:{rank}", dtype=torch.float64)
-    dist.all_reduce(v, op=dist.ReduceOp.MAX)
-    return v.item()
+    return median_per_call(calls, k, REPLAYS, torch.cuda.current_stream())
 
 
 def operation(name, rank, n, size, dev):

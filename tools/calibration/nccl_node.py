@@ -22,12 +22,13 @@ import argparse
 import datetime
 import json
 import os
-import statistics
 import subprocess
 
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
+
+from nccl_timing import median_per_call, slowest
 
 SIZES = [1 << 20, 4 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30]
 WARMUP = 5
@@ -42,25 +43,11 @@ def timed(fn, rank):
     for _ in range(WARMUP):
         fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(REPEATS):
-        dist.barrier()
-        torch.cuda.synchronize()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
+
+    def calls():
         for _ in range(ITERS):
             fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e-3 / ITERS)
-    return statistics.median(times)
-
-
-def slowest(t, rank):
-    v = torch.tensor([t], device=f"cuda:{rank}", dtype=torch.float64)
-    dist.all_reduce(v, op=dist.ReduceOp.MAX)
-    return v.item()
+    return median_per_call(calls, ITERS, REPEATS, torch.cuda.current_stream())
 
 
 def worker(rank, n, args, queue):
