@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
+#include <tuple>
 
 #include "topologies/export.hpp"
 #include "topologies/routing.hpp"
@@ -24,12 +25,12 @@ VertexId other_end(const Graph& g, EdgeId e, VertexId v) {
 
 }  // namespace
 
-// Per-call scratch for the even spread, indexed by vertex.
+// Per-call scratch for the even spread, indexed by vertex; `level[d]` holds the vertices d hops
+// from the destination that bytes have reached.
 struct TrafficRouter::Frontier {
   std::vector<double> amount;
   std::vector<double> latency;
-  std::vector<VertexId> now;
-  std::vector<VertexId> next;
+  std::vector<std::vector<VertexId>> level;
 };
 
 std::size_t TrafficRouter::NicPairHash::operator()(const NicPair& p) const {
@@ -144,48 +145,55 @@ bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
   return true;
 }
 
-core::Seconds TrafficRouter::spread_even(const NicPair& nics, core::Bytes bytes,
-                                         core::Seconds outside, Frontier& f, LinkLoads& out) const {
+core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segment>> toward,
+                                         Frontier& f, LinkLoads& out) const {
   const Graph& g = topology_->graph();
-  const std::vector<int>& dist = distance_to(nics.out);
-  if (dist[nics.in] < 0) {
-    throw std::runtime_error("no route between the two GPUs");
+  const VertexId destination = toward.front().first.out;
+  const std::vector<int>& dist = distance_to(destination);
+  // Bytes enter at their source NICs, with the latency of their path outside the switches.
+  auto arrive = [&](VertexId v, double bytes, double latency) {
+    if (f.amount[v] == 0.0) {
+      f.level[static_cast<std::size_t>(dist[v])].push_back(v);
+      f.latency[v] = latency;
+    } else {
+      f.latency[v] = std::max(f.latency[v], latency);
+    }
+    f.amount[v] += bytes;
+  };
+  for (const auto& [nics, segment] : toward) {
+    const int d = dist[nics.in];
+    if (d < 0) {
+      throw std::runtime_error("no route between the two GPUs");
+    }
+    if (f.level.size() <= static_cast<std::size_t>(d)) {
+      f.level.resize(static_cast<std::size_t>(d) + 1);
+    }
+    arrive(nics.in, segment.bytes.value, segment.latency.value);
   }
   // Level by level toward the destination NIC: each vertex splits what reaches it evenly over
   // its links to vertices one hop closer; latency is the longest way in.
-  f.now.assign(1, nics.in);
-  f.amount[nics.in] = bytes.value;
-  f.latency[nics.in] = 0.0;
   std::vector<EdgeId> hops;
-  while (!(f.now.size() == 1 && f.now.front() == nics.out)) {
-    f.next.clear();
-    for (const VertexId v : f.now) {
+  for (std::size_t d = f.level.size() - 1; d > 0; --d) {
+    for (const VertexId v : f.level[d]) {
       hops.clear();
       for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
         const VertexId u = boost::target(e, g);
-        if (dist[u] == dist[v] - 1 && (u == nics.out || is_switch(g[u].kind))) {
+        if (dist[u] == dist[v] - 1 && (u == destination || is_switch(g[u].kind))) {
           hops.push_back(e);
         }
       }
       const double share = f.amount[v] / static_cast<double>(hops.size());
       for (const EdgeId e : hops) {
-        const VertexId u = boost::target(e, g);
         add(out, v, e, core::Bytes(share));
-        const double arrive = f.latency[v] + g[e].latency.value;
-        if (f.amount[u] == 0.0) {
-          f.next.push_back(u);
-          f.latency[u] = arrive;
-        } else {
-          f.latency[u] = std::max(f.latency[u], arrive);
-        }
-        f.amount[u] += share;
+        arrive(boost::target(e, g), share, f.latency[v] + g[e].latency.value);
       }
       f.amount[v] = 0.0;
     }
-    std::swap(f.now, f.next);
+    f.level[d].clear();
   }
-  f.amount[nics.out] = 0.0;
-  return outside + core::Seconds(f.latency[nics.out]);
+  f.level[0].clear();
+  f.amount[destination] = 0.0;
+  return core::Seconds(f.latency[destination]);
 }
 
 core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoads& out,
@@ -255,11 +263,21 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
     s.bytes += f.bytes;
     s.latency = std::max(s.latency, outside);
   }
+  // Toward one destination NIC at a time (and one hop, which keeps its own latency).
+  std::vector<std::pair<NicPair, Segment>> ordered(segments.begin(), segments.end());
+  std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.first.out, x.first.hop, x.first.in) <
+           std::tie(y.first.out, y.first.hop, y.first.in);
+  });
   Frontier frontier;
   frontier.amount.assign(t.vertex_count(), 0.0);
   frontier.latency.assign(t.vertex_count(), 0.0);
-  for (const auto& [nics, s] : segments) {
-    note(nics.hop, spread_even(nics, s.bytes, s.latency, frontier, out));
+  for (auto first = ordered.begin(); first != ordered.end();) {
+    const auto last = std::find_if(first, ordered.end(), [&](const auto& s) {
+      return s.first.out != first->first.out || s.first.hop != first->first.hop;
+    });
+    note(first->first.hop, spread_even({first, last}, frontier, out));
+    first = last;
   }
   for (const core::Seconds l : hop_latency) {
     out.latency += l;

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/core/units.hpp"
@@ -87,9 +88,12 @@ class TrafficRouter {
   // NVLink (and PCIe) hops of one flow; returns the NIC pair it enters and leaves the network by,
   // or nothing when it stays in the node.
   bool local_part(const Flow& f, LinkLoads& out, NicPair& nics, core::Seconds& latency) const;
-  // Both return the path latency, `outside` included.
-  core::Seconds spread_even(const NicPair& nics, core::Bytes bytes, core::Seconds outside,
-                            Frontier& f, LinkLoads& out) const;
+  // The segments [first, last), all toward one NIC at one hop, spread evenly together (the split
+  // at a vertex does not depend on where its bytes came from). Returns the longest path latency,
+  // `outside` included.
+  core::Seconds spread_even(std::span<const std::pair<NicPair, Segment>> toward, Frontier& f,
+                            LinkLoads& out) const;
+  // Returns the path latency, `outside` included.
   core::Seconds spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
                               core::Seconds outside) const;
   // Hops from every vertex to `nic` through switches (-1: unreachable); computed once per NIC.

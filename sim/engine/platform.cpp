@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/core/error.hpp"
+#include "sim/engine/adjacent_zone.hpp"
 #include "sim/engine/link_folding.hpp"
 #include "sim/engine/stream_check.hpp"
 
@@ -90,7 +91,8 @@ void Platform::Impl::build() {
   char* argv[] = {program, nullptr};
   engine = std::make_unique<sg4::Engine>(&argc, argv);
   sg4::Engine::set_config("host/model:ptask_L07");
-  auto* zone = sg4::create_full_zone("codesim");
+  auto* routes = AdjacentZone::create("codesim");
+  auto* zone = routes->get_iface();
   hosts.resize(topology.vertex_count());
   for (std::size_t v = 0; v < hosts.size(); ++v) {
     // Speed 1: a GPU's copy work is given in seconds at its cap (Prepared::copy).
@@ -116,10 +118,8 @@ void Platform::Impl::build() {
     link->set_latency(0);
     auto* first = hosts[static_cast<std::size_t>(first_vertex)]->get_netpoint();
     auto* second = hosts[static_cast<std::size_t>(second_vertex)]->get_netpoint();
-    zone->add_route(first, second, nullptr, nullptr,
-                    {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, false);
-    zone->add_route(second, first, nullptr, nullptr,
-                    {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::DOWN)}, false);
+    routes->add_adjacent(first, second, link->get_link_up());
+    routes->add_adjacent(second, first, link->get_link_down());
   }
   zone->seal();
 }
@@ -344,14 +344,16 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
 }
 
 core::Bytes Platform::estimated_memory(const topologies::Topology& t) {
-  const double v = static_cast<double>(t.vertex_count());
-  // Per link (two directions: SimGrid link objects, route entries, LMM constraints): an estimate,
-  // not separately measured. Checked as a whole against the peak memory of `codesim collective
-  // --kind send --topology ft2 --radix 64 --bench` (session 4): 64, 128 and 256 nodes took 13, 47
-  // and 171 MB more than 16 nodes, where this estimate gives 11, 42 and 164 MB (the V^2 routing
-  // table dominates; the estimate is 5-20% low).
-  constexpr double kPerLink = 2 * 400.0;
-  return core::Bytes(v * v * sizeof(void*) + kPerLink * static_cast<double>(t.links().size()));
+  // Fitted to peak RSS of `codesim collective --kind all-reduce --gpus 8 --sizes 1MiB` (the
+  // topology, its router and this platform, 2026-12-01, Debian 12): FT3 radix 64 from 1024 to 8192
+  // nodes grows 106 KB per node (17.6 vertices, 40 links), MPFT radix 64 from 256 to 2048 nodes
+  // 88 KB per node (17.4 vertices, 32 links). Solved for both: about 1 KB per vertex (a SimGrid
+  // host, its CPU and netpoint, the topology's adjacency) and 2.25 KB per link (two directions:
+  // SimGrid link objects and LMM constraints, the zone's two routes, the router's state).
+  constexpr double kPerVertex = 1000;
+  constexpr double kPerLink = 2250;
+  return core::Bytes(kPerVertex * static_cast<double>(t.vertex_count()) +
+                     kPerLink * static_cast<double>(t.links().size()));
 }
 
 Platform::Counts Platform::counts() const {

@@ -3,6 +3,8 @@
 //   every topology vertex (GPU, NVSwitch, NIC, switch) -> a SimGrid host
 //   every link                                          -> a split-duplex link, its bandwidth
 //   one route per pair of adjacent vertices, each way   -> that link, in that direction
+//                                                          (AdjacentZone: memory per link, not
+//                                                          per pair of vertices)
 //
 // A transfer's flows are routed by topologies::TrafficRouter into bytes per directed link; the
 // transfer then runs as one parallel task (host model ptask_L07) whose bytes matrix has, for each
@@ -40,8 +42,8 @@ class Platform {
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
 
-  // Memory the platform of `t` takes, roughly: SimGrid's full-zone routing table (one pointer
-  // per ordered pair of vertices) and the links. For refusing a run up front.
+  // Memory the platform of `t` takes with its topology and router, roughly: linear in vertices
+  // and links (fitted to measured peak memory, platform.cpp). For refusing a run up front.
   static core::Bytes estimated_memory(const topologies::Topology& t);
 
   const topologies::Topology& topology() const;

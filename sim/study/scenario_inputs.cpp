@@ -67,8 +67,8 @@ void check_platform_budget(const config::Scenario& s, const topologies::Topology
     config::scenario_error(
         s, "hardware.nodes",
         "the simulated platform would need about " + mb(platform) +
-            " MB (SimGrid's routing table grows with the square of the " +
-            std::to_string(t.vertex_count()) + " GPUs, NICs and switches), over the budget of " +
+            " MB for its " + std::to_string(t.vertex_count()) + " GPUs, NICs and switches and " +
+            std::to_string(t.links().size()) + " links, over the budget of " +
             mb(budget.max_platform_memory) + " MB",
         "fewer nodes, or raise --max-memory-mb");
   }

@@ -82,13 +82,13 @@ TEST(InferenceCli, BadInferenceScenariosFailWithExactMessages) {
 
 TEST(InferenceCli, APlatformOverTheMemoryBudgetIsRefusedBeforeItIsBuilt) {
   // 40 nodes: 320 GPUs, 320 NICs, 24 switches (8 planes of 2 leaves and 1 spine), 40 NVSwitches;
-  // SimGrid's routes: about 5 MB.
+  // 1472 links: 704 x 1 KB + 1472 x 2.25 KB = 4.0 MB (Platform::estimated_memory).
   const auto r = run_codesim("run scenarios/deepseek-v3-decode-h800.yaml --max-memory-mb 1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "scenarios/deepseek-v3-decode-h800.yaml:13:10: error: hardware.nodes: the simulated "
-            "platform would need about 5.1 MB (SimGrid's routing table grows with the square of "
-            "the 704 GPUs, NICs and switches), over the budget of 1.0 MB\n"
+            "platform would need about 4.0 MB for its 704 GPUs, NICs and switches and 1472 links, "
+            "over the budget of 1.0 MB\n"
             "  hint: fewer nodes, or raise --max-memory-mb\n");
 }
 

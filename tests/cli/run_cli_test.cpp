@@ -97,8 +97,8 @@ TEST(RunCli, SimulationsOverTheBudgetAreRefusedUpFront) {
   EXPECT_EQ(
       memory.err,
       "tests/scenarios/small-step.yaml:11:10: error: hardware.nodes: the simulated platform would "
-      "need about 0.3 MB (SimGrid's routing table grows with the square of the 144 GPUs, NICs "
-      "and switches), over the budget of 0.1 MB\n"
+      "need about 0.6 MB for its 144 GPUs, NICs and switches and 192 links, over the budget of "
+      "0.1 MB\n"
       "  hint: fewer nodes, or raise --max-memory-mb\n");
   const auto tasks = run_codesim("run tests/scenarios/small-step.yaml --max-tasks 10");
   EXPECT_EQ(tasks.exit_code, 2);
