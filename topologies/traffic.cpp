@@ -72,31 +72,47 @@ void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes byt
       bytes;
 }
 
-const std::vector<int>& TrafficRouter::distance_to(VertexId nic) const {
-  const auto found = distances_.find(nic);
-  if (found != distances_.end()) {
-    return found->second;
-  }
+TrafficRouter::Distances TrafficRouter::distance_to(VertexId nic) const {
   const Graph& g = topology_->graph();
-  std::vector<int> dist(boost::num_vertices(g), -1);
-  dist[nic] = 0;
-  std::deque<VertexId> queue{nic};
-  while (!queue.empty()) {
-    const VertexId v = queue.front();
-    queue.pop_front();
-    if (v != nic && !is_switch(g[v].kind)) {
-      continue;  // NICs end paths; only switches carry transit traffic
+  // The root: the NIC's only switch when it has one, else the NIC itself.
+  VertexId root = nic;
+  int switches = 0;
+  for (const auto e : boost::make_iterator_range(boost::out_edges(nic, g))) {
+    if (is_switch(g[boost::target(e, g)].kind)) {
+      root = boost::target(e, g);
+      ++switches;
     }
-    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-      const VertexId u = boost::target(e, g);
-      const VertexKind kind = g[u].kind;
-      if ((is_switch(kind) || kind == VertexKind::nic) && dist[u] < 0) {
-        dist[u] = dist[v] + 1;
-        queue.push_back(u);
+  }
+  if (switches != 1) {
+    root = nic;
+  }
+  Distances out;
+  out.nic_ = nic;
+  out.offset_ = root == nic ? 0 : 1;
+  auto found = distances_.find(root);
+  if (found == distances_.end()) {
+    std::vector<std::int16_t> dist(boost::num_vertices(g), -1);
+    dist[root] = 0;
+    std::deque<VertexId> queue{root};
+    while (!queue.empty()) {
+      const VertexId v = queue.front();
+      queue.pop_front();
+      if (v != root && !is_switch(g[v].kind)) {
+        continue;  // NICs end paths; only switches carry transit traffic
+      }
+      for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+        const VertexId u = boost::target(e, g);
+        const VertexKind kind = g[u].kind;
+        if ((is_switch(kind) || kind == VertexKind::nic) && dist[u] < 0) {
+          dist[u] = static_cast<std::int16_t>(dist[v] + 1);
+          queue.push_back(u);
+        }
       }
     }
+    found = distances_.emplace(root, std::move(dist)).first;
   }
-  return distances_.emplace(nic, std::move(dist)).first->second;
+  out.from_ = &found->second;
+  return out;
 }
 
 bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
@@ -149,7 +165,7 @@ core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segm
                                          Frontier& f, LinkLoads& out) const {
   const Graph& g = topology_->graph();
   const VertexId destination = toward.front().first.out;
-  const std::vector<int>& dist = distance_to(destination);
+  const Distances dist = distance_to(destination);
   // Bytes enter at their source NICs, with the latency of their path outside the switches.
   auto arrive = [&](VertexId v, double bytes, double latency) {
     if (f.amount[v] == 0.0) {
@@ -199,7 +215,7 @@ core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segm
 core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoads& out,
                                            core::Seconds outside) const {
   const Graph& g = topology_->graph();
-  const std::vector<int>& dist = distance_to(nics.out);
+  const Distances dist = distance_to(nics.out);
   if (dist[nics.in] < 0) {
     throw std::runtime_error("no route between the two GPUs");
   }

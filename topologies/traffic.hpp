@@ -96,13 +96,31 @@ class TrafficRouter {
   // Returns the path latency, `outside` included.
   core::Seconds spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
                               core::Seconds outside) const;
-  // Hops from every vertex to `nic` through switches (-1: unreachable); computed once per NIC.
-  const std::vector<int>& distance_to(VertexId nic) const;
+  // Hops from every vertex to a NIC through switches (-1: unreachable). A NIC with one switch
+  // (its leaf) is one hop past it, so the table is kept per leaf: one per 32 NICs on a radix-64
+  // fat tree, in 16-bit entries (a 65,536-endpoint FT3 has 143k vertices).
+  class Distances {
+   public:
+    int operator[](VertexId v) const {
+      if (v == nic_) {
+        return 0;
+      }
+      const int d = (*from_)[v];
+      return d < 0 ? -1 : d + offset_;
+    }
+
+   private:
+    friend class TrafficRouter;
+    const std::vector<std::int16_t>* from_ = nullptr;
+    VertexId nic_ = 0;
+    int offset_ = 0;
+  };
+  Distances distance_to(VertexId nic) const;
 
   const Topology* topology_;
   Spread spread_;
   std::vector<VertexId> first_;  // per link id: the vertex its direction 0 starts from
-  mutable std::unordered_map<VertexId, std::vector<int>> distances_;
+  mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
 };
 
 }  // namespace codesim::topologies

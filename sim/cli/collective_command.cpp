@@ -89,15 +89,24 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
                           " GPUs, fewer than --gpus " + std::to_string(o.gpus),
                       "", "--nodes");
   }
+  const study::CollectiveSweepSpec spec{
+      .kind = kind,
+      .algorithm = algorithm,
+      .gpus = o.gpus,
+      .sizes = sizes,
+      .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even};
+  const core::Bytes need = study::estimated_memory(net.topology, spec);
+  if (need.value > o.max_memory_mb * 1e6) {
+    throw_usage_error("collective",
+                      "the " + std::string(study::collective_kind_name(kind)) + " over " +
+                          std::to_string(o.gpus) + " GPUs would need about " + core::megabytes(need.value) +
+                          " MB to simulate, over the budget of " +
+                          core::megabytes(o.max_memory_mb * 1e6) + " MB",
+                      "fewer --gpus or --sizes, or raise --max-memory-mb", "--gpus");
+  }
   const study::CollectiveSweep sweep = [&] {
     try {
-      return study::simulate_collectives(
-          net.topology,
-          {.kind = kind,
-           .algorithm = algorithm,
-           .gpus = o.gpus,
-           .sizes = sizes,
-           .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even});
+      return study::simulate_collectives(net.topology, spec);
     } catch (const std::invalid_argument& e) {
       throw_usage_error("collective", e.what());
     }

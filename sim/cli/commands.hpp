@@ -148,6 +148,7 @@ struct CollectiveOptions {
   int gpus = 8;           // the first N GPUs
   std::string sizes = "1MB,16MB,256MB,1GB";
   std::string spread = "even";
+  double max_memory_mb = 4096;  // refuse a sweep that would need more
   bool bench = false;
   report::Format format = report::Format::table;
 };

@@ -292,6 +292,9 @@ Command add_collective(CLI::App& app) {
   cmd->add_option("--sizes", o->sizes, "Message sizes, comma-separated (NCCL tests' size)");
   cmd->add_option("--spread", o->spread, "even or hashed")
       ->check(CLI::IsMember({"even", "hashed"}));
+  cmd->add_option("--max-memory-mb", o->max_memory_mb,
+                  "Refuse a sweep whose simulation would need more memory (default 4096)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--bench", o->bench, "Print simulation time and memory");
   add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_collective)};

@@ -45,6 +45,10 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+std::string megabytes(double bytes) {
+  return fixed(bytes / 1e6, bytes < 1e7 ? 1 : 0);
+}
+
 std::string join(std::span<const std::string> parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -18,6 +18,9 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
 // v with `digits` digits after the point: fixed(3.14159, 2) = "3.14".
 std::string fixed(double v, int digits);
 
+// Bytes as megabytes, with a decimal below 10 MB (small test platforms): "0.6", "4096".
+std::string megabytes(double bytes);
+
 std::string join(std::span<const std::string> parts, std::string_view separator);
 
 // The pieces of `text` between `separator`s, empty pieces kept: split("a,,b", ',') = a, "", b.

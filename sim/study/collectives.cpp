@@ -10,6 +10,16 @@
 
 namespace codesim::study {
 
+core::Bytes estimated_memory(const topologies::Topology& topology, const CollectiveSweepSpec& spec) {
+  constexpr double kKeptPerPair = 24;
+  constexpr double kRoutedPerPair = 108;
+  const double n = spec.gpus;
+  const double pairs = spec.kind == CollectiveKind::all_to_all ? n * (n - 1) : 0;
+  const double sizes = static_cast<double>(spec.sizes.size());
+  return engine::Platform::estimated_memory(topology) +
+         core::Bytes(pairs * (kKeptPerPair * sizes + kRoutedPerPair));
+}
+
 CollectiveSweep simulate_collectives(const topologies::Topology& topology,
                                      const CollectiveSweepSpec& spec) {
   if (topology.gpus() < spec.gpus) {

@@ -61,8 +61,7 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
 void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
                            const Budget& budget) {
   const core::Bytes platform = engine::Platform::estimated_memory(t);
-  // Megabytes, with a decimal below 10 (small test platforms).
-  auto mb = [](core::Bytes b) { return core::fixed(b.value / 1e6, b.value < 1e7 ? 1 : 0); };
+  auto mb = [](core::Bytes b) { return core::megabytes(b.value); };
   if (platform > budget.max_platform_memory) {
     config::scenario_error(
         s, "hardware.nodes",
