@@ -1,11 +1,19 @@
 // Dragonfly generator.
 #include "topologies/dragonfly.hpp"
 
+#include <algorithm>
+#include <set>
+
+#include "sim/core/arithmetic.hpp"
+
 namespace codesim::topologies {
 
 std::vector<std::pair<int, int>> dragonfly_global_pairs(int groups, int ports_per_group) {
-  std::vector<int> used(groups, 0);
   std::vector<std::pair<int, int>> pairs;
+  if (groups < 2) {
+    return pairs;
+  }
+  std::vector<int> used(groups, 0);
   const long long total = static_cast<long long>(groups) * ports_per_group / 2;
   pairs.reserve(static_cast<std::size_t>(total));
   std::size_t at_cycle_start = 0;
@@ -29,14 +37,45 @@ std::vector<std::pair<int, int>> dragonfly_global_pairs(int groups, int ports_pe
   return pairs;
 }
 
+long long dragonfly_groups_needed(const NetworkSpec& s, long long endpoints) {
+  const long long per_group = static_cast<long long>(s.dragonfly_a) * s.endpoints_per_router;
+  return std::min<long long>(s.dragonfly_groups, core::ceil_div(endpoints, per_group));
+}
+
+int dragonfly_diameter(const NetworkSpec& s, long long groups) {
+  const int a = s.dragonfly_a;
+  const int h = s.dragonfly_h;
+  if (groups < 2) {
+    return 1;
+  }
+  if (h < groups - 1) {
+    return 3;
+  }
+  // Global port t of a group sits on router t / h (build_dragonfly).
+  const int g = static_cast<int>(groups);
+  std::vector<std::set<int>> reached(static_cast<std::size_t>(g * a));
+  std::vector<int> next_port(static_cast<std::size_t>(g), 0);
+  for (const auto& [g1, g2] : dragonfly_global_pairs(g, a * h)) {
+    reached[static_cast<std::size_t>(g1 * a + next_port[static_cast<std::size_t>(g1)]++ / h)]
+        .insert(g2);
+    reached[static_cast<std::size_t>(g2 * a + next_port[static_cast<std::size_t>(g2)]++ / h)]
+        .insert(g1);
+  }
+  const bool all = std::all_of(reached.begin(), reached.end(), [&](const std::set<int>& r) {
+    return static_cast<long long>(r.size()) == groups - 1;
+  });
+  return all ? 2 : 3;
+}
+
 Topology build_dragonfly(const NetworkSpec& s, const NodeSpec& node, int nodes) {
   Topology t("dragonfly", node);
   t.add_nodes(nodes, true);
   const int a = s.dragonfly_a;
   const int h = s.dragonfly_h;
+  const int groups = static_cast<int>(dragonfly_groups_needed(s, t.gpus()));
   std::vector<VertexId> routers;
-  routers.reserve(static_cast<std::size_t>(a) * s.dragonfly_groups);
-  for (int g = 0; g < s.dragonfly_groups; ++g) {
+  routers.reserve(static_cast<std::size_t>(a) * groups);
+  for (int g = 0; g < groups; ++g) {
     for (int r = 0; r < a; ++r) {
       routers.push_back(t.add_vertex(Vertex{.kind = VertexKind::router, .group = g}));
       for (int other = 0; other < r; ++other) {
@@ -45,8 +84,8 @@ Topology build_dragonfly(const NetworkSpec& s, const NodeSpec& node, int nodes) 
     }
   }
   // Global port t of a group sits on router t / h.
-  std::vector<int> next_port(s.dragonfly_groups, 0);
-  for (const auto& [g1, g2] : dragonfly_global_pairs(s.dragonfly_groups, a * h)) {
+  std::vector<int> next_port(groups, 0);
+  for (const auto& [g1, g2] : dragonfly_global_pairs(groups, a * h)) {
     const int r1 = next_port[g1]++ / h;
     const int r2 = next_port[g2]++ / h;
     t.add_switch_link(routers[g1 * a + r1], routers[g2 * a + r2]);

@@ -12,6 +12,16 @@ namespace codesim::topologies {
 // (mod g), cycling through offsets until every group's a x h global ports are used.
 std::vector<std::pair<int, int>> dragonfly_global_pairs(int groups, int ports_per_group);
 
+// Groups built for `endpoints`: whole groups of a routers, p endpoints each, at most the spec's.
+// With fewer groups than the full g every group still wires its a x h global ports, spread over
+// the groups there are (parallel links between a pair of groups; capacity = multiplicity), as a
+// partially populated Dragonfly is cabled.
+long long dragonfly_groups_needed(const NetworkSpec& s, long long endpoints);
+
+// Router hops between the farthest two routers of `groups` built groups: 1 in one group; 2 when
+// every router has a global link to every other group (few groups); 3 otherwise.
+int dragonfly_diameter(const NetworkSpec& s, long long groups);
+
 Topology build_dragonfly(const NetworkSpec& s, const NodeSpec& node, int nodes);
 
 }  // namespace codesim::topologies

@@ -7,7 +7,9 @@
 #include <deque>
 
 #include "sim/core/arithmetic.hpp"
+#include "topologies/dragonfly.hpp"
 #include "topologies/fat_tree.hpp"
+#include "topologies/slim_fly.hpp"
 
 namespace codesim::topologies {
 namespace {
@@ -18,6 +20,39 @@ void add_two_layer(Counts& c, long long leaves, long long radix) {
   const long long spines = two_layer_spines(leaves, radix);
   c.switches += leaves + spines;
   c.switch_links += spines > 0 ? leaves * (radix / 2) : 0;
+}
+
+// Longest shortest path among n routers joined by `links` (BFS from each; -1 if disconnected).
+int router_diameter(int n, const std::vector<std::pair<int, int>>& links) {
+  std::vector<std::vector<int>> next(static_cast<std::size_t>(n));
+  for (const auto& [a, b] : links) {
+    next[static_cast<std::size_t>(a)].push_back(b);
+    next[static_cast<std::size_t>(b)].push_back(a);
+  }
+  int diameter = 0;
+  std::vector<int> dist(static_cast<std::size_t>(n));
+  for (int src = 0; src < n; ++src) {
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[static_cast<std::size_t>(src)] = 0;
+    std::deque<int> queue{src};
+    while (!queue.empty()) {
+      const int v = queue.front();
+      queue.pop_front();
+      for (const int u : next[static_cast<std::size_t>(v)]) {
+        if (dist[static_cast<std::size_t>(u)] < 0) {
+          dist[static_cast<std::size_t>(u)] = dist[static_cast<std::size_t>(v)] + 1;
+          queue.push_back(u);
+        }
+      }
+    }
+    for (const int d : dist) {
+      if (d < 0) {
+        return -1;
+      }
+      diameter = std::max(diameter, d);
+    }
+  }
+  return diameter;
 }
 
 // Expected links across a random balanced split of n vertices joined by `links` links:
@@ -76,9 +111,18 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
     case Family::slimfly: {
       const long long q = s.slimfly_q;
       const long long delta = q % 4 == 1 ? 1 : (q % 4 == 3 ? -1 : 0);
-      c.switches = 2 * q * q;
-      c.switch_links = q * q * (3 * q - delta) / 2;
-      p.diameter = 2;
+      const long long routers = slim_fly_routers_needed(s.slimfly_q, s.endpoints_per_router, gpus);
+      if (routers == 2 * q * q) {
+        c.switches = 2 * q * q;
+        c.switch_links = q * q * (3 * q - delta) / 2;
+        p.diameter = 2;
+      } else {
+        // Fewer routers (slim_fly.hpp): count the MMS links among them, measure the diameter.
+        const SlimFlyBuild built = slim_fly_build(s.slimfly_q, routers);
+        c.switches = routers;
+        c.switch_links = static_cast<long long>(built.links.size());
+        p.diameter = router_diameter(static_cast<int>(routers), built.links);
+      }
       // No closed form for the minimum bisection of an MMS graph: estimate it by a random
       // balanced split of the routers.
       cut_links = std::min(cut_links, random_cut(static_cast<double>(c.switch_links),
@@ -88,17 +132,30 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
     }
     case Family::dragonfly: {
       const long long a = s.dragonfly_a;
-      const long long g = s.dragonfly_groups;
-      const long long global = g * a * s.dragonfly_h / 2;
+      const long long g = dragonfly_groups_needed(s, gpus);
+      // Every group's a h global ports, paired over the groups built (dragonfly.hpp).
+      const long long global =
+          g == s.dragonfly_groups
+              ? g * a * s.dragonfly_h / 2
+              : static_cast<long long>(
+                    dragonfly_global_pairs(static_cast<int>(g), static_cast<int>(a * s.dragonfly_h))
+                        .size());
       c.switches = a * g;
       c.switch_links = g * a * (a - 1) / 2 + global;
-      p.diameter = g > 1 ? 3 : 1;
+      p.diameter =
+          core::ceil_div(gpus, static_cast<long long>(s.endpoints_per_router)) > 1
+              ? dragonfly_diameter(s, g)
+              : 0;
       // Split the groups in halves; global links are spread evenly over group pairs, so the
       // share crossing is (g/2)(g - g/2) / (g(g-1)/2). An estimate: other cuts may be smaller.
-      const double crossing = static_cast<double>(global) *
-                              static_cast<double>((g / 2) * (g - g / 2)) /
-                              (static_cast<double>(g) * static_cast<double>(g - 1) / 2.0);
-      cut_links = std::min(cut_links, crossing);
+      if (g > 1) {
+        const double crossing = static_cast<double>(global) *
+                                static_cast<double>((g / 2) * (g - g / 2)) /
+                                (static_cast<double>(g) * static_cast<double>(g - 1) / 2.0);
+        cut_links = std::min(cut_links, crossing);
+      } else {
+        cut_links = std::min(cut_links, static_cast<double>((a / 2) * (a - a / 2)));
+      }
       p.bisection_exact = false;
       break;
     }

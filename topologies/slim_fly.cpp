@@ -1,7 +1,10 @@
 // MMS graph construction.
 #include "topologies/slim_fly.hpp"
 
+#include <algorithm>
 #include <set>
+
+#include "sim/core/arithmetic.hpp"
 
 namespace codesim::topologies {
 namespace {
@@ -87,19 +90,55 @@ std::vector<std::pair<int, int>> mms_graph_edges(int q) {
   return edges;
 }
 
+long long slim_fly_routers_needed(int q, int endpoints_per_router, long long endpoints) {
+  return std::min(2LL * q * q,
+                  core::ceil_div(endpoints, static_cast<long long>(endpoints_per_router)));
+}
+
+SlimFlyBuild slim_fly_build(int q, long long routers) {
+  // Which routers: rows of both halves in turn. In what order: by MMS id, as at full size.
+  std::vector<bool> built(static_cast<std::size_t>(2 * q * q), false);
+  long long taken = 0;
+  for (int x = 0; x < q; ++x) {
+    for (int half = 0; half < 2; ++half) {
+      for (int y = 0; y < q && taken < routers; ++y, ++taken) {
+        built[static_cast<std::size_t>(half * q * q + x * q + y)] = true;
+      }
+    }
+  }
+  SlimFlyBuild out;
+  std::vector<int> position(built.size(), -1);
+  for (int id = 0; id < 2 * q * q; ++id) {
+    if (built[static_cast<std::size_t>(id)]) {
+      position[static_cast<std::size_t>(id)] = static_cast<int>(out.routers.size());
+      out.routers.push_back(id);
+    }
+  }
+  for (const auto& [a, b] : mms_graph_edges(q)) {
+    const int pa = position[static_cast<std::size_t>(a)];
+    const int pb = position[static_cast<std::size_t>(b)];
+    if (pa >= 0 && pb >= 0) {
+      out.links.emplace_back(pa, pb);
+    }
+  }
+  return out;
+}
+
 Topology build_slim_fly(const NetworkSpec& s, const NodeSpec& node, int nodes) {
   Topology t("slimfly", node);
   t.add_nodes(nodes, true);
   const int q = s.slimfly_q;
+  const SlimFlyBuild built =
+      slim_fly_build(q, slim_fly_routers_needed(q, s.endpoints_per_router, t.gpus()));
   std::vector<VertexId> routers;
-  for (int r = 0; r < 2 * q * q; ++r) {
-    routers.push_back(t.add_vertex(Vertex{.kind = VertexKind::router, .group = r / (q * q)}));
+  for (const int id : built.routers) {
+    routers.push_back(t.add_vertex(Vertex{.kind = VertexKind::router, .group = id / (q * q)}));
   }
-  for (const auto& [a, b] : mms_graph_edges(q)) {
-    t.add_switch_link(routers[a], routers[b]);
+  for (const auto& [a, b] : built.links) {
+    t.add_switch_link(routers[static_cast<std::size_t>(a)], routers[static_cast<std::size_t>(b)]);
   }
   for (int e = 0; e < t.gpus(); ++e) {
-    t.add_endpoint_link(t.nic(e), routers[e / s.endpoints_per_router]);
+    t.add_endpoint_link(t.nic(e), routers[static_cast<std::size_t>(e / s.endpoints_per_router)]);
   }
   return t;
 }

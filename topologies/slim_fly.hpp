@@ -18,7 +18,21 @@ bool is_prime(int q);
 // Returns the router-to-router pairs.
 std::vector<std::pair<int, int>> mms_graph_edges(int q);
 
-// NICs attach p per router in order; nodes fill routers in order.
+// The routers built for fewer endpoints than the full 2 q^2 p: ceil(endpoints / p) of them, taken
+// row by row, (0, 0, *), (1, 0, *), (0, 1, *), (1, 1, *), ..., so every row built has its partner
+// row of the other half and the graph stays connected; links only among built routers. Returns
+// their MMS ids in increasing order (endpoints fill them in that order, as at full size) and the
+// links indexed by position in it.
+struct SlimFlyBuild {
+  std::vector<int> routers;
+  std::vector<std::pair<int, int>> links;
+};
+SlimFlyBuild slim_fly_build(int q, long long routers);
+
+// Routers for `endpoints` at p per router, at most the full 2 q^2.
+long long slim_fly_routers_needed(int q, int endpoints_per_router, long long endpoints);
+
+// NICs attach p per router in MMS id order; nodes fill routers in that order.
 Topology build_slim_fly(const NetworkSpec& s, const NodeSpec& node, int nodes);
 
 }  // namespace codesim::topologies

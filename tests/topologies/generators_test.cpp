@@ -185,6 +185,51 @@ TEST(Dragonfly, GroupsFullyJoined) {
   EXPECT_EQ(joined.size(), 9u * 8u / 2u);
 }
 
+double cost_per_endpoint(const NetworkSpec& s, const NodeSpec& node, int nodes) {
+  const Properties p = closed_form(s, node, nodes, UnitPrices{});
+  return p.cost.total_usd() / static_cast<double>(p.counts.endpoints);
+}
+
+TEST(SlimFly, BelowFullSizeBuildsTheRoutersItsEndpointsNeed) {
+  // N endpoints at p per router: ceil(N / p) routers, rows of both halves in turn, the MMS links
+  // among them; connected, and no dearer per endpoint than the full 2 q^2 routers.
+  const auto pair = h800_node(2);
+  for (int q : {5, 7, 13}) {
+    const NetworkSpec s{.family = Family::slimfly, .slimfly_q = q, .endpoints_per_router = 2};
+    const int full_nodes = 2 * q * q;  // 2 GPUs per node, 2 per router: a node per router
+    for (int nodes : {1, 3, q, q * q / 2, q * q, q * q + 1, full_nodes - 1}) {
+      expect_counts_match_closed_form(s, nodes, 2);
+      EXPECT_EQ(count(build_topology(s, pair, nodes)).switches, nodes) << q << " " << nodes;
+      EXPECT_LE(cost_per_endpoint(s, pair, nodes), cost_per_endpoint(s, pair, full_nodes))
+          << q << " " << nodes;
+    }
+  }
+}
+
+TEST(Dragonfly, BelowFullSizeBuildsWholeGroupsWithAllTheirGlobalLinks) {
+  // g = ceil(N / (a p)) groups; each group's a h global ports paired over them (parallel links):
+  // g a (a - 1) / 2 local + g a h / 2 global links when g a h is even.
+  const auto pair = h800_node(2);
+  const NetworkSpec s{.family = Family::dragonfly,
+                      .endpoints_per_router = 2,
+                      .dragonfly_a = 4,
+                      .dragonfly_h = 2,
+                      .dragonfly_groups = 9};
+  const int per_group = 4;  // nodes of 2 GPUs: a p / 2
+  for (int groups : {1, 2, 3, 5, 8}) {
+    const int nodes = groups * per_group;
+    expect_counts_match_closed_form(s, nodes, 2);
+    const Counts c = count(build_topology(s, pair, nodes));
+    EXPECT_EQ(c.switches, 4 * groups) << groups;
+    EXPECT_EQ(c.switch_links, groups * 4 * 3 / 2 + (groups > 1 ? groups * 4 * 2 / 2 : 0)) << groups;
+    EXPECT_LE(cost_per_endpoint(s, pair, nodes), cost_per_endpoint(s, pair, 9 * per_group))
+        << groups;
+  }
+  // A group short of routers' worth of endpoints is still built whole.
+  expect_counts_match_closed_form(s, 2 * per_group + 1, 2);
+  EXPECT_EQ(count(build_topology(s, pair, 2 * per_group + 1)).switches, 12);
+}
+
 TEST(SingleNode, IsOneNvlinkDomain) {
   const Topology t = build_topology({.family = Family::node}, h800_node(72), 1);
   EXPECT_EQ(t.gpus(), 72);
