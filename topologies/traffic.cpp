@@ -45,6 +45,15 @@ TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
   for (const EdgeId e : topology.links()) {
     first_.push_back(boost::source(e, g));
   }
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    if (g[v].kind == VertexKind::router) {
+      routers_.push_back(v);
+    }
+  }
+  if ((spread == Spread::valiant || spread == Spread::ugal) && routers_.empty()) {
+    throw std::invalid_argument(
+        "Valiant and UGAL routing detour through routers: Slim Fly and Dragonfly only");
+  }
 }
 
 VertexId TrafficRouter::from(int directed_link) const {
@@ -240,19 +249,114 @@ core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics
   return latency;
 }
 
+void TrafficRouter::note(HopLatency& h, int hop, core::Seconds latency) {
+  if (static_cast<int>(h.size()) <= hop) {
+    h.resize(static_cast<std::size_t>(hop) + 1);
+  }
+  h[static_cast<std::size_t>(hop)] = std::max(h[static_cast<std::size_t>(hop)], latency);
+}
+
+void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered,
+                                   LinkLoads& out, HopLatency& latency) const {
+  Frontier frontier;
+  frontier.amount.assign(topology_->vertex_count(), 0.0);
+  frontier.latency.assign(topology_->vertex_count(), 0.0);
+  // Toward one destination NIC at a time (and one hop, which keeps its own latency).
+  for (auto first = ordered.begin(); first != ordered.end();) {
+    const auto last = std::find_if(first, ordered.end(), [&](const auto& s) {
+      return s.first.out != first->first.out || s.first.hop != first->first.hop;
+    });
+    note(latency, first->first.hop, spread_even({first, last}, frontier, out));
+    first = last;
+  }
+}
+
+void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered,
+                                   LinkLoads& out, HopLatency& latency) const {
+  Frontier frontier;
+  frontier.amount.assign(topology_->vertex_count(), 0.0);
+  frontier.latency.assign(topology_->vertex_count(), 0.0);
+  const double share = 1.0 / static_cast<double>(routers_.size());
+  std::vector<std::pair<NicPair, Segment>> toward;
+  for (auto first = ordered.begin(); first != ordered.end();) {
+    const int hop = first->first.hop;
+    const auto last = std::find_if(first, ordered.end(),
+                                   [&](const auto& s) { return s.first.hop != hop; });
+    // By linearity only each source's total and each destination's total matter.
+    std::unordered_map<VertexId, Segment> sent;
+    std::unordered_map<VertexId, core::Bytes> received;
+    for (auto it = first; it != last; ++it) {
+      Segment& from = sent[it->first.in];
+      from.bytes += it->second.bytes;
+      from.latency = std::max(from.latency, it->second.latency);
+      received[it->first.out] += it->second.bytes;
+    }
+    std::vector<VertexId> sources;
+    for (const auto& [nic, segment] : sent) {
+      sources.push_back(nic);
+    }
+    std::sort(sources.begin(), sources.end());
+    // Leg 1: from every source NIC to every router.
+    core::Seconds first_leg;
+    for (const VertexId r : routers_) {
+      toward.clear();
+      for (const VertexId nic : sources) {
+        const Segment& from = sent[nic];
+        toward.push_back({NicPair{nic, r, hop}, Segment{from.bytes * share, from.latency}});
+      }
+      first_leg = std::max(first_leg, spread_even(toward, frontier, out));
+    }
+    // Leg 2: from every router to every destination NIC.
+    std::vector<VertexId> destinations;
+    for (const auto& [nic, bytes] : received) {
+      destinations.push_back(nic);
+    }
+    std::sort(destinations.begin(), destinations.end());
+    core::Seconds second_leg;
+    for (const VertexId nic : destinations) {
+      toward.clear();
+      for (const VertexId r : routers_) {
+        toward.push_back({NicPair{r, nic, hop}, Segment{received[nic] * share, core::Seconds(0)}});
+      }
+      second_leg = std::max(second_leg, spread_even(toward, frontier, out));
+    }
+    note(latency, hop, first_leg + second_leg);
+    first = last;
+  }
+}
+
+double TrafficRouter::ugal_share(const LinkLoads& local, const LinkLoads& minimal,
+                                 const LinkLoads& detour) const {
+  constexpr int kSteps = 32;
+  std::vector<double> inverse_bandwidth;
+  inverse_bandwidth.reserve(local.bytes.size());
+  for (std::size_t d = 0; d < local.bytes.size(); ++d) {
+    inverse_bandwidth.push_back(1.0 / topology_->link(topology_->links()[d / 2]).bandwidth.value);
+  }
+  double best_share = 0;
+  double best_time = 0;
+  for (int step = 0; step <= kSteps; ++step) {
+    const double share = static_cast<double>(step) / kSteps;
+    double busiest = 0;
+    for (std::size_t d = 0; d < local.bytes.size(); ++d) {
+      const double bytes = local.bytes[d].value + (1 - share) * minimal.bytes[d].value +
+                           share * detour.bytes[d].value;
+      busiest = std::max(busiest, bytes * inverse_bandwidth[d]);
+    }
+    if (step == 0 || busiest < best_time * (1 - 1e-9)) {
+      best_share = share;
+      best_time = busiest;
+    }
+  }
+  return best_share;
+}
+
 LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
   const Topology& t = *topology_;
   LinkLoads out;
   out.bytes.assign(2 * t.links().size(), core::Bytes(0));
   // Longest path per hop; hops add up (a forwarded flow starts when the first hop arrives).
-  std::vector<core::Seconds> hop_latency;
-  auto note = [&](int hop, core::Seconds latency) {
-    if (static_cast<int>(hop_latency.size()) <= hop) {
-      hop_latency.resize(static_cast<std::size_t>(hop) + 1);
-    }
-    hop_latency[static_cast<std::size_t>(hop)] =
-        std::max(hop_latency[static_cast<std::size_t>(hop)], latency);
-  };
+  HopLatency hop_latency;
   std::unordered_map<NicPair, Segment, NicPairHash> segments;
   for (const Flow& f : flows) {
     if (f.src < 0 || f.dst < 0 || f.src >= t.gpus() || f.dst >= t.gpus()) {
@@ -267,11 +371,11 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
     NicPair nics{};
     core::Seconds outside;
     if (!local_part(f, out, nics, outside)) {
-      note(f.hop, outside);
+      note(hop_latency, f.hop, outside);
       continue;
     }
     if (spread_ == Spread::hashed) {
-      note(f.hop, spread_hashed(f, nics, out, outside));
+      note(hop_latency, f.hop, spread_hashed(f, nics, out, outside));
       continue;
     }
     nics.hop = f.hop;
@@ -279,21 +383,34 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
     s.bytes += f.bytes;
     s.latency = std::max(s.latency, outside);
   }
-  // Toward one destination NIC at a time (and one hop, which keeps its own latency).
   std::vector<std::pair<NicPair, Segment>> ordered(segments.begin(), segments.end());
   std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) {
     return std::tie(x.first.out, x.first.hop, x.first.in) <
            std::tie(y.first.out, y.first.hop, y.first.in);
   });
-  Frontier frontier;
-  frontier.amount.assign(t.vertex_count(), 0.0);
-  frontier.latency.assign(t.vertex_count(), 0.0);
-  for (auto first = ordered.begin(); first != ordered.end();) {
-    const auto last = std::find_if(first, ordered.end(), [&](const auto& s) {
-      return s.first.out != first->first.out || s.first.hop != first->first.hop;
-    });
-    note(first->first.hop, spread_even({first, last}, frontier, out));
-    first = last;
+  if (spread_ == Spread::even) {
+    spread_minimal(ordered, out, hop_latency);
+  } else if (!ordered.empty()) {
+    LinkLoads minimal;
+    LinkLoads detour;
+    minimal.bytes.assign(out.bytes.size(), core::Bytes(0));
+    detour.bytes.assign(out.bytes.size(), core::Bytes(0));
+    HopLatency minimal_latency;
+    HopLatency detour_latency;
+    if (spread_ == Spread::ugal) {
+      spread_minimal(ordered, minimal, minimal_latency);
+    }
+    spread_valiant(ordered, detour, detour_latency);
+    const double share = spread_ == Spread::ugal ? ugal_share(out, minimal, detour) : 1.0;
+    for (std::size_t d = 0; d < out.bytes.size(); ++d) {
+      out.bytes[d] += minimal.bytes[d] * (1 - share) + detour.bytes[d] * share;
+    }
+    for (const auto& [taken, latencies] : {std::pair{share < 1, &minimal_latency},
+                                           std::pair{share > 0, &detour_latency}}) {
+      for (std::size_t hop = 0; taken && hop < latencies->size(); ++hop) {
+        note(hop_latency, static_cast<int>(hop), (*latencies)[hop]);
+      }
+    }
   }
   for (const core::Seconds l : hop_latency) {
     out.latency += l;

@@ -6,7 +6,16 @@
 //   even:   split evenly at every switch over the next hops that lead closer (adaptive routing /
 //           packet spraying, the fluid limit), or
 //   hashed: one path per flow, the next hop picked by a hash of (source, destination, hop), as
-//           per-flow ECMP does.
+//           per-flow ECMP does;
+// or, on Slim Fly and Dragonfly (routers), non-minimally:
+//   valiant: every NIC pair's bytes detour through an intermediate router drawn uniformly among
+//           all routers, each leg spread evenly over its minimal paths (the fluid limit of
+//           per-packet Valiant: the source's bytes reach every router evenly, every router
+//           sends 1/R of each destination's bytes on);
+//   ugal:   a share of the bytes takes Valiant's detour and the rest the minimal paths, the share
+//           (a multiple of 1/32) that minimizes the busiest link's time for the transfer: the
+//           fluid limit of UGAL with global knowledge of the loads (UGAL-G), the same share for
+//           every NIC pair of the transfer; ties go to the minimal paths.
 // Flows between the same two NICs are summed before they are spread, so an all-to-all over
 // thousands of GPUs costs one walk per NIC pair rather than per GPU pair.
 #pragma once
@@ -23,7 +32,7 @@
 
 namespace codesim::topologies {
 
-enum class Spread { even, hashed };
+enum class Spread { even, hashed, valiant, ugal };
 
 enum class Via {
   shortest,  // NVLink inside a node, the network between nodes
@@ -93,6 +102,18 @@ class TrafficRouter {
   // `outside` included.
   core::Seconds spread_even(std::span<const std::pair<NicPair, Segment>> toward, Frontier& f,
                             LinkLoads& out) const;
+  // Per hop, the longest path latency among its flows.
+  using HopLatency = std::vector<core::Seconds>;
+  static void note(HopLatency& h, int hop, core::Seconds latency);
+  // Every segment (sorted by destination NIC and hop) over its minimal paths, evenly.
+  void spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,
+                      HopLatency& latency) const;
+  // Every segment through every router as intermediate, 1/R of its bytes each (Valiant).
+  void spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,
+                      HopLatency& latency) const;
+  // The share of Valiant's detour that minimizes the busiest link's time (UGAL-G).
+  double ugal_share(const LinkLoads& local, const LinkLoads& minimal,
+                    const LinkLoads& detour) const;
   // Returns the path latency, `outside` included.
   core::Seconds spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
                               core::Seconds outside) const;
@@ -120,6 +141,7 @@ class TrafficRouter {
   const Topology* topology_;
   Spread spread_;
   std::vector<VertexId> first_;  // per link id: the vertex its direction 0 starts from
+  std::vector<VertexId> routers_;  // Slim Fly and Dragonfly routers: Valiant's intermediates
   mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
 };
 

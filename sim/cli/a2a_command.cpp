@@ -181,7 +181,7 @@ study::EpRoundSpec round_spec(const A2aOptions& o, const llm::LlmSpec& model, in
                .dispatch = o.dispatch == "fp8" ? study::kFp8Wire : study::kBf16Wire,
                .combine = combine_format(o.combine)}),
           .sender_cap = sender_cap_of(o),
-          .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even};
+          .spread = spread_of("a2a", o.spread)};
 }
 
 ordered_json round_json(const A2aOptions& o, const BuiltNetwork& net,

@@ -94,7 +94,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
       .algorithm = algorithm,
       .gpus = o.gpus,
       .sizes = sizes,
-      .spread = o.spread == "hashed" ? topologies::Spread::hashed : topologies::Spread::even};
+      .spread = spread_of("collective", o.spread)};
   const core::Bytes need = study::estimated_memory(net.topology, spec);
   if (need.value > o.max_memory_mb * 1e6) {
     throw_usage_error("collective",

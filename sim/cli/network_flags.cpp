@@ -42,6 +42,20 @@ std::string flag_of(const std::string& parameter) {
 
 }  // namespace
 
+topologies::Spread spread_of(std::string_view command, const std::string& name) {
+  const std::map<std::string, topologies::Spread> spreads = {
+      {"even", topologies::Spread::even},
+      {"hashed", topologies::Spread::hashed},
+      {"valiant", topologies::Spread::valiant},
+      {"ugal", topologies::Spread::ugal}};
+  const auto found = spreads.find(name);
+  if (found == spreads.end()) {
+    throw_usage_error(command, "unknown spread '" + name + "'", "one of: even, hashed, valiant, ugal",
+                      "--spread");
+  }
+  return found->second;
+}
+
 double peak_rss_mb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

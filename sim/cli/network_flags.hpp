@@ -8,6 +8,7 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "topologies/network_spec.hpp"
 #include "topologies/topology.hpp"
+#include "topologies/traffic.hpp"
 
 namespace codesim::cli {
 
@@ -37,6 +38,9 @@ struct BuiltNetwork {
 // 0, or the network's capacity when both are 0). Usage errors name `command` and the flag.
 BuiltNetwork build_network(std::string_view command, const NetworkFlags& flags,
                            int default_nodes = 0);
+
+// --spread: even | hashed | valiant | ugal (topologies/traffic.hpp); a usage error otherwise.
+topologies::Spread spread_of(std::string_view command, const std::string& name);
 
 // Peak resident memory of this process so far, in MB (--bench output).
 double peak_rss_mb();

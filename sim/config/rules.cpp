@@ -176,6 +176,15 @@ void check_topology(const Scenario& s, Rules& r) {
                                     std::string(enum_name(t.network.family)) + " has 1, got " +
                                     n(t.network.planes));
   }
+  const bool routers = t.network.family == topologies::Family::slimfly ||
+                       t.network.family == topologies::Family::dragonfly;
+  if (!routers &&
+      (t.path_selection == PathSelection::valiant || t.path_selection == PathSelection::ugal)) {
+    r.fail({"topology.routing"}, std::string(enum_name(t.path_selection)) +
+                                     " detours through intermediate routers: slimfly and "
+                                     "dragonfly only, not " +
+                                     std::string(enum_name(t.network.family)));
+  }
   std::set<int> seen;
   for (int p : t.failed_planes) {
     if (p < 0 || p >= t.network.planes) {

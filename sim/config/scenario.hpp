@@ -23,7 +23,7 @@ namespace codesim::config {
 using workload::ScheduleMethod;
 using DispatchMode = workload::EpMode;
 
-enum class PathSelection { ecmp_hash, spread, fixed };
+enum class PathSelection { ecmp_hash, spread, fixed, valiant, ugal };
 enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
@@ -55,7 +55,9 @@ CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
 CODESIM_ENUM_NAMES(PathSelection,
                    std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
                    std::pair{PathSelection::spread, std::string_view("spread")},
-                   std::pair{PathSelection::fixed, std::string_view("static")})
+                   std::pair{PathSelection::fixed, std::string_view("static")},
+                   std::pair{PathSelection::valiant, std::string_view("valiant")},
+                   std::pair{PathSelection::ugal, std::string_view("ugal")})
 template <>
 struct EnumNames<ScheduleMethod> {
   static constexpr std::array values = workload::kScheduleMethodNames;

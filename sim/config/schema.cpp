@@ -249,7 +249,12 @@ std::vector<FieldSpec> build_schema() {
                                           "same-leaf) / 2."),
                              0)));
   f.push_back(field("topology.routing", MEMBER(topology.path_selection),
-                    with_default("ecmp-hash", "How flows pick among equal-cost paths.")));
+                    with_default("ecmp-hash",
+                                 "How flows pick their paths: ecmp-hash or static (one minimal "
+                                 "path per flow), spread (adaptive routing: evenly over the "
+                                 "minimal paths), valiant or ugal (slimfly and dragonfly: through "
+                                 "a random intermediate router, or the share of that detour that "
+                                 "unloads the busiest link).")));
   f.push_back(field("topology.failed_planes", MEMBER(topology.failed_planes),
                     optional_field("Indices of planes taken out of service.")));
 

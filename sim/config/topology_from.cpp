@@ -16,8 +16,18 @@ topologies::Topology build_topology(const Scenario& s) {
 }
 
 topologies::Spread path_spread(const Scenario& s) {
-  return s.topology.path_selection == PathSelection::spread ? topologies::Spread::even
-                                                            : topologies::Spread::hashed;
+  switch (s.topology.path_selection) {
+    case PathSelection::spread:
+      return topologies::Spread::even;
+    case PathSelection::valiant:
+      return topologies::Spread::valiant;
+    case PathSelection::ugal:
+      return topologies::Spread::ugal;
+    case PathSelection::ecmp_hash:
+    case PathSelection::fixed:
+      break;
+  }
+  return topologies::Spread::hashed;
 }
 
 }  // namespace codesim::config

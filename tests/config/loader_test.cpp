@@ -133,6 +133,16 @@ TEST(LoaderErrors, Fp8GemmsNeedFp8TensorCores) {
             "(no error)");
 }
 
+TEST(LoaderErrors, NonMinimalRoutingOnlyOnRouterNetworks) {
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\ntopology: {family: ft2, routing: ugal}\n"),
+            "s.yaml:2:34: error: topology.routing: ugal detours through intermediate routers: "
+            "slimfly and dragonfly only, not ft2");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 16}\n"
+                     "topology: {family: dragonfly, routing: valiant, dragonfly_a: 4, "
+                     "dragonfly_h: 2, dragonfly_groups: 9, endpoints_per_router: 4}\n"),
+            "(no error)");
+}
+
 TEST(LoaderErrors, NullValueAndListOfWrongThings) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware:\n  nodes:\n"),
             "s.yaml:3:3: error: hardware.nodes: has no value");

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -58,6 +60,126 @@ TEST(Traffic, WhatIsSentIsReceivedOnEveryFamily) {
     const Topology t = build_topology(spec, h800_node(), nodes);
     expect_conserved(t, Spread::even, 300, 7);
     expect_conserved(t, Spread::hashed, 300, 8);
+    if (spec.family == Family::slimfly || spec.family == Family::dragonfly) {
+      expect_conserved(t, Spread::valiant, 300, 9);
+      expect_conserved(t, Spread::ugal, 300, 10);
+    }
+  }
+}
+
+// Bytes on router-to-router links, per directed link.
+std::vector<double> router_link_bytes(const Topology& t, const TrafficRouter& r, const LinkLoads& l) {
+  std::vector<double> out;
+  for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+    if (t.vertex(r.from(static_cast<int>(d))).kind == VertexKind::router &&
+        t.vertex(r.to(static_cast<int>(d))).kind == VertexKind::router) {
+      out.push_back(l.bytes[d].value);
+    }
+  }
+  return out;
+}
+
+double busiest(const std::vector<double>& bytes) {
+  return bytes.empty() ? 0 : *std::max_element(bytes.begin(), bytes.end());
+}
+
+// Router hops from `from` to every vertex, through routers only.
+std::vector<int> router_hops(const Topology& t, VertexId from) {
+  const Graph& g = t.graph();
+  std::vector<int> dist(t.vertex_count(), -1);
+  dist[from] = 0;
+  std::vector<VertexId> queue{from};
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(queue[i], g))) {
+      if (g[u].kind == VertexKind::router && dist[u] < 0) {
+        dist[u] = dist[queue[i]] + 1;
+        queue.push_back(u);
+      }
+    }
+  }
+  return dist;
+}
+
+TEST(Traffic, ValiantSendsAnEqualShareThroughEveryRouter) {
+  // Slim Fly q = 5, 4 endpoints per router, 50 routers. GPU 0 (router a) to GPU 8 (router b):
+  // 1/50 of S detours through each router r, so the router links carry
+  // S/50 x sum over r of (hops(a, r) + hops(r, b)) bytes in all, and each NIC link S.
+  const Topology t = build_topology(
+      {.family = Family::slimfly, .slimfly_q = 5, .endpoints_per_router = 4}, h800_node(), 25);
+  const TrafficRouter r(t, Spread::valiant);
+  const double s = 5e6;
+  const LinkLoads l = r.loads(std::vector<Flow>{{.src = 0, .dst = 8, .bytes = Bytes(s)}});
+  const auto router_of = [&](int gpu) {
+    for (const auto v : boost::make_iterator_range(boost::adjacent_vertices(t.nic(gpu), t.graph()))) {
+      if (t.vertex(v).kind == VertexKind::router) {
+        return v;
+      }
+    }
+    return VertexId{};
+  };
+  const auto from_a = router_hops(t, router_of(0));
+  const auto from_b = router_hops(t, router_of(8));
+  double hops = 0;
+  int routers = 0;
+  for (VertexId v = 0; v < t.vertex_count(); ++v) {
+    if (t.vertex(v).kind == VertexKind::router) {
+      hops += from_a[v] + from_b[v];
+      ++routers;
+    }
+  }
+  ASSERT_EQ(routers, 50);
+  const auto on_routers = router_link_bytes(t, r, l);
+  EXPECT_NEAR(std::accumulate(on_routers.begin(), on_routers.end(), 0.0), s / 50 * hops, 1e-3);
+  // Longer than the minimal path: at least the two legs' worth of router hops.
+  const TrafficRouter minimal(t, Spread::even);
+  EXPECT_GT(l.latency.value,
+            minimal.loads(std::vector<Flow>{{.src = 0, .dst = 8, .bytes = Bytes(s)}}).latency.value);
+}
+
+TEST(Traffic, UgalDetoursOnlyWhatUnloadsTheBusiestLink) {
+  // GPUs 0-3 sit on router (0,0,0), GPUs 4-7 on its neighbour (0,0,1); through the network
+  // (Via::network) the four flows of S share the one minimal path, the direct link, with 4 S.
+  // Valiant spreads them over every router; UGAL detours the share (a multiple of 1/32) that
+  // makes the busiest link least busy: less than 4 S, no more than Valiant's, and not below the
+  // S each NIC link carries whatever the route.
+  const Topology t = build_topology(
+      {.family = Family::slimfly, .slimfly_q = 5, .endpoints_per_router = 4}, h800_node(), 25);
+  const double s = 1e6;
+  std::vector<Flow> flows;
+  for (int i = 0; i < 4; ++i) {
+    flows.push_back({.src = i, .dst = 4 + i, .bytes = Bytes(s), .via = Via::network});
+  }
+  const auto busiest_with = [&](Spread spread) {
+    const TrafficRouter r(t, spread);
+    return busiest(router_link_bytes(t, r, r.loads(flows)));
+  };
+  EXPECT_DOUBLE_EQ(busiest_with(Spread::even), 4 * s);
+  const double ugal = busiest_with(Spread::ugal);
+  EXPECT_LT(ugal, 4 * s);
+  EXPECT_LE(ugal, busiest_with(Spread::valiant) + 1e-6);
+  EXPECT_GE(ugal, s - 1e-6);
+  // Every GPU to every other: nothing to unload (the NIC links are the busiest on either route),
+  // so UGAL keeps the minimal paths.
+  std::vector<Flow> all;
+  for (int a = 0; a < t.gpus(); ++a) {
+    for (int b = 0; b < t.gpus(); ++b) {
+      all.push_back({.src = a, .dst = b, .bytes = Bytes(s)});
+    }
+  }
+  const TrafficRouter even(t, Spread::even);
+  const TrafficRouter ugal_router(t, Spread::ugal);
+  EXPECT_EQ(router_link_bytes(t, even, even.loads(all)),
+            router_link_bytes(t, ugal_router, ugal_router.loads(all)));
+}
+
+TEST(Traffic, NonMinimalRoutingNeedsRouters) {
+  const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
+  try {
+    const TrafficRouter r(t, Spread::valiant);
+    FAIL() << "a fat tree has no routers to detour through";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "Valiant and UGAL routing detour through routers: Slim Fly and Dragonfly only");
   }
 }
 
