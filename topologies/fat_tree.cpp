@@ -19,9 +19,9 @@ struct TwoLayer {
   std::vector<VertexId> spines;
 };
 
-TwoLayer add_two_layer(Topology& t, int leaves, int radix, int plane, int leaves_per_group) {
-  const int up = radix / 2;
-  const int spines = static_cast<int>(two_layer_spines(leaves, radix));
+TwoLayer add_two_layer(Topology& t, int leaves, int radix, int up, int plane,
+                       int leaves_per_group) {
+  const int spines = static_cast<int>(two_layer_spines(leaves, radix, up));
   TwoLayer tree;
   for (int s = 0; s < spines; ++s) {
     tree.spines.push_back(t.add_vertex(Vertex{.kind = VertexKind::spine, .plane = plane}));
@@ -42,8 +42,22 @@ TwoLayer add_two_layer(Topology& t, int leaves, int radix, int plane, int leaves
 
 }  // namespace
 
-long long two_layer_spines(long long leaves, long long radix) {
-  const long long up = radix / 2;
+LeafPorts leaf_ports(int radix, int oversubscription) {
+  LeafPorts p;
+  for (int down = radix - 1; down >= 1; --down) {
+    const int up = core::ceil_div(down, oversubscription);
+    if (down + up <= radix) {
+      return {down, up};
+    }
+  }
+  return p;
+}
+
+int aggregation_uplinks(int radix, int oversubscription) {
+  return core::ceil_div(radix / 2, oversubscription);
+}
+
+long long two_layer_spines(long long leaves, long long radix, long long up) {
   if (leaves <= 1) {
     return 0;
   }
@@ -63,9 +77,9 @@ Topology build_single_node(const NodeSpec& node) {
 Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes) {
   Topology t("ft2", node);
   t.add_nodes(nodes, true);
-  const int down = s.radix / 2;
+  const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
   const int leaves = core::ceil_div(t.gpus(), down);
-  const TwoLayer tree = add_two_layer(t, leaves, s.radix, -1, leaves);
+  const TwoLayer tree = add_two_layer(t, leaves, s.radix, up, -1, leaves);
   for (int e = 0; e < t.gpus(); ++e) {
     t.add_endpoint_link(t.nic(e), tree.leaves[e / down]);
   }
@@ -75,10 +89,11 @@ Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes)
 Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes) {
   Topology t("mrft", node);
   t.add_nodes(nodes, true);
-  const int down = s.radix / 2;
+  const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
   const int rails = node.gpus_per_node;
   const int leaves_per_rail = core::ceil_div(nodes, down);
-  const TwoLayer tree = add_two_layer(t, rails * leaves_per_rail, s.radix, -1, leaves_per_rail);
+  const TwoLayer tree =
+      add_two_layer(t, rails * leaves_per_rail, s.radix, up, -1, leaves_per_rail);
   for (int n = 0; n < nodes; ++n) {
     for (int rail = 0; rail < rails; ++rail) {
       t.add_endpoint_link(t.nic(n * rails + rail), tree.leaves[rail * leaves_per_rail + n / down]);
@@ -91,10 +106,10 @@ Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, 
   Topology t("mpft", node);
   t.set_plane_crossing(s.plane_crossing);
   t.add_nodes(nodes, true);
-  const int down = s.radix / 2;
+  const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
   const int leaves = core::ceil_div(nodes, down);
   for (int plane = 0; plane < s.planes; ++plane) {
-    const TwoLayer tree = add_two_layer(t, leaves, s.radix, plane, leaves);
+    const TwoLayer tree = add_two_layer(t, leaves, s.radix, up, plane, leaves);
     for (int n = 0; n < nodes; ++n) {
       t.add_endpoint_link(t.nic(n * node.gpus_per_node + plane), tree.leaves[n / down], plane);
     }
@@ -108,11 +123,12 @@ Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes)
   const int half = s.radix / 2;
   const int pods = core::ceil_div(t.gpus(), half * half);
   // Core group j (j < k/2) takes the uplinks of aggregation switch j of every pod: a two-layer
-  // tree whose leaves are those aggregation switches (k/2 uplinks each) and whose spines are
+  // tree whose leaves are those aggregation switches (k/2 uplinks each, fewer at 1:R) and whose spines are
   // the group's cores, built for the pods there are (k/2 cores per group at full size, none for
   // one pod), parallel links where an aggregation switch has more uplinks than its group has
   // cores.
-  const int per_group = static_cast<int>(two_layer_spines(pods, s.radix));
+  const int up = aggregation_uplinks(s.radix, s.oversubscription);
+  const int per_group = static_cast<int>(two_layer_spines(pods, s.radix, up));
   std::vector<VertexId> cores;
   for (int c = 0; c < half * per_group; ++c) {
     cores.push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
@@ -124,7 +140,7 @@ Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes)
       const VertexId agg = t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod});
       aggregation.push_back(agg);
       for (int c = 0; c < per_group; ++c) {
-        const int links = half / per_group + (c < half % per_group ? 1 : 0);
+        const int links = up / per_group + (c < up % per_group ? 1 : 0);
         for (int l = 0; l < links; ++l) {
           t.add_switch_link(agg, cores[static_cast<std::size_t>(j * per_group + c)]);
         }

@@ -13,6 +13,11 @@
 // there are spines; one leaf needs no spine. FT3's cores are built the same way for its pods:
 // aggregation switch j of every pod and core group j form such a two-layer tree (no cores for
 // one pod). Pods are built whole (k/2 edge and k/2 aggregation switches).
+//
+// Oversubscription 1:R (NetworkSpec::oversubscription) thins the top tier: a two-layer tree's
+// leaf takes d endpoints and ceil(d / R) uplinks, the most d that fit its k ports (R = 7, k = 64:
+// 56 down, 8 up); FT3's aggregation switch keeps k/2 down and takes ceil(k/2 / R) uplinks (R = 7:
+// 5). Fewer uplinks, fewer spines or cores.
 #pragma once
 
 #include "topologies/network_spec.hpp"
@@ -20,10 +25,19 @@
 
 namespace codesim::topologies {
 
-// Spines of a two-layer tree of `leaves` leaves of radix k, each with k/2 uplinks: none for one
-// leaf; else the fewest that take leaves x k/2 uplinks with each leaf's share of a spine's ports
-// (ceil(k/2 / spines) links) fitting its k ports; k/2 for k/2 leaves or more.
-long long two_layer_spines(long long leaves, long long radix);
+// Ports of a leaf of a two-layer tree at 1:R: endpoints (down) and uplinks (up).
+struct LeafPorts {
+  int down = 0;
+  int up = 0;
+};
+LeafPorts leaf_ports(int radix, int oversubscription);
+// Uplinks of an FT3 aggregation switch at 1:R: ceil(k/2 / R).
+int aggregation_uplinks(int radix, int oversubscription);
+
+// Spines of a two-layer tree of `leaves` leaves of radix k, each with `up` uplinks: none for one
+// leaf; else the fewest that take leaves x up uplinks with each leaf's share of a spine's ports
+// (ceil(up / spines) links) fitting its k ports; `up` for k leaves' worth or more.
+long long two_layer_spines(long long leaves, long long radix, long long up);
 
 Topology build_single_node(const NodeSpec& node);
 Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes);

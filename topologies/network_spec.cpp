@@ -1,6 +1,7 @@
 // Spec validation: radix limits, divisibility, capacity.
 #include "topologies/network_spec.hpp"
 
+#include "topologies/fat_tree.hpp"
 #include "topologies/slim_fly.hpp"
 
 namespace codesim::topologies {
@@ -39,11 +40,11 @@ long long endpoint_capacity(const NetworkSpec& s) {
       return 0;
     case Family::ft2:
     case Family::mrft:
-      return k * k / 2;
+      return k * leaf_ports(s.radix, s.oversubscription).down;
     case Family::ft3:
       return k * k * k / 4;
     case Family::mpft:
-      return s.planes * k * k / 2;
+      return s.planes * k * leaf_ports(s.radix, s.oversubscription).down;
     case Family::slimfly:
       return 2LL * s.slimfly_q * s.slimfly_q * s.endpoints_per_router;
     case Family::dragonfly:
@@ -55,6 +56,14 @@ long long endpoint_capacity(const NetworkSpec& s) {
 std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_node) {
   std::vector<SpecProblem> p;
   const long long endpoints = static_cast<long long>(nodes) * gpus_per_node;
+  const bool fat_tree = s.family == Family::ft2 || s.family == Family::ft3 ||
+                        s.family == Family::mrft || s.family == Family::mpft;
+  if (!fat_tree && s.oversubscription != 1) {
+    p.push_back({"oversubscription", "only fat trees (ft2, ft3, mrft, mpft) have a tier to "
+                                     "oversubscribe; " +
+                                         std::string(family_name(s.family)) + " takes 1, got " +
+                                         n(s.oversubscription)});
+  }
   switch (s.family) {
     case Family::node:
       if (nodes != 1) {
@@ -70,6 +79,12 @@ std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_
         p.push_back(
             {"switch_radix",
              "must be even and at least 4 (half the ports down, half up), got " + n(s.radix)});
+        return p;
+      }
+      if (s.oversubscription < 1 || s.oversubscription > s.radix / 2) {
+        p.push_back({"oversubscription", "must be from 1 (full bisection) to radix / 2 = " +
+                                             n(s.radix / 2) + ", got " +
+                                             n(s.oversubscription)});
         return p;
       }
       break;
@@ -130,7 +145,8 @@ std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_
                               "'s " + n(capacity)});
   }
   if (s.family == Family::mrft) {
-    const long long leaves_per_rail = (nodes + s.radix / 2 - 1) / (s.radix / 2);
+    const long long down = leaf_ports(s.radix, s.oversubscription).down;
+    const long long leaves_per_rail = (nodes + down - 1) / down;
     if (leaves_per_rail * gpus_per_node > s.radix) {
       p.push_back({"nodes", "mrft needs " + n(leaves_per_rail) + " leaves per rail x " +
                                 n(gpus_per_node) + " rails, more than the " + n(s.radix) +

@@ -18,6 +18,9 @@ struct NetworkSpec {
   Family family = Family::node;
   int radix = 64;                // fat trees, MRFT, MPFT: switch ports
   int planes = 1;                // MPFT: one per GPU of a node
+  // Fat trees, MRFT, MPFT: 1:R at the top tier (leaf uplinks of a two-layer tree, FT3's
+  // aggregation-to-core uplinks); 1 is full bisection.
+  int oversubscription = 1;
   int slimfly_q = 0;             // Slim Fly: MMS parameter, a prime
   int endpoints_per_router = 0;  // Slim Fly and Dragonfly: endpoints per router (p)
   int dragonfly_a = 0;           // routers per group

@@ -14,12 +14,14 @@
 namespace codesim::topologies {
 namespace {
 
-// Two-layer tree sized for its leaves (fat_tree.hpp): every leaf's k/2 uplinks, when it has
-// spines to reach.
-void add_two_layer(Counts& c, long long leaves, long long radix) {
-  const long long spines = two_layer_spines(leaves, radix);
+// Two-layer tree sized for its leaves (fat_tree.hpp): every leaf's uplinks, when it has spines
+// to reach. Returns the uplinks, 0 without spines.
+long long add_two_layer(Counts& c, long long leaves, long long radix, long long up) {
+  const long long spines = two_layer_spines(leaves, radix, up);
   c.switches += leaves + spines;
-  c.switch_links += spines > 0 ? leaves * (radix / 2) : 0;
+  const long long uplinks = spines > 0 ? leaves * up : 0;
+  c.switch_links += uplinks;
+  return uplinks;
 }
 
 // Longest shortest path among n routers joined by `links` (BFS from each; -1 if disconnected).
@@ -72,39 +74,52 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
   c.nvlinks = gpus;
   const long long k = s.radix;
   const long long half = k / 2;
+  const LeafPorts leaf = leaf_ports(s.radix, s.oversubscription);
   double cut_links = static_cast<double>(gpus / 2);  // full bisection: half the endpoints
+  // At 1:R the top tier's uplinks bound it: half of them cross a balanced cut.
+  auto top_tier = [&](long long uplinks) {
+    if (uplinks > 0) {
+      cut_links = std::min(cut_links, static_cast<double>(uplinks) / 2);
+    }
+  };
   switch (s.family) {
     case Family::node:
       p.bisection = node.nvlink_bandwidth * static_cast<double>(gpus / 2);
       p.cost = cost(c, prices);
       return p;
     case Family::ft2: {
-      const long long leaves = core::ceil_div(gpus, half);
-      add_two_layer(c, leaves, k);
+      const long long leaves = core::ceil_div(gpus, static_cast<long long>(leaf.down));
+      top_tier(add_two_layer(c, leaves, k, leaf.up));
       p.diameter = leaves > 1 ? 2 : 0;
       break;
     }
     case Family::mrft: {
-      const long long leaves = node.gpus_per_node * core::ceil_div(nodes, half);
-      add_two_layer(c, leaves, k);
+      const long long leaves =
+          node.gpus_per_node * core::ceil_div(nodes, static_cast<long long>(leaf.down));
+      top_tier(add_two_layer(c, leaves, k, leaf.up));
       p.diameter = leaves > 1 ? 2 : 0;
       break;
     }
     case Family::mpft: {
-      const long long leaves = core::ceil_div(nodes, half);
+      const long long leaves = core::ceil_div(nodes, static_cast<long long>(leaf.down));
+      long long uplinks = 0;
       for (int plane = 0; plane < s.planes; ++plane) {
-        add_two_layer(c, leaves, k);
+        uplinks += add_two_layer(c, leaves, k, leaf.up);
       }
+      top_tier(uplinks);
       p.diameter = leaves > 1 ? 2 : 0;
       break;
     }
     case Family::ft3: {
       const long long pods = core::ceil_div(gpus, half * half);
-      const long long per_group = two_layer_spines(pods, k);
+      const long long up = aggregation_uplinks(s.radix, s.oversubscription);
+      const long long per_group = two_layer_spines(pods, k, up);
       c.switches = pods * k + half * per_group;
-      // Edge-aggregation, plus aggregation-core (k/2 uplinks per aggregation switch) when there
+      // Edge-aggregation, plus aggregation-core (`up` uplinks per aggregation switch) when there
       // are cores.
-      c.switch_links = pods * half * half * (per_group > 0 ? 2 : 1);
+      const long long uplinks = per_group > 0 ? pods * half * up : 0;
+      c.switch_links = pods * half * half + uplinks;
+      top_tier(uplinks);
       p.diameter = pods > 1 ? 4 : (core::ceil_div(gpus, half) > 1 ? 2 : 0);
       break;
     }

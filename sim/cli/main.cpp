@@ -56,6 +56,8 @@ void add_network_flags(CLI::App* cmd, cli::NetworkFlags& f, const std::string& n
   cmd->add_option("--nodes", f.nodes, nodes_doc)->check(CLI::Range(0, 10'000'000));
   cmd->add_option("--radix", f.radix, "Switch ports (fat trees)");
   cmd->add_option("--planes", f.planes, "MPFT planes");
+  cmd->add_option("--oversubscription", f.oversubscription,
+                  "Fat trees: 1:R at the top tier (default 1, full bisection)");
   cmd->add_option("--q", f.q, "Slim Fly q (prime)");
   cmd->add_option("--p", f.p, "Slim Fly / Dragonfly endpoints per router");
   cmd->add_option("--a", f.a, "Dragonfly routers per group");

@@ -35,7 +35,8 @@ std::string flag_of(const std::string& parameter) {
   static const std::map<std::string, std::string> flags = {
       {"switch_radix", "--radix"},      {"planes", "--planes"}, {"slimfly_q", "--q"},
       {"endpoints_per_router", "--p"},  {"dragonfly_a", "--a"}, {"dragonfly_h", "--h"},
-      {"dragonfly_groups", "--groups"}, {"nodes", "--nodes"},   {"family", "--family"}};
+      {"dragonfly_groups", "--groups"}, {"nodes", "--nodes"},   {"family", "--family"},
+      {"oversubscription", "--oversubscription"}};
   const auto it = flags.find(parameter);
   return it == flags.end() ? parameter : it->second;
 }
@@ -68,6 +69,7 @@ BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int 
       .family = family_from(command, f.family),
       .radix = f.radix,
       .planes = f.family == "mpft" ? f.planes : 1,
+      .oversubscription = f.oversubscription,
       .slimfly_q = f.q,
       .endpoints_per_router = f.p,
       .dragonfly_a = f.a,

@@ -18,6 +18,7 @@ struct NetworkFlags {
   int nodes = 0;  // 0: the command's default
   int radix = 64;
   int planes = 8;
+  int oversubscription = 1;  // fat trees: 1:R at the top tier
   int q = 0;
   int p = 0;
   int a = 0;

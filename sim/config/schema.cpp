@@ -238,6 +238,12 @@ std::vector<FieldSpec> build_schema() {
                     at_least(with_default("0", "Dragonfly: global links per router, h."), 0)));
   f.push_back(field("topology.dragonfly_groups", MEMBER(topology.network.dragonfly_groups),
                     at_least(with_default("0", "Dragonfly: groups, at most a x h + 1."), 0)));
+  f.push_back(field("topology.oversubscription", MEMBER(topology.network.oversubscription),
+                    at_least(with_default("1",
+                                          "Fat trees: 1:R at the top tier (a two-layer tree's "
+                                          "leaf uplinks, ft3's aggregation-to-core uplinks; "
+                                          "Llama 3's cluster: 7); 1 is full bisection."),
+                             1)));
   f.push_back(field("topology.plane_crossing", MEMBER(topology.network.plane_crossing),
                     with_default("at-source",
                                  "mpft: where a packet for another GPU index crosses NVLink "

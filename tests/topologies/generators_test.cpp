@@ -8,6 +8,7 @@
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
 #include "topologies/dragonfly.hpp"
+#include "topologies/fat_tree.hpp"
 #include "topologies/paper_instances.hpp"
 #include "topologies/properties.hpp"
 #include "topologies/slim_fly.hpp"
@@ -230,6 +231,37 @@ TEST(Dragonfly, BelowFullSizeBuildsWholeGroupsWithAllTheirGlobalLinks) {
   EXPECT_EQ(count(build_topology(s, pair, 2 * per_group + 1)).switches, 12);
 }
 
+TEST(Oversubscription, ThinsTheTopTierOfEveryFatTree) {
+  // A two-layer leaf at 1:R takes d endpoints and ceil(d / R) uplinks, the most d that fit its k
+  // ports; FT3's aggregation switch keeps k/2 down and takes ceil(k/2 / R) up.
+  EXPECT_EQ(leaf_ports(64, 1).down, 32);
+  EXPECT_EQ(leaf_ports(64, 1).up, 32);
+  EXPECT_EQ(leaf_ports(64, 7).down, 56);  // Llama 3's 1:7
+  EXPECT_EQ(leaf_ports(64, 7).up, 8);
+  EXPECT_EQ(leaf_ports(8, 3).down, 6);
+  EXPECT_EQ(leaf_ports(8, 3).up, 2);
+  EXPECT_EQ(aggregation_uplinks(64, 7), 5);
+  for (const auto& [family, nodes] : {std::pair{Family::ft2, 5}, {Family::mrft, 5},
+                                      {Family::mpft, 13}, {Family::ft3, 9}}) {
+    const NetworkSpec s{.family = family,
+                        .radix = 8,
+                        .planes = family == Family::mpft ? 8 : 1,
+                        .oversubscription = 3};
+    expect_counts_match_closed_form(s, nodes);
+    // Cheaper per endpoint than the same network at full bisection.
+    NetworkSpec full = s;
+    full.oversubscription = 1;
+    EXPECT_LT(cost_per_endpoint(s, h800_node(), nodes), cost_per_endpoint(full, h800_node(), nodes))
+        << family_name(family);
+  }
+  // 1:7 FT2 of radix 64 for 2048 endpoints: 37 leaves of 56, 296 uplinks over 8 spines (7 would
+  // leave a leaf 2 links to each, 74 ports a spine does not have).
+  const Counts llama = count(build_topology(
+      {.family = Family::ft2, .radix = 64, .oversubscription = 7}, h800_node(), 256));
+  EXPECT_EQ(llama.switches, 37 + 8);
+  EXPECT_EQ(llama.switch_links, 296);
+}
+
 TEST(SingleNode, IsOneNvlinkDomain) {
   const Topology t = build_topology({.family = Family::node}, h800_node(72), 1);
   EXPECT_EQ(t.gpus(), 72);
@@ -253,6 +285,16 @@ TEST(Bisection, ClosedFormEqualsMaxFlowOnSmallInstances) {
     EXPECT_DOUBLE_EQ(formula.value, nodes * 8 / 2 * 50e9) << family_name(s.family);
     EXPECT_NEAR(computed_halves_cut(t).value / formula.value, 1.0, 1e-9) << family_name(s.family);
   }
+  // At 1:3 (radix 8: leaves of 6 endpoints and 2 uplinks; FT3 aggregation switches with 2
+  // uplinks) half the top tier's uplinks cross: FT2 of 4 leaves, 8 uplinks, 4 cross; FT3 of 4
+  // pods, 32 uplinks, 16 cross.
+  const auto pair_node = h800_node(2);
+  const NetworkSpec thin_ft2{.family = Family::ft2, .radix = 8, .oversubscription = 3};
+  EXPECT_DOUBLE_EQ(closed_form(thin_ft2, pair_node, 12, UnitPrices{}).bisection.value, 4 * 50e9);
+  EXPECT_NEAR(computed_halves_cut(build_topology(thin_ft2, pair_node, 12)).value, 4 * 50e9, 1.0);
+  const NetworkSpec thin_ft3{.family = Family::ft3, .radix = 8, .oversubscription = 3};
+  EXPECT_DOUBLE_EQ(closed_form(thin_ft3, node, 8, UnitPrices{}).bisection.value, 16 * 50e9);
+  EXPECT_NEAR(computed_halves_cut(build_topology(thin_ft3, node, 8)).value, 16 * 50e9, 1.0);
   // Dragonfly with one link per group pair: the groups split in halves, (g/2)^2 links cross.
   for (const auto& [a, h, groups] : {std::tuple{3, 1, 4}, {5, 1, 6}}) {
     const NetworkSpec s{.family = Family::dragonfly,
