@@ -2,6 +2,7 @@
 #include "topologies/fat_tree.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "sim/core/arithmetic.hpp"
 
@@ -31,7 +32,7 @@ TwoLayer add_two_layer(Topology& t, int leaves, int radix, int up, int plane,
         Vertex{.kind = VertexKind::leaf, .plane = plane, .group = l / leaves_per_group});
     tree.leaves.push_back(leaf);
     for (int s = 0; s < spines; ++s) {
-      const int links = up / spines + (s < up % spines ? 1 : 0);
+      const int links = two_layer_links(l, s, spines, up);
       for (int k = 0; k < links; ++k) {
         t.add_switch_link(leaf, tree.spines[static_cast<std::size_t>(s)], plane);
       }
@@ -40,7 +41,92 @@ TwoLayer add_two_layer(Topology& t, int leaves, int radix, int up, int plane,
   return tree;
 }
 
+// The pods and cores of `shape` over the NICs of `t`; NIC e attaches to edge switch edge_of(e),
+// numbered pod by pod. A pod of e edge switches has e aggregation switches, each edge's k/2
+// uplinks spread over them (edge i's extra links start at aggregation switch i, so each takes
+// k/2 down); aggregation switch j of every pod that has one and core group j form a two-layer
+// tree (fat_tree.hpp).
+void add_three_tier(Topology& t, const NetworkSpec& s, const ThreeTierShape& shape,
+                    const std::function<int(int)>& edge_of) {
+  const int half = s.radix / 2;
+  const int up = aggregation_uplinks(s.radix, s.oversubscription);
+  std::vector<std::vector<VertexId>> cores(static_cast<std::size_t>(half));
+  for (int j = 0; j < half; ++j) {
+    for (int c = 0; c < shape.cores[static_cast<std::size_t>(j)]; ++c) {
+      cores[static_cast<std::size_t>(j)].push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
+    }
+  }
+  std::vector<VertexId> edges;
+  if (shape.single_switch()) {
+    edges.push_back(t.add_vertex(Vertex{.kind = VertexKind::leaf, .group = 0}));
+  }
+  for (int pod = 0; pod < static_cast<int>(shape.edges.size()) && !shape.single_switch(); ++pod) {
+    const int a = shape.edges[static_cast<std::size_t>(pod)];
+    std::vector<VertexId> aggregation;
+    for (int j = 0; j < a; ++j) {
+      const VertexId agg = t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod});
+      aggregation.push_back(agg);
+      const auto& group = cores[static_cast<std::size_t>(j)];
+      const int per_group = static_cast<int>(group.size());
+      for (int c = 0; c < per_group; ++c) {
+        const int links = two_layer_links(pod, c, per_group, up);
+        for (int l = 0; l < links; ++l) {
+          t.add_switch_link(agg, group[static_cast<std::size_t>(c)]);
+        }
+      }
+    }
+    for (int i = 0; i < a; ++i) {
+      const VertexId edge = t.add_vertex(Vertex{.kind = VertexKind::leaf, .group = pod});
+      edges.push_back(edge);
+      for (int j = 0; j < a; ++j) {
+        const int links = half / a + ((j - i + a) % a < half % a ? 1 : 0);
+        for (int l = 0; l < links; ++l) {
+          t.add_switch_link(edge, aggregation[static_cast<std::size_t>(j)]);
+        }
+      }
+    }
+  }
+  for (int e = 0; e < t.gpus(); ++e) {
+    t.add_endpoint_link(t.nic(e), edges[static_cast<std::size_t>(edge_of(e))]);
+  }
+}
+
 }  // namespace
+
+ThreeTierShape three_tier_shape(std::vector<int> pod_edges, int radix, int oversubscription) {
+  ThreeTierShape shape;
+  shape.edges = std::move(pod_edges);
+  const int up = aggregation_uplinks(radix, oversubscription);
+  for (int j = 0; j < radix / 2; ++j) {
+    const auto pods = std::count_if(shape.edges.begin(), shape.edges.end(),
+                                    [j](int edges) { return edges > j; });
+    shape.cores.push_back(static_cast<int>(two_layer_spines(pods, radix, up)));
+  }
+  return shape;
+}
+
+ThreeTierShape ft3_shape(const NetworkSpec& s, long long endpoints) {
+  const long long half = s.radix / 2;
+  const long long pods = core::ceil_div(endpoints, half * half);
+  std::vector<int> edges(static_cast<std::size_t>(pods), static_cast<int>(half));
+  if (pods > 0) {
+    edges.back() =
+        static_cast<int>(core::ceil_div(endpoints - (pods - 1) * half * half, half));
+  }
+  return three_tier_shape(std::move(edges), s.radix, s.oversubscription);
+}
+
+ThreeTierShape mrft_shape(const NetworkSpec& s, int gpus_per_node, long long nodes) {
+  const long long half = s.radix / 2;
+  const long long pod_nodes = half * half / gpus_per_node;
+  const long long pods = core::ceil_div(nodes, pod_nodes);
+  std::vector<int> edges(static_cast<std::size_t>(pods), static_cast<int>(half));
+  if (pods > 0) {
+    edges.back() = gpus_per_node *
+                   static_cast<int>(core::ceil_div(nodes - (pods - 1) * pod_nodes, half));
+  }
+  return three_tier_shape(std::move(edges), s.radix, s.oversubscription);
+}
 
 LeafPorts leaf_ports(int radix, int oversubscription) {
   LeafPorts p;
@@ -57,15 +143,30 @@ int aggregation_uplinks(int radix, int oversubscription) {
   return core::ceil_div(radix / 2, oversubscription);
 }
 
+int two_layer_links(long long leaf, long long spine, long long spines, long long up) {
+  const long long extra = ((spine - leaf) % spines + spines) % spines < up % spines ? 1 : 0;
+  return static_cast<int>(up / spines + extra);
+}
+
 long long two_layer_spines(long long leaves, long long radix, long long up) {
   if (leaves <= 1) {
     return 0;
   }
-  long long spines = std::min(up, core::ceil_div(leaves * up, radix));
-  while (spines < up && leaves * core::ceil_div(up, spines) > radix) {
-    ++spines;
+  for (long long spines = std::min(up, core::ceil_div(leaves * up, radix)); spines < up;
+       ++spines) {
+    long long busiest = 0;
+    for (long long s = 0; s < spines; ++s) {
+      long long ports = 0;
+      for (long long l = 0; l < leaves; ++l) {
+        ports += two_layer_links(l, s, spines, up);
+      }
+      busiest = std::max(busiest, ports);
+    }
+    if (busiest <= radix) {
+      return spines;
+    }
   }
-  return spines;
+  return up;
 }
 
 Topology build_single_node(const NodeSpec& node) {
@@ -86,7 +187,28 @@ Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes)
   return t;
 }
 
+bool mrft_three_tier(const NetworkSpec& s, int gpus_per_node, int nodes) {
+  const int down = leaf_ports(s.radix, s.oversubscription).down;
+  return static_cast<long long>(gpus_per_node) * core::ceil_div(nodes, down) > s.radix;
+}
+
 Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes) {
+  if (mrft_three_tier(s, node.gpus_per_node, nodes)) {
+    Topology t("mrft", node);
+    t.add_nodes(nodes, true);
+    const int half = s.radix / 2;
+    const int rails = node.gpus_per_node;
+    const int pod_nodes = half * half / rails;
+    const ThreeTierShape shape = mrft_shape(s, rails, nodes);
+    // In a pod, rail r's NICs fill its edges / rails leaves, k/2 nodes to a leaf.
+    add_three_tier(t, s, shape, [&](int e) {
+      const int n = e / rails;
+      const int pod = n / pod_nodes;
+      const int per_rail = shape.edges[static_cast<std::size_t>(pod)] / rails;
+      return pod * half + e % rails * per_rail + n % pod_nodes / half;
+    });
+    return t;
+  }
   Topology t("mrft", node);
   t.add_nodes(nodes, true);
   const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
@@ -121,42 +243,7 @@ Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes)
   Topology t("ft3", node);
   t.add_nodes(nodes, true);
   const int half = s.radix / 2;
-  const int pods = core::ceil_div(t.gpus(), half * half);
-  // Core group j (j < k/2) takes the uplinks of aggregation switch j of every pod: a two-layer
-  // tree whose leaves are those aggregation switches (k/2 uplinks each, fewer at 1:R) and whose spines are
-  // the group's cores, built for the pods there are (k/2 cores per group at full size, none for
-  // one pod), parallel links where an aggregation switch has more uplinks than its group has
-  // cores.
-  const int up = aggregation_uplinks(s.radix, s.oversubscription);
-  const int per_group = static_cast<int>(two_layer_spines(pods, s.radix, up));
-  std::vector<VertexId> cores;
-  for (int c = 0; c < half * per_group; ++c) {
-    cores.push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
-  }
-  std::vector<VertexId> edges;
-  for (int pod = 0; pod < pods; ++pod) {
-    std::vector<VertexId> aggregation;
-    for (int j = 0; j < half; ++j) {
-      const VertexId agg = t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod});
-      aggregation.push_back(agg);
-      for (int c = 0; c < per_group; ++c) {
-        const int links = up / per_group + (c < up % per_group ? 1 : 0);
-        for (int l = 0; l < links; ++l) {
-          t.add_switch_link(agg, cores[static_cast<std::size_t>(j * per_group + c)]);
-        }
-      }
-    }
-    for (int i = 0; i < half; ++i) {
-      const VertexId edge = t.add_vertex(Vertex{.kind = VertexKind::leaf, .group = pod});
-      edges.push_back(edge);
-      for (VertexId agg : aggregation) {
-        t.add_switch_link(edge, agg);
-      }
-    }
-  }
-  for (int e = 0; e < t.gpus(); ++e) {
-    t.add_endpoint_link(t.nic(e), edges[e / half]);
-  }
+  add_three_tier(t, s, ft3_shape(s, t.gpus()), [half](int e) { return e / half; });
   return t;
 }
 

@@ -5,6 +5,9 @@
 //        k^2/2 endpoints                         k^3/4 endpoints
 //
 //  MRFT: an FT2 whose leaves each serve one rail (GPU index) of k/2 nodes; rails meet at spines.
+//        Beyond what one such tree takes (rails x leaves per rail > k), three tiers: FT3's pods
+//        and cores, each pod's k/2 leaves split among the rails (k/2 / rails leaves per rail, k/2
+//        nodes each), up to k^3/4 endpoints.
 //  MPFT: P planes, each its own FT2; GPU i's NIC sits in plane i.
 //
 // Smaller clusters populate leaves (FT2) or pods (FT3) in order. A two-layer tree is built for
@@ -12,13 +15,17 @@
 // carry them, with parallel links (capacity = multiplicity) where a leaf has more uplinks than
 // there are spines; one leaf needs no spine. FT3's cores are built the same way for its pods:
 // aggregation switch j of every pod and core group j form such a two-layer tree (no cores for
-// one pod). Pods are built whole (k/2 edge and k/2 aggregation switches).
+// one pod). A pod has k/2 edge and k/2 aggregation switches; the last one only the edge switches
+// its endpoints need and as many aggregation switches (each edge's k/2 uplinks spread over them),
+// so a pod's uplinks still match its endpoints.
 //
 // Oversubscription 1:R (NetworkSpec::oversubscription) thins the top tier: a two-layer tree's
 // leaf takes d endpoints and ceil(d / R) uplinks, the most d that fit its k ports (R = 7, k = 64:
 // 56 down, 8 up); FT3's aggregation switch keeps k/2 down and takes ceil(k/2 / R) uplinks (R = 7:
 // 5). Fewer uplinks, fewer spines or cores.
 #pragma once
+
+#include <vector>
 
 #include "topologies/network_spec.hpp"
 #include "topologies/topology.hpp"
@@ -34,14 +41,37 @@ LeafPorts leaf_ports(int radix, int oversubscription);
 // Uplinks of an FT3 aggregation switch at 1:R: ceil(k/2 / R).
 int aggregation_uplinks(int radix, int oversubscription);
 
+// Links between leaf l and spine s of a two-layer tree of `spines` spines whose leaves have `up`
+// uplinks each: up / spines, one more on the up % spines spines from s = l (mod spines) on, so
+// that the leaves' extra links land on different spines.
+int two_layer_links(long long leaf, long long spine, long long spines, long long up);
+
 // Spines of a two-layer tree of `leaves` leaves of radix k, each with `up` uplinks: none for one
-// leaf; else the fewest that take leaves x up uplinks with each leaf's share of a spine's ports
-// (ceil(up / spines) links) fitting its k ports; `up` for k leaves' worth or more.
+// leaf; else the fewest whose k ports take every leaf's links (two_layer_links); `up` for k
+// leaves' worth or more.
 long long two_layer_spines(long long leaves, long long radix, long long up);
 
 Topology build_single_node(const NodeSpec& node);
 Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes);
 Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes);
+// Edge switches per pod (as many aggregation switches) and cores per core group j < k/2 of a
+// three-tier build: group j is a two-layer tree over the pods that have an aggregation switch j.
+struct ThreeTierShape {
+  std::vector<int> edges;
+  std::vector<int> cores;
+  // One pod of one edge switch: no aggregation switch to build.
+  bool single_switch() const { return edges.size() == 1 && edges.front() == 1; }
+};
+ThreeTierShape three_tier_shape(std::vector<int> pod_edges, int radix, int oversubscription);
+// FT3: pods of (k/2)^2 endpoints, the last with the edges its endpoints need.
+ThreeTierShape ft3_shape(const NetworkSpec& s, long long endpoints);
+// Three-tier MRFT: pods of (k/2)^2 / rails nodes, the last with as many leaves per rail as its
+// nodes need.
+ThreeTierShape mrft_shape(const NetworkSpec& s, int gpus_per_node, long long nodes);
+
+// Whether an MRFT of `nodes` needs the three-tier build.
+bool mrft_three_tier(const NetworkSpec& s, int gpus_per_node, int nodes);
+
 Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes);
 Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes);
 

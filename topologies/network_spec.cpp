@@ -39,8 +39,9 @@ long long endpoint_capacity(const NetworkSpec& s) {
     case Family::node:
       return 0;
     case Family::ft2:
-    case Family::mrft:
       return k * leaf_ports(s.radix, s.oversubscription).down;
+    case Family::mrft:  // three tiers beyond one two-layer tree (fat_tree.hpp)
+      return k * k * k / 4;
     case Family::ft3:
       return k * k * k / 4;
     case Family::mpft:
@@ -144,14 +145,11 @@ std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_
                               " endpoints exceed the " + std::string(family_name(s.family)) +
                               "'s " + n(capacity)});
   }
-  if (s.family == Family::mrft) {
-    const long long down = leaf_ports(s.radix, s.oversubscription).down;
-    const long long leaves_per_rail = (nodes + down - 1) / down;
-    if (leaves_per_rail * gpus_per_node > s.radix) {
-      p.push_back({"nodes", "mrft needs " + n(leaves_per_rail) + " leaves per rail x " +
-                                n(gpus_per_node) + " rails, more than the " + n(s.radix) +
-                                " a spine can reach"});
-    }
+  if (s.family == Family::mrft && endpoints <= capacity &&
+      mrft_three_tier(s, gpus_per_node, nodes) && (s.radix / 2) % gpus_per_node != 0) {
+    p.push_back({"nodes", "mrft beyond one two-layer tree splits each pod's " + n(s.radix / 2) +
+                              " leaves among the " + n(gpus_per_node) +
+                              " rails: radix / 2 must be a multiple of gpus_per_node"});
   }
   return p;
 }

@@ -57,6 +57,36 @@ int router_diameter(int n, const std::vector<std::pair<int, int>>& links) {
   return diameter;
 }
 
+// A three-tier build's switches and links (fat_tree.hpp), and its diameter. Returns the
+// aggregation-to-core uplinks.
+long long add_three_tier(Counts& c, Properties& p, const ThreeTierShape& shape,
+                         const NetworkSpec& s) {
+  const long long half = s.radix / 2;
+  const long long up = aggregation_uplinks(s.radix, s.oversubscription);
+  long long uplinks = 0;
+  if (shape.single_switch()) {
+    c.switches += 1;
+    p.diameter = 0;
+    return 0;
+  }
+  for (const int edges : shape.edges) {
+    c.switches += 2LL * edges;         // edge and aggregation switches
+    c.switch_links += edges * half;    // each edge switch's uplinks
+  }
+  for (std::size_t j = 0; j < shape.cores.size(); ++j) {
+    c.switches += shape.cores[j];
+    if (shape.cores[j] > 0) {
+      const auto pods = std::count_if(shape.edges.begin(), shape.edges.end(),
+                                      [j](int edges) { return edges > static_cast<int>(j); });
+      uplinks += pods * up;
+    }
+  }
+  c.switch_links += uplinks;
+  const std::size_t pods = shape.edges.size();
+  p.diameter = pods > 1 ? 4 : (pods == 1 && shape.edges.front() > 1 ? 2 : 0);
+  return uplinks;
+}
+
 // Expected links across a random balanced split of n vertices joined by `links` links:
 // each link crosses with probability (n/2)^2 / (n(n-1)/2) = n / (2(n-1)).
 double random_cut(double links, double n) {
@@ -73,12 +103,12 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
   Counts& c = p.counts;
   c.nvlinks = gpus;
   const long long k = s.radix;
-  const long long half = k / 2;
   const LeafPorts leaf = leaf_ports(s.radix, s.oversubscription);
   double cut_links = static_cast<double>(gpus / 2);  // full bisection: half the endpoints
-  // At 1:R the top tier's uplinks bound it: half of them cross a balanced cut.
+  // At 1:R the top tier's uplinks bound it: half of them cross a balanced cut (at 1:1 every
+  // build keeps full bisection, a partial pod's uplinks matching its endpoints).
   auto top_tier = [&](long long uplinks) {
-    if (uplinks > 0) {
+    if (s.oversubscription > 1 && uplinks > 0) {
       cut_links = std::min(cut_links, static_cast<double>(uplinks) / 2);
     }
   };
@@ -94,6 +124,12 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
       break;
     }
     case Family::mrft: {
+      if (mrft_three_tier(s, node.gpus_per_node, static_cast<int>(nodes))) {
+        const ThreeTierShape shape = mrft_shape(s, node.gpus_per_node, nodes);
+        top_tier(add_three_tier(c, p, shape, s));
+        p.bisection_exact = s.oversubscription == 1 || shape.edges.back() == s.radix / 2;
+        break;
+      }
       const long long leaves =
           node.gpus_per_node * core::ceil_div(nodes, static_cast<long long>(leaf.down));
       top_tier(add_two_layer(c, leaves, k, leaf.up));
@@ -111,16 +147,10 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
       break;
     }
     case Family::ft3: {
-      const long long pods = core::ceil_div(gpus, half * half);
-      const long long up = aggregation_uplinks(s.radix, s.oversubscription);
-      const long long per_group = two_layer_spines(pods, k, up);
-      c.switches = pods * k + half * per_group;
-      // Edge-aggregation, plus aggregation-core (`up` uplinks per aggregation switch) when there
-      // are cores.
-      const long long uplinks = per_group > 0 ? pods * half * up : 0;
-      c.switch_links = pods * half * half + uplinks;
-      top_tier(uplinks);
-      p.diameter = pods > 1 ? 4 : (core::ceil_div(gpus, half) > 1 ? 2 : 0);
+      const ThreeTierShape shape = ft3_shape(s, gpus);
+      top_tier(add_three_tier(c, p, shape, s));
+      // An estimate at 1:R with a partial last pod, whose uplinks the cut may not need.
+      p.bisection_exact = s.oversubscription == 1 || shape.edges.back() == s.radix / 2;
       break;
     }
     case Family::slimfly: {
