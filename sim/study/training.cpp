@@ -219,6 +219,12 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   };
   say("routing " + std::to_string(network.ep > 1 ? s.routing.plans : 0) +
       " micro-batches through the reference gate...");
+  const auto detour = config::path_spread(s);
+  if (options.fidelity == metrics::Fidelity::full &&
+      (detour == topologies::Spread::valiant || detour == topologies::Spread::ugal)) {
+    say("a detour through every router puts the step's transfers on shared links all at once: "
+        "the full tier can take tens of minutes at thousands of GPUs (--fidelity fast: seconds)");
+  }
   std::vector<core::Note> routing_notes;
   std::vector<double> busiest_rows;
   const auto routing_start = std::chrono::steady_clock::now();
