@@ -1,4 +1,5 @@
-// Flows -> per-directed-link bytes: the NVLink/PCIe ends per flow, the switch part per NIC pair.
+// Flows -> per-directed-link bytes: NVLink, PCIe and NIC links per flow, the switch part per pair
+// of switches.
 #include "topologies/traffic.hpp"
 
 #include <algorithm>
@@ -81,20 +82,28 @@ void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes byt
       bytes;
 }
 
-TrafficRouter::Distances TrafficRouter::distance_to(VertexId nic) const {
+std::optional<EdgeId> TrafficRouter::only_switch_link(VertexId nic) const {
   const Graph& g = topology_->graph();
-  // The root: the NIC's only switch when it has one, else the NIC itself.
-  VertexId root = nic;
-  int switches = 0;
+  if (g[nic].kind != VertexKind::nic) {
+    return std::nullopt;
+  }
+  std::optional<EdgeId> link;
   for (const auto e : boost::make_iterator_range(boost::out_edges(nic, g))) {
     if (is_switch(g[boost::target(e, g)].kind)) {
-      root = boost::target(e, g);
-      ++switches;
+      if (link) {
+        return std::nullopt;
+      }
+      link = e;
     }
   }
-  if (switches != 1) {
-    root = nic;
-  }
+  return link;
+}
+
+TrafficRouter::Distances TrafficRouter::distance_to(VertexId nic) const {
+  const Graph& g = topology_->graph();
+  // The root: the NIC's only switch when it has one, else the vertex itself.
+  const std::optional<EdgeId> link = only_switch_link(nic);
+  const VertexId root = link ? boost::target(*link, g) : nic;
   Distances out;
   out.nic_ = nic;
   out.offset_ = root == nic ? 0 : 1;
@@ -378,8 +387,21 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
       note(hop_latency, f.hop, spread_hashed(f, nics, out, outside));
       continue;
     }
-    nics.hop = f.hop;
-    Segment& s = segments[nics];
+    // Every byte crosses the NICs' links to their switches; between those switches the bytes of
+    // all NIC pairs behind them spread alike (exact by linearity), so they are summed there.
+    const Graph& g = t.graph();
+    NicPair ends{nics.in, nics.out, f.hop};
+    if (const auto up = only_switch_link(nics.in)) {
+      add(out, nics.in, *up, f.bytes);
+      outside += g[*up].latency;
+      ends.in = boost::target(*up, g);
+    }
+    if (const auto down = only_switch_link(nics.out)) {
+      ends.out = boost::target(*down, g);
+      add(out, ends.out, *down, f.bytes);
+      outside += g[*down].latency;
+    }
+    Segment& s = segments[ends];
     s.bytes += f.bytes;
     s.latency = std::max(s.latency, outside);
   }

@@ -16,11 +16,13 @@
 //           (a multiple of 1/32) that minimizes the busiest link's time for the transfer: the
 //           fluid limit of UGAL with global knowledge of the loads (UGAL-G), the same share for
 //           every NIC pair of the transfer; ties go to the minimal paths.
-// Flows between the same two NICs are summed before they are spread, so an all-to-all over
-// thousands of GPUs costs one walk per NIC pair rather than per GPU pair.
+// Each flow loads its NICs' links to their switches; what flows between the same two switches is
+// summed before it is spread (the split at a switch does not depend on where its bytes came from),
+// so an all-to-all over thousands of GPUs costs one walk per pair of leaves, not per GPU pair.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -137,6 +139,8 @@ class TrafficRouter {
     int offset_ = 0;
   };
   Distances distance_to(VertexId nic) const;
+  // A NIC's link to its switch when it has exactly one (every family here); nothing otherwise.
+  std::optional<EdgeId> only_switch_link(VertexId nic) const;
 
   const Topology* topology_;
   Spread spread_;

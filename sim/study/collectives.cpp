@@ -11,13 +11,12 @@
 namespace codesim::study {
 
 core::Bytes estimated_memory(const topologies::Topology& topology, const CollectiveSweepSpec& spec) {
-  constexpr double kKeptPerPair = 24;
-  constexpr double kRoutedPerPair = 108;
+  constexpr double kKeptPerPair = 24;  // sizeof(topologies::Flow)
   const double n = spec.gpus;
   const double pairs = spec.kind == CollectiveKind::all_to_all ? n * (n - 1) : 0;
   const double sizes = static_cast<double>(spec.sizes.size());
   return engine::Platform::estimated_memory(topology) +
-         core::Bytes(pairs * (kKeptPerPair * sizes + kRoutedPerPair));
+         core::Bytes(pairs * kKeptPerPair * sizes);
 }
 
 CollectiveSweep simulate_collectives(const topologies::Topology& topology,

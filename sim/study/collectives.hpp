@@ -43,9 +43,9 @@ struct CollectiveSweep {
 };
 
 // Memory the sweep needs, roughly: the platform (engine::Platform::estimated_memory) and, for an
-// all-to-all, its GPU pairs: each size keeps N (N - 1) flows of 24 bytes, and routing one takes
-// about 108 bytes per pair more (NIC-pair segments, sorted). Fitted to peak memory of a 1 GiB
-// all-to-all over 4096 GPUs of the 65,536-endpoint FT3: 3097 MB, 880 MB of it the platform.
+// all-to-all, its GPU pairs: each size keeps N (N - 1) flows of 24 bytes (routing sums them per
+// pair of switches, which takes little). Checked against peak memory of a 1 GiB all-to-all over
+// 4096 GPUs of the 65,536-endpoint FT3: 1296 MB, 890 MB of it the platform, 24 B per pair.
 core::Bytes estimated_memory(const topologies::Topology& topology, const CollectiveSweepSpec& spec);
 
 // Throws std::invalid_argument when the collective cannot run on the topology (too few GPUs, an

@@ -235,15 +235,15 @@ TEST(CollectiveCli, BadFlagsGetExactMessages) {
 
 TEST(CollectiveCli, ASweepOverTheMemoryBudgetIsRefusedBeforeItRuns) {
   // 8 MPFT nodes: 64 GPUs, 64 NICs, 8 NVSwitches, 8 leaves; 192 links (NVLink, PCIe, NIC).
-  // Platform: 144 x 1 KB + 192 x 2.25 KB = 0.58 MB; 64 x 63 pairs x (2 sizes x 24 + 108) B =
-  // 0.63 MB; 1.2 MB in all (study::estimated_memory).
+  // Platform: 144 x 1 KB + 192 x 2.25 KB = 0.58 MB; 64 x 63 pairs x 2 sizes x 24 B = 0.19 MB;
+  // 0.77 MB in all (study::estimated_memory).
   const auto r = run_codesim(
       "collective --topology mpft --nodes 8 --kind all-to-all --gpus 64 --sizes 1MiB,1GiB "
       "--max-memory-mb 0.5");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
-            "codesim collective: error: --gpus: the all-to-all over 64 GPUs would need about 1.2 "
+            "codesim collective: error: --gpus: the all-to-all over 64 GPUs would need about 0.8 "
             "MB to simulate, over the budget of 0.5 MB\n"
             "  hint: fewer --gpus or --sizes, or raise --max-memory-mb\n");
 }
