@@ -67,6 +67,36 @@ TEST(Traffic, WhatIsSentIsReceivedOnEveryFamily) {
   }
 }
 
+TEST(Traffic, SummingFlowsPerPairOfSwitchesChangesNoLinksBytes) {
+  // The router sums what flows between the same two switches before spreading it; spreading is
+  // linear, so routing the flows together gives each link the sum of what each flow alone gives.
+  for (const auto& [spec, nodes] : testing::small_instances()) {
+    const Topology t = build_topology(spec, h800_node(), nodes);
+    const bool routers = spec.family == Family::slimfly || spec.family == Family::dragonfly;
+    for (const Spread spread : {Spread::even, routers ? Spread::valiant : Spread::even}) {
+      const TrafficRouter r(t, spread);
+      std::vector<Flow> flows;
+      for (int a = 0; a < t.gpus(); a += 3) {
+        for (int b = 1; b < t.gpus(); b += 5) {
+          flows.push_back({.src = a, .dst = b, .bytes = Bytes(1000.0 + a + 7 * b)});
+        }
+      }
+      const LinkLoads together = r.loads(flows);
+      std::vector<double> alone(together.bytes.size(), 0.0);
+      for (const Flow& f : flows) {
+        const LinkLoads one = r.loads(std::vector<Flow>{f});
+        for (std::size_t d = 0; d < alone.size(); ++d) {
+          alone[d] += one.bytes[d].value;
+        }
+      }
+      for (std::size_t d = 0; d < alone.size(); ++d) {
+        EXPECT_NEAR(together.bytes[d].value, alone[d], 1e-6 * (1 + alone[d]))
+            << t.family() << " " << r.describe(static_cast<int>(d));
+      }
+    }
+  }
+}
+
 // Bytes on router-to-router links, per directed link.
 std::vector<double> router_link_bytes(const Topology& t, const TrafficRouter& r, const LinkLoads& l) {
   std::vector<double> out;
