@@ -37,6 +37,17 @@ std::vector<std::pair<int, int>> dragonfly_global_pairs(int groups, int ports_pe
   return pairs;
 }
 
+std::vector<std::pair<int, int>> dragonfly_global_links(int groups, int a, int h) {
+  std::vector<std::pair<int, int>> links;
+  std::vector<int> next_port(static_cast<std::size_t>(std::max(groups, 0)), 0);
+  for (const auto& [g1, g2] : dragonfly_global_pairs(groups, a * h)) {
+    const int r1 = next_port[static_cast<std::size_t>(g1)]++ / h;
+    const int r2 = next_port[static_cast<std::size_t>(g2)]++ / h;
+    links.emplace_back(g1 * a + r1, g2 * a + r2);
+  }
+  return links;
+}
+
 long long dragonfly_groups_needed(const NetworkSpec& s, long long endpoints) {
   const long long per_group = static_cast<long long>(s.dragonfly_a) * s.endpoints_per_router;
   return std::min<long long>(s.dragonfly_groups, core::ceil_div(endpoints, per_group));
@@ -51,15 +62,11 @@ int dragonfly_diameter(const NetworkSpec& s, long long groups) {
   if (h < groups - 1) {
     return 3;
   }
-  // Global port t of a group sits on router t / h (build_dragonfly).
   const int g = static_cast<int>(groups);
   std::vector<std::set<int>> reached(static_cast<std::size_t>(g * a));
-  std::vector<int> next_port(static_cast<std::size_t>(g), 0);
-  for (const auto& [g1, g2] : dragonfly_global_pairs(g, a * h)) {
-    reached[static_cast<std::size_t>(g1 * a + next_port[static_cast<std::size_t>(g1)]++ / h)]
-        .insert(g2);
-    reached[static_cast<std::size_t>(g2 * a + next_port[static_cast<std::size_t>(g2)]++ / h)]
-        .insert(g1);
+  for (const auto& [r1, r2] : dragonfly_global_links(g, a, h)) {
+    reached[static_cast<std::size_t>(r1)].insert(r2 / a);
+    reached[static_cast<std::size_t>(r2)].insert(r1 / a);
   }
   const bool all = std::all_of(reached.begin(), reached.end(), [&](const std::set<int>& r) {
     return static_cast<long long>(r.size()) == groups - 1;
@@ -83,12 +90,8 @@ Topology build_dragonfly(const NetworkSpec& s, const NodeSpec& node, int nodes) 
       }
     }
   }
-  // Global port t of a group sits on router t / h.
-  std::vector<int> next_port(groups, 0);
-  for (const auto& [g1, g2] : dragonfly_global_pairs(groups, a * h)) {
-    const int r1 = next_port[g1]++ / h;
-    const int r2 = next_port[g2]++ / h;
-    t.add_switch_link(routers[g1 * a + r1], routers[g2 * a + r2]);
+  for (const auto& [r1, r2] : dragonfly_global_links(groups, a, h)) {
+    t.add_switch_link(routers[static_cast<std::size_t>(r1)], routers[static_cast<std::size_t>(r2)]);
   }
   for (int e = 0; e < t.gpus(); ++e) {
     t.add_endpoint_link(t.nic(e), routers[e / s.endpoints_per_router]);

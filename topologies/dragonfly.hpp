@@ -12,6 +12,10 @@ namespace codesim::topologies {
 // (mod g), cycling through offsets until every group's a x h global ports are used.
 std::vector<std::pair<int, int>> dragonfly_global_pairs(int groups, int ports_per_group);
 
+// The global links of `groups` groups as router pairs (router r of group g is g a + r): the
+// group pairs of dragonfly_global_pairs, global port t of a group on its router t / h.
+std::vector<std::pair<int, int>> dragonfly_global_links(int groups, int a, int h);
+
 // Groups built for `endpoints`: whole groups of a routers, p endpoints each, at most the spec's.
 // With fewer groups than the full g every group still wires its a x h global ports, spread over
 // the groups there are (parallel links between a pair of groups; capacity = multiplicity), as a

@@ -70,8 +70,8 @@ long long add_three_tier(Counts& c, Properties& p, const ThreeTierShape& shape,
     return 0;
   }
   for (const int edges : shape.edges) {
-    c.switches += 2LL * edges;         // edge and aggregation switches
-    c.switch_links += edges * half;    // each edge switch's uplinks
+    c.switches += 2LL * edges;       // edge and aggregation switches
+    c.switch_links += edges * half;  // each edge switch's uplinks
   }
   for (std::size_t j = 0; j < shape.cores.size(); ++j) {
     c.switches += shape.cores[j];
@@ -84,6 +84,9 @@ long long add_three_tier(Counts& c, Properties& p, const ThreeTierShape& shape,
   c.switch_links += uplinks;
   const std::size_t pods = shape.edges.size();
   p.diameter = pods > 1 ? 4 : (pods == 1 && shape.edges.front() > 1 ? 2 : 0);
+  // The bisection is an estimate at 1:R with a partial last pod, whose uplinks the cut may not
+  // need.
+  p.bisection_exact = s.oversubscription == 1 || shape.edges.back() == half;
   return uplinks;
 }
 
@@ -127,7 +130,6 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
       if (mrft_three_tier(s, node.gpus_per_node, static_cast<int>(nodes))) {
         const ThreeTierShape shape = mrft_shape(s, node.gpus_per_node, nodes);
         top_tier(add_three_tier(c, p, shape, s));
-        p.bisection_exact = s.oversubscription == 1 || shape.edges.back() == s.radix / 2;
         break;
       }
       const long long leaves =
@@ -149,8 +151,6 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
     case Family::ft3: {
       const ThreeTierShape shape = ft3_shape(s, gpus);
       top_tier(add_three_tier(c, p, shape, s));
-      // An estimate at 1:R with a partial last pod, whose uplinks the cut may not need.
-      p.bisection_exact = s.oversubscription == 1 || shape.edges.back() == s.radix / 2;
       break;
     }
     case Family::slimfly: {
@@ -179,18 +179,13 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
       const long long a = s.dragonfly_a;
       const long long g = dragonfly_groups_needed(s, gpus);
       // Every group's a h global ports, paired over the groups built (dragonfly.hpp).
-      const long long global =
-          g == s.dragonfly_groups
-              ? g * a * s.dragonfly_h / 2
-              : static_cast<long long>(
-                    dragonfly_global_pairs(static_cast<int>(g), static_cast<int>(a * s.dragonfly_h))
-                        .size());
+      const auto global = static_cast<long long>(
+          dragonfly_global_pairs(static_cast<int>(g), static_cast<int>(a * s.dragonfly_h)).size());
       c.switches = a * g;
       c.switch_links = g * a * (a - 1) / 2 + global;
-      p.diameter =
-          core::ceil_div(gpus, static_cast<long long>(s.endpoints_per_router)) > 1
-              ? dragonfly_diameter(s, g)
-              : 0;
+      p.diameter = core::ceil_div(gpus, static_cast<long long>(s.endpoints_per_router)) > 1
+                       ? dragonfly_diameter(s, g)
+                       : 0;
       // Split the groups in halves; global links are spread evenly over group pairs, so the
       // share crossing is (g/2)(g - g/2) / (g(g-1)/2). An estimate: other cuts may be smaller.
       if (g > 1) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
@@ -29,6 +30,7 @@ VertexId other_end(const Graph& g, EdgeId e, VertexId v) {
 // Per-call scratch for the even spread, indexed by vertex; `level[d]` holds the vertices d hops
 // from the destination that bytes have reached.
 struct TrafficRouter::Frontier {
+  explicit Frontier(std::size_t vertices) : amount(vertices, 0.0), latency(vertices, 0.0) {}
   std::vector<double> amount;
   std::vector<double> latency;
   std::vector<std::vector<VertexId>> level;
@@ -267,9 +269,7 @@ void TrafficRouter::note(HopLatency& h, int hop, core::Seconds latency) {
 
 void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered,
                                    LinkLoads& out, HopLatency& latency) const {
-  Frontier frontier;
-  frontier.amount.assign(topology_->vertex_count(), 0.0);
-  frontier.latency.assign(topology_->vertex_count(), 0.0);
+  Frontier frontier(topology_->vertex_count());
   // Toward one destination NIC at a time (and one hop, which keeps its own latency).
   for (auto first = ordered.begin(); first != ordered.end();) {
     const auto last = std::find_if(first, ordered.end(), [&](const auto& s) {
@@ -282,50 +282,40 @@ void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> 
 
 void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered,
                                    LinkLoads& out, HopLatency& latency) const {
-  Frontier frontier;
-  frontier.amount.assign(topology_->vertex_count(), 0.0);
-  frontier.latency.assign(topology_->vertex_count(), 0.0);
+  // By linearity only what each switch sends and receives at each hop matters.
+  using HopEnd = std::pair<int, VertexId>;  // (hop, switch)
+  std::map<HopEnd, Segment> sent;
+  std::map<HopEnd, core::Bytes> received;
+  for (const auto& [ends, segment] : ordered) {
+    Segment& from = sent[{ends.hop, ends.in}];
+    from.bytes += segment.bytes;
+    from.latency = std::max(from.latency, segment.latency);
+    received[{ends.hop, ends.out}] += segment.bytes;
+  }
+  Frontier frontier(topology_->vertex_count());
   const double share = 1.0 / static_cast<double>(routers_.size());
   std::vector<std::pair<NicPair, Segment>> toward;
-  for (auto first = ordered.begin(); first != ordered.end();) {
-    const int hop = first->first.hop;
-    const auto last = std::find_if(first, ordered.end(),
-                                   [&](const auto& s) { return s.first.hop != hop; });
-    // By linearity only each source's total and each destination's total matter.
-    std::unordered_map<VertexId, Segment> sent;
-    std::unordered_map<VertexId, core::Bytes> received;
-    for (auto it = first; it != last; ++it) {
-      Segment& from = sent[it->first.in];
-      from.bytes += it->second.bytes;
-      from.latency = std::max(from.latency, it->second.latency);
-      received[it->first.out] += it->second.bytes;
-    }
-    std::vector<VertexId> sources;
-    for (const auto& [nic, segment] : sent) {
-      sources.push_back(nic);
-    }
-    std::sort(sources.begin(), sources.end());
-    // Leg 1: from every source NIC to every router.
+  for (auto first = sent.begin(); first != sent.end();) {
+    const int hop = first->first.first;
+    const auto last = sent.lower_bound({hop + 1, VertexId{0}});
+    // Leg 1: from every source switch to every router.
     core::Seconds first_leg;
     for (const VertexId r : routers_) {
       toward.clear();
-      for (const VertexId nic : sources) {
-        const Segment& from = sent[nic];
-        toward.push_back({NicPair{nic, r, hop}, Segment{from.bytes * share, from.latency}});
+      for (auto it = first; it != last; ++it) {
+        toward.push_back({NicPair{it->first.second, r, hop},
+                          Segment{it->second.bytes * share, it->second.latency}});
       }
       first_leg = std::max(first_leg, spread_even(toward, frontier, out));
     }
-    // Leg 2: from every router to every destination NIC.
-    std::vector<VertexId> destinations;
-    for (const auto& [nic, bytes] : received) {
-      destinations.push_back(nic);
-    }
-    std::sort(destinations.begin(), destinations.end());
+    // Leg 2: from every router to every destination switch.
     core::Seconds second_leg;
-    for (const VertexId nic : destinations) {
+    for (auto it = received.lower_bound({hop, VertexId{0}});
+         it != received.end() && it->first.first == hop; ++it) {
       toward.clear();
       for (const VertexId r : routers_) {
-        toward.push_back({NicPair{r, nic, hop}, Segment{received[nic] * share, core::Seconds(0)}});
+        toward.push_back(
+            {NicPair{r, it->first.second, hop}, Segment{it->second * share, core::Seconds(0)}});
       }
       second_leg = std::max(second_leg, spread_even(toward, frontier, out));
     }
@@ -427,8 +417,8 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
     for (std::size_t d = 0; d < out.bytes.size(); ++d) {
       out.bytes[d] += minimal.bytes[d] * (1 - share) + detour.bytes[d] * share;
     }
-    for (const auto& [taken, latencies] : {std::pair{share < 1, &minimal_latency},
-                                           std::pair{share > 0, &detour_latency}}) {
+    for (const auto& [taken, latencies] :
+         {std::pair{share < 1, &minimal_latency}, std::pair{share > 0, &detour_latency}}) {
       for (std::size_t hop = 0; taken && hop < latencies->size(); ++hop) {
         note(hop_latency, static_cast<int>(hop), (*latencies)[hop]);
       }

@@ -110,7 +110,8 @@ class TrafficRouter {
   // Every segment (sorted by destination NIC and hop) over its minimal paths, evenly.
   void spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,
                       HopLatency& latency) const;
-  // Every segment through every router as intermediate, 1/R of its bytes each (Valiant).
+  // Every segment through every router as intermediate, 1/R of its bytes each (Valiant), summed
+  // per hop over the whole transfer.
   void spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,
                       HopLatency& latency) const;
   // The share of Valiant's detour that minimizes the busiest link's time (UGAL-G).
@@ -144,7 +145,7 @@ class TrafficRouter {
 
   const Topology* topology_;
   Spread spread_;
-  std::vector<VertexId> first_;  // per link id: the vertex its direction 0 starts from
+  std::vector<VertexId> first_;    // per link id: the vertex its direction 0 starts from
   std::vector<VertexId> routers_;  // Slim Fly and Dragonfly routers: Valiant's intermediates
   mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
 };

@@ -38,6 +38,24 @@ void expect_counts_match_closed_form(const NetworkSpec& s, int nodes, int gpus_p
   EXPECT_EQ(computed_diameter(t), closed_form(s, node, nodes, UnitPrices{}).diameter) << what;
 }
 
+// Per leaf, the indices in their node of the NICs it serves (an MRFT leaf serves one rail).
+std::vector<std::set<int>> rails_per_leaf(const Topology& t) {
+  const Graph& g = t.graph();
+  std::vector<std::set<int>> out;
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    if (g[v].kind != VertexKind::leaf) {
+      continue;
+    }
+    std::set<int>& rails = out.emplace_back();
+    for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(v, g))) {
+      if (g[u].kind == VertexKind::nic) {
+        rails.insert(g[u].local);
+      }
+    }
+  }
+  return out;
+}
+
 double cost_per_endpoint(const NetworkSpec& s, const NodeSpec& node, int nodes) {
   const Properties p = closed_form(s, node, nodes, UnitPrices{});
   return p.cost.total_usd() / static_cast<double>(p.counts.endpoints);
@@ -144,18 +162,7 @@ TEST(MultiRail, BeyondOneTwoLayerTreeItTakesThreeTiersWithRailsInEveryPod) {
   EXPECT_TRUE(mrft_three_tier(s, 4, 9));
   for (int nodes : {9, 12, 13, 30, 32}) {
     expect_counts_match_closed_form(s, nodes, 4);
-    const Topology t = build_topology(s, quad, nodes);
-    const Graph& g = t.graph();
-    for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
-      if (g[v].kind != VertexKind::leaf) {
-        continue;
-      }
-      std::set<int> rails;
-      for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(v, g))) {
-        if (g[u].kind == VertexKind::nic) {
-          rails.insert(g[u].local);
-        }
-      }
+    for (const std::set<int>& rails : rails_per_leaf(build_topology(s, quad, nodes))) {
       EXPECT_LE(rails.size(), 1u) << nodes;
     }
   }
@@ -176,18 +183,8 @@ TEST(MultiRail, RailsShareSpines) {
     expect_counts_match_closed_form({.family = Family::mrft, .radix = 16}, nodes);
   }
   // Each leaf serves one rail: every NIC on a leaf has the same local index.
-  const Topology t = build_topology({.family = Family::mrft, .radix = 16}, h800_node(), 8);
-  const Graph& g = t.graph();
-  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
-    if (g[v].kind != VertexKind::leaf) {
-      continue;
-    }
-    std::set<int> rails;
-    for (const auto u : boost::make_iterator_range(boost::adjacent_vertices(v, g))) {
-      if (g[u].kind == VertexKind::nic) {
-        rails.insert(g[u].local);
-      }
-    }
+  for (const std::set<int>& rails :
+       rails_per_leaf(build_topology({.family = Family::mrft, .radix = 16}, h800_node(), 8))) {
     EXPECT_EQ(rails.size(), 1u);
   }
 }
@@ -312,8 +309,8 @@ TEST(Oversubscription, ThinsTheTopTierOfEveryFatTree) {
   EXPECT_EQ(leaf_ports(8, 3).down, 6);
   EXPECT_EQ(leaf_ports(8, 3).up, 2);
   EXPECT_EQ(aggregation_uplinks(64, 7), 5);
-  for (const auto& [family, nodes] : {std::pair{Family::ft2, 5}, {Family::mrft, 5},
-                                      {Family::mpft, 13}, {Family::ft3, 9}}) {
+  for (const auto& [family, nodes] :
+       {std::pair{Family::ft2, 5}, {Family::mrft, 5}, {Family::mpft, 13}, {Family::ft3, 9}}) {
     const NetworkSpec s{.family = family,
                         .radix = 8,
                         .planes = family == Family::mpft ? 8 : 1,
