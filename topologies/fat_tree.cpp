@@ -44,16 +44,14 @@ TwoLayer add_two_layer(Topology& t, int leaves, int radix, int up, int plane,
 // The pods and cores of `shape` over the NICs of `t`; NIC e attaches to edge switch edge_of(e),
 // numbered pod by pod. A pod of e edge switches has e aggregation switches, each edge's k/2
 // uplinks spread over them (edge i's extra links start at aggregation switch i, so each takes
-// k/2 down); aggregation switch j of every pod that has one and core group j form a two-layer
-// tree (fat_tree.hpp).
+// k/2 down); their uplinks reach the core groups as ThreeTierShape says.
 void add_three_tier(Topology& t, const NetworkSpec& s, const ThreeTierShape& shape,
                     const std::function<int(int)>& edge_of) {
   const int half = s.radix / 2;
-  const int up = aggregation_uplinks(s.radix, s.oversubscription);
-  std::vector<std::vector<VertexId>> cores(static_cast<std::size_t>(half));
-  for (int j = 0; j < half; ++j) {
-    for (int c = 0; c < shape.cores[static_cast<std::size_t>(j)]; ++c) {
-      cores[static_cast<std::size_t>(j)].push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
+  std::vector<std::vector<VertexId>> cores(static_cast<std::size_t>(shape.groups()));
+  for (int g = 0; g < shape.groups(); ++g) {
+    for (int c = 0; c < shape.cores[static_cast<std::size_t>(g)]; ++c) {
+      cores[static_cast<std::size_t>(g)].push_back(t.add_vertex(Vertex{.kind = VertexKind::core}));
     }
   }
   std::vector<VertexId> edges;
@@ -64,14 +62,17 @@ void add_three_tier(Topology& t, const NetworkSpec& s, const ThreeTierShape& sha
     const int a = shape.edges[static_cast<std::size_t>(pod)];
     std::vector<VertexId> aggregation;
     for (int j = 0; j < a; ++j) {
-      const VertexId agg = t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod});
-      aggregation.push_back(agg);
-      const auto& group = cores[static_cast<std::size_t>(j)];
-      const int per_group = static_cast<int>(group.size());
-      for (int c = 0; c < per_group; ++c) {
-        const int links = two_layer_links(pod, c, per_group, up);
-        for (int l = 0; l < links; ++l) {
-          t.add_switch_link(agg, group[static_cast<std::size_t>(c)]);
+      aggregation.push_back(t.add_vertex(Vertex{.kind = VertexKind::spine, .group = pod}));
+    }
+    for (int g = 0; g < shape.groups(); ++g) {
+      const auto& group = cores[static_cast<std::size_t>(g)];
+      const long long links = shape.group_links(pod, g);
+      long long n = shape.first_in_group(pod, g);
+      for (int c = 0; c < static_cast<int>(group.size()); ++c) {
+        for (int l = 0; l < two_layer_links(pod, c, static_cast<long long>(group.size()), links);
+             ++l, ++n) {
+          t.add_switch_link(aggregation[static_cast<std::size_t>(shape.aggregation_of(pod, n))],
+                            group[static_cast<std::size_t>(c)]);
         }
       }
     }
@@ -93,14 +94,49 @@ void add_three_tier(Topology& t, const NetworkSpec& s, const ThreeTierShape& sha
 
 }  // namespace
 
+long long ThreeTierShape::pod_uplinks(int pod) const {
+  long long others = 0;
+  for (std::size_t q = 0; q < edges.size(); ++q) {
+    others += static_cast<int>(q) == pod ? 0 : static_cast<long long>(edges[q]) * uplinks;
+  }
+  return std::min(static_cast<long long>(edges[static_cast<std::size_t>(pod)]) * uplinks, others);
+}
+
+int ThreeTierShape::aggregation_of(int pod, long long n) const {
+  return static_cast<int>(n * edges[static_cast<std::size_t>(pod)] / pod_uplinks(pod));
+}
+
+long long ThreeTierShape::first_in_group(int pod, int group) const {
+  return core::ceil_div(group * pod_uplinks(pod), static_cast<long long>(groups()));
+}
+
+long long ThreeTierShape::group_links(int pod, int group) const {
+  return first_in_group(pod, group + 1) - first_in_group(pod, group);
+}
+
+long long ThreeTierShape::core_links() const {
+  long long links = 0;
+  for (int g = 0; g < groups(); ++g) {
+    for (int pod = 0;
+         pod < static_cast<int>(edges.size()) && cores[static_cast<std::size_t>(g)] > 0; ++pod) {
+      links += group_links(pod, g);
+    }
+  }
+  return links;
+}
+
 ThreeTierShape three_tier_shape(std::vector<int> pod_edges, int radix, int oversubscription) {
   ThreeTierShape shape;
   shape.edges = std::move(pod_edges);
-  const int up = aggregation_uplinks(radix, oversubscription);
-  for (int j = 0; j < radix / 2; ++j) {
-    const auto pods = std::count_if(shape.edges.begin(), shape.edges.end(),
-                                    [j](int edges) { return edges > j; });
-    shape.cores.push_back(static_cast<int>(two_layer_spines(pods, radix, up)));
+  shape.uplinks = aggregation_uplinks(radix, oversubscription);
+  shape.cores.assign(static_cast<std::size_t>(radix / 2), 0);
+  const int pods = static_cast<int>(shape.edges.size());
+  for (int g = 0; g < shape.groups(); ++g) {
+    std::vector<long long> links;
+    for (int pod = 0; pod < pods; ++pod) {
+      links.push_back(shape.group_links(pod, g));
+    }
+    shape.cores[static_cast<std::size_t>(g)] = static_cast<int>(group_spines(links, radix));
   }
   return shape;
 }
@@ -148,17 +184,23 @@ int two_layer_links(long long leaf, long long spine, long long spines, long long
   return static_cast<int>(up / spines + extra);
 }
 
-long long two_layer_spines(long long leaves, long long radix, long long up) {
-  if (leaves <= 1) {
+long long group_spines(const std::vector<long long>& links, long long radix) {
+  const auto members = std::count_if(links.begin(), links.end(), [](long long l) { return l > 0; });
+  if (members <= 1) {
     return 0;
   }
-  for (long long spines = std::min(up, core::ceil_div(leaves * up, radix)); spines < up;
-       ++spines) {
+  long long total = 0;
+  long long most = 0;
+  for (const long long l : links) {
+    total += l;
+    most = std::max(most, l);
+  }
+  for (long long spines = std::min(most, core::ceil_div(total, radix)); spines < most; ++spines) {
     long long busiest = 0;
     for (long long s = 0; s < spines; ++s) {
       long long ports = 0;
-      for (long long l = 0; l < leaves; ++l) {
-        ports += two_layer_links(l, s, spines, up);
+      for (std::size_t l = 0; l < links.size(); ++l) {
+        ports += two_layer_links(static_cast<long long>(l), s, spines, links[l]);
       }
       busiest = std::max(busiest, ports);
     }
@@ -166,7 +208,12 @@ long long two_layer_spines(long long leaves, long long radix, long long up) {
       return spines;
     }
   }
-  return up;
+  return most;
+}
+
+long long two_layer_spines(long long leaves, long long radix, long long up) {
+  return group_spines(std::vector<long long>(static_cast<std::size_t>(std::max(0LL, leaves)), up),
+                      radix);
 }
 
 Topology build_single_node(const NodeSpec& node) {

@@ -50,17 +50,38 @@ int two_layer_links(long long leaf, long long spine, long long spines, long long
 // leaf; else the fewest whose k ports take every leaf's links (two_layer_links); `up` for k
 // leaves' worth or more.
 long long two_layer_spines(long long leaves, long long radix, long long up);
+// The same for leaves with links[l] uplinks each (none for fewer than two leaves with links).
+long long group_spines(const std::vector<long long>& links, long long radix);
 
 Topology build_single_node(const NodeSpec& node);
 Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes);
 Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes);
-// Edge switches per pod (as many aggregation switches) and cores per core group j < k/2 of a
-// three-tier build: group j is a two-layer tree over the pods that have an aggregation switch j.
+// Edge switches per pod (as many aggregation switches) and core switches per core group of a
+// three-tier build. Pod p uses pod_uplinks(p) aggregation uplinks: all of them (edges x
+// `uplinks`), or what the other pods can take (two pods, one partial: the whole one needs no
+// more than the partial one has). Its uplinks, numbered aggregation switch by aggregation switch,
+// are split over the k/2 core groups in order (group_links): a whole pod's aggregation switch j
+// feeds group j, as in the textbook k-ary fat tree, and a partial pod's uplinks reach every
+// group. (When a partial pod reached only the groups of its own aggregation indices, the max
+// flow between the endpoints' halves fell to 2/3 of them.) Core group g is a two-layer tree over
+// the pods' links into it (two_layer_links, pod by pod), as few cores as take them; none when one
+// pod alone has links there.
 struct ThreeTierShape {
   std::vector<int> edges;
-  std::vector<int> cores;
+  std::vector<int> cores;  // per group
+  int uplinks = 0;         // per aggregation switch of a pod that uses them all
   // One pod of one edge switch: no aggregation switch to build.
   bool single_switch() const { return edges.size() == 1 && edges.front() == 1; }
+  int groups() const { return static_cast<int>(cores.size()); }
+  long long pod_uplinks(int pod) const;
+  // Uplinks of `pod` into core group g: n with floor(n x k/2 / pod_uplinks) = g, from
+  // first_in_group on.
+  long long group_links(int pod, int group) const;
+  long long first_in_group(int pod, int group) const;
+  // The aggregation switch of `pod` that its uplink n leaves from: floor(n x edges / pod_uplinks).
+  int aggregation_of(int pod, long long n) const;
+  // Aggregation-to-core links built (those into groups that have cores).
+  long long core_links() const;
 };
 ThreeTierShape three_tier_shape(std::vector<int> pod_edges, int radix, int oversubscription);
 // FT3: pods of (k/2)^2 endpoints, the last with the edges its endpoints need.

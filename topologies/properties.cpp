@@ -62,8 +62,6 @@ int router_diameter(int n, const std::vector<std::pair<int, int>>& links) {
 long long add_three_tier(Counts& c, Properties& p, const ThreeTierShape& shape,
                          const NetworkSpec& s) {
   const long long half = s.radix / 2;
-  const long long up = aggregation_uplinks(s.radix, s.oversubscription);
-  long long uplinks = 0;
   if (shape.single_switch()) {
     c.switches += 1;
     p.diameter = 0;
@@ -73,14 +71,10 @@ long long add_three_tier(Counts& c, Properties& p, const ThreeTierShape& shape,
     c.switches += 2LL * edges;       // edge and aggregation switches
     c.switch_links += edges * half;  // each edge switch's uplinks
   }
-  for (std::size_t j = 0; j < shape.cores.size(); ++j) {
-    c.switches += shape.cores[j];
-    if (shape.cores[j] > 0) {
-      const auto pods = std::count_if(shape.edges.begin(), shape.edges.end(),
-                                      [j](int edges) { return edges > static_cast<int>(j); });
-      uplinks += pods * up;
-    }
+  for (const int group : shape.cores) {
+    c.switches += group;
   }
+  const long long uplinks = shape.core_links();
   c.switch_links += uplinks;
   const std::size_t pods = shape.edges.size();
   p.diameter = pods > 1 ? 4 : (pods == 1 && shape.edges.front() > 1 ? 2 : 0);
