@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -350,51 +351,159 @@ double TrafficRouter::ugal_share(const LinkLoads& local, const LinkLoads& minima
   return best_share;
 }
 
-LinkLoads TrafficRouter::loads(std::span<const Flow> flows) const {
+void TrafficRouter::gather(const Flow& f, Gathered& gathered) const {
   const Topology& t = *topology_;
-  LinkLoads out;
-  out.bytes.assign(2 * t.links().size(), core::Bytes(0));
-  // Longest path per hop; hops add up (a forwarded flow starts when the first hop arrives).
-  HopLatency hop_latency;
-  std::unordered_map<NicPair, Segment, NicPairHash> segments;
-  for (const Flow& f : flows) {
-    if (f.src < 0 || f.dst < 0 || f.src >= t.gpus() || f.dst >= t.gpus()) {
+  if (f.src < 0 || f.dst < 0 || f.src >= t.gpus() || f.dst >= t.gpus()) {
+    throw std::out_of_range("GPU index outside the topology");
+  }
+  if (f.hop < 0) {
+    throw std::out_of_range("a flow's hop cannot be negative");
+  }
+  if (f.bytes.value <= 0.0) {
+    return;
+  }
+  LinkLoads& out = gathered.out;
+  NicPair nics{};
+  core::Seconds outside;
+  if (!local_part(f, out, nics, outside)) {
+    note(gathered.hop_latency, f.hop, outside);
+    return;
+  }
+  if (spread_ == Spread::hashed) {
+    note(gathered.hop_latency, f.hop, spread_hashed(f, nics, out, outside));
+    return;
+  }
+  // Every byte crosses the NICs' links to their switches; between those switches the bytes of
+  // all NIC pairs behind them spread alike (exact by linearity), so they are summed there.
+  const Graph& g = t.graph();
+  NicPair ends{nics.in, nics.out, f.hop};
+  if (const auto up = only_switch_link(nics.in)) {
+    add(out, nics.in, *up, f.bytes);
+    outside += g[*up].latency;
+    ends.in = boost::target(*up, g);
+  }
+  if (const auto down = only_switch_link(nics.out)) {
+    ends.out = boost::target(*down, g);
+    add(out, ends.out, *down, f.bytes);
+    outside += g[*down].latency;
+  }
+  Segment& s = gathered.segments[ends];
+  s.bytes += f.bytes;
+  s.latency = std::max(s.latency, outside);
+}
+
+void TrafficRouter::gather_every_pair(const EveryPair& every, Gathered& gathered) const {
+  const Topology& t = *topology_;
+  const Graph& g = t.graph();
+  std::unordered_map<int, int> on_node;  // GPUs of the set per node
+  for (const int gpu : every.gpus) {
+    if (gpu < 0 || gpu >= t.gpus()) {
       throw std::out_of_range("GPU index outside the topology");
     }
-    if (f.hop < 0) {
-      throw std::out_of_range("a flow's hop cannot be negative");
-    }
-    if (f.bytes.value <= 0.0) {
-      continue;
-    }
-    NicPair nics{};
-    core::Seconds outside;
-    if (!local_part(f, out, nics, outside)) {
-      note(hop_latency, f.hop, outside);
-      continue;
-    }
-    if (spread_ == Spread::hashed) {
-      note(hop_latency, f.hop, spread_hashed(f, nics, out, outside));
-      continue;
-    }
-    // Every byte crosses the NICs' links to their switches; between those switches the bytes of
-    // all NIC pairs behind them spread alike (exact by linearity), so they are summed there.
-    const Graph& g = t.graph();
-    NicPair ends{nics.in, nics.out, f.hop};
-    if (const auto up = only_switch_link(nics.in)) {
-      add(out, nics.in, *up, f.bytes);
-      outside += g[*up].latency;
-      ends.in = boost::target(*up, g);
-    }
-    if (const auto down = only_switch_link(nics.out)) {
-      ends.out = boost::target(*down, g);
-      add(out, ends.out, *down, f.bytes);
-      outside += g[*down].latency;
-    }
-    Segment& s = segments[ends];
-    s.bytes += f.bytes;
-    s.latency = std::max(s.latency, outside);
+    ++on_node[g[t.gpu(gpu)].node];
   }
+  if (std::set<int>(every.gpus.begin(), every.gpus.end()).size() != every.gpus.size()) {
+    throw std::invalid_argument("an every-pair transfer names a GPU twice");
+  }
+  if (every.gpus.size() < 2 || every.bytes.value <= 0.0) {
+    return;
+  }
+  if (spread_ == Spread::hashed || t.multi_plane()) {
+    for (const int a : every.gpus) {
+      for (const int b : every.gpus) {
+        if (a != b) {
+          gather(Flow{.src = a, .dst = b, .bytes = every.bytes}, gathered);
+        }
+      }
+    }
+    return;
+  }
+  LinkLoads& out = gathered.out;
+  const double n = static_cast<double>(every.gpus.size());
+  // The network's ends (a NIC's switch, or the NIC) with the GPUs behind them per node, and the
+  // longest latency from a GPU to its end and back.
+  struct End {
+    double gpus = 0;
+    std::map<int, double> per_node;
+    core::Seconds up;
+    core::Seconds down;
+  };
+  std::map<VertexId, End> ends;
+  std::map<int, std::pair<core::Seconds, core::Seconds>> nvlink;  // per node: slowest up, down
+  for (const int gpu : every.gpus) {
+    const VertexId a = t.gpu(gpu);
+    const int node = g[a].node;
+    const double same = on_node[node] - 1;
+    const double remote = n - 1 - same;
+    if (same > 0) {
+      const VertexId sw = t.nvswitch(node);
+      const EdgeId up = boost::edge(a, sw, g).first;
+      const EdgeId down = boost::edge(sw, a, g).first;
+      add(out, a, up, every.bytes * same);
+      add(out, sw, down, every.bytes * same);
+      auto& [slowest_up, slowest_down] = nvlink[node];
+      slowest_up = std::max(slowest_up, g[up].latency);
+      slowest_down = std::max(slowest_down, g[down].latency);
+    }
+    if (remote == 0) {
+      continue;
+    }
+    if (!t.has_nics()) {
+      throw std::runtime_error("GPUs on different nodes but no network");
+    }
+    const VertexId nic = t.nic(gpu);
+    const EdgeId pcie_in = boost::edge(a, nic, g).first;
+    const EdgeId pcie_out = boost::edge(nic, a, g).first;
+    add(out, a, pcie_in, every.bytes * remote);
+    add(out, nic, pcie_out, every.bytes * remote);
+    core::Seconds up = g[pcie_in].latency;
+    core::Seconds down = g[pcie_out].latency;
+    VertexId end = nic;
+    if (const auto link = only_switch_link(nic)) {
+      end = boost::target(*link, g);
+      add(out, nic, *link, every.bytes * remote);
+      add(out, end, *link, every.bytes * remote);
+      up += g[*link].latency;
+      down += g[*link].latency;
+    }
+    End& e = ends[end];
+    e.gpus += 1;
+    e.per_node[node] += 1;
+    e.up = std::max(e.up, up);
+    e.down = std::max(e.down, down);
+  }
+  // The longest latency: the slowest way up and the slowest way down (one latency per kind of
+  // link in every topology built here, so the two belong to some pair).
+  for (const auto& [node, slowest] : nvlink) {
+    note(gathered.hop_latency, 0, slowest.first + slowest.second);
+  }
+  for (const auto& [from, x] : ends) {
+    for (const auto& [to, y] : ends) {
+      double pairs = x.gpus * y.gpus;  // less those on one node, which NVLink joins
+      for (const auto& [node, count] : x.per_node) {
+        const auto it = y.per_node.find(node);
+        pairs -= it == y.per_node.end() ? 0 : count * it->second;
+      }
+      if (pairs > 0) {
+        Segment& s = gathered.segments[NicPair{from, to, 0}];
+        s.bytes += every.bytes * pairs;
+        s.latency = std::max(s.latency, x.up + y.down);
+      }
+    }
+  }
+}
+
+LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& every) const {
+  Gathered gathered;
+  gathered.out.bytes.assign(2 * topology_->links().size(), core::Bytes(0));
+  for (const Flow& f : flows) {
+    gather(f, gathered);
+  }
+  gather_every_pair(every, gathered);
+  LinkLoads& out = gathered.out;
+  // Longest path per hop; hops add up (a forwarded flow starts when the first hop arrives).
+  HopLatency& hop_latency = gathered.hop_latency;
+  const auto& segments = gathered.segments;
   std::vector<std::pair<NicPair, Segment>> ordered(segments.begin(), segments.end());
   std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) {
     return std::tie(x.first.out, x.first.hop, x.first.in) <

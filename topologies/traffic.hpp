@@ -51,6 +51,13 @@ struct Flow {
   int hop = 0;
 };
 
+// Every GPU of `gpus` sends `bytes` to every other one: an all-to-all kept as one term (over the
+// 65,536 GPUs of a full FT3 it is 4.3e9 flows). Routed as those flows would be.
+struct EveryPair {
+  std::vector<int> gpus;  // distinct
+  core::Bytes bytes;
+};
+
 // Directed link d = 2 * link id + 0 for the link's first vertex to its second (as in
 // Topology::links()), + 1 for the other way.
 inline int directed(int link_id, bool reverse) {
@@ -67,9 +74,10 @@ class TrafficRouter {
  public:
   TrafficRouter(const Topology& topology, Spread spread);
 
-  // Throws std::out_of_range for a GPU outside the topology and std::runtime_error for a pair the
-  // network cannot join.
-  LinkLoads loads(std::span<const Flow> flows) const;
+  // The loads of `flows` and of every pair of `every` together. Throws std::out_of_range for a GPU
+  // outside the topology, std::invalid_argument for a GPU twice in `every` and std::runtime_error
+  // for a pair the network cannot join.
+  LinkLoads loads(std::span<const Flow> flows, const EveryPair& every = {}) const;
 
   const Topology& topology() const { return *topology_; }
   // The endpoints of a directed link, in its direction.
@@ -94,6 +102,20 @@ class TrafficRouter {
   };
 
   struct Frontier;
+  using HopLatency = std::vector<core::Seconds>;
+  // What the flows bring before the spread between switches: their local and NIC links, the
+  // longest latency per hop, and the bytes per pair of switches (or NICs) at the network's ends.
+  struct Gathered {
+    LinkLoads out;
+    HopLatency hop_latency;
+    std::unordered_map<NicPair, Segment, NicPairHash> segments;
+  };
+  void gather(const Flow& f, Gathered& g) const;
+  // Every pair at once where the spread is the same for every NIC pair behind two switches (not
+  // hashed) and a pair's NICs are its GPUs' own (not MPFT): per GPU, its NVLink and NIC links
+  // take bytes x the GPUs of the set on its node (other nodes); per pair of switches, bytes x
+  // the pairs between their GPUs on different nodes. Otherwise pair by pair.
+  void gather_every_pair(const EveryPair& every, Gathered& g) const;
 
   void add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const;
   // NVLink (and PCIe) hops of one flow; returns the NIC pair it enters and leaves the network by,
@@ -105,7 +127,6 @@ class TrafficRouter {
   core::Seconds spread_even(std::span<const std::pair<NicPair, Segment>> toward, Frontier& f,
                             LinkLoads& out) const;
   // Per hop, the longest path latency among its flows.
-  using HopLatency = std::vector<core::Seconds>;
   static void note(HopLatency& h, int hop, core::Seconds latency);
   // Every segment (sorted by destination NIC and hop) over its minimal paths, evenly.
   void spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,

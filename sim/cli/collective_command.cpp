@@ -102,7 +102,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
                           std::to_string(o.gpus) + " GPUs would need about " + core::megabytes(need.value) +
                           " MB to simulate, over the budget of " +
                           core::megabytes(o.max_memory_mb * 1e6) + " MB",
-                      "fewer --gpus or --sizes, or raise --max-memory-mb", "--gpus");
+                      "fewer --gpus, or raise --max-memory-mb", "--gpus");
   }
   const study::CollectiveSweep sweep = [&] {
     try {

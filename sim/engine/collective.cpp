@@ -23,15 +23,7 @@ Transfer ring_phase(const std::string& name, const std::vector<int>& ranks, core
 }
 
 Transfer to_every_other(const std::string& name, const std::vector<int>& ranks, core::Bytes chunk) {
-  Transfer t{.name = name};
-  for (const int a : ranks) {
-    for (const int b : ranks) {
-      if (a != b) {
-        t.flows.push_back(Flow{.src = a, .dst = b, .bytes = chunk});
-      }
-    }
-  }
-  return t;
+  return Transfer{.name = name, .every_pair = {.gpus = ranks, .bytes = chunk}};
 }
 
 [[noreturn]] void refuse(const CollectiveSpec& c) {
@@ -144,6 +136,10 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
     bool inside = true;
     for (const auto& f : phase.flows) {
       inside = inside && t.vertex(t.gpu(f.src)).node == t.vertex(t.gpu(f.dst)).node;
+    }
+    for (const int gpu : phase.every_pair.gpus) {
+      inside =
+          inside && t.vertex(t.gpu(gpu)).node == t.vertex(t.gpu(phase.every_pair.gpus[0])).node;
     }
     if (!inside) {
       continue;

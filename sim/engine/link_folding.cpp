@@ -47,7 +47,7 @@ FoldedLinks fold_links(const topologies::TrafficRouter& router) {
 FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
                        const FoldedLinks& links) {
   FoldedLoads out;
-  const topologies::LinkLoads loads = router.loads(t.flows);
+  const topologies::LinkLoads loads = router.loads(t.flows, t.every_pair);
   std::vector<double> sum(links.ends.size(), 0.0);
   for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
     if (loads.bytes[d].value > 0) {
@@ -90,6 +90,10 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
       if (f.src != f.dst) {
         sent[f.src] += f.bytes.value;
       }
+    }
+    const auto others = static_cast<double>(t.every_pair.gpus.size()) - 1;
+    for (const int gpu : t.every_pair.gpus) {
+      sent[gpu] += t.every_pair.bytes.value * others;
     }
     for (const auto& [gpu, bytes] : sent) {
       const double seconds = bytes / t.sender_cap->value;

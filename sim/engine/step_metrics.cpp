@@ -159,7 +159,7 @@ void link_use(metrics::RunResult& r, const StepTimeline& t, const topologies::Tr
   topologies::LinkLoads step_loads;
   step_loads.bytes.assign(2 * topo.links().size(), core::Bytes(0));
   for (std::size_t i = 0; i < t.transfers.size(); ++i) {
-    const auto loads = router.loads(t.transfers[i].flows);
+    const auto loads = router.loads(t.transfers[i].flows, t.transfers[i].every_pair);
     for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
       step_loads.bytes[d] += loads.bytes[d] * runs[i] * t.transfers[i].repeat;
     }

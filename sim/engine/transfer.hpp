@@ -14,6 +14,7 @@ namespace codesim::engine {
 struct Transfer {
   std::string name;
   std::vector<topologies::Flow> flows;
+  topologies::EveryPair every_pair;  // besides the flows (an all-to-all as one term)
   // Identical phases one after another (the steps of a ring), each paying the latency; run as
   // one phase of repeat x the bytes after repeat x the latency (a ring's steps are pipelined).
   int repeat = 1;

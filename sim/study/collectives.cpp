@@ -1,7 +1,9 @@
 // One collective per size, each after the previous, so that they never overlap.
 #include "sim/study/collectives.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <set>
 #include <stdexcept>
 
 #include "sim/core/stopwatch.hpp"
@@ -10,13 +12,27 @@
 
 namespace codesim::study {
 
-core::Bytes estimated_memory(const topologies::Topology& topology, const CollectiveSweepSpec& spec) {
-  constexpr double kKeptPerPair = 24;  // sizeof(topologies::Flow)
-  const double n = spec.gpus;
-  const double pairs = spec.kind == CollectiveKind::all_to_all ? n * (n - 1) : 0;
-  const double sizes = static_cast<double>(spec.sizes.size());
+core::Bytes estimated_memory(const topologies::Topology& topology,
+                             const CollectiveSweepSpec& spec) {
+  constexpr double kPerEndPair = 110;  // a segment in the router's map and again sorted
+  constexpr double kPerDistance = 2;   // a 16-bit hop count, per vertex per destination switch
+  double ends = 0;
+  if (spec.kind == CollectiveKind::all_to_all && topology.has_nics()) {
+    std::set<topologies::VertexId> switches;  // where the GPUs' NICs attach
+    const auto& g = topology.graph();
+    for (int gpu = 0; gpu < std::min(spec.gpus, topology.gpus()); ++gpu) {
+      for (const auto v :
+           boost::make_iterator_range(boost::adjacent_vertices(topology.nic(gpu), g))) {
+        if (topologies::is_switch(g[v].kind)) {
+          switches.insert(v);
+        }
+      }
+    }
+    ends = static_cast<double>(switches.size());
+  }
+  const auto vertices = static_cast<double>(topology.vertex_count());
   return engine::Platform::estimated_memory(topology) +
-         core::Bytes(pairs * kKeptPerPair * sizes);
+         core::Bytes(kPerEndPair * ends * ends + kPerDistance * vertices * ends);
 }
 
 CollectiveSweep simulate_collectives(const topologies::Topology& topology,

@@ -43,9 +43,11 @@ struct CollectiveSweep {
 };
 
 // Memory the sweep needs, roughly: the platform (engine::Platform::estimated_memory) and, for an
-// all-to-all, its GPU pairs: each size keeps N (N - 1) flows of 24 bytes (routing sums them per
-// pair of switches, which takes little). Checked against peak memory of a 1 GiB all-to-all over
-// 4096 GPUs of the 65,536-endpoint FT3: 1296 MB, 890 MB of it the platform, 24 B per pair.
+// all-to-all, the router's bytes per pair of the switches its GPUs' NICs attach to (one term for
+// all its flows, topologies::EveryPair), about 110 B a pair, and its hop counts toward each of
+// them (2 B per vertex). Checked against the peak memory of 1 GiB all-to-alls on the
+// 65,536-endpoint FT3: 928 / 1070 / 1940 MB predicted, 875 / 1005 / 1861 measured over 4096 /
+// 16,384 / 65,536 GPUs.
 core::Bytes estimated_memory(const topologies::Topology& topology, const CollectiveSweepSpec& spec);
 
 // Throws std::invalid_argument when the collective cannot run on the topology (too few GPUs, an

@@ -235,17 +235,18 @@ TEST(CollectiveCli, BadFlagsGetExactMessages) {
 
 TEST(CollectiveCli, ASweepOverTheMemoryBudgetIsRefusedBeforeItRuns) {
   // 8 MPFT nodes: 64 GPUs, 64 NICs, 8 NVSwitches, 8 leaves; 192 links (NVLink, PCIe, NIC).
-  // Platform: 144 x 1 KB + 192 x 2.25 KB = 0.58 MB; 64 x 63 pairs x 2 sizes x 24 B = 0.19 MB;
-  // 0.77 MB in all (study::estimated_memory).
+  // Platform: 144 x 1 KB + 192 x 2.25 KB = 0.576 MB; the all-to-all's NICs attach to the 8
+  // leaves: 8 x 8 pairs x 110 B + 8 x 144 vertices x 2 B = 0.009 MB; 0.585 MB in all
+  // (study::estimated_memory), whatever the sizes.
   const auto r = run_codesim(
       "collective --topology mpft --nodes 8 --kind all-to-all --gpus 64 --sizes 1MiB,1GiB "
       "--max-memory-mb 0.5");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err,
-            "codesim collective: error: --gpus: the all-to-all over 64 GPUs would need about 0.8 "
+            "codesim collective: error: --gpus: the all-to-all over 64 GPUs would need about 0.6 "
             "MB to simulate, over the budget of 0.5 MB\n"
-            "  hint: fewer --gpus or --sizes, or raise --max-memory-mb\n");
+            "  hint: fewer --gpus, or raise --max-memory-mb\n");
 }
 
 }  // namespace

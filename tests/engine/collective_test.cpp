@@ -44,6 +44,10 @@ std::map<int, double> received(const std::vector<Transfer>& phases) {
     for (const auto& f : t.flows) {
       r[f.dst] += f.bytes.value * t.repeat;
     }
+    const auto& every = t.every_pair;  // each receives from every other
+    for (const int gpu : every.gpus) {
+      r[gpu] += every.bytes.value * static_cast<double>(every.gpus.size() - 1) * t.repeat;
+    }
   }
   return r;
 }

@@ -97,6 +97,53 @@ TEST(Traffic, SummingFlowsPerPairOfSwitchesChangesNoLinksBytes) {
   }
 }
 
+TEST(Traffic, EveryPairLoadsTheLinksAsItsFlows) {
+  // An all-to-all as one term: per GPU, its NVLink and NIC links carry bytes x the other GPUs of
+  // the set on its node (on other nodes), per pair of switches bytes x the pairs between their
+  // GPUs on different nodes; the spreads are linear, so that is what the n(n-1) flows give. UGAL
+  // decides on the whole transfer, hashed and MPFT go pair by pair. Every third GPU from GPU 1
+  // (a partial set: nodes with 2 or 3 of their GPUs, rails on different leaves on MRFT), on
+  // every small instance and spread; then every GPU of a 1.5-pod FT3.
+  std::vector<std::pair<NetworkSpec, int>> cases = testing::small_instances();
+  cases.push_back({{.family = Family::ft3, .radix = 8}, 3});
+  for (const auto& [spec, nodes] : cases) {
+    const Topology t = build_topology(spec, h800_node(), nodes);
+    const bool routers = spec.family == Family::slimfly || spec.family == Family::dragonfly;
+    std::vector<Spread> spreads{Spread::even, Spread::hashed};
+    if (routers) {
+      spreads.insert(spreads.end(), {Spread::valiant, Spread::ugal});
+    }
+    for (const Spread spread : spreads) {
+      const TrafficRouter r(t, spread);
+      EveryPair every{.bytes = Bytes(3000)};
+      for (int gpu = nodes == 3 ? 0 : 1; gpu < t.gpus(); gpu += nodes == 3 ? 1 : 3) {
+        every.gpus.push_back(gpu);
+      }
+      std::vector<Flow> flows;
+      for (const int a : every.gpus) {
+        for (const int b : every.gpus) {
+          if (a != b) {
+            flows.push_back({.src = a, .dst = b, .bytes = every.bytes});
+          }
+        }
+      }
+      const LinkLoads pairs = r.loads(flows);
+      const LinkLoads one = r.loads({}, every);
+      const std::string what = t.family() + " spread " + std::to_string(static_cast<int>(spread));
+      for (std::size_t d = 0; d < pairs.bytes.size(); ++d) {
+        EXPECT_NEAR(one.bytes[d].value, pairs.bytes[d].value, 1e-9 * (1 + pairs.bytes[d].value))
+            << what << " " << r.describe(static_cast<int>(d));
+      }
+      EXPECT_DOUBLE_EQ(one.latency.value, pairs.latency.value) << what;
+    }
+  }
+  const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
+  EXPECT_THROW(TrafficRouter(t, Spread::even).loads({}, EveryPair{.gpus = {1, 2, 1}}),
+               std::invalid_argument);
+  EXPECT_THROW(TrafficRouter(t, Spread::even).loads({}, EveryPair{.gpus = {1, 32}}),
+               std::out_of_range);
+}
+
 // Bytes on router-to-router links, per directed link.
 std::vector<double> router_link_bytes(const Topology& t, const TrafficRouter& r, const LinkLoads& l) {
   std::vector<double> out;
