@@ -141,27 +141,32 @@ ThreeTierShape three_tier_shape(std::vector<int> pod_edges, int radix, int overs
   return shape;
 }
 
+namespace {
+
+// `pods` pods of k/2 edge switches, the last with `last` of them.
+std::vector<int> pod_edges(long long pods, long long last, int radix) {
+  std::vector<int> edges(static_cast<std::size_t>(pods), radix / 2);
+  if (pods > 0) {
+    edges.back() = static_cast<int>(last);
+  }
+  return edges;
+}
+
+}  // namespace
+
 ThreeTierShape ft3_shape(const NetworkSpec& s, long long endpoints) {
   const long long half = s.radix / 2;
   const long long pods = core::ceil_div(endpoints, half * half);
-  std::vector<int> edges(static_cast<std::size_t>(pods), static_cast<int>(half));
-  if (pods > 0) {
-    edges.back() =
-        static_cast<int>(core::ceil_div(endpoints - (pods - 1) * half * half, half));
-  }
-  return three_tier_shape(std::move(edges), s.radix, s.oversubscription);
+  const long long last = core::ceil_div(endpoints - (pods - 1) * half * half, half);
+  return three_tier_shape(pod_edges(pods, last, s.radix), s.radix, s.oversubscription);
 }
 
 ThreeTierShape mrft_shape(const NetworkSpec& s, int gpus_per_node, long long nodes) {
   const long long half = s.radix / 2;
   const long long pod_nodes = half * half / gpus_per_node;
   const long long pods = core::ceil_div(nodes, pod_nodes);
-  std::vector<int> edges(static_cast<std::size_t>(pods), static_cast<int>(half));
-  if (pods > 0) {
-    edges.back() = gpus_per_node *
-                   static_cast<int>(core::ceil_div(nodes - (pods - 1) * pod_nodes, half));
-  }
-  return three_tier_shape(std::move(edges), s.radix, s.oversubscription);
+  const long long last = gpus_per_node * core::ceil_div(nodes - (pods - 1) * pod_nodes, half);
+  return three_tier_shape(pod_edges(pods, last, s.radix), s.radix, s.oversubscription);
 }
 
 LeafPorts leaf_ports(int radix, int oversubscription) {

@@ -48,6 +48,9 @@ TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
   first_.reserve(topology.links().size());
   for (const EdgeId e : topology.links()) {
     first_.push_back(boost::source(e, g));
+    if (spread == Spread::ugal) {
+      inverse_bandwidth_.push_back(1.0 / g[e].bandwidth.value);
+    }
   }
   for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
     if (g[v].kind == VertexKind::router) {
@@ -328,11 +331,6 @@ void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> 
 double TrafficRouter::ugal_share(const LinkLoads& local, const LinkLoads& minimal,
                                  const LinkLoads& detour) const {
   constexpr int kSteps = 32;
-  std::vector<double> inverse_bandwidth;
-  inverse_bandwidth.reserve(local.bytes.size());
-  for (std::size_t d = 0; d < local.bytes.size(); ++d) {
-    inverse_bandwidth.push_back(1.0 / topology_->link(topology_->links()[d / 2]).bandwidth.value);
-  }
   double best_share = 0;
   double best_time = 0;
   for (int step = 0; step <= kSteps; ++step) {
@@ -341,7 +339,7 @@ double TrafficRouter::ugal_share(const LinkLoads& local, const LinkLoads& minima
     for (std::size_t d = 0; d < local.bytes.size(); ++d) {
       const double bytes = local.bytes[d].value + (1 - share) * minimal.bytes[d].value +
                            share * detour.bytes[d].value;
-      busiest = std::max(busiest, bytes * inverse_bandwidth[d]);
+      busiest = std::max(busiest, bytes * inverse_bandwidth_[d / 2]);
     }
     if (step == 0 || busiest < best_time * (1 - 1e-9)) {
       best_share = share;
@@ -512,19 +510,22 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& eve
   if (spread_ == Spread::even) {
     spread_minimal(ordered, out, hop_latency);
   } else if (!ordered.empty()) {
-    LinkLoads minimal;
+    LinkLoads minimal;  // UGAL's other choice
     LinkLoads detour;
-    minimal.bytes.assign(out.bytes.size(), core::Bytes(0));
     detour.bytes.assign(out.bytes.size(), core::Bytes(0));
     HopLatency minimal_latency;
     HopLatency detour_latency;
     if (spread_ == Spread::ugal) {
+      minimal.bytes.assign(out.bytes.size(), core::Bytes(0));
       spread_minimal(ordered, minimal, minimal_latency);
     }
     spread_valiant(ordered, detour, detour_latency);
     const double share = spread_ == Spread::ugal ? ugal_share(out, minimal, detour) : 1.0;
     for (std::size_t d = 0; d < out.bytes.size(); ++d) {
-      out.bytes[d] += minimal.bytes[d] * (1 - share) + detour.bytes[d] * share;
+      out.bytes[d] += detour.bytes[d] * share;
+      if (share < 1) {
+        out.bytes[d] += minimal.bytes[d] * (1 - share);
+      }
     }
     for (const auto& [taken, latencies] :
          {std::pair{share < 1, &minimal_latency}, std::pair{share > 0, &detour_latency}}) {

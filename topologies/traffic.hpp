@@ -168,6 +168,7 @@ class TrafficRouter {
   Spread spread_;
   std::vector<VertexId> first_;    // per link id: the vertex its direction 0 starts from
   std::vector<VertexId> routers_;  // Slim Fly and Dragonfly routers: Valiant's intermediates
+  std::vector<double> inverse_bandwidth_;  // per link, s/B (UGAL only)
   mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
 };
 

@@ -233,20 +233,32 @@ TEST(CollectiveCli, BadFlagsGetExactMessages) {
             "  hint: one of: all-reduce, all-gather, reduce-scatter, all-to-all, send\n");
 }
 
+// `collective ARGS --kind all-to-all` refused before it runs: it would need about NEED MB.
+void expect_all_to_all_refused(const std::string& args, int gpus, const std::string& need,
+                               const std::string& budget) {
+  const auto r = run_codesim("collective " + args + " --kind all-to-all --gpus " +
+                             std::to_string(gpus) + " --max-memory-mb " + budget);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "codesim collective: error: --gpus: the all-to-all over " +
+                       std::to_string(gpus) + " GPUs would need about " + need +
+                       " MB to simulate, over the budget of " + budget +
+                       " MB\n  hint: fewer --gpus, or raise --max-memory-mb\n");
+}
+
 TEST(CollectiveCli, ASweepOverTheMemoryBudgetIsRefusedBeforeItRuns) {
   // 8 MPFT nodes: 64 GPUs, 64 NICs, 8 NVSwitches, 8 leaves; 192 links (NVLink, PCIe, NIC).
   // Platform: 144 x 1 KB + 192 x 2.25 KB = 0.576 MB; the all-to-all's NICs attach to the 8
   // leaves: 8 x 8 pairs x 110 B + 8 x 144 vertices x 2 B = 0.009 MB; 0.585 MB in all
   // (study::estimated_memory), whatever the sizes.
-  const auto r = run_codesim(
-      "collective --topology mpft --nodes 8 --kind all-to-all --gpus 64 --sizes 1MiB,1GiB "
-      "--max-memory-mb 0.5");
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err,
-            "codesim collective: error: --gpus: the all-to-all over 64 GPUs would need about 0.6 "
-            "MB to simulate, over the budget of 0.5 MB\n"
-            "  hint: fewer --gpus, or raise --max-memory-mb\n");
+  expect_all_to_all_refused("--topology mpft --nodes 8 --sizes 1MiB,1GiB", 64, "0.6", "0.5");
+  // The 65,536-endpoint FT3 (radix 64): 65,536 GPUs, NICs, 8192 NVSwitches, 5120 switches =
+  // 144,384 vertices; 3 x 65,536 NVLink, PCIe and NIC links + 131,072 switch links = 327,680.
+  // Platform: 144.384 + 737.28 MB; an all-to-all over all 65,536 GPUs reaches 2048 leaves:
+  // 2048^2 x 110 B = 461.38 MB of segments and 2048 x 144,384 x 2 B = 591.40 MB of hop counts;
+  // 1934.4 MB in all (4.3e9 flows of 24 bytes would be 103,079 MB). It runs within the default
+  // 4096 MB (README: 68 s, 1.88 GB).
+  expect_all_to_all_refused("--topology ft3 --radix 64 --nodes 8192", 65536, "1934", "1000");
 }
 
 }  // namespace
