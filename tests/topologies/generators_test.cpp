@@ -133,8 +133,8 @@ TEST(FatTree3, APartialPodBuildsTheEdgesItsEndpointsNeed) {
   // endpoint, at most 4.1% dearer than the full network. The worst is 2 pods and one edge switch
   // (260 nodes): the two pods fill each group's core (2 x 32 links on 64 ports), and the partial
   // pod's 32 uplinks, one into every group, take a second core in each: 32 cores for 32
-  // endpoints. Reaching fewer groups would cut the bisection (Bisection tests); at whole pods the
-  // cost is the full network's but for 3 pods (1.4%: 96 links per group on 2 cores).
+  // endpoints. Reaching fewer groups would cut the bisection (Bisection tests). At whole pods an
+  // odd number of them costs more (3 pods 1.4%: 96 links per group on 2 cores of 64 ports).
   const NetworkSpec wide{.family = Family::ft3, .radix = 64};
   const double full = cost_per_endpoint(wide, h800_node(), 8192);
   double worst = 0;
