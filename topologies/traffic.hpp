@@ -52,7 +52,8 @@ struct Flow {
 };
 
 // Every GPU of `gpus` sends `bytes` to every other one: an all-to-all kept as one term (over the
-// 65,536 GPUs of a full FT3 it is 4.3e9 flows). Routed as those flows would be.
+// 65,536 GPUs of a full FT3 it is 4.3e9 flows). Routed as those flows would be (Via::shortest,
+// hop 0).
 struct EveryPair {
   std::vector<int> gpus;  // distinct
   core::Bytes bytes;
