@@ -166,4 +166,21 @@ std::vector<int> first_gpus(int n) {
   return g;
 }
 
+std::optional<EdgeId> only_switch_link(const Topology& t, VertexId nic) {
+  const Graph& g = t.graph();
+  if (g[nic].kind != VertexKind::nic) {
+    return std::nullopt;
+  }
+  std::optional<EdgeId> link;
+  for (const auto e : boost::make_iterator_range(boost::out_edges(nic, g))) {
+    if (is_switch(g[boost::target(e, g)].kind)) {
+      if (link) {
+        return std::nullopt;
+      }
+      link = e;
+    }
+  }
+  return link;
+}
+
 }  // namespace codesim::topologies

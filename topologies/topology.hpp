@@ -9,6 +9,7 @@
 #pragma once
 
 #include <boost/graph/adjacency_list.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -127,5 +128,9 @@ class Topology {
 
 // GPUs 0 .. n-1: the group a command or a test takes from the start of a topology.
 std::vector<int> first_gpus(int n);
+
+// A NIC's link to its switch when it has exactly one (every family here); nothing otherwise (or
+// for a vertex that is not a NIC). Where its bytes enter the switches.
+std::optional<EdgeId> only_switch_link(const Topology& t, VertexId nic);
 
 }  // namespace codesim::topologies

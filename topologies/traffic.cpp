@@ -88,27 +88,10 @@ void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes byt
       bytes;
 }
 
-std::optional<EdgeId> TrafficRouter::only_switch_link(VertexId nic) const {
-  const Graph& g = topology_->graph();
-  if (g[nic].kind != VertexKind::nic) {
-    return std::nullopt;
-  }
-  std::optional<EdgeId> link;
-  for (const auto e : boost::make_iterator_range(boost::out_edges(nic, g))) {
-    if (is_switch(g[boost::target(e, g)].kind)) {
-      if (link) {
-        return std::nullopt;
-      }
-      link = e;
-    }
-  }
-  return link;
-}
-
 TrafficRouter::Distances TrafficRouter::distance_to(VertexId nic) const {
   const Graph& g = topology_->graph();
   // The root: the NIC's only switch when it has one, else the vertex itself.
-  const std::optional<EdgeId> link = only_switch_link(nic);
+  const std::optional<EdgeId> link = only_switch_link(*topology_, nic);
   const VertexId root = link ? boost::target(*link, g) : nic;
   Distances out;
   out.nic_ = nic;
@@ -375,12 +358,12 @@ void TrafficRouter::gather(const Flow& f, Gathered& gathered) const {
   // all NIC pairs behind them spread alike (exact by linearity), so they are summed there.
   const Graph& g = t.graph();
   NicPair ends{nics.in, nics.out, f.hop};
-  if (const auto up = only_switch_link(nics.in)) {
+  if (const auto up = only_switch_link(t, nics.in)) {
     add(out, nics.in, *up, f.bytes);
     outside += g[*up].latency;
     ends.in = boost::target(*up, g);
   }
-  if (const auto down = only_switch_link(nics.out)) {
+  if (const auto down = only_switch_link(t, nics.out)) {
     ends.out = boost::target(*down, g);
     add(out, ends.out, *down, f.bytes);
     outside += g[*down].latency;
@@ -457,7 +440,7 @@ void TrafficRouter::gather_every_pair(const EveryPair& every, Gathered& gathered
     core::Seconds up = g[pcie_in].latency;
     core::Seconds down = g[pcie_out].latency;
     VertexId end = nic;
-    if (const auto link = only_switch_link(nic)) {
+    if (const auto link = only_switch_link(*topology_, nic)) {
       end = boost::target(*link, g);
       add(out, nic, *link, every.bytes * remote);
       add(out, end, *link, every.bytes * remote);

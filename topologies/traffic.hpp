@@ -162,8 +162,6 @@ class TrafficRouter {
     int offset_ = 0;
   };
   Distances distance_to(VertexId nic) const;
-  // A NIC's link to its switch when it has exactly one (every family here); nothing otherwise.
-  std::optional<EdgeId> only_switch_link(VertexId nic) const;
 
   const Topology* topology_;
   Spread spread_;

@@ -18,15 +18,11 @@ core::Bytes estimated_memory(const topologies::Topology& topology,
   constexpr double kPerDistance = 2;   // a 16-bit hop count, per vertex per destination switch
   double ends = 0;
   if (spec.kind == CollectiveKind::all_to_all && topology.has_nics()) {
-    std::set<topologies::VertexId> switches;  // where the GPUs' NICs attach
+    std::set<topologies::VertexId> switches;  // where the router sums the GPUs' bytes
     const auto& g = topology.graph();
     for (int gpu = 0; gpu < std::min(spec.gpus, topology.gpus()); ++gpu) {
-      for (const auto v :
-           boost::make_iterator_range(boost::adjacent_vertices(topology.nic(gpu), g))) {
-        if (topologies::is_switch(g[v].kind)) {
-          switches.insert(v);
-        }
-      }
+      const auto link = topologies::only_switch_link(topology, topology.nic(gpu));
+      switches.insert(link ? boost::target(*link, g) : topology.nic(gpu));
     }
     ends = static_cast<double>(switches.size());
   }
