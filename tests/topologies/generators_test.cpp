@@ -61,6 +61,24 @@ double cost_per_endpoint(const NetworkSpec& s, const NodeSpec& node, int nodes) 
   return p.cost.total_usd() / static_cast<double>(p.counts.endpoints);
 }
 
+// Over builds of `step`, 2 x `step`, ... up to `full` 8-GPU nodes: the highest cost per endpoint
+// over the full build's, and the node count where it is.
+struct WorstRatio {
+  double ratio = 0;
+  int nodes = 0;
+};
+WorstRatio dearest_per_endpoint(const NetworkSpec& s, int step, int full) {
+  const double at_full = cost_per_endpoint(s, h800_node(), full);
+  WorstRatio worst;
+  for (int nodes = step; nodes <= full; nodes += step) {
+    const double ratio = cost_per_endpoint(s, h800_node(), nodes) / at_full;
+    if (ratio > worst.ratio) {
+      worst = {ratio, nodes};
+    }
+  }
+  return worst;
+}
+
 TEST(FatTree2, FullSizeIsKSquaredOverTwo) {
   // k^2/2 endpoints, k leaves + k/2 spines, k^2/2 leaf-spine links.
   for (int k : {8, 16, 64}) {
@@ -135,24 +153,36 @@ TEST(FatTree3, APartialPodBuildsTheEdgesItsEndpointsNeed) {
   // pod's 32 uplinks, one into every group, take a second core in each: 32 cores for 32
   // endpoints. Reaching fewer groups would cut the bisection (Bisection tests). At whole pods an
   // odd number of them costs more (3 pods 1.4%: 96 links per group on 2 cores of 64 ports).
-  const NetworkSpec wide{.family = Family::ft3, .radix = 64};
-  const double full = cost_per_endpoint(wide, h800_node(), 8192);
-  double worst = 0;
-  int at = 0;
-  for (int nodes = 4; nodes <= 8192; nodes += 4) {
-    const double ratio = cost_per_endpoint(wide, h800_node(), nodes) / full;
-    if (ratio > worst) {
-      worst = ratio;
-      at = nodes;
-    }
-  }
-  EXPECT_NEAR(worst, 1.041, 0.001);
-  EXPECT_EQ(at, 260);
+  const WorstRatio worst = dearest_per_endpoint({.family = Family::ft3, .radix = 64}, 4, 8192);
+  EXPECT_NEAR(worst.ratio, 1.041, 0.001);
+  EXPECT_EQ(worst.nodes, 260);
   EXPECT_EQ(count(build_topology(s, pair, 10)).switches, 8 + 2 + 4);
   const NetworkSpec thin{.family = Family::ft3, .radix = 8, .oversubscription = 3};
   for (int nodes : {9, 20, 37}) {
     expect_counts_match_closed_form(thin, nodes, 2);
   }
+}
+
+TEST(Sizing, AtWholeLeavesABuildIsDearerPerEndpointOnlyByWholeSpines) {
+  // Radix 64, unit prices $20,000 a switch, $2,430 a switch link, $1,030 a NIC link. FT2 at 3
+  // leaves (12 nodes): 96 uplinks need 2 spines of 64 ports, 5 switches and 96 + 96 links for 96
+  // endpoints, (5 x 20,000 + 96 x 3,460) / 96 = 4,501.67 $ against the full 64 leaves and 32
+  // spines' (96 x 20,000 + 2048 x 3,460) / 2048 = 4,397.50 $: 1.0237. No FT2 of whole leaves is
+  // dearer; each MPFT plane is one, so MPFT the same at 3 leaves per plane (96 nodes). MRFT at
+  // whole rail leaves (32 nodes): the dearest is just past the two-tier limit, 288 nodes = 2
+  // pods of 128 and 32 nodes on one leaf per rail, whose aggregation switches' uplinks take a
+  // second core in each of the 32 groups: 3.3%, below FT3's 4.1% since its partial pod is 32
+  // nodes, not 4. Builds of part of a leaf pay for the whole leaf and are not bounded here.
+  const WorstRatio ft2 = dearest_per_endpoint({.family = Family::ft2, .radix = 64}, 4, 256);
+  EXPECT_NEAR(ft2.ratio, 4501.67 / 4397.5, 1e-5);
+  EXPECT_EQ(ft2.nodes, 12);
+  const WorstRatio mpft =
+      dearest_per_endpoint({.family = Family::mpft, .radix = 64, .planes = 8}, 32, 2048);
+  EXPECT_NEAR(mpft.ratio, 4501.67 / 4397.5, 1e-5);
+  EXPECT_EQ(mpft.nodes, 96);
+  const WorstRatio mrft = dearest_per_endpoint({.family = Family::mrft, .radix = 64}, 32, 8192);
+  EXPECT_NEAR(mrft.ratio, 1.0326, 0.0001);
+  EXPECT_EQ(mrft.nodes, 288);
 }
 
 TEST(MultiRail, BeyondOneTwoLayerTreeItTakesThreeTiersWithRailsInEveryPod) {
