@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "topologies/export.hpp"
+#include "topologies/network_spec.hpp"
 #include "topologies/routing.hpp"
 
 namespace codesim::topologies {
@@ -80,6 +81,21 @@ std::string TrafficRouter::describe(int directed_link) const {
       topology_->link(topology_->links()[static_cast<std::size_t>(directed_link / 2)]).kind;
   return std::string(link_kind_name(kind)) + " " + vertex_label(*topology_, from(directed_link)) +
          " -> " + vertex_label(*topology_, to(directed_link));
+}
+
+std::string TrafficRouter::tier(int directed_link) const {
+  const Graph& g = topology_->graph();
+  const auto kind =
+      topology_->link(topology_->links()[static_cast<std::size_t>(directed_link / 2)]).kind;
+  const Vertex& a = g[from(directed_link)];
+  const Vertex& b = g[to(directed_link)];
+  std::string out = std::string(link_kind_name(kind)) + " " + std::string(vertex_kind_name(a.kind)) +
+                    " -> " + std::string(vertex_kind_name(b.kind));
+  if (topology_->family() == family_name(Family::dragonfly) && a.kind == VertexKind::router &&
+      b.kind == VertexKind::router) {
+    out += a.group == b.group ? " (local)" : " (global)";
+  }
+  return out;
 }
 
 void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const {

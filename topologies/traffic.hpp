@@ -86,6 +86,9 @@ class TrafficRouter {
   VertexId to(int directed_link) const;
   // "ib leaf3 -> nic_n0_1": the link's kind and its endpoints in its direction.
   std::string describe(int directed_link) const;
+  // "ib leaf -> spine": the tier of a directed link, its kind and its ends' kinds in its
+  // direction; Dragonfly's router links end in "(local)" inside a group, "(global)" between groups.
+  std::string tier(int directed_link) const;
 
  private:
   struct NicPair {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <string>
+#include <tuple>
 
 #include "models/llm/analytics.hpp"
 #include "sim/core/text.hpp"
@@ -144,6 +146,40 @@ void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, con
   r.pairs_measured = static_cast<int>(spans.size());
 }
 
+// Per tier of directed links, GPU side first and up the network (by the kinds of its ends), each
+// tier's upward direction before its downward one.
+std::vector<metrics::TierUse> tier_use(const topologies::TrafficRouter& router,
+                                       const topologies::LinkLoads& loads, core::Seconds step) {
+  const topologies::Graph& g = router.topology().graph();
+  const auto& topo = router.topology();
+  std::map<std::tuple<int, int, bool, std::string>, metrics::TierUse> tiers;
+  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
+    const int a = static_cast<int>(g[router.from(static_cast<int>(d))].kind);
+    const int b = static_cast<int>(g[router.to(static_cast<int>(d))].kind);
+    const std::string name = router.tier(static_cast<int>(d));
+    metrics::TierUse& t = tiers[{std::min(a, b), std::max(a, b), a > b, name}];
+    t.tier = name;
+    ++t.links;
+    const double bytes = loads.bytes[d].value;
+    if (bytes > 0) {
+      const double utilization =
+          bytes / (topo.link(topo.links()[d / 2]).bandwidth.value * step.value);
+      ++t.used;
+      t.bytes += loads.bytes[d];
+      t.mean_utilization += utilization;
+      t.max_utilization = std::max(t.max_utilization, utilization);
+    }
+  }
+  std::vector<metrics::TierUse> out;
+  for (auto& [key, t] : tiers) {
+    if (t.used > 0) {
+      t.mean_utilization /= t.used;
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
 // Bytes per directed link over the step (every task runs its transfer once per repeat): the IB
 // bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), and the five
 // busiest links by utilization.
@@ -179,6 +215,7 @@ void link_use(metrics::RunResult& r, const StepTimeline& t, const topologies::Tr
       use.emplace_back(bytes / (link.bandwidth.value * r.step_time.value), static_cast<int>(d));
     }
   }
+  r.tiers = tier_use(router, step_loads, r.step_time);
   std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) {
     return x.first != y.first ? x.first > y.first : x.second < y.second;
   });

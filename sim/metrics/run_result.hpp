@@ -42,6 +42,18 @@ struct LinkUse {
   double utilization = 0;  // bytes / (bandwidth x step time)
 };
 
+// One tier of links (TrafficRouter::tier: "ib leaf -> spine", one direction) over the step: how
+// many directed links it has, how many carried the simulated traffic, their bytes, and their
+// mean and highest utilization.
+struct TierUse {
+  std::string tier;
+  int links = 0;
+  int used = 0;
+  core::Bytes bytes;
+  double mean_utilization = 0;  // over the links used
+  double max_utilization = 0;
+};
+
 // Per GPU of the first pipeline rank.
 struct MemoryUse {
   core::Bytes parameters;
@@ -86,6 +98,7 @@ struct RunResult {
   // NICs send.
   core::Bytes ib_bytes_per_gpu;
   std::vector<LinkUse> busiest_links;
+  std::vector<TierUse> tiers;  // GPU side first, then up the network
   MemoryUse memory;
   std::vector<std::string> placement;  // per stage: its layers
   std::vector<core::Note> notes;       // what the models folded, fitted, assumed, estimated

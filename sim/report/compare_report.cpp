@@ -6,6 +6,7 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/labels.hpp"
 #include "sim/report/markdown.hpp"
 #include "sim/report/svg_chart.hpp"
 #include "sim/report/schema_version.hpp"
@@ -176,15 +177,20 @@ std::string compare_html(const metrics::Comparison& c, const PageFooter& footer)
   Chart breakdown = breakdown_chart(names, runs);
   breakdown.x_label = "scenario";
   out += "<h2>Step time</h2>\n" + stacked_bars_svg(breakdown) + "\n";
-  out += "<h2>Busiest links</h2>\n";
+  out += "<h2>Busiest links and link tiers</h2>\n";
   for (const auto& s : c) {
     std::vector<std::vector<std::string>> links;
     for (const auto& l : s.run.busiest_links) {
       links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1)});
     }
+    std::vector<std::vector<std::string>> tiers;
+    for (const auto& t : s.run.tiers) {
+      tiers.push_back(tier_row(t));
+    }
     out += "<h3>" + escape_xml(s.name) + " (" + escape_xml(s.network.family) + ", " +
            escape_xml(s.file) + ")</h3>\n" +
-           html_table({"link", "GB per step", "utilization (%)"}, links);
+           html_table({"link", "GB per step", "utilization (%)"}, links) +
+           (tiers.empty() ? "" : html_table(tier_header(), tiers));
   }
   return out + footer_html(footer);
 }

@@ -42,6 +42,13 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
     links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
   out += "<h2>Link utilization</h2>\n" + html_table({"busiest links", "GB", "utilization"}, links);
+  std::vector<std::vector<std::string>> tiers;
+  for (const auto& t : r.tiers) {
+    tiers.push_back(tier_row(t));
+  }
+  if (!tiers.empty()) {
+    out += html_table(tier_header(), tiers);
+  }
   const auto& m = r.memory;
   out += "<h2>Memory per GPU (first rank)</h2>\n" +
          html_table({"parameters", "gradients", "optimizer", "activations", "total", "capacity"},

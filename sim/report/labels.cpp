@@ -1,7 +1,9 @@
-// Note lines and their JSON.
+// Note lines and their JSON; the link tiers' rows.
 #include "sim/report/labels.hpp"
 
 #include <stdexcept>
+
+#include "sim/report/format.hpp"
 
 namespace codesim::report {
 
@@ -28,6 +30,19 @@ std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j) {
     out.push_back(std::move(note));
   }
   return out;
+}
+
+std::vector<std::string> tier_header() {
+  return {"link tier", "links", "used", "TB", "mean utilization", "highest"};
+}
+
+std::vector<std::string> tier_row(const metrics::TierUse& t) {
+  return {t.tier,
+          std::to_string(t.links),
+          std::to_string(t.used),
+          fixed(t.bytes.value / 1e12, 2),
+          fixed(100 * t.mean_utilization, 1) + "%",
+          fixed(100 * t.max_utilization, 1) + "%"};
 }
 
 core::Seconds exposed(const metrics::RunResult& r, metrics::CommGroup g) {

@@ -31,6 +31,10 @@ inline constexpr std::array kBreakdownParts = {
                   &metrics::Breakdown::optimizer},
 };
 
+// The link tiers' table, the same in the terminal, Markdown and HTML: header and one row.
+std::vector<std::string> tier_header();
+std::vector<std::string> tier_row(const metrics::TierUse& t);
+
 // "fitted: compute piece times ..."
 std::string note_line(const core::Note& n);
 

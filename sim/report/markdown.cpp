@@ -55,6 +55,12 @@ std::string run_markdown(const metrics::RunResult& r) {
   for (const auto& l : r.busiest_links) {
     out += md_row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
+  if (!r.tiers.empty()) {
+    out += "\n" + md_row(tier_header()) + md_rule(tier_header().size(), 1);
+    for (const auto& t : r.tiers) {
+      out += md_row(tier_row(t));
+    }
+  }
   out += "\nMemory per GPU (first rank): " + fixed(r.memory.total().value / 1e9, 1) + " of " +
          fixed(r.memory.capacity.value / 1e9, 0) + " GB. Network: " + r.network.family + ", " +
          std::to_string(r.network.switches) + " switches, " + fixed(r.network.cost_usd / 1e6, 2) +

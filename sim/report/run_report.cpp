@@ -39,6 +39,16 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
     links.push_back({{"link", l.link}, {"bytes", l.bytes.value}, {"utilization", l.utilization}});
   }
   j["busiest_links"] = links;
+  nlohmann::ordered_json tiers = nlohmann::ordered_json::array();
+  for (const auto& t : r.tiers) {
+    tiers.push_back({{"tier", t.tier},
+                     {"links", t.links},
+                     {"used", t.used},
+                     {"bytes", t.bytes.value},
+                     {"mean_utilization", t.mean_utilization},
+                     {"max_utilization", t.max_utilization}});
+  }
+  j["link_tiers"] = tiers;
   const auto& m = r.memory;
   j["memory_gb_per_gpu"] = {
       {"parameters", m.parameters.value / 1e9}, {"gradients", m.gradients.value / 1e9},
@@ -85,6 +95,12 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   for (const auto& l : j.at("busiest_links")) {
     r.busiest_links.push_back({l.at("link").get<std::string>(), Bytes(l.at("bytes").get<double>()),
                                l.at("utilization").get<double>()});
+  }
+  for (const auto& t : j.value("link_tiers", nlohmann::ordered_json::array())) {
+    r.tiers.push_back({t.at("tier").get<std::string>(), t.at("links").get<int>(),
+                       t.at("used").get<int>(), Bytes(t.at("bytes").get<double>()),
+                       t.at("mean_utilization").get<double>(),
+                       t.at("max_utilization").get<double>()});
   }
   const auto& m = j.at("memory_gb_per_gpu");
   auto gb = [&](const char* key) { return Bytes(m.at(key).get<double>() * 1e9); };
@@ -137,6 +153,14 @@ std::string run_table(const metrics::RunResult& r) {
     links.add_row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
   }
   out += links.render() + "\n";
+  if (!r.tiers.empty()) {
+    Table tiers(tier_header(), {Align::left, Align::right, Align::right, Align::right,
+                                Align::right, Align::right});
+    for (const auto& t : r.tiers) {
+      tiers.add_row(tier_row(t));
+    }
+    out += tiers.render() + "\n";
+  }
   const auto& m = r.memory;
   auto gb = [](core::Bytes x, int digits) { return fixed(x.value / 1e9, digits) + " GB"; };
   out += "memory per GPU (first rank): parameters " + gb(m.parameters, 1) + ", gradients " +

@@ -101,7 +101,7 @@ TEST(SearchPage, ShowsTheParetoFrontTheBestBreakdownsAndTheRejected) {
 
 TEST(ComparePage, ShowsTheFrontCostsStepsBusiestLinksAndFiles) {
   // MPFT against MRFT on the small step: two proposals on the cost/throughput plane, each one's
-  // cost per endpoint, step-time bars and busiest links, both scenario files.
+  // cost per endpoint, step-time bars, busiest links and link tiers, both scenario files.
   const TempDir d("compare_html");
   const auto r = run_codesim(
       "compare tests/scenarios/small-step.yaml tests/scenarios/small-step-mrft.yaml --format html");
@@ -113,6 +113,9 @@ TEST(ComparePage, ShowsTheFrontCostsStepsBusiestLinksAndFiles) {
   EXPECT_EQ(count_of(r.out, ">USD per endpoint<"), 1);
   EXPECT_EQ(count_of(r.out, "<h3>small-step (mpft, tests/scenarios/small-step.yaml)</h3>"), 1);
   EXPECT_EQ(count_of(r.out, "# tests/scenarios/small-step-mrft.yaml"), 1);
+  // Each proposal's link tiers; only MRFT's rails meet at spines.
+  EXPECT_EQ(count_of(r.out, "<th>link tier</th>"), 2);
+  EXPECT_EQ(count_of(r.out, "<td>ib leaf -&gt; spine</td>"), 1);
   const std::string shot = d / "compare.png";
   ASSERT_TRUE(screenshot(page, shot, 1100, 2400));
   const auto histogram = colour_histogram(shot);

@@ -40,6 +40,7 @@ metrics::RunResult sample() {
   r.pairs_measured = 12;
   r.ib_bytes_per_gpu = Bytes(1.5e10);
   r.busiest_links = {{"ib nic_n0_0 -> leaf0", Bytes(2e9), 0.5}};
+  r.tiers = {{"ib nic -> leaf", 2048, 1152, Bytes(2.5e12), 0.25, 0.5}};
   r.memory = {Bytes(10e9), Bytes(2e9), Bytes(4e9), Bytes(30e9), 3, Bytes(80e9)};
   r.placement = {"embedding + 0-3", "4-7"};
   r.notes = {{core::NoteKind::fitted, "piece times"},
@@ -51,6 +52,17 @@ metrics::RunResult sample() {
 TEST(RunReport, JsonReadsBackToTheSameReport) {
   const auto j = run_json(sample());
   EXPECT_EQ(run_json(run_from_json(j)).dump(), j.dump());
+}
+
+TEST(RunReport, TheTableShowsEachLinkTier) {
+  // 2.5e12 bytes = 2.50 TB; utilizations in percent.
+  const std::string table = run_table(sample());
+  EXPECT_NE(table.find("link tier       links  used    TB  mean utilization  highest\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("ib nic -> leaf   2048  1152  2.50             25.0%    50.0%\n"),
+            std::string::npos)
+      << table;
 }
 
 TEST(RunReport, CsvHasAHeaderAndOneRow) {

@@ -59,6 +59,34 @@ TEST(SimulateTraining, LanesAreTheReplayedStepPerRank) {
   }
 }
 
+TEST(SimulateTraining, LinkTiersCoverEveryLinkAndCarryTheNetworksBytesThrough) {
+  const metrics::RunResult r = simulate_training(config::load_scenario(kSmallStep));
+  // 8 nodes of 8 GPUs on 8 planes of one leaf each (no spines): per direction 64 NVLinks, 64
+  // PCIe links and 64 NIC links, GPU side first, up before down.
+  const std::vector<std::string> names{"nvlink gpu -> nvswitch", "nvlink nvswitch -> gpu",
+                                       "pcie gpu -> nic",        "pcie nic -> gpu",
+                                       "ib nic -> leaf",         "ib leaf -> nic"};
+  ASSERT_EQ(r.tiers.size(), names.size());
+  double highest = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const metrics::TierUse& t = r.tiers[i];
+    EXPECT_EQ(t.tier, names[i]);
+    EXPECT_EQ(t.links, 64);
+    EXPECT_GT(t.used, 0);
+    EXPECT_LE(t.used, t.links);
+    EXPECT_LE(t.mean_utilization, t.max_utilization);
+    highest = std::max(highest, t.max_utilization);
+  }
+  // A byte between nodes leaves its GPU over PCIe, enters the leaf, leaves it and reaches its
+  // GPU over PCIe: the four tiers carry the same bytes.
+  for (std::size_t i = 3; i < 6; ++i) {
+    EXPECT_NEAR(r.tiers[i].bytes.value, r.tiers[2].bytes.value, 1e-9 * r.tiers[2].bytes.value);
+  }
+  // The busiest link is its tier's highest.
+  ASSERT_FALSE(r.busiest_links.empty());
+  EXPECT_DOUBLE_EQ(highest, r.busiest_links.front().utilization);
+}
+
 TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
   const config::Scenario s = config::load_scenario(
       kSmallStep,
