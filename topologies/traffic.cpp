@@ -89,8 +89,9 @@ std::string TrafficRouter::tier(int directed_link) const {
       topology_->link(topology_->links()[static_cast<std::size_t>(directed_link / 2)]).kind;
   const Vertex& a = g[from(directed_link)];
   const Vertex& b = g[to(directed_link)];
-  std::string out = std::string(link_kind_name(kind)) + " " + std::string(vertex_kind_name(a.kind)) +
-                    " -> " + std::string(vertex_kind_name(b.kind));
+  std::string out = std::string(link_kind_name(kind)) + " " +
+                    std::string(vertex_kind_name(a.kind)) + " -> " +
+                    std::string(vertex_kind_name(b.kind));
   if (topology_->family() == family_name(Family::dragonfly) && a.kind == VertexKind::router &&
       b.kind == VertexKind::router) {
     out += a.group == b.group ? " (local)" : " (global)";

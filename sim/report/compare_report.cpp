@@ -8,8 +8,8 @@
 #include "sim/report/format.hpp"
 #include "sim/report/labels.hpp"
 #include "sim/report/markdown.hpp"
-#include "sim/report/svg_chart.hpp"
 #include "sim/report/schema_version.hpp"
+#include "sim/report/svg_chart.hpp"
 #include "sim/report/table.hpp"
 
 namespace codesim::report {

@@ -154,8 +154,8 @@ std::string run_table(const metrics::RunResult& r) {
   }
   out += links.render() + "\n";
   if (!r.tiers.empty()) {
-    Table tiers(tier_header(), {Align::left, Align::right, Align::right, Align::right,
-                                Align::right, Align::right});
+    Table tiers(tier_header(), {Align::left, Align::right, Align::right, Align::right, Align::right,
+                                Align::right});
     for (const auto& t : r.tiers) {
       tiers.add_row(tier_row(t));
     }
