@@ -147,17 +147,23 @@ void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, con
 }
 
 // Per tier of directed links, GPU side first and up the network (by the kinds of its ends), each
-// tier's upward direction before its downward one.
-std::vector<metrics::TierUse> tier_use(const topologies::TrafficRouter& router,
-                                       const topologies::LinkLoads& loads, core::Seconds step) {
+// tier's upward direction before its downward one; and each tier's most utilized link.
+struct Tiers {
+  std::vector<metrics::TierUse> use;
+  std::vector<int> highest;  // per tier: a directed link, -1 when none was used
+};
+Tiers tier_use(const topologies::TrafficRouter& router, const topologies::LinkLoads& loads,
+               core::Seconds step) {
   const topologies::Graph& g = router.topology().graph();
   const auto& topo = router.topology();
-  std::map<std::tuple<int, int, bool, std::string>, metrics::TierUse> tiers;
+  std::map<std::tuple<int, int, bool, std::string>, std::pair<metrics::TierUse, int>> tiers;
   for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
     const int a = static_cast<int>(g[router.from(static_cast<int>(d))].kind);
     const int b = static_cast<int>(g[router.to(static_cast<int>(d))].kind);
     const std::string name = router.tier(static_cast<int>(d));
-    metrics::TierUse& t = tiers[{std::min(a, b), std::max(a, b), a > b, name}];
+    auto& [t, highest] =
+        tiers.try_emplace({std::min(a, b), std::max(a, b), a > b, name}, metrics::TierUse{}, -1)
+            .first->second;
     t.tier = name;
     ++t.links;
     const double bytes = loads.bytes[d].value;
@@ -167,15 +173,57 @@ std::vector<metrics::TierUse> tier_use(const topologies::TrafficRouter& router,
       ++t.used;
       t.bytes += loads.bytes[d];
       t.mean_utilization += utilization;
-      t.max_utilization = std::max(t.max_utilization, utilization);
+      if (utilization > t.max_utilization) {
+        t.max_utilization = utilization;
+        highest = static_cast<int>(d);
+      }
     }
   }
-  std::vector<metrics::TierUse> out;
-  for (auto& [key, t] : tiers) {
+  Tiers out;
+  for (auto& [key, tier] : tiers) {
+    auto& [t, highest] = tier;
     if (t.used > 0) {
       t.mean_utilization /= t.used;
     }
-    out.push_back(t);
+    out.use.push_back(t);
+    out.highest.push_back(highest);
+  }
+  return out;
+}
+
+// Per directed link in `links`: how long the transfers that load it were in flight, from the end
+// of their task's own computation to the task's end, overlapping spans counted once.
+std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const StepTimeline& t,
+                                     const topologies::TrafficRouter& router,
+                                     const std::vector<int>& links) {
+  // Which of the links each distinct transfer loads.
+  std::vector<std::vector<char>> loads_link(t.transfers.size());
+  for (std::size_t i = 0; i < t.transfers.size(); ++i) {
+    const auto loads = router.loads(t.transfers[i].flows, t.transfers[i].every_pair);
+    for (const int d : links) {
+      loads_link[i].push_back(loads.bytes[static_cast<std::size_t>(d)].value > 0 ? 1 : 0);
+    }
+  }
+  std::vector<std::vector<Interval>> spans(links.size());
+  for (std::size_t k = 0; k < t.tasks.size(); ++k) {
+    const int i = t.transfer_of_task[k];
+    if (i < 0) {
+      continue;
+    }
+    const double begin = t.tasks[k].start.value + p.tasks[k].duration.value;
+    for (std::size_t j = 0; j < links.size(); ++j) {
+      if (loads_link[static_cast<std::size_t>(i)][j] != 0) {
+        spans[j].push_back({begin, t.tasks[k].end.value});
+      }
+    }
+  }
+  std::vector<core::Seconds> out;
+  for (auto& s : spans) {
+    double length = 0;
+    for (const Interval& x : merged(std::move(s))) {
+      length += x.b - x.a;
+    }
+    out.push_back(core::Seconds(length));
   }
   return out;
 }
@@ -183,8 +231,8 @@ std::vector<metrics::TierUse> tier_use(const topologies::TrafficRouter& router,
 // Bytes per directed link over the step (every task runs its transfer once per repeat): the IB
 // bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), and the five
 // busiest links by utilization.
-void link_use(metrics::RunResult& r, const StepTimeline& t, const topologies::TrafficRouter& router,
-              const StepFacts& f) {
+void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepTimeline& t,
+              const topologies::TrafficRouter& router, const StepFacts& f) {
   const auto& topo = router.topology();
   std::vector<int> runs(t.transfers.size(), 0);
   for (const int i : t.transfer_of_task) {
@@ -215,15 +263,39 @@ void link_use(metrics::RunResult& r, const StepTimeline& t, const topologies::Tr
       use.emplace_back(bytes / (link.bandwidth.value * r.step_time.value), static_cast<int>(d));
     }
   }
-  r.tiers = tier_use(router, step_loads, r.step_time);
+  Tiers tiers = tier_use(router, step_loads, r.step_time);
   std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) {
     return x.first != y.first ? x.first > y.first : x.second < y.second;
   });
-  for (std::size_t i = 0; i < std::min<std::size_t>(5, use.size()); ++i) {
-    const int d = use[i].second;
-    r.busiest_links.push_back(
-        {router.describe(d), step_loads.bytes[static_cast<std::size_t>(d)], use[i].first});
+  // In flight: the busiest links, then each used tier's most utilized link.
+  std::vector<int> measured;
+  const std::size_t busiest = std::min<std::size_t>(5, use.size());
+  for (std::size_t i = 0; i < busiest; ++i) {
+    measured.push_back(use[i].second);
   }
+  for (const int d : tiers.highest) {
+    if (d >= 0) {
+      measured.push_back(d);
+    }
+  }
+  const std::vector<core::Seconds> flight = in_flight(p, t, router, measured);
+  auto driven = [&](std::size_t i) {
+    const auto d = static_cast<std::size_t>(measured[i]);
+    return step_loads.bytes[d].value /
+           (topo.link(topo.links()[d / 2]).bandwidth.value * flight[i].value);
+  };
+  for (std::size_t i = 0; i < busiest; ++i) {
+    const int d = measured[i];
+    r.busiest_links.push_back({router.describe(d), step_loads.bytes[static_cast<std::size_t>(d)],
+                               use[i].first, flight[i], driven(i)});
+  }
+  std::size_t next = busiest;
+  for (std::size_t k = 0; k < tiers.use.size(); ++k) {
+    if (tiers.highest[k] >= 0) {
+      tiers.use[k].max_in_flight_utilization = driven(next++);
+    }
+  }
+  r.tiers = std::move(tiers.use);
 }
 
 }  // namespace
@@ -291,7 +363,7 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
   throughput(r, f);
   exposed_communication(r, ranks.front(), r.lanes.front());
   overlapped_pairs(r, p, t, f);
-  link_use(r, t, router, f);
+  link_use(r, p, t, router, f);
   r.memory = memory_use(p, f);
   return r;
 }

@@ -40,6 +40,10 @@ struct LinkUse {
   std::string link;  // "ib nic_n0_0 -> leaf0"
   core::Bytes bytes;
   double utilization = 0;  // bytes / (bandwidth x step time)
+  // How long transfers that load it were in flight (their tasks' spans after their own
+  // computation, overlaps counted once), and bytes / (bandwidth x that time).
+  core::Seconds in_flight;
+  double in_flight_utilization = 0;
 };
 
 // One tier of links (TrafficRouter::tier: "ib leaf -> spine", one direction) over the step: how
@@ -52,6 +56,9 @@ struct TierUse {
   core::Bytes bytes;
   double mean_utilization = 0;  // over the links used
   double max_utilization = 0;
+  // The most utilized link's bytes over its bandwidth x the time transfers loading it were in
+  // flight (LinkUse::in_flight): how hard it is driven while it is driven at all.
+  double max_in_flight_utilization = 0;
 };
 
 // Per GPU of the first pipeline rank.

@@ -181,15 +181,14 @@ std::string compare_html(const metrics::Comparison& c, const PageFooter& footer)
   for (const auto& s : c) {
     std::vector<std::vector<std::string>> links;
     for (const auto& l : s.run.busiest_links) {
-      links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1)});
+      links.push_back(link_row(l));
     }
     std::vector<std::vector<std::string>> tiers;
     for (const auto& t : s.run.tiers) {
       tiers.push_back(tier_row(t));
     }
     out += "<h3>" + escape_xml(s.name) + " (" + escape_xml(s.network.family) + ", " +
-           escape_xml(s.file) + ")</h3>\n" +
-           html_table({"link", "GB per step", "utilization (%)"}, links) +
+           escape_xml(s.file) + ")</h3>\n" + html_table(link_header(), links) +
            (tiers.empty() ? "" : html_table(tier_header(), tiers));
   }
   return out + footer_html(footer);

@@ -39,9 +39,9 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
   out += "<h2>Exposed communication (first rank)</h2>\n" + html_table({"kind", "ms"}, exposed_rows);
   std::vector<std::vector<std::string>> links;
   for (const auto& l : r.busiest_links) {
-    links.push_back({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
+    links.push_back(link_row(l));
   }
-  out += "<h2>Link utilization</h2>\n" + html_table({"busiest links", "GB", "utilization"}, links);
+  out += "<h2>Link utilization</h2>\n" + html_table(link_header(), links);
   std::vector<std::vector<std::string>> tiers;
   for (const auto& t : r.tiers) {
     tiers.push_back(tier_row(t));

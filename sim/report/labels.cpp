@@ -32,8 +32,17 @@ std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j) {
   return out;
 }
 
+std::vector<std::string> link_header() {
+  return {"busiest links", "GB", "utilization", "in flight (s)", "while in flight"};
+}
+
+std::vector<std::string> link_row(const metrics::LinkUse& l) {
+  return {l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%",
+          fixed(l.in_flight.value, 3), fixed(100 * l.in_flight_utilization, 1) + "%"};
+}
+
 std::vector<std::string> tier_header() {
-  return {"link tier", "links", "used", "TB", "mean utilization", "highest"};
+  return {"link tier", "links", "used", "TB", "mean utilization", "highest", "while in flight"};
 }
 
 std::vector<std::string> tier_row(const metrics::TierUse& t) {
@@ -42,7 +51,8 @@ std::vector<std::string> tier_row(const metrics::TierUse& t) {
           std::to_string(t.used),
           fixed(t.bytes.value / 1e12, 2),
           fixed(100 * t.mean_utilization, 1) + "%",
-          fixed(100 * t.max_utilization, 1) + "%"};
+          fixed(100 * t.max_utilization, 1) + "%",
+          fixed(100 * t.max_in_flight_utilization, 1) + "%"};
 }
 
 core::Seconds exposed(const metrics::RunResult& r, metrics::CommGroup g) {

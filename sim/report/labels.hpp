@@ -31,7 +31,11 @@ inline constexpr std::array kBreakdownParts = {
                   &metrics::Breakdown::optimizer},
 };
 
-// The link tiers' table, the same in the terminal, Markdown and HTML: header and one row.
+// The busiest links' table, the same in the terminal, Markdown and HTML: header and one row.
+std::vector<std::string> link_header();
+std::vector<std::string> link_row(const metrics::LinkUse& l);
+
+// The link tiers' table, likewise.
 std::vector<std::string> tier_header();
 std::vector<std::string> tier_row(const metrics::TierUse& t);
 

@@ -51,9 +51,9 @@ std::string run_markdown(const metrics::RunResult& r) {
   header.emplace_back("step (s)");
   row.push_back(fixed(r.step_time.value, 3));
   out += md_row(header) + md_rule(header.size(), 0) + md_row(row);
-  out += "\n" + md_row({"busiest link", "GB", "utilization"}) + md_rule(3, 1);
+  out += "\n" + md_row(link_header()) + md_rule(link_header().size(), 1);
   for (const auto& l : r.busiest_links) {
-    out += md_row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
+    out += md_row(link_row(l));
   }
   if (!r.tiers.empty()) {
     out += "\n" + md_row(tier_header()) + md_rule(tier_header().size(), 1);

@@ -36,7 +36,11 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["ib_bytes_per_gpu"] = r.ib_bytes_per_gpu.value;
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.busiest_links) {
-    links.push_back({{"link", l.link}, {"bytes", l.bytes.value}, {"utilization", l.utilization}});
+    links.push_back({{"link", l.link},
+                     {"bytes", l.bytes.value},
+                     {"utilization", l.utilization},
+                     {"in_flight_s", l.in_flight.value},
+                     {"in_flight_utilization", l.in_flight_utilization}});
   }
   j["busiest_links"] = links;
   nlohmann::ordered_json tiers = nlohmann::ordered_json::array();
@@ -46,7 +50,8 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
                      {"used", t.used},
                      {"bytes", t.bytes.value},
                      {"mean_utilization", t.mean_utilization},
-                     {"max_utilization", t.max_utilization}});
+                     {"max_utilization", t.max_utilization},
+                     {"max_in_flight_utilization", t.max_in_flight_utilization}});
   }
   j["link_tiers"] = tiers;
   const auto& m = r.memory;
@@ -94,13 +99,15 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   r.ib_bytes_per_gpu = Bytes(j.at("ib_bytes_per_gpu").get<double>());
   for (const auto& l : j.at("busiest_links")) {
     r.busiest_links.push_back({l.at("link").get<std::string>(), Bytes(l.at("bytes").get<double>()),
-                               l.at("utilization").get<double>()});
+                               l.at("utilization").get<double>(),
+                               Seconds(l.value("in_flight_s", 0.0)),
+                               l.value("in_flight_utilization", 0.0)});
   }
   for (const auto& t : j.value("link_tiers", nlohmann::ordered_json::array())) {
-    r.tiers.push_back({t.at("tier").get<std::string>(), t.at("links").get<int>(),
-                       t.at("used").get<int>(), Bytes(t.at("bytes").get<double>()),
-                       t.at("mean_utilization").get<double>(),
-                       t.at("max_utilization").get<double>()});
+    r.tiers.push_back(
+        {t.at("tier").get<std::string>(), t.at("links").get<int>(), t.at("used").get<int>(),
+         Bytes(t.at("bytes").get<double>()), t.at("mean_utilization").get<double>(),
+         t.at("max_utilization").get<double>(), t.value("max_in_flight_utilization", 0.0)});
   }
   const auto& m = j.at("memory_gb_per_gpu");
   auto gb = [&](const char* key) { return Bytes(m.at(key).get<double>() * 1e9); };
@@ -148,14 +155,14 @@ std::string run_table(const metrics::RunResult& r) {
   out += "overlapped F&B pair of MoE stages: median " + fixed(r.median_pair.value * 1e3, 1) +
          " ms over " + std::to_string(r.pairs_measured) + " pairs; IB bytes per GPU " +
          fixed(r.ib_bytes_per_gpu.value / 1e9, 1) + " GB per step\n\n";
-  Table links({"busiest links", "GB", "utilization"}, {Align::left, Align::right, Align::right});
+  Table links(link_header(), {Align::left, Align::right, Align::right, Align::right, Align::right});
   for (const auto& l : r.busiest_links) {
-    links.add_row({l.link, fixed(l.bytes.value / 1e9, 1), fixed(100 * l.utilization, 1) + "%"});
+    links.add_row(link_row(l));
   }
   out += links.render() + "\n";
   if (!r.tiers.empty()) {
     Table tiers(tier_header(), {Align::left, Align::right, Align::right, Align::right, Align::right,
-                                Align::right});
+                                Align::right, Align::right});
     for (const auto& t : r.tiers) {
       tiers.add_row(tier_row(t));
     }

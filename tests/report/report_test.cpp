@@ -39,8 +39,8 @@ metrics::RunResult sample() {
   r.median_pair = Seconds(0.125);
   r.pairs_measured = 12;
   r.ib_bytes_per_gpu = Bytes(1.5e10);
-  r.busiest_links = {{"ib nic_n0_0 -> leaf0", Bytes(2e9), 0.5}};
-  r.tiers = {{"ib nic -> leaf", 2048, 1152, Bytes(2.5e12), 0.25, 0.5}};
+  r.busiest_links = {{"ib nic_n0_0 -> leaf0", Bytes(2e9), 0.5, Seconds(5), 0.8}};
+  r.tiers = {{"ib nic -> leaf", 2048, 1152, Bytes(2.5e12), 0.25, 0.5, 0.8}};
   r.memory = {Bytes(10e9), Bytes(2e9), Bytes(4e9), Bytes(30e9), 3, Bytes(80e9)};
   r.placement = {"embedding + 0-3", "4-7"};
   r.notes = {{core::NoteKind::fitted, "piece times"},
@@ -54,14 +54,22 @@ TEST(RunReport, JsonReadsBackToTheSameReport) {
   EXPECT_EQ(run_json(run_from_json(j)).dump(), j.dump());
 }
 
-TEST(RunReport, TheTableShowsEachLinkTier) {
-  // 2.5e12 bytes = 2.50 TB; utilizations in percent.
+TEST(RunReport, TheTableShowsTheBusiestLinksAndEachLinkTier) {
+  // 2e9 bytes = 2.0 GB, 2.5e12 bytes = 2.50 TB; utilizations in percent.
   const std::string table = run_table(sample());
-  EXPECT_NE(table.find("link tier       links  used    TB  mean utilization  highest\n"),
+  EXPECT_NE(table.find("busiest links          GB  utilization  in flight (s)  while in flight\n"),
             std::string::npos)
       << table;
-  EXPECT_NE(table.find("ib nic -> leaf   2048  1152  2.50             25.0%    50.0%\n"),
+  EXPECT_NE(table.find("ib nic_n0_0 -> leaf0  2.0        50.0%          5.000            80.0%\n"),
             std::string::npos)
+      << table;
+  EXPECT_NE(
+      table.find("link tier       links  used    TB  mean utilization  highest  while in flight\n"),
+      std::string::npos)
+      << table;
+  EXPECT_NE(
+      table.find("ib nic -> leaf   2048  1152  2.50             25.0%    50.0%            80.0%\n"),
+      std::string::npos)
       << table;
 }
 

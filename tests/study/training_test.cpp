@@ -85,6 +85,19 @@ TEST(SimulateTraining, LinkTiersCoverEveryLinkAndCarryTheNetworksBytesThrough) {
   // The busiest link is its tier's highest.
   ASSERT_FALSE(r.busiest_links.empty());
   EXPECT_DOUBLE_EQ(highest, r.busiest_links.front().utilization);
+  // A link's bytes all move while some transfer loading it is in flight, and SimGrid never lets
+  // a link carry more than its bandwidth: over that time it is at most 100% busy, and at least as
+  // busy as over the whole step.
+  for (const auto& l : r.busiest_links) {
+    EXPECT_GT(l.in_flight.value, 0) << l.link;
+    EXPECT_LE(l.in_flight.value, r.step_time.value) << l.link;
+    EXPECT_GE(l.in_flight_utilization, l.utilization) << l.link;
+    EXPECT_LE(l.in_flight_utilization, 1 + 1e-9) << l.link;
+  }
+  for (const auto& t : r.tiers) {
+    EXPECT_GE(t.max_in_flight_utilization, t.max_utilization) << t.tier;
+    EXPECT_LE(t.max_in_flight_utilization, 1 + 1e-9) << t.tier;
+  }
 }
 
 TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
