@@ -229,8 +229,9 @@ std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const StepT
 }
 
 // Bytes per directed link over the step (every task runs its transfer once per repeat): the IB
-// bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), and the five
-// busiest links by utilization.
+// bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), the five
+// busiest links by utilization and the link tiers, each busiest link and each tier's most
+// utilized one also over the time its transfers were in flight.
 void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepTimeline& t,
               const topologies::TrafficRouter& router, const StepFacts& f) {
   const auto& topo = router.topology();
@@ -281,8 +282,10 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepT
   const std::vector<core::Seconds> flight = in_flight(p, t, router, measured);
   auto driven = [&](std::size_t i) {
     const auto d = static_cast<std::size_t>(measured[i]);
-    return step_loads.bytes[d].value /
-           (topo.link(topo.links()[d / 2]).bandwidth.value * flight[i].value);
+    return flight[i].value > 0 ? step_loads.bytes[d].value /
+                                     (topo.link(topo.links()[d / 2]).bandwidth.value *
+                                      flight[i].value)
+                               : 0.0;
   };
   for (std::size_t i = 0; i < busiest; ++i) {
     const int d = measured[i];

@@ -1,4 +1,4 @@
-// Note lines and their JSON; the link tiers' rows.
+// Note lines and their JSON; the rows of the busiest links' and the link tiers' tables.
 #include "sim/report/labels.hpp"
 
 #include <stdexcept>
