@@ -282,10 +282,10 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepT
   const std::vector<core::Seconds> flight = in_flight(p, t, router, measured);
   auto driven = [&](std::size_t i) {
     const auto d = static_cast<std::size_t>(measured[i]);
-    return flight[i].value > 0 ? step_loads.bytes[d].value /
-                                     (topo.link(topo.links()[d / 2]).bandwidth.value *
-                                      flight[i].value)
-                               : 0.0;
+    return flight[i].value > 0
+               ? step_loads.bytes[d].value /
+                     (topo.link(topo.links()[d / 2]).bandwidth.value * flight[i].value)
+               : 0.0;
   };
   for (std::size_t i = 0; i < busiest; ++i) {
     const int d = measured[i];
