@@ -285,7 +285,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     r.notes.push_back({core::NoteKind::method,
                        "fast tier: the step's critical path with each transfer timed alone on "
                        "its bottleneck link (no SimGrid, no link sharing between concurrent "
-                       "transfers)"});
+                       "transfers; a link above 100% while in flight is that left-out "
+                       "contention)"});
   }
   if (r.memory.total() > r.memory.capacity) {
     r.notes.push_back({core::NoteKind::warning,
