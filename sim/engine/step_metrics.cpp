@@ -191,17 +191,17 @@ Tiers tier_use(const topologies::TrafficRouter& router, const topologies::LinkLo
   return out;
 }
 
-// Per directed link in `links`: how long the transfers that load it were in flight, from the end
-// of their task's own computation to the task's end, overlapping spans counted once.
+// Per directed link in `links`: how long the transfers that load it (`loaded`: per distinct
+// transfer, the directed links it loads, ascending) were in flight, from the end of their task's
+// own computation to the task's end, overlapping spans counted once.
 std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const StepTimeline& t,
-                                     const topologies::TrafficRouter& router,
+                                     const std::vector<std::vector<int>>& loaded,
                                      const std::vector<int>& links) {
   // Which of the links each distinct transfer loads.
   std::vector<std::vector<char>> loads_link(t.transfers.size());
   for (std::size_t i = 0; i < t.transfers.size(); ++i) {
-    const auto loads = router.loads(t.transfers[i].flows, t.transfers[i].every_pair);
     for (const int d : links) {
-      loads_link[i].push_back(loads.bytes[static_cast<std::size_t>(d)].value > 0 ? 1 : 0);
+      loads_link[i].push_back(std::binary_search(loaded[i].begin(), loaded[i].end(), d) ? 1 : 0);
     }
   }
   std::vector<std::vector<Interval>> spans(links.size());
@@ -243,10 +243,14 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepT
   }
   topologies::LinkLoads step_loads;
   step_loads.bytes.assign(2 * topo.links().size(), core::Bytes(0));
+  std::vector<std::vector<int>> loaded(t.transfers.size());  // per transfer: its links, ascending
   for (std::size_t i = 0; i < t.transfers.size(); ++i) {
     const auto loads = router.loads(t.transfers[i].flows, t.transfers[i].every_pair);
     for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
       step_loads.bytes[d] += loads.bytes[d] * runs[i] * t.transfers[i].repeat;
+      if (loads.bytes[d].value > 0) {
+        loaded[i].push_back(static_cast<int>(d));
+      }
     }
   }
   std::vector<int> group(static_cast<std::size_t>(f.gpus_per_rank_in_ep));
@@ -279,7 +283,7 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepT
       measured.push_back(d);
     }
   }
-  const std::vector<core::Seconds> flight = in_flight(p, t, router, measured);
+  const std::vector<core::Seconds> flight = in_flight(p, t, loaded, measured);
   auto driven = [&](std::size_t i) {
     const auto d = static_cast<std::size_t>(measured[i]);
     return flight[i].value > 0
