@@ -1,4 +1,5 @@
 // Expert placement: contiguous and EPLB-style balanced packing.
+#include "sim/core/error.hpp"
 #include "models/kernels/placement.hpp"
 
 #include <algorithm>
@@ -66,8 +67,8 @@ void replicate_and_pack(const std::vector<int>& members, const std::vector<doubl
 
 Placement contiguous_placement(int experts, int ep, int gpus_per_node) {
   if (ep <= 0 || experts % ep != 0) {
-    throw std::invalid_argument("ep = " + std::to_string(ep) + " must divide the " +
-                                std::to_string(experts) + " experts");
+    throw core::KeyedError("parallelism.ep", "ep = " + std::to_string(ep) + " must divide the " +
+                                                 std::to_string(experts) + " experts");
   }
   Placement p{experts, ep, gpus_per_node, std::vector<std::vector<int>>(experts)};
   const int per_gpu = experts / ep;
@@ -82,8 +83,9 @@ Placement eplb_placement(const std::vector<double>& load, int ep, int gpus_per_n
   const int experts = static_cast<int>(load.size());
   const int slots = experts + redundant;
   if (ep <= 0 || slots % ep != 0) {
-    throw std::invalid_argument("experts + redundant = " + std::to_string(slots) +
-                                " must divide evenly over ep = " + std::to_string(ep));
+    throw core::KeyedError("inference.redundant_experts",
+                           "experts + redundant = " + std::to_string(slots) +
+                               " must divide evenly over ep = " + std::to_string(ep));
   }
   Placement p{experts, ep, gpus_per_node, std::vector<std::vector<int>>(experts)};
   const int nodes = p.nodes();

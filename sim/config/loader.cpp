@@ -165,13 +165,17 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
   std::map<std::string, SourceLocation> where;
   Scenario s;
   s.source_file = path;
+  // Two passes: every value given (and every plain default) first, then the derived defaults in
+  // schema order, so that a derived value sees every field it depends on wherever the schema
+  // declares it (dp = GPUs / (pp x tp x cp) needs cp, declared after dp).
+  std::vector<const FieldSpec*> derived;
   for (const auto& f : scenario_schema()) {
     if (f.path == "include") {
       continue;
     }
     const auto it = flat.entries.find(f.path);
     if (it == flat.entries.end() && f.default_kind == DefaultKind::derived) {
-      f.set(s, f.derive(s));
+      derived.push_back(&f);
       continue;
     }
     if (it == flat.entries.end() && f.default_kind != DefaultKind::value) {
@@ -195,6 +199,9 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
     } catch (const core::InputError& e) {
       problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
+  }
+  for (const FieldSpec* f : derived) {
+    f->set(s, f->derive(s));
   }
   if (s.name.empty()) {
     s.name = fs::path(path).stem().string();
@@ -279,6 +286,10 @@ Scenario load_scenario_text(const std::string& text, const std::string& path,
   const core::SourceLocation at =
       it != s.where.end() ? it->second : core::SourceLocation{s.source_file, 0, 0};
   throw core::InputError(core::Diagnostic{at, key, message, hint});
+}
+
+[[noreturn]] void scenario_error(const Scenario& s, const core::KeyedError& e) {
+  scenario_error(s, e.key_path(), e.what(), e.hint());
 }
 
 }  // namespace codesim::config

@@ -45,6 +45,8 @@ Scenario decode_scenario(FlatScenario flat, const std::string& path,
 // (or a --set) wrote it, else at the file.
 [[noreturn]] void scenario_error(const Scenario& s, const std::string& key,
                                  const std::string& message, const std::string& hint = {});
+// The same for an error a model raised about the key it names.
+[[noreturn]] void scenario_error(const Scenario& s, const core::KeyedError& e);
 
 // Cross-field rules over a decoded scenario. `where` gives the location of each key that was
 // written in a file (keys left to defaults have none).

@@ -59,6 +59,21 @@ class UnitError : public std::runtime_error {
   std::string hint_;
 };
 
+// A value that breaks a model's precondition below the config, naming the scenario key it comes
+// from (`parallelism.pp`, `inference.redundant_experts`): a study reports it as an InputError at
+// that key's place in the scenario file, so no caller has to guess which key was wrong.
+class KeyedError : public std::invalid_argument {
+ public:
+  KeyedError(std::string key_path, const std::string& message, std::string hint = {})
+      : std::invalid_argument(message), key_path_(std::move(key_path)), hint_(std::move(hint)) {}
+  const std::string& key_path() const { return key_path_; }
+  const std::string& hint() const { return hint_; }
+
+ private:
+  std::string key_path_;
+  std::string hint_;
+};
+
 // The simulation itself failed (deadlock, engine error): exit code 1.
 class SimulationError : public std::runtime_error {
  public:

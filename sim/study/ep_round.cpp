@@ -1,4 +1,5 @@
 // Route -> flows -> dispatch then combine on the platform -> bytes per GPU.
+#include "sim/core/error.hpp"
 #include "sim/study/ep_round.hpp"
 
 #include <algorithm>
@@ -65,8 +66,9 @@ double deepep_messages_per_gpu(const kernels::RoutingPlan& plan, workload::EpMod
 EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpec& spec) {
   const int ep = spec.routing.ep;
   if (topology.gpus() < ep) {
-    throw std::invalid_argument("the topology has " + std::to_string(topology.gpus()) +
-                                " GPUs, fewer than the EP group's " + std::to_string(ep));
+    throw core::KeyedError("parallelism.ep", "the topology has " + std::to_string(topology.gpus()) +
+                                                 " GPUs, fewer than the EP group's " +
+                                                 std::to_string(ep));
   }
   EpRound round;
   const auto routing_start = std::chrono::steady_clock::now();

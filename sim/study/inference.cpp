@@ -105,8 +105,8 @@ double ep_round(const Scenario& s, metrics::InferenceResult& r, double shared_sc
   EpRound round;
   try {
     round = simulate_ep_round(topology, spec);
-  } catch (const std::invalid_argument& e) {
-    config::scenario_error(s, "inference.redundant_experts", e.what());
+  } catch (const core::KeyedError& e) {
+    config::scenario_error(s, e);
   }
   r.notes.push_back(kernels::routing_note(spec.routing, 1));
   r.dispatch = round.dispatch.time * shared_scale;

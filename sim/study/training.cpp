@@ -72,10 +72,8 @@ workload::StepProgram step_program(const Scenario& s, std::vector<double> busies
                                 .cp = pa.cp};
   try {
     return workload::build_step_program(spec);
-  } catch (const workload::ScheduleError& e) {
-    config::scenario_error(s, "schedule.method", e.what());
-  } catch (const std::invalid_argument& e) {
-    config::scenario_error(s, "parallelism.pp", e.what());
+  } catch (const core::KeyedError& e) {
+    config::scenario_error(s, e);
   }
 }
 

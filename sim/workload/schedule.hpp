@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/error.hpp"
+
 namespace codesim::workload {
 
 enum class ScheduleMethod { one_f_one_b, zb1p, dualpipe, dualpipev, interleaved_1f1b };
@@ -76,10 +78,12 @@ struct PipelineSchedule {
   std::vector<int> stages_of(int rank) const;
 };
 
-// A schedule whose preconditions fail; the message says which and why.
-class ScheduleError : public std::invalid_argument {
+// A schedule whose preconditions fail; the message says which and why. It concerns the
+// scenario's schedule.method.
+class ScheduleError : public core::KeyedError {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit ScheduleError(const std::string& message)
+      : core::KeyedError("schedule.method", message) {}
 };
 
 // `ranks` is the number of pipeline ranks (devices); `virtual_stages` the stages per rank of

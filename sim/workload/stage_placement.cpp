@@ -1,4 +1,5 @@
 // Linear partition of layers over stages (dynamic programming over split points).
+#include "sim/core/error.hpp"
 #include "sim/workload/stage_placement.hpp"
 
 #include <algorithm>
@@ -37,8 +38,9 @@ class RunCost {
 std::vector<StageLayers> place_layers(const StageCosts& c, int stages) {
   const int n = static_cast<int>(c.layer.size());
   if (stages < 1 || n < stages) {
-    throw std::invalid_argument("cannot place " + std::to_string(n) + " layers on " +
-                                std::to_string(stages) + " pipeline stages: each needs a layer");
+    throw core::KeyedError("parallelism.pp",
+                           "cannot place " + std::to_string(n) + " layers on " +
+                               std::to_string(stages) + " pipeline stages: each needs a layer");
   }
   const RunCost run_cost(c);
   // Cost of stage k holding layers [a, b).

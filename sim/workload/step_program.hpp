@@ -126,7 +126,8 @@ struct StepProgram {
   std::vector<double> stage_expert_params;  // per GPU, after expert parallelism
 };
 
-// Throws ScheduleError when the schedule's conditions fail, std::invalid_argument for the rest.
+// Throws core::KeyedError naming the scenario key at fault (ScheduleError for the schedule's
+// conditions), std::invalid_argument for a spec no scenario can produce.
 StepProgram build_step_program(const StepSpec& s);
 
 // The program as a StepTrace (stream 0 compute, 1 communication; pieces and chunks as tags), for

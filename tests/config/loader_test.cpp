@@ -50,6 +50,17 @@ TEST(Loader, DefaultsAndPresetFill) {
   EXPECT_EQ(s.topology.network.family, topologies::Family::node);
 }
 
+// dp is derived after every given value, cp among them: 4 nodes x 8 GPUs / (pp 1 x tp 8 x cp 2)
+// = 2 (the schema declares cp after dp; a one-pass decoder derived dp = 32 / 8 = 4 and refused).
+TEST(Loader, DataParallelismDerivedFromContextParallelismDeclaredAfterIt) {
+  const Scenario s = load_scenario_text(
+      "model: {preset: llama3.1-8b}\nhardware: {gpu: h100, nodes: 4}\n"
+      "topology: {family: ft2, switch_radix: 64}\nparallelism: {tp: 8, cp: 2, pp: 1}\n",
+      "s.yaml");
+  EXPECT_EQ(s.parallelism.dp, 32 / (1 * 8 * 2));
+  EXPECT_EQ(s.workload.global_batch_sequences, s.parallelism.dp * 1);  // dp x micro-batch of 1
+}
+
 TEST(Loader, ExplicitValuesOverrideThePreset) {
   const Scenario s = load_scenario_text(
       "model: {preset: deepseek-v3}\nhardware:\n  gpu: h200\n  nvlink_bandwidth: 900GBps\n  "

@@ -130,6 +130,22 @@ TEST(SimulateTraining, ContextParallelismNeedsEvenChunks) {
   }
 }
 
+// The scenario of issue 32: dp is derived from cp, which the schema declares after it (4 nodes x 8
+// GPUs / (tp 8 x cp 2) = 2 replicas), and the step runs.
+TEST(SimulateTraining, DataParallelismDerivedAfterContextParallelismRuns) {
+  const config::Scenario s = config::load_scenario_text(
+      "model: {preset: llama3.1-8b}\nhardware: {gpu: h100, nodes: 4}\n"
+      "topology: {family: ft2, switch_radix: 64}\nparallelism: {tp: 8, cp: 2, pp: 1}\n",
+      "cp-dp.yaml");
+  ASSERT_EQ(s.parallelism.dp, 2);
+  const TrainingRun run = run_training(s, {.fidelity = metrics::Fidelity::fast});
+  EXPECT_GT(run.result.step_time.value, 0);
+  // tokens per day = global batch (dp x 1 sequence) x seq_len / step x 86400 s.
+  EXPECT_NEAR(run.result.tokens_per_day,
+              2.0 * s.workload.seq_len / run.result.step_time.value * 86400,
+              1e-6 * run.result.tokens_per_day);
+}
+
 TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {
   const config::Scenario s = config::load_scenario(kSmallStep);
   EXPECT_THROW(simulate_training(s, {.max_tasks = 10}), core::InputError);

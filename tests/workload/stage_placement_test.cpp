@@ -29,6 +29,18 @@ double busiest_device(const StageCosts& c, const std::vector<StageLayers>& p,
   return busiest;
 }
 
+// More stages than layers is the scenario's parallelism.pp at fault, and the error says so.
+TEST(StagePlacement, MoreStagesThanLayersNamesParallelismPp) {
+  const StageCosts c{.layer = {1.0, 1.0}};
+  try {
+    place_layers(c, 3);
+    FAIL() << "3 stages for 2 layers were accepted";
+  } catch (const core::KeyedError& e) {
+    EXPECT_EQ(e.key_path(), "parallelism.pp");
+    EXPECT_EQ(std::string(e.what()), "cannot place 2 layers on 3 pipeline stages: each needs a layer");
+  }
+}
+
 TEST(StagePlacement, OneStagePerDeviceIsTheLinearPartition) {
   // 8 layers of 1 and a head of 2 over 4 stages: the best largest stage is 3 (e.g. 3, 2, 2, 1+2).
   const StageCosts c{{1, 1, 1, 1, 1, 1, 1, 1}, 0, 2};
