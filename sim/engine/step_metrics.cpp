@@ -77,14 +77,14 @@ double recomputed_flops_per_token(const llm::ModelAnalytics& a, workload::Recomp
 // adds the recomputed FLOPs.
 void throughput(metrics::RunResult& r, const StepFacts& f) {
   const double step = r.step_time.value;
-  r.tokens_per_step = f.sequences_per_step * f.seq_len;
+  r.tokens_per_step = f.shape.sequences_per_step() * f.shape.seq_len;
   r.tokens_per_day = r.tokens_per_step / step * kSecondsPerDay;
-  const auto a = llm::analyze(*f.model, f.seq_len);
-  const double per_gpu = r.tokens_per_step / step / f.gpus;
+  const auto a = llm::analyze(*f.model, f.shape.seq_len);
+  const double per_gpu = r.tokens_per_step / step / f.shape.gpus();
   r.tflops_causal = a.training_flops_per_token.value * per_gpu / 1e12;
   r.tflops_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / 1e12;
   r.mfu_causal = a.training_flops_per_token.value * per_gpu / f.gpu.bf16_peak.value;
-  r.hfu_causal = (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.recompute)) *
+  r.hfu_causal = (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.shape.recompute)) *
                  per_gpu / f.gpu.bf16_peak.value;
   r.mfu_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / f.gpu.bf16_peak.value;
 }
@@ -253,7 +253,7 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepT
       }
     }
   }
-  std::vector<int> group(static_cast<std::size_t>(f.gpus_per_rank_in_ep));
+  std::vector<int> group(static_cast<std::size_t>(f.shape.ep));
   std::iota(group.begin(), group.end(), 0);
   core::Bytes sent;
   for (const auto& g : sent_per_gpu(router, step_loads, group)) {
@@ -326,31 +326,31 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
     const double dense = p.stage_dense_params[static_cast<std::size_t>(st)];
     const double experts = p.stage_expert_params[static_cast<std::size_t>(st)];
     params += dense + experts;
-    shard += dense / f.dp + experts / std::max(1, f.dp / f.ep);
+    shard += dense / f.shape.gradient_replicas() + experts / f.shape.expert_replicas();
     layers = std::max<double>(layers, p.placement[static_cast<std::size_t>(st)].layers());
   }
   metrics::MemoryUse m;
   // ZeRO-1 shards the optimizer state, ZeRO-2 the gradients too, ZeRO-3 the parameters too
   // (one layer's gathered copy aside).
-  m.parameters = core::Bytes((f.zero >= 3 ? shard : params) * workload::kParameterBytes);
+  m.parameters = core::Bytes((f.shape.zero >= 3 ? shard : params) * workload::kParameterBytes);
   m.optimizer = core::Bytes(shard * workload::kOptimizerStateBytes);
-  m.gradients = core::Bytes((f.zero >= 2 ? shard : params) * workload::kGradientBytes);
+  m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * workload::kGradientBytes);
   m.capacity = f.gpu.hbm_capacity;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
   // Korthikanti et al.: tensor parallelism with sequence parallelism divides all 34 by t;
   // without it only 24 of them.
-  const double tp = f.tp;
+  const double tp = f.shape.tp;
   const double share =
-      f.tp <= 1 ? 1.0
-                : (f.sequence_parallel ? 1.0 / tp
+      f.shape.tp <= 1 ? 1.0
+                : (f.shape.sequence_parallel ? 1.0 / tp
                                        : (10.0 + 24.0 / tp) /
                                              workload::kActivationHiddensPerTokenLayer);
   m.activations = activation_bytes_per_token_layer(*f.model) *
-                  (m.peak_in_flight * layers * f.tokens_per_micro_batch * share);
-  if (f.recompute == workload::Recompute::full) {
+                  (m.peak_in_flight * layers * f.shape.tokens_per_cp_shard() * share);
+  if (f.shape.recompute == workload::Recompute::full) {
     // Layer inputs of every micro-batch in flight, and one layer's whole activations while it is
     // recomputed.
-    m.activations = core::Bytes(f.model->hidden * f.tokens_per_micro_batch *
+    m.activations = core::Bytes(f.model->hidden * f.shape.tokens_per_cp_shard() *
                                 (workload::kRecomputedHiddensPerTokenLayer * m.peak_in_flight *
                                      layers +
                                  workload::kActivationHiddensPerTokenLayer));

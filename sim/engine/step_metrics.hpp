@@ -11,20 +11,12 @@
 
 namespace codesim::engine {
 
+// What the figures need beside the replay: the model, the GPU and the step's shape (the first
+// rank's EP group is its GPUs 0 .. ep - 1).
 struct StepFacts {
   const llm::LlmSpec* model = nullptr;
   hardware::GpuSpec gpu;
-  int gpus = 1;
-  int seq_len = 4096;
-  double sequences_per_step = 1;
-  int tokens_per_micro_batch = 4096;  // per GPU
-  int dp = 1;
-  int ep = 1;
-  int gpus_per_rank_in_ep = 1;  // the first rank's EP group: GPUs 0 .. this - 1
-  workload::Recompute recompute = workload::Recompute::none;
-  int zero = 1;  // ZeRO stage
-  int tp = 1;
-  bool sequence_parallel = true;
+  workload::StepShape shape;
 };
 
 // Activation bytes one token leaves per transformer layer for the backward pass
@@ -38,7 +30,6 @@ core::Note activation_note();
 metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
 
 metrics::RunResult measure_step(const workload::StepProgram& program, const StepTimeline& timeline,
-                                const topologies::TrafficRouter& router,
-                                const StepFacts& facts);
+                                const topologies::TrafficRouter& router, const StepFacts& facts);
 
 }  // namespace codesim::engine

@@ -37,7 +37,7 @@ class Transfers {
   }
 
  private:
-  int first_gpu(int rank) const { return rank * n_.gpus_per_rank; }
+  int first_gpu(int rank) const { return rank * n_.shape.gpus_per_rank(); }
 
   int plan_of(const CommRef& c) const {
     const bool ep = c.kind == CommKind::ep_dispatch || c.kind == CommKind::ep_combine;
@@ -53,7 +53,7 @@ class Transfers {
       case CommKind::ep_dispatch:
       case CommKind::ep_combine: {
         std::vector<int> gpus;
-        for (int i = 0; i < n_.ep; ++i) {
+        for (int i = 0; i < n_.shape.ep; ++i) {
           gpus.push_back(first_gpu(rank) + i);
         }
         if (plan < 0) {
@@ -66,7 +66,7 @@ class Transfers {
         // casts show), dispatch(B) brings the input gradients back the way combine came (BF16).
         const bool outward = (c.kind == CommKind::ep_dispatch) != c.gradient;
         t.flows = outward ? f.dispatch : f.combine;
-        const double scale = static_cast<double>(n_.tokens_per_gpu) / n_.plan_tokens_per_gpu;
+        const double scale = static_cast<double>(n_.shape.tokens_per_gpu()) / n_.plan_tokens_per_gpu;
         for (auto& flow : t.flows) {
           flow.bytes = flow.bytes * scale;
         }
@@ -83,7 +83,7 @@ class Transfers {
       case CommKind::tp_reduce_scatter:
       case CommKind::tp_all_reduce: {
         std::vector<int> gpus;
-        for (int g = 0; g < n_.tp; ++g) {
+        for (int g = 0; g < n_.shape.tp; ++g) {
           gpus.push_back(first_gpu(rank) + g);
         }
         const auto kind = c.kind == CommKind::tp_all_gather       ? CollectiveKind::all_gather
@@ -95,8 +95,8 @@ class Transfers {
       case CommKind::cp_all_gather:
       case CommKind::cp_reduce_scatter: {
         std::vector<int> gpus;
-        for (int g = 0; g < n_.cp; ++g) {
-          gpus.push_back(first_gpu(rank) + g * n_.tp);
+        for (int g = 0; g < n_.shape.cp; ++g) {
+          gpus.push_back(first_gpu(rank) + g * n_.shape.tp);
         }
         collective(t,
                    c.kind == CommKind::cp_all_gather ? CollectiveKind::all_gather
@@ -109,8 +109,8 @@ class Transfers {
         std::vector<int> gpus;
         // Replicas of this GPU's parameters: every tp-th GPU of the rank, its data- and
         // context-parallel peers (experts: every ep-th).
-        const int step = c.experts ? n_.ep : n_.tp;
-        for (int g = 0; g < n_.gpus_per_rank; g += step) {
+        const int step = c.experts ? n_.shape.ep : n_.shape.tp;
+        for (int g = 0; g < n_.shape.gpus_per_rank(); g += step) {
           gpus.push_back(first_gpu(rank) + g);
         }
         collective(t,
@@ -196,16 +196,16 @@ std::vector<core::Note> replay_notes(const workload::StepProgram& program, const
       {core::NoteKind::folded,
        "one data-parallel replica's " + std::to_string(program.schedule.ranks) +
            "-rank pipeline is simulated; its EP all-to-alls run over its EP group of " +
-           std::to_string(n.ep) + " GPUs, its DP collectives over all " +
-           std::to_string(n.gpus_per_rank / n.tp) + " replicas of each of a rank's " +
-           std::to_string(n.tp) +
+           std::to_string(n.shape.ep) + " GPUs, its DP collectives over all " +
+           std::to_string(n.shape.gpus_per_rank() / n.shape.tp) + " replicas of each of a rank's " +
+           std::to_string(n.shape.tp) +
            " TP GPUs; the other replicas' identical traffic, on other nodes and planes, is not"}};
   if (!n.plans.empty()) {
     notes.push_back(
         {core::NoteKind::method,
          std::to_string(n.plans.size()) + " routing plans, each over " +
              std::to_string(n.plan_tokens_per_gpu) + " tokens per GPU with bytes scaled to " +
-             std::to_string(n.tokens_per_gpu) + "; layers and micro-batches take them in turn"});
+             std::to_string(n.shape.tokens_per_gpu()) + "; layers and micro-batches take them in turn"});
   }
   if (n.ep_sender_cap) {
     notes.push_back(

@@ -1,7 +1,7 @@
 // Replays a training step program on the platform: three streams per pipeline rank (compute,
-// communication, data-parallel communication), compute tasks for their modelled durations, communication tasks as transfers
-// among the GPUs that take part. Folding: the program is one data-parallel replica's pipeline;
-// its communication involves the real peers:
+// communication, data-parallel communication), compute tasks for their modelled durations,
+// communication tasks as transfers among the GPUs that take part. Folding: the program is one
+// data-parallel replica's pipeline; its communication involves the real peers:
 //
 //   GPUs of pipeline rank r:   r x G .. r x G + G - 1, G = GPUs / PP (the replicas of rank r)
 //   EP dispatch / combine:     the EP group of replica 0 (the first ep of them), with a routing
@@ -26,18 +26,18 @@
 
 namespace codesim::engine {
 
+// What the replay needs beside the program: the step's shape (G = shape.gpus_per_rank(); a rank's
+// TP group is its first tp GPUs, consecutive: one node; its CP group every tp-th of its first
+// tp x cp GPUs; its EP group its first ep GPUs; each of them dispatches shape.tokens_per_gpu()
+// tokens) and how expert parallelism moves them.
 struct StepNetwork {
-  int gpus_per_rank = 1;  // G: the data-parallel replicas (x tp) of each pipeline rank
-  int ep = 1;
-  int tp = 1;  // a rank's TP group: its first tp GPUs (consecutive: one node)
-  int cp = 1;  // a rank's CP group: every tp-th of its first tp x cp GPUs
+  workload::StepShape shape;
   EpMode mode = EpMode::deepep_normal;
   EpPayload payload;
   // Routing plans over `ep` GPUs; (layer, micro-batch) uses plans[(7 x layer + micro-batch) mod
   // plans.size()], so that layers and micro-batches route differently.
   std::vector<kernels::RoutingPlan> plans;
   int plan_tokens_per_gpu = 1;                        // tokens per GPU the plans were routed with
-  int tokens_per_gpu = 1;                             // tokens per GPU of a micro-batch
   std::optional<core::BytesPerSecond> ep_sender_cap;  // comm SMs x copy rate per SM
 };
 
@@ -58,7 +58,6 @@ StepTimeline replay_step(Platform& platform, const workload::StepProgram& progra
 
 // The fast tier (analytic_streams.hpp): the same program and transfers, timed without SimGrid.
 StepTimeline replay_step_analytic(const topologies::TrafficRouter& router,
-                                  const workload::StepProgram& program,
-                                  const StepNetwork& network);
+                                  const workload::StepProgram& program, const StepNetwork& network);
 
 }  // namespace codesim::engine

@@ -23,23 +23,35 @@ namespace {
 
 using config::Scenario;
 
-int expert_parallelism(const Scenario& s) {
-  return s.model.spec.moe ? s.parallelism.ep : 1;
+// The step's shape: every per-GPU quantity derived once from the scenario.
+workload::StepShape step_shape(const Scenario& s) {
+  const auto& pa = s.parallelism;
+  return {.pp = pa.pp,
+          .virtual_stages = s.schedule.virtual_stages,
+          .dp = pa.dp,
+          .tp = pa.tp,
+          .cp = pa.cp,
+          .ep = s.model.spec.moe ? pa.ep : 1,
+          .sequence_parallel = pa.sp,
+          .tp_overlap = pa.tp_overlap,
+          .zero = pa.zero,
+          .recompute = s.workload.recompute,
+          .seq_len = s.workload.seq_len,
+          .sequences_per_micro_batch = s.schedule.micro_batch_sequences,
+          // The rules check that the global batch splits into dp x micro-batch sequences.
+          .micro_batches =
+              s.workload.global_batch_sequences / (pa.dp * s.schedule.micro_batch_sequences)};
 }
 
-// Tokens of one micro-batch on one GPU.
-int micro_batch_tokens(const Scenario& s) {
-  return s.workload.seq_len * s.schedule.micro_batch_sequences;
-}
-
-workload::StepProgram step_program(const Scenario& s, std::vector<double> busiest_expert_rows) {
+workload::StepProgram step_program(const Scenario& s, const workload::StepShape& shape,
+                                   std::vector<double> busiest_expert_rows) {
   const auto& pa = s.parallelism;
   if (pa.cp > 1 && s.workload.seq_len % (2 * pa.cp) != 0) {
-    config::scenario_error(s, "parallelism.cp",
-                           "context parallelism cuts each sequence into 2 x cp = " +
-                               std::to_string(2 * pa.cp) + " chunks; " +
-                               std::to_string(s.workload.seq_len) + " tokens do not divide",
-                           "use a cp for which 2 x cp divides workload.seq_len");
+    config::scenario_error(
+        s, "parallelism.cp",
+        "context parallelism cuts each sequence into 2 x cp = " + std::to_string(2 * pa.cp) +
+            " chunks; " + std::to_string(s.workload.seq_len) + " tokens do not divide",
+        "use a cp for which 2 x cp divides workload.seq_len");
   }
   if (pa.tp > 1 && s.hardware.spec.gpus_per_node % pa.tp != 0) {
     config::scenario_error(s, "parallelism.tp",
@@ -47,53 +59,19 @@ workload::StepProgram step_program(const Scenario& s, std::vector<double> busies
                                std::to_string(s.hardware.spec.gpus_per_node) + "-GPU nodes",
                            "use a tp that divides hardware.gpus_per_node");
   }
-  // The rules check that the global batch splits into dp x micro-batch sequences.
-  const int micro_batches =
-      s.workload.global_batch_sequences / (pa.dp * s.schedule.micro_batch_sequences);
   const workload::StepSpec spec{.model = &s.model.spec,
                                 .gpu = s.hardware.spec.gpu,
                                 .pieces = workload::deepseek_profile(),
                                 .method = s.schedule.method,
-                                .pp = pa.pp,
-                                .virtual_stages = s.schedule.virtual_stages,
-                                .micro_batches = micro_batches,
-                                .tokens = micro_batch_tokens(s),
-                                .seq_len = s.workload.seq_len,
-                                .ep = expert_parallelism(s),
+                                .shape = shape,
                                 .busiest_expert_rows = std::move(busiest_expert_rows),
-                                .dp = pa.dp * pa.cp,  // gradients reduce over DP x CP
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-                                .comm_sms = s.hardware.comm_sms,
-                                .recompute = s.workload.recompute,
-                                .zero = pa.zero,
-                                .tp = pa.tp,
-                                .sequence_parallel = pa.sp,
-                                .tp_overlap = pa.tp_overlap,
-                                .cp = pa.cp};
+                                .comm_sms = s.hardware.comm_sms};
   try {
     return workload::build_step_program(spec);
   } catch (const core::KeyedError& e) {
     config::scenario_error(s, e);
   }
-}
-
-engine::StepFacts step_facts(const Scenario& s) {
-  const int ep = expert_parallelism(s);
-  return {.model = &s.model.spec,
-          .gpu = s.hardware.spec.gpu,
-          .gpus = s.gpus(),
-          .seq_len = s.workload.seq_len,
-          .sequences_per_step = static_cast<double>(s.workload.global_batch_sequences),
-          // Context parallelism: a GPU holds its share of the micro-batch's tokens, and shards the
-          // optimizer state over its data- and context-parallel peers (as Megatron does).
-          .tokens_per_micro_batch = micro_batch_tokens(s) / s.parallelism.cp,
-          .dp = s.parallelism.dp * s.parallelism.cp,
-          .ep = ep,
-          .gpus_per_rank_in_ep = ep,
-          .recompute = s.workload.recompute,
-          .zero = s.parallelism.zero,
-          .tp = s.parallelism.tp,
-          .sequence_parallel = s.parallelism.sp};
 }
 
 // Parameters, gradients and optimizer state must fit before anything is simulated; the step must
@@ -120,19 +98,11 @@ void check_fit(const Scenario& s, const workload::StepProgram& program,
   }
 }
 
-engine::StepNetwork step_network(const Scenario& s) {
-  const int ep = expert_parallelism(s);
-  const int tp = s.parallelism.tp;
-  return {.gpus_per_rank = s.gpus() / s.parallelism.pp,
-          .ep = ep,
-          .tp = tp,
-          .cp = s.parallelism.cp,
+engine::StepNetwork step_network(const Scenario& s, const workload::StepShape& shape) {
+  return {.shape = shape,
           .mode = s.routing.dispatch,
           .payload = ep_payload_of(s),
           .plan_tokens_per_gpu = s.routing.sample_tokens,
-          // Sequence parallelism: each GPU of a TP group dispatches its share of the tokens.
-          .tokens_per_gpu =
-              micro_batch_tokens(s) / (s.parallelism.sp ? tp : 1) / s.parallelism.cp,
           .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms};
 }
 
@@ -169,14 +139,15 @@ std::vector<kernels::RoutedBatch> routed(const kernels::BatchRoutingSpec& spec, 
     return kernels::route_batches(spec, s.routing.plans);
   }
   const auto& g = spec.gate;
-  const std::string key =
-      std::to_string(g.experts) + "|" + std::to_string(g.groups) + "|" +
-      std::to_string(g.topk_groups) + "|" + std::to_string(g.topk) + "|" +
-      std::to_string(g.route_scale) + "|" + std::to_string(static_cast<int>(g.score)) + "|" +
-      std::to_string(spec.hidden) + "|" + std::to_string(spec.tokens) + "|" + std::to_string(spec.ep) + "|" +
-      std::to_string(spec.gpus_per_node) + "|" + std::to_string(spec.skew.zipf) + "|" +
-      std::to_string(spec.skew.topics) + "|" + std::to_string(spec.balance_steps) + "|" +
-      std::to_string(spec.seed) + "|" + std::to_string(s.routing.plans);
+  const std::string key = std::to_string(g.experts) + "|" + std::to_string(g.groups) + "|" +
+                          std::to_string(g.topk_groups) + "|" + std::to_string(g.topk) + "|" +
+                          std::to_string(g.route_scale) + "|" +
+                          std::to_string(static_cast<int>(g.score)) + "|" +
+                          std::to_string(spec.hidden) + "|" + std::to_string(spec.tokens) + "|" +
+                          std::to_string(spec.ep) + "|" + std::to_string(spec.gpus_per_node) + "|" +
+                          std::to_string(spec.skew.zipf) + "|" + std::to_string(spec.skew.topics) +
+                          "|" + std::to_string(spec.balance_steps) + "|" +
+                          std::to_string(spec.seed) + "|" + std::to_string(s.routing.plans);
   auto it = cache->batches.find(key);
   if (it == cache->batches.end()) {
     std::vector<kernels::RoutedBatch> batches = kernels::route_batches(spec, s.routing.plans);
@@ -200,12 +171,13 @@ metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& t
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
-  const engine::StepFacts facts = step_facts(s);
+  const workload::StepShape shape = step_shape(s);
+  const engine::StepFacts facts{.model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
-  check_fit(s, step_program(s, {}), facts, options.budget);
+  check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
 
-  engine::StepNetwork network = step_network(s);
+  engine::StepNetwork network = step_network(s, shape);
   const topologies::Topology topology = config::build_topology(s);
   if (options.fidelity == metrics::Fidelity::full) {
     check_platform_budget(s, topology, options.budget);  // the fast tier builds no platform
@@ -215,7 +187,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       options.progress(line);
     }
   };
-  say("routing " + std::to_string(network.ep > 1 ? s.routing.plans : 0) +
+  say("routing " + std::to_string(shape.ep > 1 ? s.routing.plans : 0) +
       " micro-batches through the reference gate...");
   const auto detour = config::path_spread(s);
   if (options.fidelity == metrics::Fidelity::full &&
@@ -226,11 +198,11 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   std::vector<core::Note> routing_notes;
   std::vector<double> busiest_rows;
   const auto routing_start = std::chrono::steady_clock::now();
-  if (network.ep > 1) {
-    const auto spec = routing_spec(s, s.routing.sample_tokens * network.ep, network.ep, 0);
+  if (shape.ep > 1) {
+    const auto spec = routing_spec(s, s.routing.sample_tokens * shape.ep, shape.ep, 0);
     const std::vector<kernels::RoutedBatch> batches = routed(spec, s, options.routing_cache);
     busiest_rows = busiest_expert_rows(
-        batches, static_cast<double>(network.tokens_per_gpu) / s.routing.sample_tokens);
+        batches, static_cast<double>(shape.tokens_per_gpu()) / s.routing.sample_tokens);
     for (const auto& batch : batches) {
       network.plans.push_back(batch.plan);
     }
@@ -238,7 +210,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   }
   run.bench.routing = core::Seconds(core::seconds_since(routing_start));
   // The experts' GEMMs at the busiest GPU's rows (which moves layers between stages a little).
-  const workload::StepProgram program = step_program(s, std::move(busiest_rows));
+  const workload::StepProgram program = step_program(s, shape, std::move(busiest_rows));
   check_fit(s, program, facts, options.budget);
 
   const bool fast = options.fidelity == metrics::Fidelity::fast;

@@ -22,7 +22,7 @@ struct StageCosts {
   double head = 0;  // output head plus MTP modules
 };
 
-// Throws std::invalid_argument when there are fewer layers than stages.
+// Throws core::KeyedError (parallelism.pp) when there are fewer layers than stages.
 std::vector<StageLayers> place_layers(const StageCosts& c, int stages);
 
 // The same when devices hold several stages (`stages_of[d]`: device d's stages; DualPipe and

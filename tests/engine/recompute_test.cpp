@@ -17,7 +17,7 @@ using workload::Recompute;
 
 workload::StepSpec llama_step(Recompute r) {
   auto s = testing::dense_step("llama3.1-8b", 8);
-  s.recompute = r;
+  s.shape.recompute = r;
   return s;
 }
 
@@ -60,12 +60,9 @@ TEST(Recompute, FullKeepsLayerInputsOnly) {
   const auto model = *llm::find_preset("llama3.1-8b");
   StepFacts f{.model = &model,
               .gpu = hardware::find_preset("h100")->gpu,
-              .gpus = 4,
-              .seq_len = 8192,
-              .sequences_per_step = 8,
-              .tokens_per_micro_batch = 8192};
+              .shape = {.pp = 4, .seq_len = 8192, .micro_batches = 8}};
   const auto m_none = memory_use(none, f);
-  f.recompute = Recompute::full;
+  f.shape.recompute = Recompute::full;
   const auto m_full = memory_use(full, f);
   const double layers = none.placement.front().layers();
   const double in_flight = m_none.peak_in_flight;

@@ -22,9 +22,9 @@ const llm::LlmSpec& llama70b() {
 
 workload::StepSpec tp_step(int tp, bool sp) {
   auto s = testing::dense_step("llama3.1-70b", 4);
-  s.dp = 2;
-  s.tp = tp;
-  s.sequence_parallel = sp;
+  s.shape.dp = 2;
+  s.shape.tp = tp;
+  s.shape.sequence_parallel = sp;
   return s;
 }
 
@@ -82,9 +82,9 @@ TEST(TensorParallel, MoeLayersSplitAttentionAndSharedExpertsNotRoutedOnes) {
   // (2 x 2 all-gathers per layer and pass); without them a MoE layer's FFN is only routed
   // experts, which expert parallelism spreads: one all-gather per MoE layer and pass.
   auto spec = testing::dense_step("deepseek-v2-lite", 4);
-  spec.tp = 2;
-  spec.ep = 8;
-  spec.dp = 8;
+  spec.shape.tp = 2;
+  spec.shape.ep = 8;
+  spec.shape.dp = 8;
   llm::LlmSpec routed_only = testing::preset_model("deepseek-v2-lite");
   routed_only.moe->shared_experts = 0;
   auto gathers = [](const workload::StepProgram& p) {
@@ -114,7 +114,7 @@ TEST(ContextParallel, EachLayerGathersTheSequencesKeysAndValues) {
   // the CP group; after each attention backward their gradients, the same bytes, are
   // reduce-scattered. Rank 0's L layers, 4 micro-batches: L x 4 of each.
   auto spec = tp_step(8, true);
-  spec.cp = 2;
+  spec.shape.cp = 2;
   const auto p = workload::build_step_program(spec);
   const double layers = p.placement.front().layers();
   const double kv = 8192.0 * 8 * 256 / 8 * 2;
@@ -155,15 +155,11 @@ TEST(TensorParallel, WeightsAndActivationsAreSplit) {
   EXPECT_LT(ratio, 1.0 / 8 * 1.01);
   StepFacts f{.model = &llama70b(),
               .gpu = hardware::find_preset("h100")->gpu,
-              .gpus = 64,
-              .seq_len = 8192,
-              .sequences_per_step = 8,
-              .tokens_per_micro_batch = 8192,
-              .dp = 2};
+              .shape = {.pp = 4, .dp = 2, .seq_len = 8192, .micro_batches = 4}};
   const auto whole = memory_use(one, f).activations.value;
-  f.tp = 8;
+  f.shape.tp = 8;
   const auto with_sp = memory_use(one, f).activations.value;
-  f.sequence_parallel = false;
+  f.shape.sequence_parallel = false;
   const auto without_sp = memory_use(one, f).activations.value;
   EXPECT_NEAR(with_sp, whole / 8, 1);
   EXPECT_NEAR(without_sp, whole * (10 + 24.0 / 8) / 34, 1);

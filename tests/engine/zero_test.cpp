@@ -19,8 +19,8 @@ const llm::LlmSpec& llama() {
 
 workload::StepSpec zero_step(int zero) {
   auto s = testing::dense_step("llama3.1-8b", 8);
-  s.dp = 8;
-  s.zero = zero;
+  s.shape.dp = 8;
+  s.shape.zero = zero;
   return s;
 }
 
@@ -115,15 +115,11 @@ TEST(Zero, EachStageShardsOneMoreState) {
   // too (2 B / 8).
   StepFacts f{.model = &llama(),
               .gpu = hardware::find_preset("h100")->gpu,
-              .gpus = 32,
-              .seq_len = 8192,
-              .sequences_per_step = 64,
-              .tokens_per_micro_batch = 8192,
-              .dp = 8};
+              .shape = {.pp = 4, .dp = 8, .seq_len = 8192, .micro_batches = 8}};
   const auto p = workload::build_step_program(zero_step(1));
   const double params = p.stage_dense_params[0];
   for (int zero : {1, 2, 3}) {
-    f.zero = zero;
+    f.shape.zero = zero;
     const auto m = memory_use(p, f);
     EXPECT_NEAR(m.optimizer.value, params / 8 * 8, 1);
     EXPECT_NEAR(m.gradients.value, params * 4 / (zero >= 2 ? 8 : 1), 1);

@@ -28,10 +28,7 @@ inline workload::StepSpec dense_step(const std::string& model, int micro_batches
           .gpu = hardware::find_preset("h100")->gpu,
           .pieces = workload::deepseek_profile(),
           .method = workload::ScheduleMethod::one_f_one_b,
-          .pp = 4,
-          .micro_batches = micro_batches,
-          .tokens = 8192,
-          .seq_len = 8192,
+          .shape = {.pp = 4, .seq_len = 8192, .micro_batches = micro_batches},
           .fp8_gemm = false,
           .comm_sms = 0};
 }

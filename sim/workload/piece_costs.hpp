@@ -1,0 +1,39 @@
+// Stage 2 of a training step's assembly (step_program.hpp): every compute piece of every layer
+// and of the head priced once, alone and with communication holding SMs, from the step's spec.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "sim/core/units.hpp"
+#include "sim/workload/piece_id.hpp"
+#include "sim/workload/stage_placement.hpp"
+
+namespace codesim::workload {
+
+struct StepSpec;
+
+// Compute times of one layer's pieces (or the head's), with and without communication holding
+// SMs (`comm_sms` of the step: DeepEP's while it overlaps compute).
+struct LayerTimes {
+  bool moe = false;  // its FFN is routed experts spread by expert parallelism (ep > 1)
+  std::map<PieceId, core::Seconds> alone;
+  std::map<PieceId, core::Seconds> overlapped;
+
+  const std::map<PieceId, core::Seconds>& times(bool with_comm) const {
+    return with_comm ? overlapped : alone;
+  }
+};
+
+struct PieceCosts {
+  std::vector<LayerTimes> layers;    // per transformer layer
+  LayerTimes head;                   // the output head and MTP modules
+  core::Seconds combine_b_overhead;  // combine(B)'s cast before its transfer
+
+  // A layer's forward (attention + FFN) and the head's, alone: what layer placement balances.
+  StageCosts stage_costs() const;
+};
+
+PieceCosts price_pieces(const StepSpec& s);
+
+}  // namespace codesim::workload

@@ -1,0 +1,467 @@
+// One pipeline rank's chunks -> tasks per stream, with the dependencies among them.
+#include "sim/workload/rank_program.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "sim/workload/step_program.hpp"
+#include "sim/workload/training_state.hpp"
+
+namespace codesim::workload {
+namespace {
+
+// A layer's pieces in the order a pass runs them: forward attn -> dispatch -> mlp -> combine;
+// backward the reverse, its weight parts right after their input parts unless deferred.
+constexpr PieceKind kForwardOrder[] = {PieceKind::attention, PieceKind::dispatch, PieceKind::mlp,
+                                       PieceKind::combine};
+constexpr PieceKind kBackwardOrder[] = {PieceKind::combine, PieceKind::mlp, PieceKind::dispatch,
+                                        PieceKind::attention};
+
+// An overlapped F&B pair creates its two layers' pieces in this order, so that each stream runs
+// them in the profile's order (step_program.hpp): (forward?, index in the pass's order).
+constexpr std::pair<bool, int> kPairOrder[] = {{true, 0},  {false, 0}, {true, 1}, {false, 1},
+                                               {false, 2}, {true, 2},  {true, 3}, {false, 3}};
+
+StageKey key(const StageWork& w) {
+  return {w.direction, w.stage, w.micro_batch};
+}
+
+// Where the tasks being created go: the chunk of the rank's schedule they belong to.
+struct Place {
+  int chunk = -1;
+  ChunkKind kind = ChunkKind::forward;
+};
+
+// A chain of dependent tasks: each waits for the previous one (or, first, for `start`).
+struct Chain {
+  std::vector<int> start;
+  int last = -1;
+  std::vector<int> deps() const { return last >= 0 ? std::vector<int>{last} : start; }
+};
+
+// Channels of one token's keys and values over all heads (what context parallelism gathers).
+double kv_channels(const llm::LlmSpec& model, int tokens) {
+  double width = 0;
+  for (const auto& op : llm::attention_ops(model, {.seq_len = tokens, .micro_batch = 1})) {
+    if (op.op_class == llm::OpClass::attention) {
+      width = op.attention.kv_heads * (op.attention.d_qk + op.attention.d_v);
+    }
+  }
+  return width;
+}
+
+class RankBuilder {
+ public:
+  RankBuilder(const StepPlan& plan, int rank)
+      : p_(plan),
+        s_(plan.spec),
+        sh_(plan.spec.shape),
+        kv_width_(kv_channels(*plan.spec.model, sh_.tokens_per_micro_batch())) {
+    out_.rank = rank;
+  }
+
+  RankProgram build() && {
+    const auto& list = p_.schedule.per_rank[static_cast<std::size_t>(out_.rank)];
+    // Per stage, the last chunk that computes weight gradients: they are final after it.
+    std::map<int, int> final_chunk;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Chunk& ch = list[i];
+      if (ch.kind == ChunkKind::backward || ch.kind == ChunkKind::weight) {
+        final_chunk[ch.work.stage] = static_cast<int>(i);
+      } else if (ch.kind == ChunkKind::forward_backward) {
+        final_chunk[ch.backward.stage] = static_cast<int>(i);
+      }
+    }
+    for (const auto& [stage, chunk] : final_chunk) {
+      final_chunks_.insert(chunk);
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      emit({static_cast<int>(i), list[i].kind}, list[i]);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  // A TP collective of the micro-batch's BF16 activations (or their gradients) over the rank's TP
+  // group; the chain waits for it unless tp_overlap hides it under the GEMMs.
+  void tp_collective(const Place& at, const StageWork& w, CommKind kind, Pass pass, Chain& c) {
+    const PieceKind piece = kind == CommKind::tp_all_gather       ? PieceKind::tp_all_gather
+                            : kind == CommKind::tp_reduce_scatter ? PieceKind::tp_reduce_scatter
+                                                                  : PieceKind::tp_all_reduce;
+    const int task =
+        comm_task(at, {piece, pass}, c.deps(),
+                  CommRef{.kind = kind,
+                          .stage = w.stage,
+                          .bytes = core::Bytes(static_cast<double>(sh_.tokens_per_micro_batch()) /
+                                               sh_.cp * s_.model->hidden * kActivationBytes)});
+    if (!sh_.tp_overlap) {
+      c.last = task;
+    }
+  }
+
+  // Context parallelism: the keys and values of the whole sequence (each GPU of the TP group its
+  // heads' share, BF16) gathered before attention's forward, their gradients reduce-scattered
+  // after its backward; the chain waits for them.
+  void cp_collective(const Place& at, const StageWork& w, CommKind kind, Pass pass, Chain& c) {
+    const PieceKind piece =
+        kind == CommKind::cp_all_gather ? PieceKind::cp_all_gather : PieceKind::cp_reduce_scatter;
+    c.last =
+        comm_task(at, {piece, pass}, c.deps(),
+                  CommRef{.kind = kind,
+                          .stage = w.stage,
+                          .bytes = core::Bytes(static_cast<double>(sh_.tokens_per_micro_batch()) *
+                                               kv_width_ / sh_.tp * kActivationBytes)});
+  }
+
+  // ZeRO-3: a layer's (or the head's, the embedding's) parameters (BF16) gathered over its
+  // replicas before it runs (on the communication stream, as soon as it is free: prefetched as
+  // far as that stream's order allows); the chain's next computation waits for them.
+  void gather(const Place& at, const StageWork& w, const GpuParams& g, Pass pass, Chain& c) {
+    if (sh_.zero != 3) {
+      return;
+    }
+    std::vector<int> ready;
+    for_each_group(g, [&](double params, bool experts) {
+      ready.push_back(comm_task(at, {PieceKind::dp_all_gather, pass}, {},
+                                CommRef{.kind = CommKind::dp_all_gather,
+                                        .stage = w.stage,
+                                        .bytes = core::Bytes(params * kParameterBytes),
+                                        .experts = experts}));
+    });
+    if (!ready.empty()) {
+      std::vector<int> deps = c.deps();
+      deps.insert(deps.end(), ready.begin(), ready.end());
+      c.start = std::move(deps);
+      c.last = -1;
+    }
+  }
+  void gather_layer(const Place& at, const StageWork& w, int l, Pass pass, Chain& c) {
+    gather(at, w, p_.params.layers[static_cast<std::size_t>(l)], pass, c);
+  }
+
+  // A bucket of gradients (a layer's, the head's, the embedding's) reduce-scattered on the
+  // data-parallel stream once the computation so far has produced them: in the stage's last
+  // chunk that computes them (ZeRO-1), in every one (ZeRO-2, 3).
+  void scatter(const Place& at, const StageWork& w, const GpuParams& g) {
+    if (sh_.zero < 2 && final_chunks_.count(at.chunk) == 0) {
+      return;
+    }
+    const int after = out_.last[static_cast<std::size_t>(StepStream::compute)];
+    for_each_group(g, [&](double params, bool experts) {
+      add(at, StepStream::data_parallel, {}, {PieceKind::dp_reduce_scatter, Pass::backward},
+          {after},
+          CommRef{.kind = CommKind::dp_reduce_scatter,
+                  .stage = w.stage,
+                  .bytes = core::Bytes(params * kGradientBytes),
+                  .experts = experts});
+    });
+  }
+  void scatter_layer(const Place& at, const StageWork& w, int l) {
+    scatter(at, w, p_.params.layers[static_cast<std::size_t>(l)]);
+  }
+  // The embedding's gradients, once the stage's backward has reached it.
+  void scatter_embedding(const Place& at, const StageWork& w) {
+    if (layers_of(w).embedding) {
+      scatter(at, w, p_.params.embedding);
+    }
+  }
+
+  // Dense parameters (synchronized over the gradient replicas) and routed experts' on this GPU
+  // (over the expert replicas), each when it has replicas to synchronize with.
+  template <class F>
+  void for_each_group(const GpuParams& g, F&& f) const {
+    if (sh_.gradient_replicas() > 1 && g.dense > 0) {
+      f(g.dense, false);
+    }
+    if (sh_.expert_replicas() > 1 && g.experts > 0) {
+      f(g.experts, true);
+    }
+  }
+
+  int add(const Place& at, StepStream stream, core::Seconds duration, PieceId piece,
+          const std::vector<int>& deps, std::optional<CommRef> comm) {
+    StepTask t;
+    t.id = static_cast<int>(out_.tasks.size());
+    t.rank = out_.rank;
+    t.stream = stream;
+    t.duration = duration;
+    t.comm = std::move(comm);
+    for (int d : deps) {
+      if (d >= 0) {
+        t.deps.push_back(d);
+      }
+    }
+    t.piece = piece;
+    t.chunk = at.chunk;
+    t.chunk_kind = at.kind;
+    out_.last[static_cast<std::size_t>(stream)] = t.id;
+    out_.tasks.push_back(std::move(t));
+    return out_.tasks.back().id;
+  }
+  int compute_task(const Place& at, PieceId piece, core::Seconds d, const std::vector<int>& deps) {
+    return add(at, StepStream::compute, d, piece, deps, std::nullopt);
+  }
+  int comm_task(const Place& at, PieceId piece, const std::vector<int>& deps, CommRef ref,
+                core::Seconds own = {}) {
+    return add(at, StepStream::comm, own, piece, deps, ref);
+  }
+
+  const StageLayers& layers_of(const StageWork& w) const {
+    return p_.placement[static_cast<std::size_t>(w.stage)];
+  }
+
+  // One piece of layer `l` in `pass` (forward or backward); `whole` runs a backward's weight
+  // part right after its input part (else a W chunk does it later).
+  void layer_piece(const Place& at, const StageWork& w, int l, PieceKind kind, Pass pass,
+                   bool overlapped, bool whole, Chain& c) {
+    const LayerTimes& t = p_.costs.layers[static_cast<std::size_t>(l)];
+    const auto& times = t.times(overlapped);
+    const bool backward = pass == Pass::backward;
+    if (kind == PieceKind::dispatch || kind == PieceKind::combine) {
+      if (t.moe) {
+        const CommRef ref{
+            .kind = kind == PieceKind::dispatch ? CommKind::ep_dispatch : CommKind::ep_combine,
+            .stage = w.stage,
+            .layer = l,
+            .micro_batch = w.micro_batch,
+            .direction = w.direction,
+            .gradient = backward};
+        const bool casts = kind == PieceKind::combine && backward;
+        c.last = comm_task(at, {kind, pass}, c.deps(), ref,
+                           casts ? p_.costs.combine_b_overhead : core::Seconds(0));
+      }
+      return;
+    }
+    if (backward && kind == PieceKind::mlp && sh_.recompute == Recompute::full) {
+      // The layer's forward again (its all-to-all not: the routed tokens are kept), then its
+      // backward.
+      c.last = compute_task(at, {PieceKind::recompute, Pass::forward},
+                            times.at({PieceKind::attention, Pass::forward}) +
+                                times.at({PieceKind::mlp, Pass::forward}),
+                            c.deps());
+    }
+    // Routed experts are not split (expert parallelism spreads them); attention, dense FFNs and
+    // shared experts are.
+    const bool tensor_parallel =
+        sh_.tp > 1 && (kind == PieceKind::attention || !s_.model->is_moe_layer(l) ||
+                       s_.model->moe->shared_experts > 0);
+    if (tensor_parallel && sh_.sequence_parallel) {
+      tp_collective(at, w, CommKind::tp_all_gather, pass, c);
+    }
+    const bool context_parallel = sh_.cp > 1 && kind == PieceKind::attention;
+    if (context_parallel && !backward) {
+      cp_collective(at, w, CommKind::cp_all_gather, pass, c);
+    }
+    c.last = compute_task(at, {kind, pass}, times.at({kind, pass}), c.deps());
+    if (context_parallel && backward) {
+      cp_collective(at, w, CommKind::cp_reduce_scatter, pass, c);
+    }
+    if (tensor_parallel) {
+      tp_collective(at, w,
+                    sh_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
+                    pass, c);
+    }
+    if (backward && whole) {
+      compute_task(at, {kind, Pass::weight}, times.at({kind, Pass::weight}), {c.last});
+    }
+  }
+
+  // Waits for the activations (forward) or gradients (backward) from the neighbouring stage.
+  Chain start_of(const Place& at, const StageWork& w, bool forward) {
+    Chain c;
+    const bool first = forward ? w.stage == 0 : w.stage == p_.schedule.stages - 1;
+    if (!first) {
+      const StageKey from = forward ? StageKey{w.direction, w.stage - 1, w.micro_batch}
+                                    : StageKey{w.direction, w.stage + 1, w.micro_batch};
+      // A placeholder task carries the cross-rank dependency, added by link_pipeline().
+      const int wait =
+          add(at, StepStream::compute, {},
+              {PieceKind::recv, forward ? Pass::forward : Pass::backward}, {}, std::nullopt);
+      out_.waits.push_back({wait, forward, from});
+      c.start = {wait};
+    } else if (!forward) {
+      c.start = {forward_done_.at(key(w))};  // the loss needs this stage's own forward
+    }
+    return c;
+  }
+
+  // Activations (forward) or their gradients (backward) to the neighbouring stage.
+  int send(const Place& at, const StageWork& w, Chain& c, bool forward) {
+    const int to_stage = forward ? w.stage + 1 : w.stage - 1;
+    return comm_task(at, {PieceKind::send, forward ? Pass::forward : Pass::backward}, c.deps(),
+                     CommRef{.kind = CommKind::pp_send,
+                             .direction = w.direction,
+                             .from_rank = out_.rank,
+                             .to_rank = p_.schedule.rank_of(w.direction, to_stage),
+                             .bytes = core::Bytes(sh_.tokens_per_micro_batch() * s_.model->hidden *
+                                                  kActivationBytes)});
+  }
+
+  // The output head and MTP modules' piece in `pass`, priced as the chunk runs it.
+  core::Seconds head_time(Pass pass, bool overlapped) const {
+    return p_.costs.head.times(overlapped).at({PieceKind::head, pass});
+  }
+
+  void end_forward(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
+    if (layers_of(w).head) {
+      gather(at, w, p_.params.head, Pass::forward, c);
+      // The vocabulary-parallel head needs every token of the micro-batch (its loss does not).
+      if (sh_.tp > 1 && sh_.sequence_parallel) {
+        tp_collective(at, w, CommKind::tp_all_gather, Pass::forward, c);
+      }
+      c.last = compute_task(at, {PieceKind::head, Pass::forward},
+                            head_time(Pass::forward, overlapped), c.deps());
+    }
+    forward_done_[key(w)] = c.last;
+    if (w.stage < p_.schedule.stages - 1) {
+      out_.forward_sent[key(w)] = send(at, w, c, true);
+    }
+  }
+
+  void begin_backward(const Place& at, const StageWork& w, Chain& c, bool whole, bool overlapped) {
+    if (!layers_of(w).head) {
+      return;
+    }
+    gather(at, w, p_.params.head, Pass::backward, c);
+    // Its input gathered again for the weight gradient, the input gradient reduced.
+    if (sh_.tp > 1 && sh_.sequence_parallel) {
+      tp_collective(at, w, CommKind::tp_all_gather, Pass::backward, c);
+    }
+    c.last = compute_task(at, {PieceKind::head, Pass::backward},
+                          head_time(Pass::backward, overlapped), c.deps());
+    if (sh_.tp > 1) {
+      tp_collective(at, w,
+                    sh_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
+                    Pass::backward, c);
+    }
+    if (whole) {
+      compute_task(at, {PieceKind::head, Pass::weight}, head_time(Pass::weight, overlapped),
+                   {c.last});
+      scatter(at, w, p_.params.head);
+    }
+  }
+
+  void end_backward(const Place& at, const StageWork& w, Chain& c) {
+    if (w.stage > 0) {
+      out_.backward_sent[key(w)] = send(at, w, c, false);
+    }
+  }
+
+  void forward_chunk(const Place& at, const StageWork& w) {
+    Chain c = start_of(at, w, true);
+    const StageLayers& sl = layers_of(w);
+    if (sl.embedding) {
+      gather(at, w, p_.params.embedding, Pass::forward, c);
+    }
+    for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
+      gather_layer(at, w, l, Pass::forward, c);
+      for (const PieceKind kind : kForwardOrder) {
+        layer_piece(at, w, l, kind, Pass::forward, false, false, c);
+      }
+    }
+    end_forward(at, w, c, false);
+  }
+
+  void backward_chunk(const Place& at, const StageWork& w, bool whole) {
+    Chain c = start_of(at, w, false);
+    begin_backward(at, w, c, whole, false);
+    const StageLayers& sl = layers_of(w);
+    for (int l = sl.last_layer; l >= sl.first_layer; --l) {
+      gather_layer(at, w, l, Pass::backward, c);
+      for (const PieceKind kind : kBackwardOrder) {
+        layer_piece(at, w, l, kind, Pass::backward, false, whole, c);
+      }
+      if (whole) {
+        scatter_layer(at, w, l);
+      }
+    }
+    if (whole) {
+      scatter_embedding(at, w);
+    }
+    end_backward(at, w, c);
+  }
+
+  void weight_chunk(const Place& at, const StageWork& w) {
+    const StageLayers& sl = layers_of(w);
+    if (sl.head) {
+      compute_task(at, {PieceKind::head, Pass::weight}, head_time(Pass::weight, false), {});
+      scatter(at, w, p_.params.head);
+    }
+    for (int l = sl.last_layer; l >= sl.first_layer; --l) {
+      const LayerTimes& t = p_.costs.layers[static_cast<std::size_t>(l)];
+      for (const PieceKind kind : {PieceKind::mlp, PieceKind::attention}) {
+        compute_task(at, {kind, Pass::weight}, t.alone.at({kind, Pass::weight}), {});
+      }
+      scatter_layer(at, w, l);
+    }
+    scatter_embedding(at, w);
+  }
+
+  // A forward and a backward layer interleaved, layer by layer (kPairOrder).
+  void pair_chunk(const Place& at, const Chunk& ch) {
+    Chain f = start_of(at, ch.work, true);
+    Chain b = start_of(at, ch.backward, false);
+    begin_backward(at, ch.backward, b, true, true);
+    const StageLayers& fl = layers_of(ch.work);
+    const StageLayers& bl = layers_of(ch.backward);
+    const int n = std::max(fl.layers(), bl.layers());
+    for (int i = 0; i < n; ++i) {
+      const int lf = i < fl.layers() ? fl.first_layer + i : -1;
+      const int lb = i < bl.layers() ? bl.last_layer - i : -1;
+      if (lf >= 0) {
+        gather_layer(at, ch.work, lf, Pass::forward, f);
+      }
+      if (lb >= 0) {
+        gather_layer(at, ch.backward, lb, Pass::backward, b);
+      }
+      for (const auto& [forward, step] : kPairOrder) {
+        const auto k = static_cast<std::size_t>(step);
+        if (forward && lf >= 0) {
+          layer_piece(at, ch.work, lf, kForwardOrder[k], Pass::forward, true, false, f);
+        } else if (!forward && lb >= 0) {
+          layer_piece(at, ch.backward, lb, kBackwardOrder[k], Pass::backward, true, true, b);
+        }
+      }
+      if (lb >= 0) {
+        scatter_layer(at, ch.backward, lb);
+      }
+    }
+    scatter_embedding(at, ch.backward);
+    end_forward(at, ch.work, f, true);
+    end_backward(at, ch.backward, b);
+  }
+
+  void emit(const Place& at, const Chunk& ch) {
+    switch (ch.kind) {
+      case ChunkKind::forward:
+        forward_chunk(at, ch.work);
+        break;
+      case ChunkKind::backward:
+      case ChunkKind::backward_input:
+        backward_chunk(at, ch.work, ch.kind == ChunkKind::backward);
+        break;
+      case ChunkKind::weight:
+        weight_chunk(at, ch.work);
+        break;
+      case ChunkKind::forward_backward:
+        pair_chunk(at, ch);
+        break;
+    }
+  }
+
+  const StepPlan& p_;
+  const StepSpec& s_;
+  const StepShape& sh_;
+  const double kv_width_;
+  RankProgram out_;
+  std::map<StageKey, int> forward_done_;  // the last task of each forward (the loss waits)
+  std::set<int> final_chunks_;            // chunks after which a stage's gradients are final
+};
+
+}  // namespace
+
+RankProgram build_rank_program(const StepPlan& plan, int rank) {
+  return RankBuilder(plan, rank).build();
+}
+
+}  // namespace codesim::workload
