@@ -285,16 +285,18 @@ class RankBuilder {
     return c;
   }
 
-  // Activations (forward) or their gradients (backward) to the neighbouring stage.
+  // Activations (forward) or their gradients (backward) to the neighbouring stage: what one GPU
+  // holds, its CP shard's tokens, split over TP under sequence parallelism (as Megatron's
+  // pipeline sends are shaped); each GPU of the TP x CP group sends its own over its own links.
   int send(const Place& at, const StageWork& w, Chain& c, bool forward) {
     const int to_stage = forward ? w.stage + 1 : w.stage - 1;
-    return comm_task(at, {PieceKind::send, forward ? Pass::forward : Pass::backward}, c.deps(),
-                     CommRef{.kind = CommKind::pp_send,
-                             .direction = w.direction,
-                             .from_rank = out_.rank,
-                             .to_rank = p_.schedule.rank_of(w.direction, to_stage),
-                             .bytes = core::Bytes(sh_.tokens_per_micro_batch() * s_.model->hidden *
-                                                  kActivationBytes)});
+    return comm_task(
+        at, {PieceKind::send, forward ? Pass::forward : Pass::backward}, c.deps(),
+        CommRef{.kind = CommKind::pp_send,
+                .direction = w.direction,
+                .from_rank = out_.rank,
+                .to_rank = p_.schedule.rank_of(w.direction, to_stage),
+                .bytes = core::Bytes(sh_.tokens_per_gpu() * s_.model->hidden * kActivationBytes)});
   }
 
   // The output head and MTP modules' piece in `pass`, priced as the chunk runs it.

@@ -132,6 +132,26 @@ TEST(RankProgram, OneRankAloneWaitsForItsNeighboursSends) {
   EXPECT_TRUE(build_rank_program(p.plan(), 3).forward_sent.empty());
 }
 
+// A pipeline send carries one GPU's share: the micro-batch's 8192 tokens / cp 2, / tp 8 under
+// sequence parallelism (each GPU of the TP group sends its own), x hidden x 2 B of BF16.
+TEST(RankProgram, PipelineSendsCarryOneGpusShare) {
+  Planned p;
+  p.spec.shape.tp = 8;
+  p.spec.shape.cp = 2;
+  auto send_bytes = [&] {
+    for (const StepTask& t : build_rank_program(p.plan(), 0).tasks) {
+      if (t.comm && t.comm->kind == CommKind::pp_send) {
+        return t.comm->bytes.value;
+      }
+    }
+    return 0.0;
+  };
+  const double hidden = p.spec.model->hidden;
+  EXPECT_DOUBLE_EQ(send_bytes(), 8192.0 / 2 / 8 * hidden * kActivationBytes);
+  p.spec.shape.sequence_parallel = false;  // every GPU of the TP group holds the whole shard
+  EXPECT_DOUBLE_EQ(send_bytes(), 8192.0 / 2 * hidden * kActivationBytes);
+}
+
 TEST(PipelineLink, EveryWaitDependsOnTheNeighboursSend) {
   const Planned p;
   std::vector<RankProgram> ranks;
