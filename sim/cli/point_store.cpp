@@ -3,15 +3,16 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 
-#include "sim/cli/child_process.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/run_report.hpp"
 #include "sim/report/schema_version.hpp"
+#include "sim/study/point_runs.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -40,19 +41,18 @@ std::optional<ordered_json> stored_point(const std::string& path, const study::P
   return std::nullopt;  // another run's, a transient failure, or unreadable: run it again
 }
 
-ordered_json point_record(const study::PlannedPoint& p, const ChildResult& run) {
+ordered_json point_record(const study::PlannedPoint& p, const study::PointOutcome& run) {
   ordered_json j{{"schema_version", report::kSchemaVersion},
                  {"point", p.index},
                  {"values", p.values},
                  {"exit_code", run.exit_code},
                  {"scenario", p.scenario_yaml}};
-  if (run.exit_code == 0) {
-    j["result"] = ordered_json::parse(run.out);
+  if (run.result) {
+    j["result"] = report::run_json(*run.result);
     j["error"] = "";
   } else {
-    const std::string error = run.error_message();
     j["result"] = nullptr;
-    j["error"] = error.empty() ? "exit code " + std::to_string(run.exit_code) : error;
+    j["error"] = run.error;
   }
   return j;
 }
@@ -95,13 +95,13 @@ std::vector<std::string> run_points(
   progress(o.command, std::to_string(mine.size()) + " points already in " + o.out_dir + ", " +
                           std::to_string(to_run.size()) + " to run" +
                           (ranks.size() > 1 ? " on rank " + std::to_string(ranks.rank()) : ""));
-  std::vector<std::vector<std::string>> runs;
+  std::map<std::size_t, const study::PlannedPoint*> by_index;
   for (const auto* p : to_run) {
-    runs.push_back(p->args);
+    by_index[p->index] = p;
   }
   std::size_t finished = 0;
-  run_self_all(runs, o.jobs, [&](std::size_t k, const ChildResult& run) {
-    const study::PlannedPoint& p = *to_run[k];
+  auto on_done = [&](const study::PointOutcome& run) {
+    const study::PlannedPoint& p = *by_index.at(run.index);
     const ordered_json record = point_record(p, run);
     report::write_file_atomically(point_file(o.out_dir, p.index), record.dump(1) + "\n");
     mine.push_back(record.dump());
@@ -113,7 +113,8 @@ std::vector<std::string> run_points(
             (run.exit_code == 0
                  ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
                  : "failed"));
-  });
+  };
+  study::simulate_points(to_run, {.jobs = o.jobs, .on_done = on_done});
   return mine;
 }
 

@@ -1,4 +1,4 @@
-// Points simulated by child `codesim run`s (SimGrid allows one engine per process), each record
+// Points simulated in child processes (study::simulate_points), each record
 // written atomically to OUT/points/point-NNNN.json as soon as it ends, so that a killed sweep or
 // search resumes with the points done. Under mpirun the points are dealt round-robin over the
 // ranks.

@@ -1,5 +1,5 @@
-// `codesim sweep SCENARIO --out DIR`: the points sim/study plans, each simulated by a child
-// `codesim run` (SimGrid allows one engine per process), its record written atomically to
+// `codesim sweep SCENARIO --out DIR`: the points sim/study plans, each simulated in a child
+// process (study::simulate_points), its record written atomically to
 // DIR/points/ as soon as it ends, so that a killed sweep resumes with the points done. Under
 // mpirun the points are dealt round-robin over the ranks and rank 0 gathers them into the reports.
 #include <unistd.h>

@@ -38,11 +38,11 @@ SearchPlan plan_search(const std::string& path, const std::vector<config::Settin
   }
   plan.search = *search;
   for (std::size_t i = 0; i < search->candidates.points.size(); ++i) {
-    SearchCandidate c{planned_point(i, path, settings, search->candidates.points[i]),
-                      std::nullopt, {}};
+    SearchCandidate c{planned_point(i, search->candidates.points[i]), std::nullopt, {}};
     try {
       c.scenario = config::decode_scenario(flat, path, search->candidates.points[i]);
       c.point.scenario_yaml = config::to_yaml(*c.scenario);
+      c.point.scenario = *c.scenario;
     } catch (const core::InputError& e) {
       c.rejected = reason(e);
     }
@@ -97,8 +97,7 @@ metrics::SearchResult screen(const SearchPlan& plan, const Budget& budget,
     }
     if (progress) {
       progress(std::to_string(c.point.index + 1) + "/" + std::to_string(plan.candidates.size()) +
-               " " + describe_values(search.candidates, c.point) +
-               ": " +
+               " " + describe_values(search.candidates, c.point) + ": " +
                (e.rejected.empty() ? "step " + core::fixed(e.fast->step_time.value, 3) + " s"
                                    : "rejected (" + e.rejected + ")"));
     }

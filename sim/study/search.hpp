@@ -1,7 +1,7 @@
 // `codesim search`: every combination of a scenario's `search:` keys screened with the fast tier
 // (in this process; routing plans shared among configurations that route alike), rejected when
-// it does not decode, does not fit or breaks a bound; the best `top` then simulated in full (by
-// the caller: SimGrid allows one engine per process) and ranked again.
+// it does not decode, does not fit or breaks a bound; the best `top` then simulated in full (each
+// in a child process: SimGrid allows one engine per process) and ranked again.
 #pragma once
 
 #include <functional>
@@ -17,9 +17,9 @@
 namespace codesim::study {
 
 struct SearchCandidate {
-  PlannedPoint point;                     // values, resolved scenario, `codesim run` arguments
+  PlannedPoint point;                        // values, resolved scenario
   std::optional<config::Scenario> scenario;  // none when it does not decode
-  std::string rejected;                   // why it does not decode
+  std::string rejected;                      // why it does not decode
 };
 
 struct SearchPlan {

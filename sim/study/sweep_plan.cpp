@@ -25,25 +25,19 @@ SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>
     require_training(s, "sweeps");
   }
   for (std::size_t i = 0; i < sweep->points.size(); ++i) {
-    PlannedPoint point = planned_point(i, path, settings, sweep->points[i]);
+    PlannedPoint point = planned_point(i, sweep->points[i]);
     point.scenario_yaml = config::to_yaml(scenarios[i]);
+    point.scenario = scenarios[i];
     plan.points.push_back(std::move(point));
   }
   return plan;
 }
 
-PlannedPoint planned_point(std::size_t index, const std::string& path,
-                           const std::vector<config::Setting>& settings,
-                           const std::vector<config::Setting>& values) {
-  PlannedPoint point{index, {}, {}, {"run", path}};
-  for (const auto& s : settings) {
-    point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
-  }
+PlannedPoint planned_point(std::size_t index, const std::vector<config::Setting>& values) {
+  PlannedPoint point{.index = index};
   for (const auto& s : values) {
     point.values.push_back(s.text());
-    point.args.insert(point.args.end(), {"--set", s.key + "=" + s.text()});
   }
-  point.args.insert(point.args.end(), {"--format", "json"});
   return point;
 }
 

@@ -1,6 +1,6 @@
-// A sweep before and after it runs: every point decoded and checked up front, the command line of
-// the `codesim run` that simulates each (SimGrid allows one engine per process), which stored
-// results a rerun may reuse, and the SweepResult the points' outcomes make.
+// A sweep before and after it runs: every point decoded and checked up front, which stored
+// results a rerun may reuse, and the SweepResult the points' outcomes make (point_runs.hpp runs
+// them).
 #pragma once
 
 #include <optional>
@@ -17,7 +17,7 @@ struct PlannedPoint {
   std::size_t index = 0;
   std::vector<std::string> values;  // the varied keys' values, as written
   std::string scenario_yaml;        // the resolved scenario: a stored point is reused only if equal
-  std::vector<std::string> args;    // the child's command line after the program name
+  config::Scenario scenario;        // decoded (a search candidate that does not decode: default)
 };
 
 struct SweepPlan {
@@ -26,12 +26,9 @@ struct SweepPlan {
   std::vector<PlannedPoint> points;
 };
 
-// Point `index` of a study of `path`: its values as written, and the `codesim run` that
-// simulates it (`settings` first, then the point's own, JSON out). Its resolved scenario is the
+// Point `index` of a study with the varied keys' `values`, as written. Its scenario is the
 // caller's to fill.
-PlannedPoint planned_point(std::size_t index, const std::string& path,
-                           const std::vector<config::Setting>& settings,
-                           const std::vector<config::Setting>& values);
+PlannedPoint planned_point(std::size_t index, const std::vector<config::Setting>& values);
 
 // Reads `path` with `settings` over every point. Throws core::InputError when the scenario has no
 // sweep: section or any point does not decode.
@@ -56,6 +53,7 @@ struct PointOutcome {
   std::vector<std::string> values;
   std::optional<metrics::RunResult> result;
   std::string error;
+  int exit_code = 0;  // as `codesim run` would exit: 0 ok, 2 bad input, 1 failed, -1 killed
 };
 
 metrics::SweepResult sweep_result(const SweepPlan& plan, const std::vector<PointOutcome>& outcomes);

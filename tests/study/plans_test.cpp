@@ -12,14 +12,16 @@ namespace {
 
 const std::string kSweep = CODESIM_SOURCE_DIR "/tests/scenarios/small-sweep.yaml";
 
-TEST(SweepPlan, EveryPointIsARunWithItsSettings) {
+TEST(SweepPlan, EveryPointIsAScenarioWithItsSettings) {
   const SweepPlan plan = plan_sweep(kSweep, {config::parse_setting("routing.plans=1")});
   ASSERT_EQ(plan.points.size(), 4u);  // node_limit [1, 2] x method [dualpipe, 1f1b]
   const PlannedPoint& p = plan.points[1];
   EXPECT_EQ(p.values, (std::vector<std::string>{"1", "1f1b"}));
-  EXPECT_EQ(p.args, (std::vector<std::string>{"run", kSweep, "--set", "routing.plans=1", "--set",
-                                              "routing.node_limit=1", "--set",
-                                              "schedule.method=1f1b", "--format", "json"}));
+  // Its scenario decoded with the settings first, then its own values.
+  EXPECT_EQ(p.scenario.routing.plans, 1);
+  EXPECT_EQ(p.scenario.routing.node_limit, 1);
+  EXPECT_EQ(p.scenario.schedule.method, workload::ScheduleMethod::one_f_one_b);
+  EXPECT_EQ(p.scenario_yaml, config::to_yaml(p.scenario));
   EXPECT_EQ(describe_values(plan.sweep, p), "routing.node_limit=1, schedule.method=1f1b");
   // A stored point is reused only for the same resolved scenario, and only if it ran to a result
   // (0) or to an input error (2).

@@ -1,0 +1,55 @@
+// The run report plus the lanes, and back.
+#include "sim/report/run_record.hpp"
+
+#include "sim/report/run_report.hpp"
+
+namespace codesim::report {
+namespace {
+
+using nlohmann::ordered_json;
+
+template <class Span, class Kind>
+ordered_json spans_json(const std::vector<Span>& spans, Kind Span::*kind) {
+  ordered_json out = ordered_json::array();
+  for (const Span& s : spans) {
+    out.push_back({s.start.value, s.end.value, static_cast<int>(s.*kind)});
+  }
+  return out;
+}
+
+template <class Span, class Kind>
+std::vector<Span> spans_from(const ordered_json& j, Kind Span::*kind) {
+  std::vector<Span> out;
+  for (const auto& s : j) {
+    Span span;
+    span.start = core::Seconds(s.at(0).get<double>());
+    span.end = core::Seconds(s.at(1).get<double>());
+    span.*kind = static_cast<Kind>(s.at(2).get<int>());
+    out.push_back(span);
+  }
+  return out;
+}
+
+}  // namespace
+
+ordered_json run_record_json(const metrics::RunResult& r) {
+  ordered_json lanes = ordered_json::array();
+  for (const auto& l : r.lanes) {
+    lanes.push_back({{"compute", spans_json(l.compute, &metrics::ComputeSpan::kind)},
+                     {"comm", spans_json(l.comm, &metrics::CommSpan::group)},
+                     {"exposed", spans_json(l.exposed, &metrics::CommSpan::group)}});
+  }
+  return {{"run", run_json(r)}, {"lanes", lanes}};
+}
+
+metrics::RunResult run_from_record(const ordered_json& j) {
+  metrics::RunResult r = run_from_json(j.at("run"));
+  for (const auto& l : j.at("lanes")) {
+    r.lanes.push_back({spans_from(l.at("compute"), &metrics::ComputeSpan::kind),
+                       spans_from(l.at("comm"), &metrics::CommSpan::group),
+                       spans_from(l.at("exposed"), &metrics::CommSpan::group)});
+  }
+  return r;
+}
+
+}  // namespace codesim::report

@@ -1,0 +1,31 @@
+// Work run in a forked child of the calling process, its result back over a pipe: SimGrid allows
+// one engine per process, so a study that simulates several scenarios (sweep, compare, search)
+// runs each in a child of its own. No exec: it works the same from the CLI, a test or any program
+// linking the library. The child's reference kernels run on one thread (kernels/threads.hpp):
+// the parent's OpenMP threads do not survive the fork.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace codesim::study {
+
+struct IsolatedOutcome {
+  // 0: the work returned; 2: it threw core::InputError; 1: any other exception; -1: the child
+  // died (a signal, or it exited without a word).
+  int exit_code = -1;
+  std::string payload;  // what the work returned (exit code 0)
+  std::string error;    // what it threw, or how the child died
+};
+
+// The work returns its result as text (the parent decodes it).
+using IsolatedWork = std::function<std::string()>;
+
+// Runs each work in a forked child, at most `jobs` at a time; `on_done` hears each as it ends (in
+// the order they end, with its index). Results in the order of `works`.
+std::vector<IsolatedOutcome> run_isolated(
+    const std::vector<IsolatedWork>& works, int jobs,
+    const std::function<void(std::size_t, const IsolatedOutcome&)>& on_done = {});
+
+}  // namespace codesim::study

@@ -1,0 +1,87 @@
+// Points in forked children; sweep, compare and search over them.
+#include "sim/study/point_runs.hpp"
+
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/run_record.hpp"
+#include "sim/study/compare.hpp"
+#include "sim/study/isolated.hpp"
+#include "sim/study/training.hpp"
+
+namespace codesim::study {
+
+std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>& points,
+                                          const PointRunOptions& o) {
+  std::vector<IsolatedWork> works;
+  for (const PlannedPoint* p : points) {
+    works.push_back([p, &o] {
+      const TrainingRun run =
+          run_training(p->scenario, {.budget = o.budget, .fidelity = o.fidelity});
+      return report::run_record_json(run.result).dump();
+    });
+  }
+  std::vector<PointOutcome> out(points.size());
+  run_isolated(works, o.jobs, [&](std::size_t i, const IsolatedOutcome& r) {
+    PointOutcome& p = out[i];
+    p.index = points[i]->index;
+    p.values = points[i]->values;
+    p.exit_code = r.exit_code;
+    if (r.exit_code == 0) {
+      p.result = report::run_from_record(nlohmann::ordered_json::parse(r.payload));
+    } else {
+      p.error = r.error.empty() ? "exit code " + std::to_string(r.exit_code) : r.error;
+    }
+    if (o.on_done) {
+      o.on_done(p);
+    }
+  });
+  return out;
+}
+
+metrics::SweepResult run_sweep(const SweepPlan& plan, const PointRunOptions& o) {
+  std::vector<const PlannedPoint*> points;
+  for (const auto& p : plan.points) {
+    points.push_back(&p);
+  }
+  return sweep_result(plan, simulate_points(points, o));
+}
+
+metrics::Comparison compare(const std::vector<std::string>& files, const PointRunOptions& o) {
+  const std::vector<config::Scenario> scenarios = load_compared(files);
+  std::vector<PlannedPoint> points;
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    points.push_back({.index = i, .scenario = scenarios[i]});
+  }
+  std::vector<const PlannedPoint*> refs;
+  for (const auto& p : points) {
+    refs.push_back(&p);
+  }
+  metrics::Comparison out;
+  const std::vector<PointOutcome> runs = simulate_points(refs, o);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!runs[i].result) {
+      throw core::SimulationError(files[i] + ": " + runs[i].error);
+    }
+    out.push_back(compared(files[i], *runs[i].result));
+  }
+  return out;
+}
+
+metrics::SearchResult search(const SearchPlan& plan, int top, const PointRunOptions& o,
+                             const std::function<void(const std::string&)>& progress) {
+  metrics::SearchResult result = screen(plan, o.budget, progress);
+  result.top = top;
+  std::vector<const PlannedPoint*> points;
+  for (const std::size_t i : best(result, top)) {
+    points.push_back(&plan.candidates[i].point);
+  }
+  PointRunOptions full = o;
+  full.fidelity = metrics::Fidelity::full;
+  for (const PointOutcome& p : simulate_points(points, full)) {
+    add_full(result, p.index, p.result, p.error, plan.search.objective);
+  }
+  rank(result);
+  return result;
+}
+
+}  // namespace codesim::study

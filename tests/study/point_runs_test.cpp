@@ -1,0 +1,85 @@
+// Studies of several scenarios as library calls: work isolated in forked children, a sweep, a
+// comparison, without the CLI.
+#include "sim/study/point_runs.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include "sim/core/error.hpp"
+#include "sim/study/isolated.hpp"
+#include "sim/study/training.hpp"
+
+namespace codesim::study {
+namespace {
+
+const std::string kThreePoints = CODESIM_SOURCE_DIR "/tests/scenarios/three-point-sweep.yaml";
+
+TEST(Isolated, EachWorkInItsOwnChildWithItsOutcomeInOrder) {
+  const pid_t parent = ::getpid();
+  const std::vector<IsolatedWork> works{
+      [] { return std::to_string(::getpid()); },  // a child of its own
+      [] { return std::string(200'000, 'x'); },   // more than a pipe holds at once
+      []() -> std::string {
+        throw core::InputError(core::Diagnostic{{"s.yaml", 3, 5}, "routing.plans", "bad", ""});
+      },
+      []() -> std::string { throw std::runtime_error("replay deadlocked"); },
+      []() -> std::string { _exit(7); },
+  };
+  const auto out = run_isolated(works, 2);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0].exit_code, 0);
+  EXPECT_NE(out[0].payload, std::to_string(parent));
+  EXPECT_EQ(out[1].payload.size(), 200'000u);
+  EXPECT_EQ(out[2].exit_code, 2);
+  EXPECT_EQ(out[2].error, "s.yaml:3:5: error: routing.plans: bad");
+  EXPECT_EQ(out[3].exit_code, 1);
+  EXPECT_EQ(out[3].error, "replay deadlocked");
+  EXPECT_EQ(out[4].exit_code, -1);
+  EXPECT_EQ(out[4].error, "exited with code 7 without a result");
+}
+
+// Three points through study::run_sweep, each simulated (full tier, SimGrid) in a child; the
+// fast tier of the same point in this process agrees with the child's within what link sharing
+// adds (the full tier is never faster).
+TEST(RunSweep, ThreePointsAsALibraryCall) {
+  const SweepPlan plan = plan_sweep(kThreePoints, {});
+  std::vector<std::size_t> heard;
+  const metrics::SweepResult r = run_sweep(
+      plan, {.jobs = 2, .on_done = [&](const PointOutcome& p) { heard.push_back(p.index); }});
+  ASSERT_EQ(r.points.size(), 3u);
+  EXPECT_EQ(heard.size(), 3u);
+  EXPECT_EQ(r.keys, std::vector<std::string>{"routing.node_limit"});
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& p = r.points[i];
+    ASSERT_TRUE(p.result) << p.error;
+    EXPECT_EQ(p.values, std::vector<std::string>{std::to_string(1 << i)});
+    EXPECT_EQ(p.result->fidelity, metrics::Fidelity::full);
+    EXPECT_FALSE(p.result->lanes.empty());  // the whole result came back, timeline too
+    const auto fast =
+        run_training(plan.points[i].scenario, {.fidelity = metrics::Fidelity::fast}).result;
+    EXPECT_LE(fast.step_time.value, p.result->step_time.value * (1 + 1e-9));
+    EXPECT_GT(fast.step_time.value, p.result->step_time.value * 0.9);
+  }
+}
+
+// The parent routes first (the reference gate's OpenMP threads run here), then forks: the children
+// must not wait for OpenMP threads the fork left behind.
+TEST(RunSweep, APointThatCannotRunSaysWhyAndTheOthersRun) {
+  SweepPlan plan = plan_sweep(kThreePoints, {});
+  const auto here = run_training(plan.points[0].scenario, {.fidelity = metrics::Fidelity::fast});
+  plan.points[1].scenario.hardware.spec.gpu.hbm_capacity =
+      core::Bytes(1e9);  // nothing fits in 1 GB
+  const metrics::SweepResult r = run_sweep(plan, {.fidelity = metrics::Fidelity::fast});
+  ASSERT_TRUE(r.points[0].result);
+  EXPECT_DOUBLE_EQ(r.points[0].result->step_time.value, here.result.step_time.value);
+  EXPECT_FALSE(r.points[1].result);
+  EXPECT_NE(r.points[1].error.find("hardware.hbm_capacity: the scenario does not fit"),
+            std::string::npos)
+      << r.points[1].error;
+  EXPECT_TRUE(r.points[2].result);
+}
+
+}  // namespace
+}  // namespace codesim::study
