@@ -57,7 +57,7 @@ ModelAnalytics analyze(const LlmSpec& m, int seq_len) {
     const BlockSums s = sum(a.blocks[i]);
     const BlockSums f = sum(full_blocks[i]);
     const auto& kind = a.blocks[i].kind;
-    if (kind == "mtp") {
+    if (kind == BlockKind::mtp) {
       a.params_mtp += s.params;
       training_mtp += s.training;
       continue;
@@ -67,9 +67,9 @@ ModelAnalytics analyze(const LlmSpec& m, int seq_len) {
     forward += s.forward;
     training += s.training;
     training_full += f.training;
-    if (kind == "embedding") {
+    if (kind == BlockKind::embedding) {
       a.params_embedding += s.params;
-    } else if (kind == "head") {
+    } else if (kind == BlockKind::head) {
       a.params_head += s.params;
     }
   }

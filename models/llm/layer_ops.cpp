@@ -33,9 +33,25 @@ LayerOp matmul(std::string name, OpClass op_class, const OpShape& s, double rows
                  .gemm = {.rows = rows, .in = k, .out = n, .groups = experts}};
 }
 
-LayerOp gemm(std::string name, const OpShape& s, double k, double n) {
-  return matmul(std::move(name), OpClass::gemm, s, s.tokens(), k, n, 1, 1);
+LayerOp gemm(std::string name, const OpShape& s, double k, double n,
+             TensorSplit split = TensorSplit::none) {
+  LayerOp op = matmul(std::move(name), OpClass::gemm, s, s.tokens(), k, n, 1, 1);
+  op.split = split;
+  return op;
 }
+
+LayerOp with_role(LayerOp op, MoeRole role) {
+  op.moe = role;
+  return op;
+}
+
+LayerOp in_ffn(LayerOp op, FfnPart part) {
+  op.ffn = part;
+  return op;
+}
+
+constexpr TensorSplit kColumn = TensorSplit::column;
+constexpr TensorSplit kRow = TensorSplit::row;
 
 // RMSNorm over `width` channels: square, sum, scale, multiply (4 FLOPs per element).
 LayerOp norm(std::string name, const OpShape& s, double width) {
@@ -118,6 +134,22 @@ std::string_view op_class_name(OpClass c) {
   return "";
 }
 
+std::string_view block_kind_name(BlockKind k) {
+  switch (k) {
+    case BlockKind::embedding:
+      return "embedding";
+    case BlockKind::dense:
+      return "dense";
+    case BlockKind::moe:
+      return "moe";
+    case BlockKind::head:
+      return "head";
+    case BlockKind::mtp:
+      return "mtp";
+  }
+  return "";
+}
+
 bool counts_as_model_flops(OpClass c) {
   return c == OpClass::gemm || c == OpClass::grouped_gemm || c == OpClass::attention;
 }
@@ -132,23 +164,23 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
     if (mla->q_lora_rank > 0) {
       ops.push_back(gemm("q_down", s, h, d(mla->q_lora_rank)));
       ops.push_back(norm("q_norm", s, d(mla->q_lora_rank)));
-      ops.push_back(gemm("q_up", s, d(mla->q_lora_rank), heads * d_qk));
+      ops.push_back(gemm("q_up", s, d(mla->q_lora_rank), heads * d_qk, kColumn));
     } else {
-      ops.push_back(gemm("q_proj", s, h, heads * d_qk));
+      ops.push_back(gemm("q_proj", s, h, heads * d_qk, kColumn));
     }
     ops.push_back(gemm("kv_down", s, h, d(mla->kv_lora_rank + mla->qk_rope_head_dim)));
     ops.push_back(norm("kv_norm", s, d(mla->kv_lora_rank)));
-    ops.push_back(
-        gemm("kv_up", s, d(mla->kv_lora_rank), heads * d(mla->qk_nope_head_dim + mla->v_head_dim)));
+    ops.push_back(gemm("kv_up", s, d(mla->kv_lora_rank),
+                       heads * d(mla->qk_nope_head_dim + mla->v_head_dim), kColumn));
     ops.push_back(attention_core(s, heads, d_qk, d_v, heads, d(mla->qk_rope_head_dim), 1));
-    ops.push_back(gemm("o_proj", s, heads * d_v, h));
+    ops.push_back(gemm("o_proj", s, heads * d_v, h, kRow));
   } else {
     const auto& gqa = std::get<GqaSpec>(m.attention);
     const double hd = d(gqa.head_dim);
-    ops.push_back(gemm("q_proj", s, h, heads * hd));
-    ops.push_back(gemm("kv_proj", s, h, 2.0 * d(gqa.kv_heads) * hd));
+    ops.push_back(gemm("q_proj", s, h, heads * hd, kColumn));
+    ops.push_back(gemm("kv_proj", s, h, 2.0 * d(gqa.kv_heads) * hd, kColumn));
     ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads), hd, d(gqa.kv_heads)));
-    ops.push_back(gemm("o_proj", s, heads * hd, h));
+    ops.push_back(gemm("o_proj", s, heads * hd, h, kRow));
   }
   return ops;
 }
@@ -157,11 +189,14 @@ std::vector<LayerOp> dense_ffn_ops(const LlmSpec& m, const OpShape& s) {
   const double h = d(m.hidden);
   const double inter = d(m.ffn_inter_dim);
   if (m.ffn == FfnKind::gelu) {
-    return {norm("ffn_norm", s, h), gemm("ffn_up", s, h, inter), gelu("ffn_gelu", s, inter),
-            gemm("ffn_down", s, inter, h)};
+    return {norm("ffn_norm", s, h), in_ffn(gemm("ffn_up", s, h, inter, kColumn), FfnPart::in),
+            in_ffn(gelu("ffn_gelu", s, inter), FfnPart::activation),
+            in_ffn(gemm("ffn_down", s, inter, h, kRow), FfnPart::down)};
   }
-  return {norm("ffn_norm", s, h), gemm("ffn_gate_up", s, h, 2.0 * inter),
-          swiglu("ffn_act", s, s.tokens(), inter), gemm("ffn_down", s, inter, h)};
+  return {norm("ffn_norm", s, h),
+          in_ffn(gemm("ffn_gate_up", s, h, 2.0 * inter, kColumn), FfnPart::in),
+          in_ffn(swiglu("ffn_act", s, s.tokens(), inter), FfnPart::activation),
+          in_ffn(gemm("ffn_down", s, inter, h, kRow), FfnPart::down)};
 }
 
 std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s) {
@@ -170,21 +205,28 @@ std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s) {
   const double inter = d(moe.expert_inter_dim);
   const double experts = d(moe.routed_experts);
   const double k = d(moe.activated_experts);
-  std::vector<LayerOp> ops{norm("ffn_norm", s, h), gemm("router", s, h, experts)};
+  std::vector<LayerOp> ops{with_role(norm("ffn_norm", s, h), MoeRole::gate_norm),
+                           with_role(gemm("router", s, h, experts), MoeRole::router)};
   if (moe.shared_experts > 0) {
     const double shared = d(moe.shared_experts) * inter;
-    ops.push_back(gemm("shared_gate_up", s, h, 2.0 * shared));
-    ops.push_back(swiglu("shared_act", s, s.tokens(), shared));
-    ops.push_back(gemm("shared_down", s, shared, h));
+    ops.push_back(with_role(
+        in_ffn(gemm("shared_gate_up", s, h, 2.0 * shared, kColumn), FfnPart::in), MoeRole::shared));
+    ops.push_back(with_role(
+        in_ffn(swiglu("shared_act", s, s.tokens(), shared), FfnPart::activation), MoeRole::shared));
+    ops.push_back(
+        with_role(in_ffn(gemm("shared_down", s, shared, h, kRow), FfnPart::down), MoeRole::shared));
   }
   // Routed experts: tokens x k rows spread over the experts, one grouped GEMM per projection.
   const double rows = s.tokens() * k;
-  auto grouped = [&](std::string name, double in, double out) {
-    return matmul(std::move(name), OpClass::grouped_gemm, s, rows, in, out, experts, k);
+  auto grouped = [&](std::string name, double in, double out, FfnPart part) {
+    return with_role(
+        in_ffn(matmul(std::move(name), OpClass::grouped_gemm, s, rows, in, out, experts, k), part),
+        MoeRole::routed);
   };
-  ops.push_back(grouped("experts_gate_up", h, 2.0 * inter));
-  ops.push_back(swiglu("experts_act", s, rows, inter));
-  ops.push_back(grouped("experts_down", inter, h));
+  ops.push_back(grouped("experts_gate_up", h, 2.0 * inter, FfnPart::in));
+  ops.push_back(with_role(in_ffn(swiglu("experts_act", s, rows, inter), FfnPart::activation),
+                          MoeRole::routed));
+  ops.push_back(grouped("experts_down", inter, h, FfnPart::down));
   return ops;
 }
 
@@ -200,29 +242,32 @@ std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
   const double vocab = d(m.vocab);
   std::vector<LayerBlock> blocks;
   blocks.push_back(
-      LayerBlock{.kind = "embedding",
+      LayerBlock{.kind = BlockKind::embedding,
                  .ops = {LayerOp{.name = "embedding",
                                  .op_class = OpClass::lookup,
                                  .forward_bytes = core::Bytes(s.element_bytes * s.tokens() * h),
                                  .params = (vocab + d(m.learned_positions)) * h,
-                                 .active_params = (vocab + d(m.learned_positions)) * h}}});
+                                 .active_params = (vocab + d(m.learned_positions)) * h,
+                                 .split = kColumn}}});
   const int dense_end = m.moe ? m.dense_layers : m.layers;
   if (dense_end > 0) {
-    blocks.push_back(LayerBlock{
-        .kind = "dense", .first_layer = 0, .last_layer = dense_end - 1, .ops = layer_ops(m, 0, s)});
+    blocks.push_back(LayerBlock{.kind = BlockKind::dense,
+                                .first_layer = 0,
+                                .last_layer = dense_end - 1,
+                                .ops = layer_ops(m, 0, s)});
   }
   if (dense_end < m.layers) {
-    blocks.push_back(LayerBlock{.kind = "moe",
+    blocks.push_back(LayerBlock{.kind = BlockKind::moe,
                                 .first_layer = dense_end,
                                 .last_layer = m.layers - 1,
                                 .ops = layer_ops(m, dense_end, s)});
   }
-  LayerOp head = gemm("head", s, h, vocab);
+  LayerOp head = gemm("head", s, h, vocab, kColumn);
   if (m.tied_embeddings) {
     head.params = 0;  // the embedding matrix, already counted
     head.active_params = 0;
   }
-  blocks.push_back(LayerBlock{.kind = "head", .ops = {norm("final_norm", s, h), head}});
+  blocks.push_back(LayerBlock{.kind = BlockKind::head, .ops = {norm("final_norm", s, h), head}});
   for (int i = 0; i < m.mtp_depth; ++i) {
     // An MTP module: norms of the hidden state and of the next token's embedding, a projection
     // of their concatenation back to `hidden`, then one transformer layer (embedding and head
@@ -231,12 +276,12 @@ std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
                              gemm("mtp_proj", s, 2.0 * h, h)};
     auto layer = layer_ops(m, m.layers - 1, s);
     ops.insert(ops.end(), layer.begin(), layer.end());
-    LayerOp mtp_head = gemm("mtp_head", s, h, vocab);  // the shared head, run again
+    LayerOp mtp_head = gemm("mtp_head", s, h, vocab, kColumn);  // the shared head, run again
     mtp_head.params = 0;
     mtp_head.active_params = 0;
     ops.push_back(norm("mtp_final_norm", s, h));
     ops.push_back(mtp_head);
-    blocks.push_back(LayerBlock{.kind = "mtp", .ops = std::move(ops)});
+    blocks.push_back(LayerBlock{.kind = BlockKind::mtp, .ops = std::move(ops)});
   }
   return blocks;
 }

@@ -48,8 +48,23 @@ struct AttentionDims {
   double rope_key_heads = 0;
 };
 
+// How tensor parallelism splits an op's weights (Megatron's layout): by output columns, by input
+// rows, or not at all (norms, MLA's low-rank down projections, the router, the MTP projection;
+// routed experts are spread by expert parallelism instead).
+enum class TensorSplit { none, column, row };
+
+// The part an op plays in a MoE layer: the FFN norm and the router (dispatch waits for them, so
+// the attention piece runs them), the shared experts, the routed experts (spread over expert
+// parallelism, their tokens arriving by dispatch).
+enum class MoeRole { none, gate_norm, router, shared, routed };
+
+// Where an op sits in an FFN (dense, shared or routed experts): its first projection (gate + up,
+// or up), the activation between, its down projection (whose input the activation writes).
+enum class FfnPart { none, in, activation, down };
+
+// Set where each op is created; what the step and its pricing read instead of the op's name.
 struct LayerOp {
-  std::string name;
+  std::string name;  // for reports and kernel names only
   OpClass op_class = OpClass::gemm;
   core::Flops forward;
   core::Flops backward_input;   // gradient w.r.t. the op's input (and attention's Q, K, V)
@@ -59,15 +74,21 @@ struct LayerOp {
   double active_params = 0;     // weights one token uses (routed experts: top-k of them)
   GemmDims gemm;                // GEMMs; norms and activations: rows x in elements
   AttentionDims attention;      // the attention core
+  TensorSplit split = TensorSplit::none;
+  MoeRole moe = MoeRole::none;
+  FfnPart ffn = FfnPart::none;
 
   core::Flops training() const { return forward + backward_input + backward_weight; }
   // A routed expert's op (its parameters are split over expert parallelism).
-  bool routed_expert() const { return name.rfind("experts_", 0) == 0; }
+  bool routed_expert() const { return moe == MoeRole::routed; }
 };
+
+enum class BlockKind { embedding, dense, moe, head, mtp };
+std::string_view block_kind_name(BlockKind k);  // "embedding", "dense", "moe", "head", "mtp"
 
 // A run of identical layers (or the embedding, head or MTP block) and its ops.
 struct LayerBlock {
-  std::string kind;      // "embedding", "dense", "moe", "head", "mtp"
+  BlockKind kind = BlockKind::dense;
   int first_layer = -1;  // transformer layer indices [first, last]; -1 outside the stack
   int last_layer = -1;
   std::vector<LayerOp> ops;

@@ -101,7 +101,7 @@ ordered_json to_json(const llm::LlmSpec& m, const llm::ModelAnalytics& a,
     for (const auto& op : b.ops) {
       ops.push_back(op_json(op));
     }
-    ordered_json block{{"kind", b.kind}};
+    ordered_json block{{"kind", llm::block_kind_name(b.kind)}};
     if (b.first_layer >= 0) {
       block["first_layer"] = b.first_layer;
       block["last_layer"] = b.last_layer;
@@ -156,9 +156,10 @@ void print_table(const llm::LlmSpec& m, const llm::ModelAnalytics& a, const std:
       {Align::left, Align::left, Align::left, Align::right, Align::right, Align::right,
        Align::right});
   for (const auto& b : a.blocks) {
-    const std::string label = b.first_layer < 0 ? b.kind
-                                                : b.kind + " " + std::to_string(b.first_layer) +
-                                                      "-" + std::to_string(b.last_layer);
+    const std::string kind(llm::block_kind_name(b.kind));
+    const std::string label = b.first_layer < 0 ? kind
+                                                : kind + " " + std::to_string(b.first_layer) + "-" +
+                                                      std::to_string(b.last_layer);
     for (const auto& op : b.ops) {
       ops.add_row({label, op.name, std::string(llm::op_class_name(op.op_class)),
                    fixed(op.forward.value / 1e9, 2), fixed(op.backward_input.value / 1e9, 2),

@@ -61,7 +61,7 @@ double recomputed_flops_per_token(const llm::ModelAnalytics& a, workload::Recomp
   }
   double flops = 0;
   for (const auto& block : a.blocks) {
-    if (block.kind != "dense" && block.kind != "moe") {
+    if (block.kind != llm::BlockKind::dense && block.kind != llm::BlockKind::moe) {
       continue;
     }
     for (const auto& op : block.ops) {

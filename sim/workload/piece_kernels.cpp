@@ -7,7 +7,6 @@
 #include <string_view>
 #include <utility>
 
-
 namespace codesim::workload {
 namespace {
 
@@ -21,7 +20,8 @@ constexpr double kCastBytes = 4;
 
 class Lister {
  public:
-  Lister(const llm::LlmSpec& m, PieceId piece, const KernelContext& c) : m_(m), piece_(piece), c_(c) {}
+  Lister(const llm::LlmSpec& m, PieceId piece, const KernelContext& c)
+      : m_(m), piece_(piece), c_(c) {}
 
   void add(const llm::LayerOp& op) {
     switch (op.op_class) {
@@ -35,8 +35,9 @@ class Lister {
       case llm::OpClass::norm:
         // F: read x, write y; B: read x and dy, write dx. No weight pass of its own. Sequence
         // parallelism gives each GPU of the TP group its share of the tokens.
-        memory(op.name, KernelClass::norm, op.gemm.rows / sequence_split() * op.gemm.in * kBf16 *
-                                               (pass() == Pass::forward ? 2.0 : 3.0));
+        memory(op.name, KernelClass::norm,
+               op.gemm.rows / sequence_split() * op.gemm.in * kBf16 *
+                   (pass() == Pass::forward ? 2.0 : 3.0));
         break;
       case llm::OpClass::elementwise: {
         // SwiGLU: F reads gate and up and writes the product (with FP8 GEMMs: in FP8, as is and
@@ -44,9 +45,10 @@ class Lister {
         // F reads one and writes one, B reads two and writes one.
         // A TP-split FFN's activation holds its share of the width; the experts' its share of
         // the tokens (each GPU of the TP group dispatches its own).
-        const double read = op.name == "ffn_gelu" ? 1.0 : 2.0;
+        const bool gated = op.moe != llm::MoeRole::none || m_.ffn != llm::FfnKind::gelu;
+        const double read = gated ? 2.0 : 1.0;
         const double forward = read * kBf16 + (c_.fp8_gemm ? 2.0 : kBf16);
-        const double split = op.name == "experts_act" ? sequence_split() : tp();
+        const double split = op.routed_expert() ? sequence_split() : tp();
         memory(op.name, KernelClass::elementwise,
                op.gemm.rows * op.gemm.in / split *
                    (pass() != Pass::forward ? (2.0 * read + 1.0) * kBf16 : forward));
@@ -68,12 +70,12 @@ class Lister {
 
   // Input and output splits of a GEMM's weights over the TP group.
   std::pair<double, double> tp_split(const llm::LayerOp& op) const {
-    switch (tensor_split(op)) {
-      case TensorSplit::column:
+    switch (op.split) {
+      case llm::TensorSplit::column:
         return {1.0, tp()};
-      case TensorSplit::row:
+      case llm::TensorSplit::row:
         return {tp(), 1.0};
-      case TensorSplit::none:
+      case llm::TensorSplit::none:
         break;
     }
     return {1.0, 1.0};
@@ -83,11 +85,12 @@ class Lister {
     if (pass() == Pass::weight || bytes <= 0) {
       return;
     }
-    out_.push_back({name, KernelShape{.kind = kind, .bytes = core::Bytes(bytes)}, false, std::nullopt});
+    out_.push_back(
+        {name, KernelShape{.kind = kind, .bytes = core::Bytes(bytes)}, false, std::nullopt});
   }
 
   bool fp8(const llm::LayerOp& op) const {
-    if (!c_.fp8_gemm || op.name == "router") {
+    if (!c_.fp8_gemm || op.moe == llm::MoeRole::router) {
       return false;
     }
     return piece_.kind != PieceKind::head || op.routed_expert();
@@ -154,23 +157,25 @@ class Lister {
         k.m = rows;
       }
     }
-    if (grouped && op.name == "experts_gate_up" && pass() != Pass::weight) {
+    const bool experts_in = op.routed_expert() && op.ffn == llm::FfnPart::in;
+    const bool experts_down = op.routed_expert() && op.ffn == llm::FfnPart::down;
+    if (grouped && experts_in && pass() != Pass::weight) {
       // Tokens to their experts' rows (FP8 in, FP8 out) and the weighted sum back (BF16).
-      out_.push_back({"permute", KernelShape{.kind = KernelClass::elementwise,
-                                             .bytes = core::Bytes(rows * g.in * 2.0)},
-                      false, std::nullopt});
-      out_.push_back({"unpermute",
-                      KernelShape{.kind = KernelClass::elementwise,
-                                  .bytes = core::Bytes((rows + c_.tokens / sequence_split()) *
-                                                       g.in * kBf16)},
-                      false, std::nullopt});
+      out_.push_back(
+          {"permute",
+           KernelShape{.kind = KernelClass::elementwise, .bytes = core::Bytes(rows * g.in * 2.0)},
+           false, std::nullopt});
+      out_.push_back(
+          {"unpermute",
+           KernelShape{.kind = KernelClass::elementwise,
+                       .bytes = core::Bytes((rows + c_.tokens / sequence_split()) * g.in * kBf16)},
+           false, std::nullopt});
     }
     // FP8 dispatch delivers the experts' inputs in FP8, and combine(B) their output gradients.
     // The activation before a down projection writes its FP8 input itself (fused, F).
-    const bool down = op.name.size() > 5 && op.name.ends_with("_down") && op.name != "q_down" &&
-                      op.name != "kv_down";
-    const bool arrives_fp8 = (op.name == "experts_gate_up" && pass() == Pass::forward) ||
-                             (op.name == "experts_down" && pass() == Pass::backward) ||
+    const bool down = op.ffn == llm::FfnPart::down;
+    const bool arrives_fp8 = (experts_in && pass() == Pass::forward) ||
+                             (experts_down && pass() == Pass::backward) ||
                              (down && pass() == Pass::forward);
     if (k.dtype == DType::fp8 && cast_elements > 0 && !arrives_fp8) {
       out_.push_back({"cast " + op.name,
@@ -213,22 +218,6 @@ class Lister {
 
 }  // namespace
 
-TensorSplit tensor_split(const llm::LayerOp& op) {
-  // Megatron's layout; MLA's low-rank down projections, the router and the MTP projection are
-  // replicated, routed experts split by expert parallelism instead.
-  static constexpr std::array<std::string_view, 10> kColumn = {
-      "q_proj", "q_up",           "kv_proj", "kv_up",    "ffn_gate_up",
-      "ffn_up", "shared_gate_up", "head",    "mtp_head", "embedding"};
-  static constexpr std::array<std::string_view, 3> kRow = {"o_proj", "ffn_down", "shared_down"};
-  if (std::find(kColumn.begin(), kColumn.end(), op.name) != kColumn.end()) {
-    return TensorSplit::column;
-  }
-  if (std::find(kRow.begin(), kRow.end(), op.name) != kRow.end()) {
-    return TensorSplit::row;
-  }
-  return TensorSplit::none;
-}
-
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
                                     bool dense_layer) {
   const llm::OpShape shape{.seq_len = tokens, .micro_batch = 1, .causal = true};
@@ -238,7 +227,7 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
     ops = llm::attention_ops(m, shape);
     if (moe) {
       for (const auto& op : llm::moe_ops(m, shape)) {
-        if (op.name == "ffn_norm" || op.name == "router") {
+        if (op.moe == llm::MoeRole::gate_norm || op.moe == llm::MoeRole::router) {
           ops.push_back(op);
         }
       }
@@ -247,13 +236,13 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
     ops = llm::dense_ffn_ops(m, shape);
   } else if (piece.kind == PieceKind::mlp) {
     for (const auto& op : llm::moe_ops(m, shape)) {
-      if (op.name != "ffn_norm" && op.name != "router") {
+      if (op.moe != llm::MoeRole::gate_norm && op.moe != llm::MoeRole::router) {
         ops.push_back(op);
       }
     }
   } else if (piece.kind == PieceKind::head) {
     for (const auto& block : llm::model_blocks(m, shape)) {
-      if (block.kind == "head" || block.kind == "mtp") {
+      if (block.kind == llm::BlockKind::head || block.kind == llm::BlockKind::mtp) {
         ops.insert(ops.end(), block.ops.begin(), block.ops.end());
       }
     }
@@ -261,18 +250,19 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
   return ops;
 }
 
-std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece,
-                                       const KernelContext& c, bool dense_layer) {
+std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
+                                       bool dense_layer) {
   if (piece == PieceId{PieceKind::combine, Pass::backward}) {
     if (!c.fp8_gemm) {
       return {};
     }
     // The gradient of the micro-batch's tokens, cast to FP8 before it is sent to the experts.
     const double elements = static_cast<double>(c.tokens) * m.hidden;
-    return {{"cast combine gradient",
-             {.kind = KernelClass::quantize, .dtype = DType::fp8, .bytes = core::Bytes(elements * 3)},
-             false,
-             std::nullopt}};
+    return {
+        {"cast combine gradient",
+         {.kind = KernelClass::quantize, .dtype = DType::fp8, .bytes = core::Bytes(elements * 3)},
+         false,
+         std::nullopt}};
   }
   Lister lister(m, piece, c);
   for (const auto& op : piece_ops(m, piece, c.tokens, dense_layer)) {

@@ -22,10 +22,10 @@
 // up, FFN up, head) split their outputs over the TP group, row-parallel ones (attention out, FFN
 // down) their inputs, attention its heads, the FFN activation its width; norms and the routed
 // experts' tokens are split by sequence parallelism; MLA's down projections and the router are
-// replicated. Element sizes are BF16 (2 bytes) unless said. Routed experts run as grouped GEMMs over the
-// experts this GPU hosts, each with its own rows (the routing plan's, or tokens x top-k spread
-// evenly). The router and the output head stay in BF16 (DeepSeek-V3's recipe); the MTP modules'
-// experts run in the GEMM dtype and their other GEMMs in BF16.
+// replicated. Element sizes are BF16 (2 bytes) unless said. Routed experts run as grouped GEMMs
+// over the experts this GPU hosts, each with its own rows (the routing plan's, or tokens x top-k
+// spread evenly). The router and the output head stay in BF16 (DeepSeek-V3's recipe); the MTP
+// modules' experts run in the GEMM dtype and their other GEMMs in BF16.
 #pragma once
 
 #include <optional>
@@ -56,27 +56,22 @@ struct KernelContext {
 struct PieceKernel {
   std::string op;  // the op it serves: "q_down", "cast q_down", "attention_core", ...
   cost::KernelShape shape;
-  bool weight_gradient = false;  // a GEMM of the W pass
+  bool weight_gradient = false;                   // a GEMM of the W pass
   std::optional<cost::AttentionShape> attention;  // set for the fused attention kernel
 };
 
 // The model's ops a piece computes in one layer, at `tokens` tokens: attn = the attention ops
-// and, in MoE layers, the FFN norm and the router (dispatch needs their result); mlp = the dense FFN, or the MoE's shared and routed experts; head =
-// the output head and the MTP modules. Other pieces compute nothing.
+// and, in MoE layers, the FFN norm and the router (dispatch needs their result); mlp = the dense
+// FFN, or the MoE's shared and routed experts; head = the output head and the MTP modules. Other
+// pieces compute nothing.
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
                                     bool dense_layer);
-
-// How tensor parallelism splits an op's weights: column-parallel projections their outputs (and
-// the embedding its vocabulary), row-parallel ones their inputs; the rest (norms, MLA's down
-// projections, the router, routed experts) are not split.
-enum class TensorSplit { none, column, row };
-TensorSplit tensor_split(const llm::LayerOp& op);
 
 // The kernels of `piece` in one layer (`dense_layer`: its mlp is the dense FFN and its
 // attention has no router). combine(B) casts the gradient to FP8 on the communication stream
 // before sending it (FP8 GEMMs); other pieces that compute nothing (dispatch, send, ...) have none.
-std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece,
-                                       const KernelContext& c, bool dense_layer);
+std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
+                                       bool dense_layer);
 
 // Time of a piece's kernels in sequence, split by what bounds them.
 struct PieceCost {

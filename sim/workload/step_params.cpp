@@ -13,7 +13,7 @@ GpuParams params_on_gpu(const StepShape& shape, const std::vector<llm::LayerOp>&
     if (op.routed_expert()) {
       p.experts += op.params / std::max(1, shape.ep);
     } else {
-      p.dense += op.params / (tensor_split(op) == TensorSplit::none ? 1 : std::max(1, shape.tp));
+      p.dense += op.params / (op.split == llm::TensorSplit::none ? 1 : std::max(1, shape.tp));
     }
   }
   return p;
@@ -27,8 +27,8 @@ StepParams step_params(const StepSpec& s, const std::vector<StageLayers>& placem
     p.layers.push_back(params_on_gpu(s.shape, llm::layer_ops(*s.model, l, ops)));
   }
   for (const auto& block : llm::model_blocks(*s.model, ops)) {
-    const bool head = block.kind == "head" || block.kind == "mtp";
-    if (block.kind == "embedding") {
+    const bool head = block.kind == llm::BlockKind::head || block.kind == llm::BlockKind::mtp;
+    if (block.kind == llm::BlockKind::embedding) {
       p.embedding += params_on_gpu(s.shape, block.ops);
     } else if (head) {
       p.head += params_on_gpu(s.shape, block.ops);

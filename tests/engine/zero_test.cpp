@@ -50,7 +50,7 @@ StageParams first_stage_params(const workload::StepProgram& p) {
     }
   }
   for (const auto& block : llm::model_blocks(llama(), shape)) {
-    if (block.kind == "embedding") {
+    if (block.kind == llm::BlockKind::embedding) {
       for (const auto& op : block.ops) {
         sp.embedding += op.params;
       }

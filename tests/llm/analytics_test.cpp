@@ -148,7 +148,7 @@ TEST(LayerOps, GemmFlopsAreTwoMKN) {
 TEST(LayerOps, DenseModelHasNoMoeBlock) {
   const auto blocks = model_blocks(preset("llama3.1-405b"), OpShape{});
   ASSERT_EQ(blocks.size(), 3u);
-  EXPECT_EQ(blocks[1].kind, "dense");
+  EXPECT_EQ(blocks[1].kind, BlockKind::dense);
   EXPECT_EQ(blocks[1].count(), 126);
 }
 
