@@ -10,10 +10,15 @@
 
 namespace codesim::metrics {
 
+enum class InferencePhase { prefill, decode };            // the scenario's workload.kind
+enum class InferenceMode { model, bound };                // its inference.mode
+std::string_view inference_phase_name(InferencePhase p);  // "prefill", "decode"
+std::string_view inference_mode_name(InferenceMode m);    // "model", "bound" (ISCA 2.3.2)
+
 struct InferenceResult {
   std::string scenario;
-  std::string phase;  // the scenario's workload.kind: "prefill" or "decode"
-  std::string mode;   // its inference.mode: "model" (the full model) or "bound" (ISCA 2.3.2)
+  InferencePhase phase = InferencePhase::decode;
+  InferenceMode mode = InferenceMode::model;
   int gpus = 0;
   int gpus_per_node = 0;
   int ep = 0;

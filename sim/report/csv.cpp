@@ -72,7 +72,8 @@ std::string sweep_csv(const metrics::SweepResult& s) {
 
 std::string inference_csv(const metrics::InferenceResult& r) {
   std::vector<std::string> header{"scenario", "phase", "mode"};
-  std::vector<std::string> row{r.scenario, r.phase, r.mode};
+  std::vector<std::string> row{r.scenario, std::string(metrics::inference_phase_name(r.phase)),
+                               std::string(metrics::inference_mode_name(r.mode))};
   for (const auto& c : inference_columns()) {
     header.push_back(c.name);
     row.push_back(core::format_number(c.value(r)));
@@ -96,9 +97,9 @@ std::string search_csv(const metrics::SearchResult& s) {
     const metrics::RunResult* r = e.full ? &*e.full : e.fast ? &*e.fast : nullptr;
     if (r != nullptr && e.rejected.empty()) {
       row.emplace_back(e.full ? "full" : "fast");
-      for (const double v : {r->step_time.value, r->tokens_per_day, r->mfu_causal,
-                             r->memory.total().value / 1e9, r->network.cost_usd, e.objective,
-                             e.fast->step_time.value}) {
+      for (const double v :
+           {r->step_time.value, r->tokens_per_day, r->mfu_causal, r->memory.total().value / 1e9,
+            r->network.cost_usd, e.objective, e.fast->step_time.value}) {
         row.push_back(core::format_number(v));
       }
     } else {

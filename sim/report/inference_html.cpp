@@ -8,8 +8,9 @@
 namespace codesim::report {
 
 std::string inference_html(const metrics::InferenceResult& r, const PageFooter& footer) {
-  std::string out = open_page("codesim: " + r.scenario + " (" + r.phase + ")");
-  const bool decode = r.phase == "decode";
+  std::string out = open_page("codesim: " + r.scenario + " (" +
+                              std::string(metrics::inference_phase_name(r.phase)) + ")");
+  const bool decode = r.phase == metrics::InferencePhase::decode;
   out += "<p>" +
          escape_xml(decode ? "TPOT " + fixed(r.tpot.value * 1e3, 2) + " ms, " +
                                  fixed(r.tokens_per_s_per_request, 1) + " tokens/s per request, " +

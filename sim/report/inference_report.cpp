@@ -11,8 +11,8 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = r.scenario;
-  j["phase"] = r.phase;
-  j["mode"] = r.mode;
+  j["phase"] = metrics::inference_phase_name(r.phase);
+  j["mode"] = metrics::inference_mode_name(r.mode);
   j["gpus"] = r.gpus;
   j["ep"] = r.ep;
   j["tp"] = r.tp;
@@ -42,12 +42,14 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
 }
 
 std::string inference_table(const metrics::InferenceResult& r) {
-  std::string out = r.scenario + " (" + r.phase + ", " + r.mode + "): " + std::to_string(r.gpus) +
-                    " GPUs, EP" + std::to_string(r.ep) + ", attention TP" + std::to_string(r.tp) +
-                    ", " + std::to_string(r.micro_batches) + " micro-batches of " +
-                    std::to_string(r.tokens_per_micro_batch) +
-                    (r.phase == "decode" ? " requests" : " tokens") + " per GPU\n";
-  if (r.phase == "decode") {
+  std::string out =
+      r.scenario + " (" + std::string(metrics::inference_phase_name(r.phase)) + ", " +
+      std::string(metrics::inference_mode_name(r.mode)) + "): " + std::to_string(r.gpus) +
+      " GPUs, EP" + std::to_string(r.ep) + ", attention TP" + std::to_string(r.tp) + ", " +
+      std::to_string(r.micro_batches) + " micro-batches of " +
+      std::to_string(r.tokens_per_micro_batch) +
+      (r.phase == metrics::InferencePhase::decode ? " requests" : " tokens") + " per GPU\n";
+  if (r.phase == metrics::InferencePhase::decode) {
     out += "TPOT " + fixed(r.tpot.value * 1e3, 2) + " ms (" + fixed(r.tokens_per_s_per_request, 1) +
            " tokens/s per request";
     out += r.tpot != r.tpot_without_mtp

@@ -101,7 +101,9 @@ std::string sweep_markdown(const metrics::SweepResult& s) {
 }
 
 std::string inference_markdown(const metrics::InferenceResult& r) {
-  std::string out = "## " + r.scenario + " (" + r.phase + ", " + r.mode + ")\n\n";
+  std::string out = "## " + r.scenario + " (" +
+                    std::string(metrics::inference_phase_name(r.phase)) + ", " +
+                    std::string(metrics::inference_mode_name(r.mode)) + ")\n\n";
   out += std::to_string(r.gpus) + " GPUs, EP" + std::to_string(r.ep) + ", attention TP" +
          std::to_string(r.tp) + ", " + std::to_string(r.micro_batches) + " micro-batches of " +
          std::to_string(r.tokens_per_micro_batch) + " per GPU. Bound by " + r.bound_by + ".\n\n";

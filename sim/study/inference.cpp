@@ -164,7 +164,8 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
   r.bound_by = bound_by(r, pieces);
-  for (const auto& note : workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu)) {
+  for (const auto& note :
+       workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu)) {
     r.notes.push_back(note);
   }
   if (decode) {
@@ -221,8 +222,10 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   }
   metrics::InferenceResult r;
   r.scenario = s.name;
-  r.phase = std::string(config::enum_name(s.workload.kind));
-  r.mode = std::string(config::enum_name(in.mode));
+  r.phase = s.workload.kind == config::WorkloadKind::prefill ? metrics::InferencePhase::prefill
+                                                             : metrics::InferencePhase::decode;
+  r.mode = in.mode == config::InferenceMode::bound ? metrics::InferenceMode::bound
+                                                   : metrics::InferenceMode::model;
   r.gpus = s.gpus();
   r.gpus_per_node = s.hardware.spec.gpus_per_node;
   r.ep = s.parallelism.ep;
