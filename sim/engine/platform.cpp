@@ -10,8 +10,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/engine/adjacent_zone.hpp"
-#include "sim/engine/link_folding.hpp"
-#include "sim/engine/stream_check.hpp"
+#include "sim/comm/link_folding.hpp"
+#include "sim/comm/stream_check.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -54,7 +54,7 @@ struct Platform::Impl {
       : topology(t), router(topology, spread) {}
 
   void build();
-  Prepared prepare(const Transfer& t, TransferTiming& timing) const;
+  Prepared prepare(const comm::Transfer& t, comm::TransferTiming& timing) const;
   void start(int index);
   // Runs `p` (all its repeats as one phase) in the calling actor.
   void transfer(const Prepared& p);
@@ -68,7 +68,7 @@ struct Platform::Impl {
   std::vector<sg4::Host*> hosts;          // per vertex
   static constexpr int kClockHosts = 512;
   std::vector<sg4::Host*> clock_hosts;    // where stream actors live
-  FoldedLinks links;  // each folded link is one direction of a SimGrid split-duplex link
+  comm::FoldedLinks links;  // each folded link is one direction of a SimGrid split-duplex link
   std::vector<int> gpu_vertex;            // per GPU index
   // Transfers now moving bytes, per resource (Prepared::resources), and which of them run solo.
   std::vector<int> busy;
@@ -77,7 +77,7 @@ struct Platform::Impl {
   sg4::MutexPtr solo_mutex;  // created with the engine
   // Per run.
   std::vector<Prepared> prepared;
-  std::vector<TransferTiming>* timings = nullptr;
+  std::vector<comm::TransferTiming>* timings = nullptr;
   double origin = 0;
 };
 
@@ -108,7 +108,7 @@ void Platform::Impl::build() {
   for (int i = 0; i < topology.gpus(); ++i) {
     gpu_vertex[static_cast<std::size_t>(i)] = static_cast<int>(topology.gpu(i));
   }
-  links = fold_links(router);
+  links = comm::fold_links(router);
   busy.assign(links.ends.size() + static_cast<std::size_t>(topology.gpus()), 0);
   solo_mutex = sg4::Mutex::create();
   solos.resize(busy.size());
@@ -124,9 +124,9 @@ void Platform::Impl::build() {
   zone->seal();
 }
 
-Prepared Platform::Impl::prepare(const Transfer& t, TransferTiming& timing) const {
+Prepared Platform::Impl::prepare(const comm::Transfer& t, comm::TransferTiming& timing) const {
   Prepared p;
-  FoldedLoads f = fold_loads(t, router, links);
+  comm::FoldedLoads f = comm::fold_loads(t, router, links);
   p.loads = std::move(f.loads);
   p.copy = std::move(f.copy);
   p.wait = f.wait;
@@ -256,7 +256,7 @@ void Platform::Impl::transfer(const Prepared& p) {
 void Platform::Impl::start(int index) {
   sg4::Actor::create("t" + std::to_string(index), hosts.front(), [this, index] {
     Prepared& p = prepared[static_cast<std::size_t>(index)];
-    TransferTiming& timing = (*timings)[static_cast<std::size_t>(index)];
+    comm::TransferTiming& timing = (*timings)[static_cast<std::size_t>(index)];
     if (sg4::Engine::get_clock() < origin + p.not_before) {
       sg4::this_actor::sleep_until(origin + p.not_before);
     }
@@ -292,8 +292,8 @@ Platform::Platform(const topologies::Topology& topology, topologies::Spread spre
 
 Platform::~Platform() = default;
 
-std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
-  check_stream_program(program);
+std::vector<comm::TaskTiming> Platform::run_streams(const comm::StreamProgram& program) {
+  comm::check_stream_program(program);
   const std::size_t count = program.tasks.size();
   StreamState state;
   state.done.assign(count, 0);
@@ -302,17 +302,17 @@ std::vector<TaskTiming> Platform::run_streams(const StreamProgram& program) {
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
     state.wake.push_back(sg4::ConditionVariable::create());
   }
-  std::vector<TransferTiming> unused(program.transfers.size());
+  std::vector<comm::TransferTiming> unused(program.transfers.size());
   for (std::size_t i = 0; i < program.transfers.size(); ++i) {
     state.transfers.push_back(impl_->prepare(program.transfers[i], unused[i]));
   }
   state.origin = sg4::Engine::get_clock();
-  std::vector<TaskTiming> timings(count);
+  std::vector<comm::TaskTiming> timings(count);
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
     sg4::Actor::create("s" + std::to_string(s), impl_->clock_hosts[s % Impl::kClockHosts],
                        [&, s] {
       for (const int id : program.streams[s]) {
-        const StreamTask& task = program.tasks[static_cast<std::size_t>(id)];
+        const comm::StreamTask& task = program.tasks[static_cast<std::size_t>(id)];
         for (const int d : task.deps) {
           std::unique_lock<sg4::Mutex> lock(*state.mutex);
           while (!state.done[static_cast<std::size_t>(d)]) {
@@ -367,13 +367,13 @@ const topologies::TrafficRouter& Platform::router() const {
   return impl_->router;
 }
 
-std::vector<TransferTiming> Platform::run(const std::vector<Transfer>& transfers) {
+std::vector<comm::TransferTiming> Platform::run(const std::vector<comm::Transfer>& transfers) {
   const int count = static_cast<int>(transfers.size());
-  std::vector<TransferTiming> timings(transfers.size());
+  std::vector<comm::TransferTiming> timings(transfers.size());
   std::vector<Prepared> prepared;
   prepared.reserve(transfers.size());
   for (int i = 0; i < count; ++i) {
-    const Transfer& t = transfers[static_cast<std::size_t>(i)];
+    const comm::Transfer& t = transfers[static_cast<std::size_t>(i)];
     if (t.repeat < 1) {
       throw core::SimulationError("transfer '" + t.name + "': repeat must be at least 1");
     }
@@ -401,7 +401,7 @@ std::vector<TransferTiming> Platform::run(const std::vector<Transfer>& transfers
       roots.push_back(static_cast<int>(i));
     }
   }
-  if (topological_order(next).size() != next.size()) {
+  if (comm::topological_order(next).size() != next.size()) {
     throw core::SimulationError("the transfers' dependencies form a cycle");
   }
   impl_->prepared = std::move(prepared);

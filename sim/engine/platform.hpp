@@ -29,7 +29,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/engine/transfer.hpp"
+#include "sim/comm/transfer.hpp"
 #include "topologies/topology.hpp"
 #include "topologies/traffic.hpp"
 
@@ -52,12 +52,12 @@ class Platform {
   // Runs the transfers (each starts when `not_before` has come and the ones it comes `after`
   // have ended) and returns their timings, in the order given. Throws core::SimulationError for
   // a dependency cycle or an index out of range, before anything runs.
-  std::vector<TransferTiming> run(const std::vector<Transfer>& transfers);
+  std::vector<comm::TransferTiming> run(const std::vector<comm::Transfer>& transfers);
 
   // Runs a program of streams, one SimGrid actor per stream. Throws core::SimulationError, before
   // anything runs, for an index out of range or a program that cannot finish (a cycle through
   // dependencies and stream orders).
-  std::vector<TaskTiming> run_streams(const StreamProgram& program);
+  std::vector<comm::TaskTiming> run_streams(const comm::StreamProgram& program);
 
   // How the transfers run so far moved their bytes (--bench): solo (nothing shared their links,
   // so they waited their time alone), solo until another began on their links, or in SimGrid's

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "sim/core/stopwatch.hpp"
-#include "sim/engine/algorithm_choice.hpp"
+#include "sim/comm/algorithm_choice.hpp"
 #include "sim/engine/platform.hpp"
 
 namespace codesim::study {
@@ -40,17 +40,17 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
   const std::vector<int> gpus = topologies::first_gpus(spec.gpus);
   const auto start = std::chrono::steady_clock::now();
   engine::Platform platform(topology, spec.spread);
-  const engine::FoldedLinks links = engine::fold_links(platform.router());
-  std::vector<engine::Transfer> transfers;
+  const comm::FoldedLinks links = comm::fold_links(platform.router());
+  std::vector<comm::Transfer> transfers;
   std::vector<std::pair<int, int>> span;  // first and last transfer of each size
   std::vector<CollectiveAlgorithm> chosen;
   for (const auto size : spec.sizes) {
-    engine::CollectiveSpec c{.kind = spec.kind, .gpus = gpus, .size = size};
+    comm::CollectiveSpec c{.kind = spec.kind, .gpus = gpus, .size = size};
     c.algorithm = spec.algorithm ? *spec.algorithm
-                                 : engine::fastest_algorithm(c, platform.router(), links);
+                                 : comm::fastest_algorithm(c, platform.router(), links);
     chosen.push_back(c.algorithm);
     auto phases =
-        engine::collective_transfers(c, topology, static_cast<int>(transfers.size()));
+        comm::collective_transfers(c, topology, static_cast<int>(transfers.size()));
     if (!transfers.empty()) {
       phases.front().after = {static_cast<int>(transfers.size()) - 1};
     }
@@ -62,7 +62,7 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
   const auto timings = platform.run(transfers);
   CollectiveSweep out;
   out.simulation_time = core::Seconds(core::seconds_since(start));
-  out.bus_factor = engine::bus_factor(spec.kind, spec.gpus);
+  out.bus_factor = comm::bus_factor(spec.kind, spec.gpus);
   for (std::size_t i = 0; i < spec.sizes.size(); ++i) {
     const auto& [first, last] = span[i];
     const core::Seconds time = timings[static_cast<std::size_t>(last)].end -
@@ -70,7 +70,7 @@ CollectiveSweep simulate_collectives(const topologies::Topology& topology,
     const core::BytesPerSecond algbw(spec.sizes[i].value / time.value);
     out.points.push_back(
         {spec.sizes[i], chosen[i],
-         std::string(engine::nccl_protocol_name(timings[static_cast<std::size_t>(first)].call)),
+         std::string(comm::nccl_protocol_name(timings[static_cast<std::size_t>(first)].call)),
          time, algbw, algbw * out.bus_factor});
   }
   return out;

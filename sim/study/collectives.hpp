@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/collective.hpp"
+#include "sim/comm/collective.hpp"
 #include "topologies/topology.hpp"
 #include "topologies/traffic.hpp"
 
 namespace codesim::study {
 
-using engine::collective_algorithm_name;
-using engine::collective_kind_name;
-using engine::CollectiveAlgorithm;
-using engine::CollectiveKind;
+using comm::collective_algorithm_name;
+using comm::collective_kind_name;
+using comm::CollectiveAlgorithm;
+using comm::CollectiveKind;
 
 struct CollectiveSweepSpec {
   CollectiveKind kind = CollectiveKind::all_reduce;

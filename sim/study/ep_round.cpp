@@ -12,7 +12,7 @@
 namespace codesim::study {
 namespace {
 
-std::string bound_by(const engine::TransferTiming& t, const topologies::TrafficRouter& r) {
+std::string bound_by(const comm::TransferTiming& t, const topologies::TrafficRouter& r) {
   if (t.alone_bandwidth_time.value <= 0) {
     return "nothing to send";
   }
@@ -22,7 +22,7 @@ std::string bound_by(const engine::TransferTiming& t, const topologies::TrafficR
   return r.describe(t.bottleneck);
 }
 
-EpPhase phase(const engine::TransferTiming& t, const std::vector<engine::GpuBytes>& sent,
+EpPhase phase(const comm::TransferTiming& t, const std::vector<comm::GpuBytes>& sent,
               const topologies::TrafficRouter& r) {
   EpPhase p{.time = t.end - t.start,
             .latency = t.latency,
@@ -75,27 +75,27 @@ EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpe
   round.batch = kernels::route_batch(spec.routing);
   round.routing_time = core::Seconds(core::seconds_since(routing_start));
   const std::vector<int> gpus = topologies::first_gpus(ep);
-  const engine::EpFlows flows = engine::ep_flows(round.batch.plan, spec.mode, spec.payload, gpus);
+  const comm::EpFlows flows = comm::ep_flows(round.batch.plan, spec.mode, spec.payload, gpus);
 
   const auto platform_start = std::chrono::steady_clock::now();
   engine::Platform platform(topology, spec.spread);
   round.platform_time = core::Seconds(core::seconds_since(platform_start));
   const auto simulation_start = std::chrono::steady_clock::now();
   const auto cap = spec.sender_cap;
-  std::vector<engine::Transfer> transfers{
-      engine::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
-      engine::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
+  std::vector<comm::Transfer> transfers{
+      comm::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
+      comm::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
   };
   for (auto& t : transfers) {
-    engine::add_ep_costs(t, spec.mode, topology.node_spec());
+    comm::add_ep_costs(t, spec.mode, topology.node_spec());
   }
   const auto timings = platform.run(transfers);
   round.simulation_time = core::Seconds(core::seconds_since(simulation_start));
   const auto& router = platform.router();
   round.dispatch =
-      phase(timings[0], engine::sent_per_gpu(router, router.loads(flows.dispatch), gpus), router);
+      phase(timings[0], comm::sent_per_gpu(router, router.loads(flows.dispatch), gpus), router);
   round.combine =
-      phase(timings[1], engine::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
+      phase(timings[1], comm::sent_per_gpu(router, router.loads(flows.combine), gpus), router);
   round.dispatch.fixed_cost = transfers[0].calls.front().fixed_cost;
   round.combine.fixed_cost = transfers[1].calls.front().fixed_cost;
   const double counted = deepep_messages_per_gpu(round.batch.plan, spec.mode);

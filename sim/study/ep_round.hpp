@@ -6,24 +6,24 @@
 #include <string>
 
 #include "models/kernels/batch_routing.hpp"
-#include "sim/engine/expert_parallel.hpp"
+#include "sim/comm/expert_parallel.hpp"
 #include "topologies/topology.hpp"
 #include "topologies/traffic.hpp"
 
 namespace codesim::study {
 
 // The engine's payload vocabulary, for callers that describe a round.
-using engine::ep_payload;
-using engine::EpPayload;
-using engine::kBf16Wire;
-using engine::kFp8Wire;
-using engine::logfmt_wire;
-using engine::WireFormat;
+using comm::ep_payload;
+using comm::EpPayload;
+using comm::kBf16Wire;
+using comm::kFp8Wire;
+using comm::logfmt_wire;
+using comm::WireFormat;
 
 struct EpRoundSpec {
   kernels::BatchRoutingSpec routing;  // routing.ep GPUs: the topology's first ones
   workload::EpMode mode = workload::EpMode::deepep_normal;
-  engine::EpPayload payload;
+  comm::EpPayload payload;
   std::optional<core::BytesPerSecond> sender_cap;  // what one GPU may send (comm SMs x copy rate)
   topologies::Spread spread = topologies::Spread::even;
 };

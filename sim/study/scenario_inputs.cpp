@@ -10,23 +10,23 @@
 namespace codesim::study {
 namespace {
 
-engine::WireFormat wire_format(config::WirePrecision p) {
+comm::WireFormat wire_format(config::WirePrecision p) {
   switch (p) {
     case config::WirePrecision::bf16:
-      return engine::kBf16Wire;
+      return comm::kBf16Wire;
     case config::WirePrecision::fp8:
-      return engine::kFp8Wire;
+      return comm::kFp8Wire;
     case config::WirePrecision::logfmt8:
-      return engine::logfmt_wire(8);
+      return comm::logfmt_wire(8);
     case config::WirePrecision::logfmt10:
-      return engine::logfmt_wire(10);
+      return comm::logfmt_wire(10);
   }
-  return engine::kBf16Wire;
+  return comm::kBf16Wire;
 }
 
 }  // namespace
 
-engine::EpPayload ep_payload_of(const config::Scenario& s) {
+comm::EpPayload ep_payload_of(const config::Scenario& s) {
   const auto& p = s.workload.precision;
   if (p.dispatch != config::WirePrecision::fp8 && p.dispatch != config::WirePrecision::bf16) {
     config::scenario_error(s, "workload.precision.dispatch",
@@ -34,7 +34,7 @@ engine::EpPayload ep_payload_of(const config::Scenario& s) {
                                " is not modelled (DeepSeek studied LogFMT for combine)",
                            "fp8 or bf16");
   }
-  return engine::ep_payload({.hidden = s.model.spec.hidden,
+  return comm::ep_payload({.hidden = s.model.spec.hidden,
                              .topk = s.model.spec.moe ? s.model.spec.moe->activated_experts : 0,
                              .dispatch = wire_format(p.dispatch),
                              .combine = wire_format(p.combine)});

@@ -4,7 +4,7 @@
 
 #include "models/kernels/batch_routing.hpp"
 #include "sim/config/scenario.hpp"
-#include "sim/engine/expert_parallel.hpp"
+#include "sim/comm/expert_parallel.hpp"
 #include "sim/study/budget.hpp"
 #include "topologies/topology.hpp"
 
@@ -21,6 +21,6 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
                                        int redundant);
 
 // Dispatch and combine bytes per token from workload.precision; LogFMT dispatch is refused.
-engine::EpPayload ep_payload_of(const config::Scenario& s);
+comm::EpPayload ep_payload_of(const config::Scenario& s);
 
 }  // namespace codesim::study

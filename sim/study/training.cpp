@@ -12,8 +12,9 @@
 #include "sim/config/topology_from.hpp"
 #include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
-#include "sim/engine/step_metrics.hpp"
+#include "sim/metrics/step_metrics.hpp"
 #include "sim/engine/step_replay.hpp"
+#include "sim/fast/fast_replay.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "topologies/properties.hpp"
@@ -77,8 +78,8 @@ workload::StepProgram step_program(const Scenario& s, const workload::StepShape&
 // Parameters, gradients and optimizer state must fit before anything is simulated; the step must
 // fit the task budget.
 void check_fit(const Scenario& s, const workload::StepProgram& program,
-               const engine::StepFacts& facts, const Budget& budget) {
-  const metrics::MemoryUse memory = engine::memory_use(program, facts);
+               const metrics::StepFacts& facts, const Budget& budget) {
+  const metrics::MemoryUse memory = metrics::memory_use(program, facts);
   if (memory.fixed() > memory.capacity) {
     config::scenario_error(
         s, "hardware.hbm_capacity",
@@ -98,7 +99,7 @@ void check_fit(const Scenario& s, const workload::StepProgram& program,
   }
 }
 
-engine::StepNetwork step_network(const Scenario& s, const workload::StepShape& shape) {
+comm::StepNetwork step_network(const Scenario& s, const workload::StepShape& shape) {
   return {.shape = shape,
           .mode = s.routing.dispatch,
           .payload = ep_payload_of(s),
@@ -172,12 +173,12 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
   const workload::StepShape shape = step_shape(s);
-  const engine::StepFacts facts{.model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
+  const metrics::StepFacts facts{.model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
 
-  engine::StepNetwork network = step_network(s, shape);
+  comm::StepNetwork network = step_network(s, shape);
   const topologies::Topology topology = config::build_topology(s);
   if (options.fidelity == metrics::Fidelity::full) {
     check_platform_budget(s, topology, options.budget);  // the fast tier builds no platform
@@ -221,10 +222,10 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   // The fast tier needs only the routes; the full one builds the SimGrid platform.
   std::optional<topologies::TrafficRouter> router;
   std::optional<engine::Platform> platform;
-  engine::StepTimeline timeline;
+  comm::StepTimeline timeline;
   if (fast) {
     router.emplace(topology, config::path_spread(s));
-    timeline = engine::replay_step_analytic(*router, program, network);
+    timeline = codesim::fast::replay_step_analytic(*router, program, network);
   } else {
     platform.emplace(topology, config::path_spread(s));
     timeline = engine::replay_step(*platform, program, network);
@@ -238,19 +239,19 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());
 
   metrics::RunResult& r = run.result;
-  r = engine::measure_step(program, timeline, fast ? *router : platform->router(), facts);
+  r = metrics::measure_step(program, timeline, fast ? *router : platform->router(), facts);
   r.scenario = s.name;
   r.fidelity = options.fidelity;
   r.network = network_use(s, topology);
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
   }
-  r.notes = engine::replay_notes(program, network);
+  r.notes = comm::replay_notes(program, network);
   const auto compute_notes =
       workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu);
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
-  r.notes.push_back(engine::activation_note());
+  r.notes.push_back(metrics::activation_note());
   if (fast) {
     r.notes.push_back({core::NoteKind::method,
                        "fast tier: the step's critical path with each transfer timed alone on "

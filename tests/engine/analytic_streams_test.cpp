@@ -1,7 +1,7 @@
 // The fast tier's runner: stream order and dependencies as in the full tier, each transfer timed
 // alone (alpha + S / B per repeat, or the senders' copy time at their cap), and what it leaves
 // out: two transfers that share a link at the same time do not slow each other.
-#include "sim/engine/analytic_streams.hpp"
+#include "sim/fast/analytic_streams.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,9 @@
 
 namespace codesim::engine {
 namespace {
+
+using namespace codesim::comm;  // what these tests exercise beside the engine
+using namespace codesim::fast;  // what these tests exercise beside the engine
 
 using core::Bytes;
 using core::Seconds;

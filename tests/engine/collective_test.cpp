@@ -1,19 +1,21 @@
 // Collectives: their bytes (what each rank receives) and their times on the platform against the
 // textbook formulas.
-#include "sim/engine/collective.hpp"
+#include "sim/comm/collective.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
-#include "sim/engine/algorithm_choice.hpp"
+#include "sim/comm/algorithm_choice.hpp"
 #include "sim/engine/platform.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
 
 namespace codesim::engine {
 namespace {
+
+using namespace codesim::comm;  // what these tests exercise beside the engine
 
 using core::Bytes;
 using topologies::Family;

@@ -1,6 +1,6 @@
 // DeepEP dispatch/combine flows: payload sizes, node-limited routing in the IB bytes, two-hop vs
 // direct, conservation, and the low-latency mode's pure RDMA.
-#include "sim/engine/expert_parallel.hpp"
+#include "sim/comm/expert_parallel.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,8 @@
 
 namespace codesim::engine {
 namespace {
+
+using namespace codesim::comm;  // what these tests exercise beside the engine
 
 using topologies::Family;
 

@@ -11,6 +11,8 @@
 namespace codesim::engine {
 namespace {
 
+using namespace codesim::comm;  // what these tests exercise beside the engine
+
 using core::Bytes;
 using topologies::Family;
 using topologies::Flow;

@@ -4,12 +4,14 @@
 
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
-#include "sim/engine/step_metrics.hpp"
+#include "sim/metrics/step_metrics.hpp"
 #include "sim/workload/step_program.hpp"
 #include "tests/support/dense_step.hpp"
 
 namespace codesim::engine {
 namespace {
+
+using namespace codesim::metrics;  // what these tests exercise beside the engine
 
 using workload::PieceKind;
 using workload::Pass;

@@ -1,12 +1,12 @@
 // Validity of a stream program and an order to run it in (Kahn's algorithm over stream orders
 // and dependencies).
-#include "sim/engine/stream_check.hpp"
+#include "sim/comm/stream_check.hpp"
 
 #include <string>
 
 #include "sim/core/error.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 namespace {
 
 // Successor lists: each task's stream successor and the tasks that depend on it.
@@ -83,4 +83,4 @@ std::vector<int> stream_program_order(const StreamProgram& program) {
   return topological_order(successors(program));
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

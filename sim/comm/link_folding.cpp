@@ -1,10 +1,10 @@
 // Folding parallel links, and a transfer's loads on the folded links.
-#include "sim/engine/link_folding.hpp"
+#include "sim/comm/link_folding.hpp"
 
 #include <algorithm>
 #include <map>
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 FoldedLinks fold_links(const topologies::TrafficRouter& router) {
   const topologies::Topology& t = router.topology();
@@ -115,4 +115,4 @@ double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
   return f.wait + t.repeat * f.alone;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "sim/core/units.hpp"
-#include "sim/engine/transfer.hpp"
+#include "sim/comm/transfer.hpp"
 #include "topologies/topology.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 enum class CollectiveKind {
   all_to_all,
@@ -83,4 +83,4 @@ std::string_view nccl_protocol_name(int call);
 // NCCL's bus bandwidth factor for p ranks.
 double bus_factor(CollectiveKind k, int ranks);
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

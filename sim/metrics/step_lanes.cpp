@@ -1,10 +1,10 @@
 // Chunk spans, communication spans and exposed communication per pipeline rank.
-#include "sim/engine/step_lanes.hpp"
+#include "sim/metrics/step_lanes.hpp"
 
 #include <algorithm>
 #include <map>
 
-namespace codesim::engine {
+namespace codesim::metrics {
 namespace {
 
 using workload::ChunkKind;
@@ -47,7 +47,7 @@ metrics::CommGroup comm_group_of(workload::CommKind k) {
   return metrics::CommGroup::dp;
 }
 
-std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const StepTimeline& t) {
+std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const comm::StepTimeline& t) {
   std::vector<RankActivity> out(static_cast<std::size_t>(p.schedule.ranks));
   std::vector<std::map<int, ChunkInterval>> chunks(out.size());
   for (const auto& task : p.tasks) {
@@ -126,4 +126,4 @@ std::vector<metrics::RankLanes> pipeline_lanes(const std::vector<RankActivity>& 
   return out;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::metrics

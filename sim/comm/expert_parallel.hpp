@@ -21,11 +21,11 @@
 
 #include "models/kernels/routing_plan.hpp"
 #include "sim/core/units.hpp"
-#include "sim/engine/transfer.hpp"
+#include "sim/comm/transfer.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "topologies/traffic.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 using workload::EpMode;
 
@@ -82,4 +82,4 @@ std::vector<GpuBytes> sent_per_gpu(const topologies::TrafficRouter& r,
                                    const topologies::LinkLoads& loads,
                                    const std::vector<int>& gpus);
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "sim/engine/transfer.hpp"
+#include "sim/comm/transfer.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 // Kahn's algorithm over a graph given by its successor lists: its nodes in an order that puts
 // each after its predecessors; fewer than all of them when the graph has a cycle.
@@ -20,4 +20,4 @@ void check_stream_program(const StreamProgram& program);
 // program must have passed check_stream_program).
 std::vector<int> stream_program_order(const StreamProgram& program);
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

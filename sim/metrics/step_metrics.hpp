@@ -4,12 +4,11 @@
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
-#include "sim/engine/platform.hpp"
-#include "sim/engine/step_replay.hpp"
+#include "sim/comm/step_streams.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/workload/step_program.hpp"
 
-namespace codesim::engine {
+namespace codesim::metrics {
 
 // What the figures need beside the replay: the model, the GPU and the step's shape (the first
 // rank's EP group is its GPUs 0 .. ep - 1).
@@ -29,7 +28,7 @@ core::Note activation_note();
 // Needs no simulation: a run checks it before it starts.
 metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
 
-metrics::RunResult measure_step(const workload::StepProgram& program, const StepTimeline& timeline,
+metrics::RunResult measure_step(const workload::StepProgram& program, const comm::StepTimeline& timeline,
                                 const topologies::TrafficRouter& router, const StepFacts& facts);
 
-}  // namespace codesim::engine
+}  // namespace codesim::metrics

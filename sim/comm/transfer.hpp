@@ -9,7 +9,7 @@
 #include "sim/core/units.hpp"
 #include "topologies/traffic.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 struct Transfer {
   std::string name;
@@ -74,4 +74,4 @@ struct TaskTiming {
   core::Seconds end;
 };
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

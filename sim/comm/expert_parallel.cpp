@@ -1,11 +1,11 @@
 // Dispatch and combine flows for the three DeepEP modes.
-#include "sim/engine/expert_parallel.hpp"
+#include "sim/comm/expert_parallel.hpp"
 
 #include <stdexcept>
 
 #include "models/kernels/logfmt.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 namespace {
 
 using topologies::Flow;
@@ -123,4 +123,4 @@ std::vector<GpuBytes> sent_per_gpu(const topologies::TrafficRouter& r,
   return out;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

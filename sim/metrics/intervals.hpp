@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace codesim::engine {
+namespace codesim::metrics {
 
 struct Interval {
   double a = 0;  // start, seconds
@@ -20,4 +20,4 @@ std::vector<Interval> uncovered_parts(const Interval& x, const std::vector<Inter
 // Their total length.
 double uncovered(const Interval& x, const std::vector<Interval>& cover);
 
-}  // namespace codesim::engine
+}  // namespace codesim::metrics

@@ -1,5 +1,5 @@
 // Phases of each collective algorithm, as flows between GPUs.
-#include "sim/engine/collective.hpp"
+#include "sim/comm/collective.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace codesim::engine {
+namespace codesim::comm {
 namespace {
 
 using topologies::Flow;
@@ -345,4 +345,4 @@ std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topolo
   return phases;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

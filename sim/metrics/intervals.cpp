@@ -1,9 +1,9 @@
 // Interval union and uncovered parts.
-#include "sim/engine/intervals.hpp"
+#include "sim/metrics/intervals.hpp"
 
 #include <algorithm>
 
-namespace codesim::engine {
+namespace codesim::metrics {
 
 std::vector<Interval> merged(std::vector<Interval> v) {
   std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
@@ -46,4 +46,4 @@ double uncovered(const Interval& x, const std::vector<Interval>& cover) {
   return left;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::metrics

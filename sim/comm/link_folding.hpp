@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/transfer.hpp"
+#include "sim/comm/transfer.hpp"
 #include "topologies/traffic.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 // Folded links in pairs: 2k runs from ends[2k].first to ends[2k].second, 2k + 1 back; pairs in
 // order of their (lower, higher) vertex.
@@ -47,4 +47,4 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
 double seconds_alone(const Transfer& t, const topologies::TrafficRouter& router,
                      const FoldedLinks& links);
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

@@ -12,13 +12,13 @@
 
 #include <vector>
 
-#include "sim/engine/transfer.hpp"
+#include "sim/comm/transfer.hpp"
 #include "topologies/traffic.hpp"
 
-namespace codesim::engine {
+namespace codesim::fast {
 
 // Throws core::SimulationError, as Platform::run_streams does, for a program that cannot run.
-std::vector<TaskTiming> run_streams_analytic(const StreamProgram& program,
+std::vector<comm::TaskTiming> run_streams_analytic(const comm::StreamProgram& program,
                                              const topologies::TrafficRouter& router);
 
-}  // namespace codesim::engine
+}  // namespace codesim::fast

@@ -5,12 +5,12 @@
 
 #include <vector>
 
-#include "sim/engine/intervals.hpp"
-#include "sim/engine/step_replay.hpp"
+#include "sim/metrics/intervals.hpp"
+#include "sim/comm/step_streams.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
 #include "sim/workload/step_program.hpp"
 
-namespace codesim::engine {
+namespace codesim::metrics {
 
 struct ChunkInterval {
   Interval span;  // first task's start to the next chunk's start (or its own last end)
@@ -29,8 +29,8 @@ struct RankActivity {
 metrics::CommGroup comm_group_of(workload::CommKind k);
 
 // Per pipeline rank.
-std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const StepTimeline& t);
+std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const comm::StepTimeline& t);
 
 std::vector<metrics::RankLanes> pipeline_lanes(const std::vector<RankActivity>& ranks);
 
-}  // namespace codesim::engine
+}  // namespace codesim::metrics

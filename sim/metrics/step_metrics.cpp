@@ -1,6 +1,6 @@
 // Breakdown, throughput, exposed communication, overlapped pairs, link use and memory of a
 // replayed step, each computed by its own function from the timeline.
-#include "sim/engine/step_metrics.hpp"
+#include "sim/metrics/step_metrics.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,13 +10,13 @@
 
 #include "models/llm/analytics.hpp"
 #include "sim/core/text.hpp"
-#include "sim/engine/expert_parallel.hpp"
-#include "sim/engine/intervals.hpp"
-#include "sim/engine/step_lanes.hpp"
+#include "sim/comm/expert_parallel.hpp"
+#include "sim/metrics/intervals.hpp"
+#include "sim/metrics/step_lanes.hpp"
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/training_state.hpp"
 
-namespace codesim::engine {
+namespace codesim::metrics {
 namespace {
 
 using workload::ChunkKind;
@@ -106,7 +106,7 @@ void exposed_communication(metrics::RunResult& r, const RankActivity& first,
 
 // The median overlapped F&B pair between two plain MoE stages (no embedding, head or dense
 // layer), from its first real piece (not its wait for inputs) to its last.
-void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, const StepTimeline& t,
+void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, const comm::StepTimeline& t,
                       const StepFacts& f) {
   auto plain = [&](int stage) {
     const auto& sl = p.placement[static_cast<std::size_t>(stage)];
@@ -194,7 +194,7 @@ Tiers tier_use(const topologies::TrafficRouter& router, const topologies::LinkLo
 // Per directed link in `links`: how long the transfers that load it (`loaded`: per distinct
 // transfer, the directed links it loads, ascending) were in flight, from the end of their task's
 // own computation to the task's end, overlapping spans counted once.
-std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const StepTimeline& t,
+std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const comm::StepTimeline& t,
                                      const std::vector<std::vector<int>>& loaded,
                                      const std::vector<int>& links) {
   // Which of the links each distinct transfer loads.
@@ -232,7 +232,7 @@ std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const StepT
 // bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), the five
 // busiest links by utilization and the link tiers, each busiest link and each tier's most
 // utilized one also over the time its transfers were in flight.
-void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepTimeline& t,
+void link_use(metrics::RunResult& r, const workload::StepProgram& p, const comm::StepTimeline& t,
               const topologies::TrafficRouter& router, const StepFacts& f) {
   const auto& topo = router.topology();
   std::vector<int> runs(t.transfers.size(), 0);
@@ -256,7 +256,7 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const StepT
   std::vector<int> group(static_cast<std::size_t>(f.shape.ep));
   std::iota(group.begin(), group.end(), 0);
   core::Bytes sent;
-  for (const auto& g : sent_per_gpu(router, step_loads, group)) {
+  for (const auto& g : comm::sent_per_gpu(router, step_loads, group)) {
     sent += g.rdma;
   }
   r.ib_bytes_per_gpu = group.empty() ? core::Bytes(0) : sent / static_cast<double>(group.size());
@@ -358,7 +358,7 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   return m;
 }
 
-metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeline& t,
+metrics::RunResult measure_step(const workload::StepProgram& p, const comm::StepTimeline& t,
                                 const topologies::TrafficRouter& router, const StepFacts& f) {
   metrics::RunResult r;
   for (const auto& tt : t.tasks) {
@@ -375,4 +375,4 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const StepTimeli
   return r;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::metrics

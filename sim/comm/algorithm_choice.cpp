@@ -1,9 +1,9 @@
 // Candidates per kind, each timed alone; the fastest wins.
-#include "sim/engine/algorithm_choice.hpp"
+#include "sim/comm/algorithm_choice.hpp"
 
 #include <algorithm>
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 std::vector<CollectiveAlgorithm> candidate_algorithms(const CollectiveSpec& c,
                                                       const topologies::Topology& t,
@@ -64,4 +64,4 @@ CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
   return best;
 }
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm

@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "sim/engine/collective.hpp"
-#include "sim/engine/link_folding.hpp"
+#include "sim/comm/collective.hpp"
+#include "sim/comm/link_folding.hpp"
 
-namespace codesim::engine {
+namespace codesim::comm {
 
 // The algorithms NCCL would consider for the kind on this group: all-reduce ring, tree, nvls
 // (inside one NVSwitch domain that reduces) and, with `multi_phase`, hierarchical (whole nodes);
@@ -25,4 +25,4 @@ CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
                                       const topologies::TrafficRouter& router,
                                       const FoldedLinks& links, bool multi_phase = true);
 
-}  // namespace codesim::engine
+}  // namespace codesim::comm
