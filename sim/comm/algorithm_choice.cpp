@@ -54,8 +54,8 @@ CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
   for (const auto a : candidates) {
     CollectiveSpec trial = c;
     trial.algorithm = a;
-    const double t = time_alone(collective_transfers(trial, router.topology(), 0), router, links)
-                         .value;
+    const double t =
+        time_alone(collective_transfers(trial, router.topology(), 0), router, links).value;
     if (best_time < 0 || t < best_time) {
       best = a;
       best_time = t;

@@ -162,7 +162,7 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
                            // hierarchical: its phases inside the nodes are a reduce-scatter
                            // and an all-gather ring
                            : phase.name == "reduce-scatter in nodes" ? k.ring_reduce_scatter
-                                                                    : k.ring_all_gather;
+                                                                     : k.ring_all_gather;
         break;
       case K::send:
         break;

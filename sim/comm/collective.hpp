@@ -31,8 +31,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/units.hpp"
 #include "sim/comm/transfer.hpp"
+#include "sim/core/units.hpp"
 #include "topologies/topology.hpp"
 
 namespace codesim::comm {

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "models/kernels/routing_plan.hpp"
-#include "sim/core/units.hpp"
 #include "sim/comm/transfer.hpp"
+#include "sim/core/units.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "topologies/traffic.hpp"
 

@@ -15,10 +15,10 @@ namespace codesim::comm {
 // Folded links in pairs: 2k runs from ends[2k].first to ends[2k].second, 2k + 1 back; pairs in
 // order of their (lower, higher) vertex.
 struct FoldedLinks {
-  std::vector<int> of_directed;             // per topology directed link: its folded link
-  std::vector<std::pair<int, int>> ends;    // per folded link: (from, to) vertices
-  std::vector<double> bandwidth;            // per folded link, bytes/s
-  std::vector<int> representative;          // per folded link: a topology directed link in it
+  std::vector<int> of_directed;           // per topology directed link: its folded link
+  std::vector<std::pair<int, int>> ends;  // per folded link: (from, to) vertices
+  std::vector<double> bandwidth;          // per folded link, bytes/s
+  std::vector<int> representative;        // per folded link: a topology directed link in it
 };
 
 FoldedLinks fold_links(const topologies::TrafficRouter& router);

@@ -12,7 +12,6 @@
 namespace codesim::comm {
 namespace {
 
-
 using workload::CommKind;
 using workload::CommRef;
 
@@ -66,7 +65,8 @@ class Transfers {
         // casts show), dispatch(B) brings the input gradients back the way combine came (BF16).
         const bool outward = (c.kind == CommKind::ep_dispatch) != c.gradient;
         t.flows = outward ? f.dispatch : f.combine;
-        const double scale = static_cast<double>(n_.shape.tokens_per_gpu()) / n_.plan_tokens_per_gpu;
+        const double scale =
+            static_cast<double>(n_.shape.tokens_per_gpu()) / n_.plan_tokens_per_gpu;
         for (auto& flow : t.flows) {
           flow.bytes = flow.bytes * scale;
         }
@@ -148,7 +148,8 @@ class Transfers {
 }  // namespace
 
 StreamProgram step_stream_program(const topologies::TrafficRouter& router,
-                                  const workload::StepProgram& program, const StepNetwork& network) {
+                                  const workload::StepProgram& program,
+                                  const StepNetwork& network) {
   StreamProgram sp;
   Transfers transfers(network, router, sp.transfers);
   const int ranks = program.schedule.ranks;
@@ -159,8 +160,8 @@ StreamProgram step_stream_program(const topologies::TrafficRouter& router,
       st.transfer = transfers.index(task.rank, *task.comm);
     }
     sp.streams[static_cast<std::size_t>(task.rank * workload::kStepStreams +
-                                       static_cast<int>(task.stream))].push_back(
-        task.id);
+                                        static_cast<int>(task.stream))]
+        .push_back(task.id);
     sp.tasks.push_back(std::move(st));
   }
   return sp;
@@ -176,7 +177,6 @@ StepTimeline step_timeline(StreamProgram sp, std::vector<TaskTiming> tasks) {
   return out;
 }
 
-
 std::vector<core::Note> replay_notes(const workload::StepProgram& program, const StepNetwork& n) {
   std::vector<core::Note> notes{
       {core::NoteKind::folded,
@@ -187,11 +187,12 @@ std::vector<core::Note> replay_notes(const workload::StepProgram& program, const
            std::to_string(n.shape.tp) +
            " TP GPUs; the other replicas' identical traffic, on other nodes and planes, is not"}};
   if (!n.plans.empty()) {
-    notes.push_back(
-        {core::NoteKind::method,
-         std::to_string(n.plans.size()) + " routing plans, each over " +
-             std::to_string(n.plan_tokens_per_gpu) + " tokens per GPU with bytes scaled to " +
-             std::to_string(n.shape.tokens_per_gpu()) + "; layers and micro-batches take them in turn"});
+    notes.push_back({core::NoteKind::method, std::to_string(n.plans.size()) +
+                                                 " routing plans, each over " +
+                                                 std::to_string(n.plan_tokens_per_gpu) +
+                                                 " tokens per GPU with bytes scaled to " +
+                                                 std::to_string(n.shape.tokens_per_gpu()) +
+                                                 "; layers and micro-batches take them in turn"});
   }
   if (n.ep_sender_cap) {
     notes.push_back(

@@ -8,10 +8,10 @@
 #include <simgrid/s4u.hpp>
 #include <string>
 
-#include "sim/core/error.hpp"
-#include "sim/engine/adjacent_zone.hpp"
 #include "sim/comm/link_folding.hpp"
 #include "sim/comm/stream_check.hpp"
+#include "sim/core/error.hpp"
+#include "sim/engine/adjacent_zone.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -22,7 +22,7 @@ namespace {
 struct Prepared {
   std::vector<std::pair<int, double>> loads;  // (SimGrid directed link, bytes)
   std::vector<std::pair<int, double>> copy;   // (GPU, seconds of copy work at the cap)
-  double wait = 0;  // fixed cost and latencies, before the bytes move
+  double wait = 0;                            // fixed cost and latencies, before the bytes move
   double not_before = 0;
   int repeat = 1;
   // What it shares with other transfers (its folded links, and the GPUs whose copy work it
@@ -37,7 +37,6 @@ struct Prepared {
   mutable std::vector<double> task_flops;
   mutable std::vector<double> task_bytes;
 };
-
 
 // A transfer that found none of its resources in use when its bytes began to move: it waits
 // its time alone instead of loading SimGrid's solver, until a transfer that shares one of its
@@ -65,11 +64,11 @@ struct Platform::Impl {
   topologies::Topology topology;
   topologies::TrafficRouter router;
   std::unique_ptr<sg4::Engine> engine;
-  std::vector<sg4::Host*> hosts;          // per vertex
+  std::vector<sg4::Host*> hosts;  // per vertex
   static constexpr int kClockHosts = 512;
-  std::vector<sg4::Host*> clock_hosts;    // where stream actors live
-  comm::FoldedLinks links;  // each folded link is one direction of a SimGrid split-duplex link
-  std::vector<int> gpu_vertex;            // per GPU index
+  std::vector<sg4::Host*> clock_hosts;  // where stream actors live
+  comm::FoldedLinks links;      // each folded link is one direction of a SimGrid split-duplex link
+  std::vector<int> gpu_vertex;  // per GPU index
   // Transfers now moving bytes, per resource (Prepared::resources), and which of them run solo.
   std::vector<int> busy;
   Platform::Counts counts;
@@ -201,8 +200,9 @@ void Platform::Impl::interrupt_solos(const Prepared& p) {
 }
 
 // A ring's steps run as one phase of repeat x the bytes after its wait (fixed cost + repeat x
-// the latency): NCCL pipelines them (each chunk moves on as soon as it arrives; nothing synchronizes between steps),
-// and one SimGrid task instead of p - 1 keeps a collective over many replicas cheap to solve.
+// the latency): NCCL pipelines them (each chunk moves on as soon as it arrives; nothing
+// synchronizes between steps), and one SimGrid task instead of p - 1 keeps a collective over many
+// replicas cheap to solve.
 //
 // A transfer whose links and copying GPUs no other transfer is using when its bytes begin runs
 // solo: it waits its time alone (what the parallel task would take by itself) without entering
@@ -309,8 +309,7 @@ std::vector<comm::TaskTiming> Platform::run_streams(const comm::StreamProgram& p
   state.origin = sg4::Engine::get_clock();
   std::vector<comm::TaskTiming> timings(count);
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
-    sg4::Actor::create("s" + std::to_string(s), impl_->clock_hosts[s % Impl::kClockHosts],
-                       [&, s] {
+    sg4::Actor::create("s" + std::to_string(s), impl_->clock_hosts[s % Impl::kClockHosts], [&, s] {
       for (const int id : program.streams[s]) {
         const comm::StreamTask& task = program.tasks[static_cast<std::size_t>(id)];
         for (const int d : task.deps) {

@@ -9,7 +9,7 @@
 namespace codesim::fast {
 
 std::vector<comm::TaskTiming> run_streams_analytic(const comm::StreamProgram& program,
-                                             const topologies::TrafficRouter& router) {
+                                                   const topologies::TrafficRouter& router) {
   comm::check_stream_program(program);
   const comm::FoldedLinks links = comm::fold_links(router);
   std::vector<double> transfer(program.transfers.size());

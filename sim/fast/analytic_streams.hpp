@@ -19,6 +19,6 @@ namespace codesim::fast {
 
 // Throws core::SimulationError, as Platform::run_streams does, for a program that cannot run.
 std::vector<comm::TaskTiming> run_streams_analytic(const comm::StreamProgram& program,
-                                             const topologies::TrafficRouter& router);
+                                                   const topologies::TrafficRouter& router);
 
 }  // namespace codesim::fast

@@ -23,11 +23,11 @@ struct SearchEntry {
 };
 
 struct SearchResult {
-  std::string scenario;            // the base scenario's name
-  std::string objective;           // "tokens_per_day" or "tokens_per_day_per_usd"
+  std::string scenario;   // the base scenario's name
+  std::string objective;  // "tokens_per_day" or "tokens_per_day_per_usd"
   std::optional<double> max_network_usd;
-  int top = 0;                     // how many were simulated in full
-  std::vector<std::string> keys;   // the searched key paths
+  int top = 0;                       // how many were simulated in full
+  std::vector<std::string> keys;     // the searched key paths
   std::vector<SearchEntry> entries;  // best first: kept ones by objective, then the rejected
 };
 

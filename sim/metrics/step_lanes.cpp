@@ -47,7 +47,7 @@ metrics::CommGroup comm_group_of(workload::CommKind k) {
   return metrics::CommGroup::dp;
 }
 
-std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const comm::StepTimeline& t) {
+std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const ReplayedStep& t) {
   std::vector<RankActivity> out(static_cast<std::size_t>(p.schedule.ranks));
   std::vector<std::map<int, ChunkInterval>> chunks(out.size());
   for (const auto& task : p.tasks) {

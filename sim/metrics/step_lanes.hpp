@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "sim/metrics/intervals.hpp"
-#include "sim/comm/step_streams.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
+#include "sim/metrics/replayed_step.hpp"
 #include "sim/workload/step_program.hpp"
 
 namespace codesim::metrics {
@@ -29,7 +29,7 @@ struct RankActivity {
 metrics::CommGroup comm_group_of(workload::CommKind k);
 
 // Per pipeline rank.
-std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const comm::StepTimeline& t);
+std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const ReplayedStep& t);
 
 std::vector<metrics::RankLanes> pipeline_lanes(const std::vector<RankActivity>& ranks);
 

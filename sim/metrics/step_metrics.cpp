@@ -10,7 +10,6 @@
 
 #include "models/llm/analytics.hpp"
 #include "sim/core/text.hpp"
-#include "sim/comm/expert_parallel.hpp"
 #include "sim/metrics/intervals.hpp"
 #include "sim/metrics/step_lanes.hpp"
 #include "sim/workload/schedule.hpp"
@@ -84,8 +83,9 @@ void throughput(metrics::RunResult& r, const StepFacts& f) {
   r.tflops_causal = a.training_flops_per_token.value * per_gpu / 1e12;
   r.tflops_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / 1e12;
   r.mfu_causal = a.training_flops_per_token.value * per_gpu / f.gpu.bf16_peak.value;
-  r.hfu_causal = (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.shape.recompute)) *
-                 per_gpu / f.gpu.bf16_peak.value;
+  r.hfu_causal =
+      (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.shape.recompute)) *
+      per_gpu / f.gpu.bf16_peak.value;
   r.mfu_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / f.gpu.bf16_peak.value;
 }
 
@@ -106,7 +106,7 @@ void exposed_communication(metrics::RunResult& r, const RankActivity& first,
 
 // The median overlapped F&B pair between two plain MoE stages (no embedding, head or dense
 // layer), from its first real piece (not its wait for inputs) to its last.
-void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, const comm::StepTimeline& t,
+void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, const ReplayedStep& t,
                       const StepFacts& f) {
   auto plain = [&](int stage) {
     const auto& sl = p.placement[static_cast<std::size_t>(stage)];
@@ -152,26 +152,22 @@ struct Tiers {
   std::vector<metrics::TierUse> use;
   std::vector<int> highest;  // per tier: a directed link, -1 when none was used
 };
-Tiers tier_use(const topologies::TrafficRouter& router, const topologies::LinkLoads& loads,
-               core::Seconds step) {
-  const topologies::Graph& g = router.topology().graph();
-  const auto& topo = router.topology();
+Tiers tier_use(const ReplayedStep& step_links, core::Seconds step) {
+  const std::vector<DirectedLink>& links = step_links.links;
   std::map<std::tuple<int, int, bool, std::string>, std::pair<metrics::TierUse, int>> tiers;
-  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
-    const int a = static_cast<int>(g[router.from(static_cast<int>(d))].kind);
-    const int b = static_cast<int>(g[router.to(static_cast<int>(d))].kind);
-    const std::string name = router.tier(static_cast<int>(d));
+  for (std::size_t d = 0; d < links.size(); ++d) {
+    const DirectedLink& l = links[d];
+    const auto [a, b] = l.ends;
+    const std::string& name = step_links.tier_names[static_cast<std::size_t>(l.tier)];
     auto& [t, highest] =
         tiers.try_emplace({std::min(a, b), std::max(a, b), a > b, name}, metrics::TierUse{}, -1)
             .first->second;
     t.tier = name;
     ++t.links;
-    const double bytes = loads.bytes[d].value;
-    if (bytes > 0) {
-      const double utilization =
-          bytes / (topo.link(topo.links()[d / 2]).bandwidth.value * step.value);
+    if (l.bytes.value > 0) {
+      const double utilization = l.bytes.value / (l.bandwidth.value * step.value);
       ++t.used;
-      t.bytes += loads.bytes[d];
+      t.bytes += l.bytes;
       t.mean_utilization += utilization;
       if (utilization > t.max_utilization) {
         t.max_utilization = utilization;
@@ -191,15 +187,14 @@ Tiers tier_use(const topologies::TrafficRouter& router, const topologies::LinkLo
   return out;
 }
 
-// Per directed link in `links`: how long the transfers that load it (`loaded`: per distinct
-// transfer, the directed links it loads, ascending) were in flight, from the end of their task's
-// own computation to the task's end, overlapping spans counted once.
-std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const comm::StepTimeline& t,
-                                     const std::vector<std::vector<int>>& loaded,
+// Per directed link in `links`: how long the transfers that load it were in flight, from the end
+// of their task's own computation to the task's end, overlapping spans counted once.
+std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const ReplayedStep& t,
                                      const std::vector<int>& links) {
   // Which of the links each distinct transfer loads.
-  std::vector<std::vector<char>> loads_link(t.transfers.size());
-  for (std::size_t i = 0; i < t.transfers.size(); ++i) {
+  const auto& loaded = t.links_of_transfer;
+  std::vector<std::vector<char>> loads_link(loaded.size());
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
     for (const int d : links) {
       loads_link[i].push_back(std::binary_search(loaded[i].begin(), loaded[i].end(), d) ? 1 : 0);
     }
@@ -228,47 +223,19 @@ std::vector<core::Seconds> in_flight(const workload::StepProgram& p, const comm:
   return out;
 }
 
-// Bytes per directed link over the step (every task runs its transfer once per repeat): the IB
-// bytes the first rank's EP group sends into the network (GPU -> NIC over PCIe), the five
-// busiest links by utilization and the link tiers, each busiest link and each tier's most
-// utilized one also over the time its transfers were in flight.
-void link_use(metrics::RunResult& r, const workload::StepProgram& p, const comm::StepTimeline& t,
-              const topologies::TrafficRouter& router, const StepFacts& f) {
-  const auto& topo = router.topology();
-  std::vector<int> runs(t.transfers.size(), 0);
-  for (const int i : t.transfer_of_task) {
-    if (i >= 0) {
-      ++runs[static_cast<std::size_t>(i)];
-    }
-  }
-  topologies::LinkLoads step_loads;
-  step_loads.bytes.assign(2 * topo.links().size(), core::Bytes(0));
-  std::vector<std::vector<int>> loaded(t.transfers.size());  // per transfer: its links, ascending
-  for (std::size_t i = 0; i < t.transfers.size(); ++i) {
-    const auto loads = router.loads(t.transfers[i].flows, t.transfers[i].every_pair);
-    for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
-      step_loads.bytes[d] += loads.bytes[d] * runs[i] * t.transfers[i].repeat;
-      if (loads.bytes[d].value > 0) {
-        loaded[i].push_back(static_cast<int>(d));
-      }
-    }
-  }
-  std::vector<int> group(static_cast<std::size_t>(f.shape.ep));
-  std::iota(group.begin(), group.end(), 0);
-  core::Bytes sent;
-  for (const auto& g : comm::sent_per_gpu(router, step_loads, group)) {
-    sent += g.rdma;
-  }
-  r.ib_bytes_per_gpu = group.empty() ? core::Bytes(0) : sent / static_cast<double>(group.size());
+// The five busiest links by utilization and the link tiers, each busiest link and each tier's
+// most utilized one also over the time its transfers were in flight.
+void link_use(metrics::RunResult& r, const workload::StepProgram& p, const ReplayedStep& t) {
+  r.ib_bytes_per_gpu = t.ib_bytes_per_gpu;
   std::vector<std::pair<double, int>> use;
-  for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
-    const double bytes = step_loads.bytes[d].value;
-    if (bytes > 0) {
-      const auto& link = topo.link(topo.links()[d / 2]);
-      use.emplace_back(bytes / (link.bandwidth.value * r.step_time.value), static_cast<int>(d));
+  for (std::size_t d = 0; d < t.links.size(); ++d) {
+    const DirectedLink& l = t.links[d];
+    if (l.bytes.value > 0) {
+      use.emplace_back(l.bytes.value / (l.bandwidth.value * r.step_time.value),
+                       static_cast<int>(d));
     }
   }
-  Tiers tiers = tier_use(router, step_loads, r.step_time);
+  Tiers tiers = tier_use(t, r.step_time);
   std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) {
     return x.first != y.first ? x.first > y.first : x.second < y.second;
   });
@@ -283,18 +250,14 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const comm:
       measured.push_back(d);
     }
   }
-  const std::vector<core::Seconds> flight = in_flight(p, t, loaded, measured);
+  const std::vector<core::Seconds> flight = in_flight(p, t, measured);
   auto driven = [&](std::size_t i) {
-    const auto d = static_cast<std::size_t>(measured[i]);
-    return flight[i].value > 0
-               ? step_loads.bytes[d].value /
-                     (topo.link(topo.links()[d / 2]).bandwidth.value * flight[i].value)
-               : 0.0;
+    const DirectedLink& l = t.links[static_cast<std::size_t>(measured[i])];
+    return flight[i].value > 0 ? l.bytes.value / (l.bandwidth.value * flight[i].value) : 0.0;
   };
   for (std::size_t i = 0; i < busiest; ++i) {
-    const int d = measured[i];
-    r.busiest_links.push_back({router.describe(d), step_loads.bytes[static_cast<std::size_t>(d)],
-                               use[i].first, flight[i], driven(i)});
+    const DirectedLink& l = t.links[static_cast<std::size_t>(measured[i])];
+    r.busiest_links.push_back({l.name, l.bytes, use[i].first, flight[i], driven(i)});
   }
   std::size_t next = busiest;
   for (std::size_t k = 0; k < tiers.use.size(); ++k) {
@@ -340,26 +303,26 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   // Korthikanti et al.: tensor parallelism with sequence parallelism divides all 34 by t;
   // without it only 24 of them.
   const double tp = f.shape.tp;
-  const double share =
-      f.shape.tp <= 1 ? 1.0
-                : (f.shape.sequence_parallel ? 1.0 / tp
-                                       : (10.0 + 24.0 / tp) /
-                                             workload::kActivationHiddensPerTokenLayer);
+  const double share = f.shape.tp <= 1
+                           ? 1.0
+                           : (f.shape.sequence_parallel
+                                  ? 1.0 / tp
+                                  : (10.0 + 24.0 / tp) / workload::kActivationHiddensPerTokenLayer);
   m.activations = activation_bytes_per_token_layer(*f.model) *
                   (m.peak_in_flight * layers * f.shape.tokens_per_cp_shard() * share);
   if (f.shape.recompute == workload::Recompute::full) {
     // Layer inputs of every micro-batch in flight, and one layer's whole activations while it is
     // recomputed.
-    m.activations = core::Bytes(f.model->hidden * f.shape.tokens_per_cp_shard() *
-                                (workload::kRecomputedHiddensPerTokenLayer * m.peak_in_flight *
-                                     layers +
-                                 workload::kActivationHiddensPerTokenLayer));
+    m.activations =
+        core::Bytes(f.model->hidden * f.shape.tokens_per_cp_shard() *
+                    (workload::kRecomputedHiddensPerTokenLayer * m.peak_in_flight * layers +
+                     workload::kActivationHiddensPerTokenLayer));
   }
   return m;
 }
 
-metrics::RunResult measure_step(const workload::StepProgram& p, const comm::StepTimeline& t,
-                                const topologies::TrafficRouter& router, const StepFacts& f) {
+metrics::RunResult measure_step(const workload::StepProgram& p, const ReplayedStep& t,
+                                const StepFacts& f) {
   metrics::RunResult r;
   for (const auto& tt : t.tasks) {
     r.step_time = std::max(r.step_time, tt.end);
@@ -370,7 +333,7 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const comm::Step
   throughput(r, f);
   exposed_communication(r, ranks.front(), r.lanes.front());
   overlapped_pairs(r, p, t, f);
-  link_use(r, p, t, router, f);
+  link_use(r, p, t);
   r.memory = memory_use(p, f);
   return r;
 }

@@ -4,7 +4,7 @@
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
-#include "sim/comm/step_streams.hpp"
+#include "sim/metrics/replayed_step.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/workload/step_program.hpp"
 
@@ -28,7 +28,7 @@ core::Note activation_note();
 // Needs no simulation: a run checks it before it starts.
 metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
 
-metrics::RunResult measure_step(const workload::StepProgram& program, const comm::StepTimeline& timeline,
-                                const topologies::TrafficRouter& router, const StepFacts& facts);
+metrics::RunResult measure_step(const workload::StepProgram& program, const ReplayedStep& step,
+                                const StepFacts& facts);
 
 }  // namespace codesim::metrics

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "models/kernels/batch_routing.hpp"
+#include "sim/comm/replayed_step.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"
 #include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
-#include "sim/metrics/step_metrics.hpp"
 #include "sim/engine/step_replay.hpp"
 #include "sim/fast/fast_replay.hpp"
+#include "sim/metrics/step_metrics.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "topologies/properties.hpp"
@@ -173,7 +174,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
   const workload::StepShape shape = step_shape(s);
-  const metrics::StepFacts facts{.model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
+  const metrics::StepFacts facts{
+      .model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
@@ -239,7 +241,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());
 
   metrics::RunResult& r = run.result;
-  r = metrics::measure_step(program, timeline, fast ? *router : platform->router(), facts);
+  r = metrics::measure_step(
+      program, comm::replayed_step(timeline, fast ? *router : platform->router(), shape.ep), facts);
   r.scenario = s.name;
   r.fidelity = options.fidelity;
   r.network = network_use(s, topology);

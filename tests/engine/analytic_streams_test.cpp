@@ -38,9 +38,8 @@ TEST(AnalyticStreams, TasksFollowTheirStreamAndDependencies) {
   const topologies::TrafficRouter router(t, topologies::Spread::even);
   StreamProgram p;
   p.transfers = {across(1e8)};
-  p.tasks = {{.duration = Seconds(1e-3)},
-             {.transfer = 0},
-             {.duration = Seconds(0.5e-3), .deps = {1}}};
+  p.tasks = {
+      {.duration = Seconds(1e-3)}, {.transfer = 0}, {.duration = Seconds(0.5e-3), .deps = {1}}};
   p.streams = {{0, 1}, {2}};
   const auto timing = run_streams_analytic(p, router);
   const double sent =

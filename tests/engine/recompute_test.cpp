@@ -13,8 +13,8 @@ namespace {
 
 using namespace codesim::metrics;  // what these tests exercise beside the engine
 
-using workload::PieceKind;
 using workload::Pass;
+using workload::PieceKind;
 using workload::Recompute;
 
 workload::StepSpec llama_step(Recompute r) {

@@ -134,9 +134,8 @@ TEST(ContextParallel, EachLayerGathersTheSequencesKeysAndValues) {
   EXPECT_DOUBLE_EQ(cp.at(CommKind::cp_reduce_scatter).second, layers * 4 * kv);
   // Each GPU computes half the tokens: its TP activations halve too.
   const auto tp_half = tp_traffic(p).at(CommKind::tp_all_gather).second;
-  const auto tp_whole = tp_traffic(workload::build_step_program(tp_step(8, true)))
-                            .at(CommKind::tp_all_gather)
-                            .second;
+  const auto tp_whole =
+      tp_traffic(workload::build_step_program(tp_step(8, true))).at(CommKind::tp_all_gather).second;
   EXPECT_NEAR(tp_half / tp_whole, 0.5, 1e-9);
 }
 

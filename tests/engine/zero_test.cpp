@@ -68,10 +68,8 @@ TEST(Zero, StageThreeGathersEachLayerTwiceAndScattersItsGradientsOnce) {
   // (FP32 gradients after each backward).
   const auto three = workload::build_step_program(zero_step(3));
   const StageParams sp = first_stage_params(three);
-  EXPECT_NEAR(dp_bytes(three, CommKind::dp_all_gather), 8 * (2 * sp.layers + sp.embedding) * 2,
-              1);
-  EXPECT_NEAR(dp_bytes(three, CommKind::dp_reduce_scatter), 8 * (sp.layers + sp.embedding) * 4,
-              1);
+  EXPECT_NEAR(dp_bytes(three, CommKind::dp_all_gather), 8 * (2 * sp.layers + sp.embedding) * 2, 1);
+  EXPECT_NEAR(dp_bytes(three, CommKind::dp_reduce_scatter), 8 * (sp.layers + sp.embedding) * 4, 1);
 }
 
 TEST(Zero, StagesOneAndTwoReduceTheGradientsOncePerStepOrOncePerMicroBatch) {
