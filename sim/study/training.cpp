@@ -168,6 +168,76 @@ metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& t
           net.cost.total_usd()};
 }
 
+// The routing plans of the step's EP group (none without expert parallelism), the rows each
+// expert of the busiest GPU takes per micro-batch, and the routing's note.
+struct Routing {
+  std::vector<kernels::RoutingPlan> plans;
+  std::vector<double> busiest_rows;
+  std::vector<core::Note> notes;
+};
+Routing route_step(const Scenario& s, const workload::StepShape& shape, RoutingCache* cache) {
+  Routing out;
+  if (shape.ep <= 1) {
+    return out;
+  }
+  const auto spec = routing_spec(s, s.routing.sample_tokens * shape.ep, shape.ep, 0);
+  const std::vector<kernels::RoutedBatch> batches = routed(spec, s, cache);
+  out.busiest_rows = busiest_expert_rows(
+      batches, static_cast<double>(shape.tokens_per_gpu()) / s.routing.sample_tokens);
+  for (const auto& batch : batches) {
+    out.plans.push_back(batch.plan);
+  }
+  out.notes.push_back(kernels::routing_note(spec, s.routing.plans));
+  return out;
+}
+
+// The program replayed by the tier asked for (the fast one needs only the routes; the full one
+// builds the SimGrid platform), with the replay's counts in `bench`.
+metrics::ReplayedStep replay(const Scenario& s, const topologies::Topology& topology,
+                             const workload::StepProgram& program, const comm::StepNetwork& network,
+                             metrics::Fidelity fidelity, TrainingBench& bench,
+                             comm::StepTimeline& timeline) {
+  if (fidelity == metrics::Fidelity::fast) {
+    const topologies::TrafficRouter router(topology, config::path_spread(s));
+    timeline = codesim::fast::replay_step_analytic(router, program, network);
+    return comm::replayed_step(timeline, router, network.shape.ep);
+  }
+  engine::Platform platform(topology, config::path_spread(s));
+  timeline = engine::replay_step(platform, program, network);
+  const auto counts = platform.counts();
+  bench.solo = counts.solo;
+  bench.interrupted = counts.interrupted;
+  bench.solved = counts.solved;
+  return comm::replayed_step(timeline, platform.router(), network.shape.ep);
+}
+
+// What every model that made the run assumed, in the report's order: the replay's folding first,
+// then the compute model's fits, the replay's other notes, the routing, the activation estimate,
+// the tier, and a warning when the activation upper bound does not fit.
+void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepProgram& program,
+               const comm::StepNetwork& network, const std::vector<core::Note>& routing_notes) {
+  r.notes = comm::replay_notes(program, network);
+  const auto compute_notes =
+      workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu);
+  r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
+  r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
+  r.notes.push_back(metrics::activation_note());
+  if (r.fidelity == metrics::Fidelity::fast) {
+    r.notes.push_back({core::NoteKind::method,
+                       "fast tier: the step's critical path with each transfer timed alone on "
+                       "its bottleneck link (no SimGrid, no link sharing between concurrent "
+                       "transfers; a link above 100% while in flight is that left-out "
+                       "contention)"});
+  }
+  if (r.memory.total() > r.memory.capacity) {
+    r.notes.push_back({core::NoteKind::warning,
+                       "with the activation upper bound the first rank needs " +
+                           core::fixed(r.memory.total().value / 1e9, 1) + " GB of " +
+                           core::fixed(r.memory.capacity.value / 1e9, 0) +
+                           " GB; it fits only with recomputation or lower-precision activations"});
+  }
+}
+
 }  // namespace
 
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
@@ -182,7 +252,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
 
   comm::StepNetwork network = step_network(s, shape);
   const topologies::Topology topology = config::build_topology(s);
-  if (options.fidelity == metrics::Fidelity::full) {
+  const bool fast = options.fidelity == metrics::Fidelity::fast;
+  if (!fast) {
     check_platform_budget(s, topology, options.budget);  // the fast tier builds no platform
   }
   auto say = [&](const std::string& line) {
@@ -193,82 +264,38 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   say("routing " + std::to_string(shape.ep > 1 ? s.routing.plans : 0) +
       " micro-batches through the reference gate...");
   const auto detour = config::path_spread(s);
-  if (options.fidelity == metrics::Fidelity::full &&
-      (detour == topologies::Spread::valiant || detour == topologies::Spread::ugal)) {
+  if (!fast && (detour == topologies::Spread::valiant || detour == topologies::Spread::ugal)) {
     say("a detour through every router puts the step's transfers on shared links all at once: "
         "the full tier can take tens of minutes at thousands of GPUs (--fidelity fast: seconds)");
   }
-  std::vector<core::Note> routing_notes;
-  std::vector<double> busiest_rows;
   const auto routing_start = std::chrono::steady_clock::now();
-  if (shape.ep > 1) {
-    const auto spec = routing_spec(s, s.routing.sample_tokens * shape.ep, shape.ep, 0);
-    const std::vector<kernels::RoutedBatch> batches = routed(spec, s, options.routing_cache);
-    busiest_rows = busiest_expert_rows(
-        batches, static_cast<double>(shape.tokens_per_gpu()) / s.routing.sample_tokens);
-    for (const auto& batch : batches) {
-      network.plans.push_back(batch.plan);
-    }
-    routing_notes.push_back(kernels::routing_note(spec, s.routing.plans));
-  }
+  Routing routing = route_step(s, shape, options.routing_cache);
+  network.plans = std::move(routing.plans);
   run.bench.routing = core::Seconds(core::seconds_since(routing_start));
   // The experts' GEMMs at the busiest GPU's rows (which moves layers between stages a little).
-  const workload::StepProgram program = step_program(s, shape, std::move(busiest_rows));
+  const workload::StepProgram program = step_program(s, shape, std::move(routing.busiest_rows));
   check_fit(s, program, facts, options.budget);
 
-  const bool fast = options.fidelity == metrics::Fidelity::fast;
   say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
       std::to_string(s.parallelism.pp) + " pipeline ranks " +
       (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
   const auto sim_start = std::chrono::steady_clock::now();
-  // The fast tier needs only the routes; the full one builds the SimGrid platform.
-  std::optional<topologies::TrafficRouter> router;
-  std::optional<engine::Platform> platform;
   comm::StepTimeline timeline;
-  if (fast) {
-    router.emplace(topology, config::path_spread(s));
-    timeline = codesim::fast::replay_step_analytic(*router, program, network);
-  } else {
-    platform.emplace(topology, config::path_spread(s));
-    timeline = engine::replay_step(*platform, program, network);
-    const auto counts = platform->counts();
-    run.bench.solo = counts.solo;
-    run.bench.interrupted = counts.interrupted;
-    run.bench.solved = counts.solved;
-  }
+  const metrics::ReplayedStep replayed =
+      replay(s, topology, program, network, options.fidelity, run.bench, timeline);
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
   run.bench.tasks = static_cast<long long>(program.tasks.size());
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());
 
   metrics::RunResult& r = run.result;
-  r = metrics::measure_step(
-      program, comm::replayed_step(timeline, fast ? *router : platform->router(), shape.ep), facts);
+  r = metrics::measure_step(program, replayed, facts);
   r.scenario = s.name;
   r.fidelity = options.fidelity;
   r.network = network_use(s, topology);
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
   }
-  r.notes = comm::replay_notes(program, network);
-  const auto compute_notes =
-      workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu);
-  r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
-  r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
-  r.notes.push_back(metrics::activation_note());
-  if (fast) {
-    r.notes.push_back({core::NoteKind::method,
-                       "fast tier: the step's critical path with each transfer timed alone on "
-                       "its bottleneck link (no SimGrid, no link sharing between concurrent "
-                       "transfers; a link above 100% while in flight is that left-out "
-                       "contention)"});
-  }
-  if (r.memory.total() > r.memory.capacity) {
-    r.notes.push_back({core::NoteKind::warning,
-                       "with the activation upper bound the first rank needs " +
-                           core::fixed(r.memory.total().value / 1e9, 1) + " GB of " +
-                           core::fixed(r.memory.capacity.value / 1e9, 0) +
-                           " GB; it fits only with recomputation or lower-precision activations"});
-  }
+  add_notes(r, s, program, network, routing.notes);
   if (options.keep_trace) {
     run.trace = workload::to_step_trace(program);
     for (const auto& t : timeline.tasks) {
