@@ -53,7 +53,8 @@ std::string schema_markdown() {
       "(`routing.node_limit: [1, 2, 4, 8]`) or a range (`hardware.comm_sms: {from: 16, to: 32,\n"
       "step: 8}`; numbers and quantities). `codesim run` ignores the sweep and runs the base.\n\n"
       "An optional `search:` section is for `codesim search`: `keys:` (key paths with candidate\n"
-      "values, as in a sweep, combined every way), `objective:` (`tokens_per_day`, the default, or\n"
+      "values, as in a sweep, combined every way), `objective:` (`tokens_per_day`, the default, "
+      "or\n"
       "`tokens_per_day_per_usd` per network dollar), `max_network_usd:` (optional bound) and\n"
       "`top:` (how many to simulate in full, default 10). A configuration that does not decode,\n"
       "fit in memory or keep the bound is rejected with its reason.\n";
