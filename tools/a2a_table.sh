@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 bin=build/sim/cli/codesim
 [ -x "$bin" ] || ./tools/build.sh codesim >/dev/null
 row() {  # mode ep tokens topology published-dispatch published-combine unit(GBps|us) flags...
-  "$bin" a2a --hardware h800 --mode "$1" --ep "$2" --tokens "$3" --topology "$4" --strength 0 \
+  "$bin" a2a --gpu h800 --mode "$1" --ep "$2" --tokens "$3" --family "$4" --strength 0 \
     --format json "${@:8}" | python3 -c '
 import json, sys
 mode, unit, pd, pc = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])

@@ -48,22 +48,44 @@ CLI::Option* add_format(CLI::App* cmd, report::Format& format,
   return cmd->add_option("--format", format, doc)->transform(CLI::CheckedTransformer(names));
 }
 
-// --family/--topology, --hardware, --nodes and the size flags of a network.
-void add_network_flags(CLI::App* cmd, cli::NetworkFlags& f, const std::string& nodes_doc) {
-  cmd->add_option("--family,--topology", f.family,
-                  "Network: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
-  cmd->add_option("--hardware", f.hardware, "Hardware preset for the nodes");
-  cmd->add_option("--nodes", f.nodes, nodes_doc)->check(CLI::Range(0, 10'000'000));
-  cmd->add_option("--radix", f.radix, "Switch ports (fat trees)");
-  cmd->add_option("--planes", f.planes, "MPFT planes");
+// The flags of a network, named as the scenario keys they stand for (topology.switch_radix is
+// --switch-radix); the shorter spellings of earlier releases stay as hidden aliases. A default that
+// differs from the schema's says so.
+void add_network_flags(CLI::App* cmd, cli::NetworkFlags& f, const std::string& nodes_doc,
+                       const std::string& family_default) {
+  auto alias = [&](const std::string& name, auto& value) {
+    return cmd->add_option(name, value)->group("");  // hidden from --help
+  };
+  cmd->add_option(
+      "--family", f.family,
+      "topology.family: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)" +
+          (family_default.empty() ? std::string()
+                                  : " (default here " + family_default + "; the schema's node)"));
+  alias("--topology", f.family);
+  cmd->add_option("--gpu", f.hardware, "hardware.gpu: the hardware preset of the nodes");
+  alias("--hardware", f.hardware);
+  cmd->add_option("--nodes", f.nodes, "hardware.nodes: " + nodes_doc)
+      ->check(CLI::Range(0, 10'000'000));
+  cmd->add_option("--switch-radix", f.radix, "topology.switch_radix: switch ports (fat trees)");
+  alias("--radix", f.radix);
+  cmd->add_option("--planes", f.planes,
+                  "topology.planes: MPFT planes (default here 8, one per GPU of a node; the "
+                  "schema's 1)");
   cmd->add_option("--oversubscription", f.oversubscription,
-                  "Fat trees: 1:R at the top tier (default 1, full bisection)");
-  cmd->add_option("--q", f.q, "Slim Fly q (prime)");
-  cmd->add_option("--p", f.p, "Slim Fly / Dragonfly endpoints per router");
-  cmd->add_option("--a", f.a, "Dragonfly routers per group");
-  cmd->add_option("--h", f.h, "Dragonfly global links per router");
-  cmd->add_option("--groups", f.groups, "Dragonfly groups");
-  cmd->add_option("--plane-crossing", f.plane_crossing, "MPFT: at-source or at-destination")
+                  "topology.oversubscription: fat trees 1:R at the top tier (1: full bisection)");
+  cmd->add_option("--slimfly-q", f.q, "topology.slimfly_q: Slim Fly q (prime)");
+  alias("--q", f.q);
+  cmd->add_option("--endpoints-per-router", f.p,
+                  "topology.endpoints_per_router: Slim Fly / Dragonfly endpoints per router");
+  alias("--p", f.p);
+  cmd->add_option("--dragonfly-a", f.a, "topology.dragonfly_a: Dragonfly routers per group");
+  alias("--a", f.a);
+  cmd->add_option("--dragonfly-h", f.h, "topology.dragonfly_h: Dragonfly global links per router");
+  alias("--h", f.h);
+  cmd->add_option("--dragonfly-groups", f.groups, "topology.dragonfly_groups: Dragonfly groups");
+  alias("--groups", f.groups);
+  cmd->add_option("--plane-crossing", f.plane_crossing,
+                  "topology.plane_crossing: MPFT at-source or at-destination")
       ->check(CLI::IsMember({"at-source", "at-destination"}));
 }
 
@@ -133,7 +155,7 @@ Command add_topo(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "topo", "Build a topology and print its properties, routes or DOT; compare ISCA Table 3");
   cmd->add_option("--scenario", o->scenario, "Take the topology from a scenario");
-  add_network_flags(cmd, o->network, "Nodes (default: fill the network)");
+  add_network_flags(cmd, o->network, "nodes (default: fill the network)", "");
   cmd->add_option("--compare", o->compare, "ISCA Table 3 instances, e.g. ft2,mpft,ft3,sf,df");
   cmd->add_option("--route", o->route, "Equal-cost routes between GPUs A,B");
   cmd->add_flag("--bench", o->bench, "Print build time and peak memory");
@@ -247,7 +269,7 @@ Command add_a2a(CLI::App& app) {
   auto o = options<cli::A2aOptions>();
   auto* cmd = app.add_subcommand(
       "a2a", "One expert-parallel dispatch + combine (DeepEP modes) on a simulated cluster");
-  add_network_flags(cmd, o->network, "Nodes (default: the EP group's)");
+  add_network_flags(cmd, o->network, "nodes (default: the EP group's)", "mpft");
   cmd->add_option("--model", o->model, "MoE model preset (experts, groups, top-k, hidden)");
   cmd->add_option("--ep", o->ep, "Expert-parallel GPUs (must divide the routed experts)");
   cmd->add_option("--tokens", o->tokens, "Tokens per GPU");
@@ -286,7 +308,7 @@ Command add_collective(CLI::App& app) {
   auto o = options<cli::CollectiveOptions>();
   auto* cmd = app.add_subcommand(
       "collective", "Time and bus bandwidth of a collective per message size (as NCCL tests)");
-  add_network_flags(cmd, o->network, "Nodes (default: enough for the GPUs)");
+  add_network_flags(cmd, o->network, "nodes (default: enough for the GPUs)", "");
   cmd->add_option("--kind", o->kind, "all-reduce, all-gather, reduce-scatter, all-to-all or send");
   cmd->add_option("--algorithm", o->algorithm,
                   "auto (NCCL's choice per size, the default), ring, tree, nvls, direct or "
@@ -308,8 +330,7 @@ Command add_schedule(CLI::App& app) {
       "schedule", "A pipeline schedule's chunks per rank, chart, bubble and activations");
   cmd->add_option("--method", o->method, "1f1b, zb1p, dualpipe, dualpipev or interleaved-1f1b");
   cmd->add_option("--pp", o->pp, "Pipeline ranks (devices)");
-  cmd->add_option("--virtual-stages", o->virtual_stages,
-                  "Stages per rank (interleaved-1f1b)")
+  cmd->add_option("--virtual-stages", o->virtual_stages, "Stages per rank (interleaved-1f1b)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--chunks", o->chunks, "Micro-batches");
   cmd->add_option("--f", o->f, "A forward chunk, e.g. 1ms");
@@ -444,7 +465,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands{
       add_model(app), add_describe(app), add_check(app),  add_topo(app),       add_kernels(app),
       add_cost(app),  add_trace(app),    add_a2a(app),    add_collective(app), add_schedule(app),
-      add_run(app),   add_sweep(app),    add_search(app),    add_compare(app)};
+      add_run(app),   add_sweep(app),    add_search(app), add_compare(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -33,9 +33,15 @@ Family family_from(std::string_view command, const std::string& name) {
 // Flag that sets each spec parameter, for messages.
 std::string flag_of(const std::string& parameter) {
   static const std::map<std::string, std::string> flags = {
-      {"switch_radix", "--radix"},      {"planes", "--planes"}, {"slimfly_q", "--q"},
-      {"endpoints_per_router", "--p"},  {"dragonfly_a", "--a"}, {"dragonfly_h", "--h"},
-      {"dragonfly_groups", "--groups"}, {"nodes", "--nodes"},   {"family", "--family"},
+      {"switch_radix", "--switch-radix"},
+      {"planes", "--planes"},
+      {"slimfly_q", "--slimfly-q"},
+      {"endpoints_per_router", "--endpoints-per-router"},
+      {"dragonfly_a", "--dragonfly-a"},
+      {"dragonfly_h", "--dragonfly-h"},
+      {"dragonfly_groups", "--dragonfly-groups"},
+      {"nodes", "--nodes"},
+      {"family", "--family"},
       {"oversubscription", "--oversubscription"}};
   const auto it = flags.find(parameter);
   return it == flags.end() ? parameter : it->second;
@@ -51,8 +57,8 @@ topologies::Spread spread_of(std::string_view command, const std::string& name) 
       {"ugal", topologies::Spread::ugal}};
   const auto found = spreads.find(name);
   if (found == spreads.end()) {
-    throw_usage_error(command, "unknown spread '" + name + "'", "one of: even, hashed, valiant, ugal",
-                      "--spread");
+    throw_usage_error(command, "unknown spread '" + name + "'",
+                      "one of: even, hashed, valiant, ugal", "--spread");
   }
   return found->second;
 }

@@ -57,17 +57,37 @@ TEST(TopoCli, RouteAndDot) {
   EXPECT_NE(dot.out.find("label=\"plane 7\""), std::string::npos);
 }
 
+// The network flags are the schema's keys; --help says which key each one sets and where a
+// subcommand's default differs from the schema's, and hides the old spellings.
+TEST(TopoCli, NetworkFlagsAreTheSchemaKeys) {
+  const auto help = run_codesim("a2a --help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* flag :
+       {"--switch-radix", "--slimfly-q", "--endpoints-per-router", "--dragonfly-a", "--dragonfly-h",
+        "--dragonfly-groups", "--gpu", "--family", "--planes", "--oversubscription"}) {
+    EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
+  }
+  EXPECT_NE(help.out.find("topology.family: node, ft2"), std::string::npos);
+  EXPECT_NE(help.out.find("(default here mpft; the schema's node)"), std::string::npos);
+  EXPECT_NE(help.out.find("(default here 8, one per GPU of a node; the schema's 1)"),
+            std::string::npos);
+  EXPECT_EQ(help.out.find("--radix"), std::string::npos);  // hidden alias
+  EXPECT_EQ(run_codesim("collective --help").out.find("default here"),
+            run_codesim("collective --help").out.find("default here 8"));  // only --planes differs
+}
+
 TEST(TopoCli, BadSpecsNameTheFlag) {
   const auto r = run_codesim("topo --family ft2 --radix 8 --nodes 5");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "codesim topo: error: --nodes: 5 nodes x 8 GPUs = 40 endpoints exceed the ft2's 32\n");
-  const auto q = run_codesim("topo --family sf --q 28 --p 21");
+  // Flags are named as the scenario keys (topology.slimfly_q); the short spellings still work.
+  const auto q = run_codesim("topo --family sf --slimfly-q 28 --endpoints-per-router 21");
   EXPECT_EQ(q.exit_code, 2);
   EXPECT_EQ(q.err,
-            "codesim topo: error: --q: must be a prime of at least 5 (codesim builds MMS graphs "
-            "over prime "
-            "fields), got 28\n");
+            "codesim topo: error: --slimfly-q: must be a prime of at least 5 (codesim builds MMS "
+            "graphs over prime fields), got 28\n");
+  EXPECT_EQ(run_codesim("topo --family sf --q 28 --p 21").err, q.err);
   const auto c = run_codesim("topo --compare ft2,xx");
   EXPECT_EQ(c.exit_code, 2);
   EXPECT_EQ(c.err,
