@@ -54,84 +54,104 @@ long long endpoint_capacity(const NetworkSpec& s) {
   return 0;
 }
 
-std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_node) {
-  std::vector<SpecProblem> p;
-  const long long endpoints = static_cast<long long>(nodes) * gpus_per_node;
-  const bool fat_tree = s.family == Family::ft2 || s.family == Family::ft3 ||
-                        s.family == Family::mrft || s.family == Family::mpft;
-  if (!fat_tree && s.oversubscription != 1) {
-    p.push_back({"oversubscription", "only fat trees (ft2, ft3, mrft, mpft) have a tier to "
-                                     "oversubscribe; " +
-                                         std::string(family_name(s.family)) + " takes 1, got " +
-                                         n(s.oversubscription)});
+namespace {
+
+// A fat tree's switch radix and oversubscription.
+void fat_tree_problems(const NetworkSpec& s, std::vector<SpecProblem>& p) {
+  if (s.radix < 4 || s.radix % 2 != 0) {
+    p.push_back({"switch_radix",
+                 "must be even and at least 4 (half the ports down, half up), got " + n(s.radix)});
+    return;
   }
+  if (s.oversubscription < 1 || s.oversubscription > s.radix / 2) {
+    p.push_back({"oversubscription", "must be from 1 (full bisection) to radix / 2 = " +
+                                         n(s.radix / 2) + ", got " + n(s.oversubscription)});
+  }
+}
+
+void slim_fly_problems(const NetworkSpec& s, std::vector<SpecProblem>& p) {
+  if (!is_prime(s.slimfly_q) || s.slimfly_q < 5) {
+    p.push_back(
+        {"slimfly_q",
+         "must be a prime of at least 5 (codesim builds MMS graphs over prime fields), got " +
+             n(s.slimfly_q)});
+  }
+  if (s.endpoints_per_router < 1) {
+    p.push_back({"endpoints_per_router", "must be at least 1, got " + n(s.endpoints_per_router)});
+  }
+}
+
+void dragonfly_problems(const NetworkSpec& s, std::vector<SpecProblem>& p) {
+  if (s.dragonfly_a < 2) {
+    p.push_back({"dragonfly_a", "a group needs at least 2 routers, got " + n(s.dragonfly_a)});
+  }
+  if (s.dragonfly_h < 1) {
+    p.push_back(
+        {"dragonfly_h", "each router needs at least 1 global link, got " + n(s.dragonfly_h)});
+  }
+  if (s.endpoints_per_router < 1) {
+    p.push_back({"endpoints_per_router", "must be at least 1, got " + n(s.endpoints_per_router)});
+  }
+  if (s.dragonfly_groups < 2) {
+    p.push_back({"dragonfly_groups", "must be at least 2, got " + n(s.dragonfly_groups)});
+    return;
+  }
+  if (s.dragonfly_a < 2 || s.dragonfly_h < 1) {
+    return;
+  }
+  const long long max_groups = static_cast<long long>(s.dragonfly_a) * s.dragonfly_h + 1;
+  if (s.dragonfly_groups > max_groups) {
+    p.push_back({"dragonfly_groups", "at most a x h + 1 = " + n(max_groups) +
+                                         " groups can all be joined directly, got " +
+                                         n(s.dragonfly_groups)});
+  }
+  const long long ends = static_cast<long long>(s.dragonfly_groups) * s.dragonfly_a * s.dragonfly_h;
+  if (ends % 2 != 0) {
+    p.push_back({"dragonfly_groups",
+                 "groups x a x h must be even (each global link has two ends), got " + n(ends)});
+  }
+}
+
+// Problems of the spec alone, before its size is checked against the nodes.
+void shape_problems(const NetworkSpec& s, int nodes, std::vector<SpecProblem>& p) {
   switch (s.family) {
     case Family::node:
       if (nodes != 1) {
         p.push_back({"family", "a single node has no network; " + n(nodes) +
                                    " nodes need one (ft2, mpft, ...)"});
       }
-      return p;
+      break;
     case Family::ft2:
     case Family::ft3:
     case Family::mrft:
     case Family::mpft:
-      if (s.radix < 4 || s.radix % 2 != 0) {
-        p.push_back(
-            {"switch_radix",
-             "must be even and at least 4 (half the ports down, half up), got " + n(s.radix)});
-        return p;
-      }
-      if (s.oversubscription < 1 || s.oversubscription > s.radix / 2) {
-        p.push_back({"oversubscription", "must be from 1 (full bisection) to radix / 2 = " +
-                                             n(s.radix / 2) + ", got " +
-                                             n(s.oversubscription)});
-        return p;
-      }
+      fat_tree_problems(s, p);
       break;
     case Family::slimfly:
-      if (!is_prime(s.slimfly_q) || s.slimfly_q < 5) {
-        p.push_back(
-            {"slimfly_q",
-             "must be a prime of at least 5 (codesim builds MMS graphs over prime fields), got " +
-                 n(s.slimfly_q)});
-      }
-      if (s.endpoints_per_router < 1) {
-        p.push_back(
-            {"endpoints_per_router", "must be at least 1, got " + n(s.endpoints_per_router)});
-      }
+      slim_fly_problems(s, p);
       break;
     case Family::dragonfly:
-      if (s.dragonfly_a < 2) {
-        p.push_back({"dragonfly_a", "a group needs at least 2 routers, got " + n(s.dragonfly_a)});
-      }
-      if (s.dragonfly_h < 1) {
-        p.push_back(
-            {"dragonfly_h", "each router needs at least 1 global link, got " + n(s.dragonfly_h)});
-      }
-      if (s.endpoints_per_router < 1) {
-        p.push_back(
-            {"endpoints_per_router", "must be at least 1, got " + n(s.endpoints_per_router)});
-      }
-      if (s.dragonfly_groups < 2) {
-        p.push_back({"dragonfly_groups", "must be at least 2, got " + n(s.dragonfly_groups)});
-      } else if (s.dragonfly_a >= 2 && s.dragonfly_h >= 1) {
-        const long long max_groups = static_cast<long long>(s.dragonfly_a) * s.dragonfly_h + 1;
-        if (s.dragonfly_groups > max_groups) {
-          p.push_back({"dragonfly_groups", "at most a x h + 1 = " + n(max_groups) +
-                                               " groups can all be joined directly, got " +
-                                               n(s.dragonfly_groups)});
-        }
-        if ((static_cast<long long>(s.dragonfly_groups) * s.dragonfly_a * s.dragonfly_h) % 2 != 0) {
-          p.push_back(
-              {"dragonfly_groups",
-               "groups x a x h must be even (each global link has two ends), got " +
-                   n(static_cast<long long>(s.dragonfly_groups) * s.dragonfly_a * s.dragonfly_h)});
-        }
-      }
+      dragonfly_problems(s, p);
       break;
   }
-  if (!p.empty()) {
+}
+
+}  // namespace
+
+std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_node) {
+  std::vector<SpecProblem> p;
+  const long long endpoints = static_cast<long long>(nodes) * gpus_per_node;
+  const bool fat_tree = s.family == Family::ft2 || s.family == Family::ft3 ||
+                        s.family == Family::mrft || s.family == Family::mpft;
+  if (!fat_tree && s.oversubscription != 1) {
+    p.push_back({"oversubscription",
+                 "only fat trees (ft2, ft3, mrft, mpft) have a tier to "
+                 "oversubscribe; " +
+                     std::string(family_name(s.family)) + " takes 1, got " +
+                     n(s.oversubscription)});
+  }
+  shape_problems(s, nodes, p);
+  if (!p.empty() || s.family == Family::node) {
     return p;
   }
   if (s.family == Family::mpft && s.planes != gpus_per_node) {

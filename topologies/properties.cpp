@@ -92,6 +92,96 @@ double random_cut(double links, double n) {
 
 }  // namespace
 
+namespace {
+
+// Each family's part of the closed form: its switches and switch links into `c`, its diameter
+// (and whether its bisection is exact) into `p`; it returns the links crossing a balanced cut of
+// the endpoints, at most `half` (full bisection: half the endpoints).
+
+// At 1:R the top tier's uplinks bound the cut: half of them cross a balanced cut (at 1:1 every
+// build keeps full bisection, a partial pod's uplinks matching its endpoints).
+double top_tier_cut(const NetworkSpec& s, double half, long long uplinks) {
+  return s.oversubscription > 1 && uplinks > 0 ? std::min(half, static_cast<double>(uplinks) / 2)
+                                               : half;
+}
+
+double fat_tree_form(const NetworkSpec& s, const NodeSpec& node, long long nodes, double half,
+                     Counts& c, Properties& p) {
+  const long long k = s.radix;
+  const LeafPorts leaf = leaf_ports(s.radix, s.oversubscription);
+  const long long gpus = nodes * node.gpus_per_node;
+  if (s.family == Family::ft3 ||
+      (s.family == Family::mrft &&
+       mrft_three_tier(s, node.gpus_per_node, static_cast<int>(nodes)))) {
+    const ThreeTierShape shape =
+        s.family == Family::ft3 ? ft3_shape(s, gpus) : mrft_shape(s, node.gpus_per_node, nodes);
+    return top_tier_cut(s, half, add_three_tier(c, p, shape, s));
+  }
+  long long leaves = 0;
+  long long uplinks = 0;
+  if (s.family == Family::ft2) {
+    leaves = core::ceil_div(gpus, static_cast<long long>(leaf.down));
+    uplinks = add_two_layer(c, leaves, k, leaf.up);
+  } else if (s.family == Family::mrft) {  // one two-layer tree per rail
+    leaves = node.gpus_per_node * core::ceil_div(nodes, static_cast<long long>(leaf.down));
+    uplinks = add_two_layer(c, leaves, k, leaf.up);
+  } else {  // mpft: one two-layer tree per plane
+    leaves = core::ceil_div(nodes, static_cast<long long>(leaf.down));
+    for (int plane = 0; plane < s.planes; ++plane) {
+      uplinks += add_two_layer(c, leaves, k, leaf.up);
+    }
+  }
+  p.diameter = leaves > 1 ? 2 : 0;
+  return top_tier_cut(s, half, uplinks);
+}
+
+double slim_fly_form(const NetworkSpec& s, long long gpus, double half, Counts& c, Properties& p) {
+  const long long q = s.slimfly_q;
+  const long long delta = q % 4 == 1 ? 1 : (q % 4 == 3 ? -1 : 0);
+  const long long routers = slim_fly_routers_needed(s.slimfly_q, s.endpoints_per_router, gpus);
+  if (routers == 2 * q * q) {
+    c.switches = 2 * q * q;
+    c.switch_links = q * q * (3 * q - delta) / 2;
+    p.diameter = 2;
+  } else {
+    // Fewer routers (slim_fly.hpp): count the MMS links among them, measure the diameter.
+    const SlimFlyBuild built = slim_fly_build(s.slimfly_q, routers);
+    c.switches = routers;
+    c.switch_links = static_cast<long long>(built.links.size());
+    p.diameter = router_diameter(static_cast<int>(routers), built.links);
+  }
+  // No closed form for the minimum bisection of an MMS graph: estimate it by a random balanced
+  // split of the routers.
+  p.bisection_exact = false;
+  return std::min(half,
+                  random_cut(static_cast<double>(c.switch_links), static_cast<double>(c.switches)));
+}
+
+double dragonfly_form(const NetworkSpec& s, long long gpus, double half, Counts& c, Properties& p) {
+  const long long a = s.dragonfly_a;
+  const long long g = dragonfly_groups_needed(s, gpus);
+  // Every group's a h global ports, paired over the groups built (dragonfly.hpp).
+  const auto global = static_cast<long long>(
+      dragonfly_global_pairs(static_cast<int>(g), static_cast<int>(a * s.dragonfly_h)).size());
+  c.switches = a * g;
+  c.switch_links = g * a * (a - 1) / 2 + global;
+  p.diameter = core::ceil_div(gpus, static_cast<long long>(s.endpoints_per_router)) > 1
+                   ? dragonfly_diameter(s, g)
+                   : 0;
+  p.bisection_exact = false;
+  // Split the groups in halves; global links are spread evenly over group pairs, so the share
+  // crossing is (g/2)(g - g/2) / (g(g-1)/2). An estimate: other cuts may be smaller.
+  if (g > 1) {
+    const double crossing = static_cast<double>(global) *
+                            static_cast<double>((g / 2) * (g - g / 2)) /
+                            (static_cast<double>(g) * static_cast<double>(g - 1) / 2.0);
+    return std::min(half, crossing);
+  }
+  return std::min(half, static_cast<double>((a / 2) * (a - a / 2)));
+}
+
+}  // namespace
+
 Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nodes,
                        const UnitPrices& prices) {
   Properties p;
@@ -99,100 +189,25 @@ Properties closed_form(const NetworkSpec& s, const NodeSpec& node, long long nod
   const long long gpus = nodes * node.gpus_per_node;
   Counts& c = p.counts;
   c.nvlinks = gpus;
-  const long long k = s.radix;
-  const LeafPorts leaf = leaf_ports(s.radix, s.oversubscription);
-  double cut_links = static_cast<double>(gpus / 2);  // full bisection: half the endpoints
-  // At 1:R the top tier's uplinks bound it: half of them cross a balanced cut (at 1:1 every
-  // build keeps full bisection, a partial pod's uplinks matching its endpoints).
-  auto top_tier = [&](long long uplinks) {
-    if (s.oversubscription > 1 && uplinks > 0) {
-      cut_links = std::min(cut_links, static_cast<double>(uplinks) / 2);
-    }
-  };
+  const double half = static_cast<double>(gpus / 2);  // full bisection: half the endpoints
+  double cut_links = half;
   switch (s.family) {
     case Family::node:
-      p.bisection = node.nvlink_bandwidth * static_cast<double>(gpus / 2);
+      p.bisection = node.nvlink_bandwidth * half;
       p.cost = cost(c, prices);
       return p;
-    case Family::ft2: {
-      const long long leaves = core::ceil_div(gpus, static_cast<long long>(leaf.down));
-      top_tier(add_two_layer(c, leaves, k, leaf.up));
-      p.diameter = leaves > 1 ? 2 : 0;
+    case Family::ft2:
+    case Family::mrft:
+    case Family::mpft:
+    case Family::ft3:
+      cut_links = fat_tree_form(s, node, nodes, half, c, p);
       break;
-    }
-    case Family::mrft: {
-      if (mrft_three_tier(s, node.gpus_per_node, static_cast<int>(nodes))) {
-        const ThreeTierShape shape = mrft_shape(s, node.gpus_per_node, nodes);
-        top_tier(add_three_tier(c, p, shape, s));
-        break;
-      }
-      const long long leaves =
-          node.gpus_per_node * core::ceil_div(nodes, static_cast<long long>(leaf.down));
-      top_tier(add_two_layer(c, leaves, k, leaf.up));
-      p.diameter = leaves > 1 ? 2 : 0;
+    case Family::slimfly:
+      cut_links = slim_fly_form(s, gpus, half, c, p);
       break;
-    }
-    case Family::mpft: {
-      const long long leaves = core::ceil_div(nodes, static_cast<long long>(leaf.down));
-      long long uplinks = 0;
-      for (int plane = 0; plane < s.planes; ++plane) {
-        uplinks += add_two_layer(c, leaves, k, leaf.up);
-      }
-      top_tier(uplinks);
-      p.diameter = leaves > 1 ? 2 : 0;
+    case Family::dragonfly:
+      cut_links = dragonfly_form(s, gpus, half, c, p);
       break;
-    }
-    case Family::ft3: {
-      const ThreeTierShape shape = ft3_shape(s, gpus);
-      top_tier(add_three_tier(c, p, shape, s));
-      break;
-    }
-    case Family::slimfly: {
-      const long long q = s.slimfly_q;
-      const long long delta = q % 4 == 1 ? 1 : (q % 4 == 3 ? -1 : 0);
-      const long long routers = slim_fly_routers_needed(s.slimfly_q, s.endpoints_per_router, gpus);
-      if (routers == 2 * q * q) {
-        c.switches = 2 * q * q;
-        c.switch_links = q * q * (3 * q - delta) / 2;
-        p.diameter = 2;
-      } else {
-        // Fewer routers (slim_fly.hpp): count the MMS links among them, measure the diameter.
-        const SlimFlyBuild built = slim_fly_build(s.slimfly_q, routers);
-        c.switches = routers;
-        c.switch_links = static_cast<long long>(built.links.size());
-        p.diameter = router_diameter(static_cast<int>(routers), built.links);
-      }
-      // No closed form for the minimum bisection of an MMS graph: estimate it by a random
-      // balanced split of the routers.
-      cut_links = std::min(cut_links, random_cut(static_cast<double>(c.switch_links),
-                                                 static_cast<double>(c.switches)));
-      p.bisection_exact = false;
-      break;
-    }
-    case Family::dragonfly: {
-      const long long a = s.dragonfly_a;
-      const long long g = dragonfly_groups_needed(s, gpus);
-      // Every group's a h global ports, paired over the groups built (dragonfly.hpp).
-      const auto global = static_cast<long long>(
-          dragonfly_global_pairs(static_cast<int>(g), static_cast<int>(a * s.dragonfly_h)).size());
-      c.switches = a * g;
-      c.switch_links = g * a * (a - 1) / 2 + global;
-      p.diameter = core::ceil_div(gpus, static_cast<long long>(s.endpoints_per_router)) > 1
-                       ? dragonfly_diameter(s, g)
-                       : 0;
-      // Split the groups in halves; global links are spread evenly over group pairs, so the
-      // share crossing is (g/2)(g - g/2) / (g(g-1)/2). An estimate: other cuts may be smaller.
-      if (g > 1) {
-        const double crossing = static_cast<double>(global) *
-                                static_cast<double>((g / 2) * (g - g / 2)) /
-                                (static_cast<double>(g) * static_cast<double>(g - 1) / 2.0);
-        cut_links = std::min(cut_links, crossing);
-      } else {
-        cut_links = std::min(cut_links, static_cast<double>((a / 2) * (a - a / 2)));
-      }
-      p.bisection_exact = false;
-      break;
-    }
   }
   c.endpoints = gpus;
   c.endpoint_links = gpus;
