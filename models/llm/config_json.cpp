@@ -213,15 +213,14 @@ class Reader {
   std::vector<Diagnostic> problems_;
 };
 
-constexpr std::array kAllKeys = {
-    kHidden,    kLayers,      kHeads,  kVocab,   kInter,      kDenseLayers, kRouted, kShared,
-    kActivated, kExpertInter, kGroups, kLimited, kRouteScale, kScore,       kQLora,  kKvLora,
-    kNope,      kRope,        kVHead,  kKvHeads, kHeadDim,    kMtp,         kTied,
-    kPositions, kLocalExperts};
+constexpr std::array kAllKeys = {kHidden,      kLayers,  kHeads,      kVocab,     kInter,
+                                 kDenseLayers, kRouted,  kShared,     kActivated, kExpertInter,
+                                 kGroups,      kLimited, kRouteScale, kScore,     kQLora,
+                                 kKvLora,      kNope,    kRope,       kVHead,     kKvHeads,
+                                 kHeadDim,     kMtp,     kTied,       kPositions, kLocalExperts};
 
-}  // namespace
-
-LlmSpec parse_model_config(std::string_view text, const std::string& file) {
+// The document as JSON, and which format it is in.
+std::pair<json, Format> read_document(std::string_view text, const std::string& file) {
   json doc;
   try {
     doc = json::parse(text);
@@ -234,12 +233,13 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
     throw core::InputError(
         Diagnostic{{file, 1, 1}, "", "a model config must be a JSON object", {}});
   }
-  Format format = Format::deepseek;
   if (doc.contains("hidden_size")) {
-    format = Format::hugging_face;
-  } else if (doc.contains("n_embd")) {
-    format = Format::gpt2;
-  } else if (!doc.contains("dim")) {
+    return {std::move(doc), Format::hugging_face};
+  }
+  if (doc.contains("n_embd")) {
+    return {std::move(doc), Format::gpt2};
+  }
+  if (!doc.contains("dim")) {
     throw core::InputError(
         Diagnostic{{file, 1, 1},
                    "",
@@ -247,11 +247,86 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
                    "DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size', "
                    "GPT-2's 'n_embd'"});
   }
+  return {std::move(doc), Format::deepseek};
+}
+
+// DeepSeek's format is always MLA; Hugging Face's is MLA when it names a KV latent.
+void read_attention(Reader& r, Format format, LlmSpec& m) {
+  if (format == Format::deepseek || r.has(kKvLora)) {
+    m.attention = MlaSpec{.q_lora_rank = r.integer(kQLora, 0, 0),
+                          .kv_lora_rank = r.integer(kKvLora, 1, std::nullopt),
+                          .qk_nope_head_dim = r.integer(kNope, 1, std::nullopt),
+                          .qk_rope_head_dim = r.integer(kRope, 1, std::nullopt),
+                          .v_head_dim = r.integer(kVHead, 1, std::nullopt)};
+    return;
+  }
+  const int kv_heads = r.integer(kKvHeads, 1, m.heads);
+  const int head_dim = r.integer(kHeadDim, 1, m.heads > 0 ? m.hidden / m.heads : 0);
+  if (kv_heads > 0 && m.heads > 0 && m.heads % kv_heads != 0) {
+    r.error(r.name(kKvHeads), "must divide " + std::string(r.name(kHeads)) + " (" +
+                                  std::to_string(m.heads) + "), got " + std::to_string(kv_heads));
+  }
+  m.attention = GqaSpec{.kv_heads = kv_heads, .head_dim = head_dim};
+}
+
+// DeepSeek's and Qwen's routed experts (with groups and shared experts).
+MoeSpec read_routed_experts(Reader& r, Format format, LlmSpec& m) {
+  MoeSpec moe;
+  moe.routed_experts = r.integer(kRouted, 1, std::nullopt);
+  moe.shared_experts = r.integer(kShared, 0, format == Format::deepseek ? 2 : 0);
+  moe.activated_experts = r.integer(kActivated, 1, std::nullopt);
+  moe.expert_inter_dim = r.integer(kExpertInter, 1, std::nullopt);
+  moe.expert_groups = r.integer(kGroups, 1, 1);
+  moe.limited_groups = r.integer(kLimited, 1, 1);
+  moe.route_scale = r.number(kRouteScale, 1.0);
+  moe.score = r.score(kScore);
+  m.dense_layers = r.integer(kDenseLayers, 0, format == Format::deepseek ? 1 : 0);
+  if (moe.activated_experts > moe.routed_experts) {
+    r.error(r.name(kActivated), "exceeds " + std::string(r.name(kRouted)) + " (" +
+                                    std::to_string(moe.routed_experts) + ")");
+  }
+  if (moe.limited_groups > moe.expert_groups) {
+    r.error(r.name(kLimited), "exceeds " + std::string(r.name(kGroups)) + " (" +
+                                  std::to_string(moe.expert_groups) + ")");
+  }
+  if (moe.expert_groups > 0 && moe.routed_experts % moe.expert_groups != 0) {
+    r.error(r.name(kGroups), "must divide " + std::string(r.name(kRouted)) + " (" +
+                                 std::to_string(moe.routed_experts) + ")");
+  }
+  if (m.dense_layers > m.layers) {
+    r.error(r.name(kDenseLayers),
+            "exceeds " + std::string(r.name(kLayers)) + " (" + std::to_string(m.layers) + ")");
+  }
+  return moe;
+}
+
+void read_experts(Reader& r, Format format, LlmSpec& m) {
+  if (r.has(kLocalExperts)) {
+    // Mixtral: no shared expert, no groups, every layer MoE; its experts are intermediate_size.
+    m.moe = MoeSpec{.routed_experts = r.integer(kLocalExperts, 1, std::nullopt),
+                    .shared_experts = 0,
+                    .activated_experts = r.integer(kActivated, 1, std::nullopt),
+                    .expert_inter_dim = m.ffn_inter_dim};
+    m.dense_layers = 0;
+    if (m.moe->activated_experts > m.moe->routed_experts) {
+      r.error(r.name(kActivated), "exceeds " + std::string(r.name(kLocalExperts)) + " (" +
+                                      std::to_string(m.moe->routed_experts) + ")");
+    }
+  } else if (r.has(kRouted)) {
+    m.moe = read_routed_experts(r, format, m);
+  } else {
+    m.dense_layers = m.layers;
+  }
+}
+
+}  // namespace
+
+LlmSpec parse_model_config(std::string_view text, const std::string& file) {
+  auto [doc, format] = read_document(text, file);
   Reader r(text, file, std::move(doc), format);
   if (format == Format::deepseek) {
     r.reject_unknown_deepseek_keys(kAllKeys);
   }
-
   LlmSpec m;
   m.hidden = r.integer(kHidden, 1, std::nullopt);
   m.layers = r.integer(kLayers, 1, std::nullopt);
@@ -267,66 +342,8 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
     m.ffn = FfnKind::gelu;
     m.learned_positions = r.integer(kPositions, 1, std::nullopt);
   }
-
-  // DeepSeek's format is always MLA; Hugging Face's is MLA when it names a KV latent.
-  if (format == Format::deepseek || r.has(kKvLora)) {
-    m.attention = MlaSpec{.q_lora_rank = r.integer(kQLora, 0, 0),
-                          .kv_lora_rank = r.integer(kKvLora, 1, std::nullopt),
-                          .qk_nope_head_dim = r.integer(kNope, 1, std::nullopt),
-                          .qk_rope_head_dim = r.integer(kRope, 1, std::nullopt),
-                          .v_head_dim = r.integer(kVHead, 1, std::nullopt)};
-  } else {
-    const int kv_heads = r.integer(kKvHeads, 1, m.heads);
-    const int head_dim = r.integer(kHeadDim, 1, m.heads > 0 ? m.hidden / m.heads : 0);
-    if (kv_heads > 0 && m.heads > 0 && m.heads % kv_heads != 0) {
-      r.error(r.name(kKvHeads), "must divide " + std::string(r.name(kHeads)) + " (" +
-                                    std::to_string(m.heads) + "), got " + std::to_string(kv_heads));
-    }
-    m.attention = GqaSpec{.kv_heads = kv_heads, .head_dim = head_dim};
-  }
-
-  if (r.has(kLocalExperts)) {
-    // Mixtral: no shared expert, no groups, every layer MoE; its experts are intermediate_size.
-    m.moe = MoeSpec{.routed_experts = r.integer(kLocalExperts, 1, std::nullopt),
-                    .shared_experts = 0,
-                    .activated_experts = r.integer(kActivated, 1, std::nullopt),
-                    .expert_inter_dim = m.ffn_inter_dim};
-    m.dense_layers = 0;
-    if (m.moe->activated_experts > m.moe->routed_experts) {
-      r.error(r.name(kActivated), "exceeds " + std::string(r.name(kLocalExperts)) + " (" +
-                                      std::to_string(m.moe->routed_experts) + ")");
-    }
-  } else if (r.has(kRouted)) {
-    MoeSpec moe;
-    moe.routed_experts = r.integer(kRouted, 1, std::nullopt);
-    moe.shared_experts = r.integer(kShared, 0, format == Format::deepseek ? 2 : 0);
-    moe.activated_experts = r.integer(kActivated, 1, std::nullopt);
-    moe.expert_inter_dim = r.integer(kExpertInter, 1, std::nullopt);
-    moe.expert_groups = r.integer(kGroups, 1, 1);
-    moe.limited_groups = r.integer(kLimited, 1, 1);
-    moe.route_scale = r.number(kRouteScale, 1.0);
-    moe.score = r.score(kScore);
-    m.dense_layers = r.integer(kDenseLayers, 0, format == Format::deepseek ? 1 : 0);
-    if (moe.activated_experts > moe.routed_experts) {
-      r.error(r.name(kActivated), "exceeds " + std::string(r.name(kRouted)) + " (" +
-                                      std::to_string(moe.routed_experts) + ")");
-    }
-    if (moe.limited_groups > moe.expert_groups) {
-      r.error(r.name(kLimited), "exceeds " + std::string(r.name(kGroups)) + " (" +
-                                    std::to_string(moe.expert_groups) + ")");
-    }
-    if (moe.expert_groups > 0 && moe.routed_experts % moe.expert_groups != 0) {
-      r.error(r.name(kGroups), "must divide " + std::string(r.name(kRouted)) + " (" +
-                                   std::to_string(moe.routed_experts) + ")");
-    }
-    if (m.dense_layers > m.layers) {
-      r.error(r.name(kDenseLayers),
-              "exceeds " + std::string(r.name(kLayers)) + " (" + std::to_string(m.layers) + ")");
-    }
-    m.moe = moe;
-  } else {
-    m.dense_layers = m.layers;
-  }
+  read_attention(r, format, m);
+  read_experts(r, format, m);
   if (!r.problems().empty()) {
     throw core::InputError(std::move(r.problems()));
   }
