@@ -22,12 +22,12 @@ class Done {
   double& backward(const StageWork& w) { return backward_[index(w)]; }
 
   // When a forward / a backward of `w` may start, or kNotYet.
-  double forward_ready(const StageWork& w) {
-    return w.stage == 0 ? 0.0 : forward({w.direction, w.stage - 1, w.micro_batch});
+  double forward_ready(const StageWork& w) const {
+    return w.stage == 0 ? 0.0 : forward_[index({w.direction, w.stage - 1, w.micro_batch})];
   }
-  double backward_ready(const StageWork& w) {
-    return w.stage == stages_ - 1 ? forward(w)
-                                  : backward({w.direction, w.stage + 1, w.micro_batch});
+  double backward_ready(const StageWork& w) const {
+    return w.stage == stages_ - 1 ? forward_[index(w)]
+                                  : backward_[index({w.direction, w.stage + 1, w.micro_batch})];
   }
 
  private:
@@ -41,6 +41,40 @@ class Done {
   std::vector<double> backward_;
 };
 
+// When a chunk may start (kNotYet while it waits for another rank) and how long it runs.
+std::pair<double, double> ready_and_duration(const Chunk& c, const ChunkTimes& t,
+                                             const Done& done) {
+  switch (c.kind) {
+    case ChunkKind::forward:
+      return {done.forward_ready(c.work), t.forward.value};
+    case ChunkKind::backward:
+      return {done.backward_ready(c.work), t.backward.value};
+    case ChunkKind::backward_input:
+      return {done.backward_ready(c.work), (t.backward - t.weight).value};
+    case ChunkKind::weight:
+      return {0, t.weight.value};  // its input part ran earlier on this rank
+    case ChunkKind::forward_backward: {
+      const double f = done.forward_ready(c.work);
+      const double b = done.backward_ready(c.backward);
+      return {f < 0 || b < 0 ? kNotYet : std::max(f, b), t.forward_backward.value};
+    }
+  }
+  return {kNotYet, 0};
+}
+
+// What a chunk ending at `end` makes ready on other ranks.
+void mark_done(const Chunk& c, double end, Done& done) {
+  if (c.kind == ChunkKind::forward || c.kind == ChunkKind::forward_backward) {
+    done.forward(c.work) = end;
+  }
+  if (c.kind == ChunkKind::backward || c.kind == ChunkKind::backward_input) {
+    done.backward(c.work) = end;
+  }
+  if (c.kind == ChunkKind::forward_backward) {
+    done.backward(c.backward) = end;
+  }
+}
+
 }  // namespace
 
 ScheduleTiming time_schedule(const PipelineSchedule& s, const ChunkTimes& t) {
@@ -51,7 +85,6 @@ ScheduleTiming time_schedule(const PipelineSchedule& s, const ChunkTimes& t) {
   if (t.weight > t.backward) {
     throw ScheduleError("the weight part (W) cannot be longer than the whole backward (B)");
   }
-  const double input = (t.backward - t.weight).value;
   Done done(s);
   const auto ranks = static_cast<std::size_t>(s.ranks);
   ScheduleTiming out;
@@ -65,44 +98,13 @@ ScheduleTiming time_schedule(const PipelineSchedule& s, const ChunkTimes& t) {
       const auto& chunks = s.per_rank[r];
       while (next[r] < chunks.size()) {
         const Chunk& c = chunks[next[r]];
-        double ready = 0;
-        double duration = 0;
-        switch (c.kind) {
-          case ChunkKind::forward:
-            ready = done.forward_ready(c.work);
-            duration = t.forward.value;
-            break;
-          case ChunkKind::backward:
-          case ChunkKind::backward_input:
-            ready = done.backward_ready(c.work);
-            duration = c.kind == ChunkKind::backward ? t.backward.value : input;
-            break;
-          case ChunkKind::weight:
-            ready = 0;  // its input part ran earlier on this rank
-            duration = t.weight.value;
-            break;
-          case ChunkKind::forward_backward: {
-            const double f = done.forward_ready(c.work);
-            const double b = done.backward_ready(c.backward);
-            ready = f < 0 || b < 0 ? kNotYet : std::max(f, b);
-            duration = t.forward_backward.value;
-            break;
-          }
-        }
+        const auto [ready, duration] = ready_and_duration(c, t, done);
         if (ready < 0) {
           break;  // waits for another rank
         }
         const double start = std::max(free[r], ready);
         const double end = start + duration;
-        if (c.kind == ChunkKind::forward || c.kind == ChunkKind::forward_backward) {
-          done.forward(c.work) = end;
-        }
-        if (c.kind == ChunkKind::backward || c.kind == ChunkKind::backward_input) {
-          done.backward(c.work) = end;
-        }
-        if (c.kind == ChunkKind::forward_backward) {
-          done.backward(c.backward) = end;
-        }
+        mark_done(c, end, done);
         out.per_rank[r].push_back({c, core::Seconds(start), core::Seconds(end)});
         free[r] = end;
         ++next[r];
