@@ -229,7 +229,7 @@ void run_a2a(const A2aOptions& o, std::ostream& out) {
   if (!preset->moe) {
     throw_usage_error("a2a", preset->name + " is a dense model: it has no experts", "", "--model");
   }
-  const int per_node = hardware_preset("a2a", o.network.hardware, "--hardware").gpus_per_node;
+  const int per_node = hardware_preset("a2a", o.network.hardware, "--gpu").gpus_per_node;
   const study::EpRoundSpec spec = round_spec(o, *preset, per_node);
   const BuiltNetwork net = build_network("a2a", o.network, (o.ep + per_node - 1) / per_node);
   if (net.topology.gpus() < o.ep) {

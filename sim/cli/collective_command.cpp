@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/network_flags.hpp"
@@ -69,48 +70,11 @@ std::vector<core::Bytes> sizes_of(const std::string& list) {
   return sizes;
 }
 
-}  // namespace
-
-void run_collective(const CollectiveOptions& o, std::ostream& out) {
-  const CollectiveKind kind = collective_kind_of(o.kind);
-  const std::optional<CollectiveAlgorithm> algorithm = algorithm_of(o.algorithm);
-  const std::vector<core::Bytes> sizes = sizes_of(o.sizes);
-  if (o.gpus < 2) {
-    throw_usage_error("collective", "--gpus must be at least 2, got " + std::to_string(o.gpus), "",
-                      "--gpus");
-  }
-  const int per_node =
-      hardware_preset("collective", o.network.hardware, "--hardware").gpus_per_node;
-  const BuiltNetwork net =
-      build_network("collective", o.network, (o.gpus + per_node - 1) / per_node);
-  if (net.topology.gpus() < o.gpus) {
-    throw_usage_error("collective",
-                      "the topology has " + std::to_string(net.topology.gpus()) +
-                          " GPUs, fewer than --gpus " + std::to_string(o.gpus),
-                      "", "--nodes");
-  }
-  const study::CollectiveSweepSpec spec{
-      .kind = kind,
-      .algorithm = algorithm,
-      .gpus = o.gpus,
-      .sizes = sizes,
-      .spread = spread_of("collective", o.spread)};
-  const core::Bytes need = study::estimated_memory(net.topology, spec);
-  if (need.value > o.max_memory_mb * 1e6) {
-    throw_usage_error("collective",
-                      "the " + std::string(study::collective_kind_name(kind)) + " over " +
-                          std::to_string(o.gpus) + " GPUs would need about " + core::megabytes(need.value) +
-                          " MB to simulate, over the budget of " +
-                          core::megabytes(o.max_memory_mb * 1e6) + " MB",
-                      "fewer --gpus, or raise --max-memory-mb", "--gpus");
-  }
-  const study::CollectiveSweep sweep = [&] {
-    try {
-      return study::simulate_collectives(net.topology, spec);
-    } catch (const std::invalid_argument& e) {
-      throw_usage_error("collective", e.what());
-    }
-  }();
+// The sweep's JSON: the collective, its algorithm, the cluster and one row per size.
+ordered_json collective_json(const CollectiveOptions& o, const BuiltNetwork& net,
+                             CollectiveKind kind,
+                             const std::optional<CollectiveAlgorithm>& algorithm,
+                             const study::CollectiveSweep& sweep) {
   ordered_json rows = ordered_json::array();
   for (const auto& p : sweep.points) {
     rows.push_back({{"size_bytes", p.size.value},
@@ -135,24 +99,75 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
     j["bench"] = {{"simulation_seconds", sweep.simulation_time.value},
                   {"peak_rss_MB", peak_rss_mb()}};
   }
-  if (o.format == report::Format::json) {
-    out << j.dump(2) << "\n";
-    return;
-  }
+  return j;
+}
+
+std::string collective_table(const CollectiveOptions& o, const BuiltNetwork& net,
+                             const ordered_json& j) {
+  std::ostringstream out;
   out << j["collective"].get<std::string>() << " (" << j["algorithm"].get<std::string>()
       << ") over " << o.gpus << " GPUs, " << net.topology.nodes() << " node(s) of "
       << net.hardware.name << " on " << net.name << "\n";
   using Align = report::Table::Align;
-  report::Table t({"size", "algorithm", "protocol", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
-                  {Align::right, Align::left, Align::left, Align::right, Align::right,
-                   Align::right});
-  for (const auto& r : rows) {
+  report::Table t(
+      {"size", "algorithm", "protocol", "time (us)", "algbw (GB/s)", "busbw (GB/s)"},
+      {Align::right, Align::left, Align::left, Align::right, Align::right, Align::right});
+  for (const auto& r : j["results"]) {
     t.add_row({core::format_quantity(r["size_bytes"].get<double>(), core::Dimension::bytes),
                r["algorithm"].get<std::string>(), r["protocol"].get<std::string>(),
                fixed(r["time_us"].get<double>(), 1), fixed(r["algbw_GBps"].get<double>(), 2),
                fixed(r["busbw_GBps"].get<double>(), 2)});
   }
   out << t.render();
+  return out.str();
+}
+
+}  // namespace
+
+void run_collective(const CollectiveOptions& o, std::ostream& out) {
+  const CollectiveKind kind = collective_kind_of(o.kind);
+  const std::optional<CollectiveAlgorithm> algorithm = algorithm_of(o.algorithm);
+  const std::vector<core::Bytes> sizes = sizes_of(o.sizes);
+  if (o.gpus < 2) {
+    throw_usage_error("collective", "--gpus must be at least 2, got " + std::to_string(o.gpus), "",
+                      "--gpus");
+  }
+  const int per_node = hardware_preset("collective", o.network.hardware, "--gpu").gpus_per_node;
+  const BuiltNetwork net =
+      build_network("collective", o.network, (o.gpus + per_node - 1) / per_node);
+  if (net.topology.gpus() < o.gpus) {
+    throw_usage_error("collective",
+                      "the topology has " + std::to_string(net.topology.gpus()) +
+                          " GPUs, fewer than --gpus " + std::to_string(o.gpus),
+                      "", "--nodes");
+  }
+  const study::CollectiveSweepSpec spec{.kind = kind,
+                                        .algorithm = algorithm,
+                                        .gpus = o.gpus,
+                                        .sizes = sizes,
+                                        .spread = spread_of("collective", o.spread)};
+  const core::Bytes need = study::estimated_memory(net.topology, spec);
+  if (need.value > o.max_memory_mb * 1e6) {
+    throw_usage_error("collective",
+                      "the " + std::string(study::collective_kind_name(kind)) + " over " +
+                          std::to_string(o.gpus) + " GPUs would need about " +
+                          core::megabytes(need.value) + " MB to simulate, over the budget of " +
+                          core::megabytes(o.max_memory_mb * 1e6) + " MB",
+                      "fewer --gpus, or raise --max-memory-mb", "--gpus");
+  }
+  const study::CollectiveSweep sweep = [&] {
+    try {
+      return study::simulate_collectives(net.topology, spec);
+    } catch (const std::invalid_argument& e) {
+      throw_usage_error("collective", e.what());
+    }
+  }();
+  const ordered_json j = collective_json(o, net, kind, algorithm, sweep);
+  if (o.format == report::Format::json) {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  out << collective_table(o, net, j);
   if (o.bench) {
     out << "bench: platform + simulation " << fixed(sweep.simulation_time.value, 3)
         << " s, peak memory " << fixed(peak_rss_mb(), 0) << " MB\n";
