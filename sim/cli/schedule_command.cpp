@@ -60,6 +60,33 @@ ordered_json work_json(const workload::StageWork& w) {
   return {{"direction", w.direction}, {"stage", w.stage}, {"micro_batch", w.micro_batch}};
 }
 
+// Per rank: busy and idle time, peak activations in flight and every chunk with its times.
+ordered_json ranks_json(const workload::PipelineSchedule& schedule,
+                        const workload::ScheduleTiming& timing) {
+  ordered_json ranks = ordered_json::array();
+  for (int r = 0; r < schedule.ranks; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    ordered_json chunks = ordered_json::array();
+    for (const auto& tc : timing.per_rank[ri]) {
+      ordered_json c{{"kind", std::string(kind_name(tc.chunk.kind))},
+                     {"label", workload::chunk_label(schedule, tc.chunk)}};
+      c.update(work_json(tc.chunk.work));
+      if (tc.chunk.kind == ChunkKind::forward_backward) {
+        c["backward"] = work_json(tc.chunk.backward);
+      }
+      c["start_s"] = tc.start.value;
+      c["end_s"] = tc.end.value;
+      chunks.push_back(std::move(c));
+    }
+    ranks.push_back({{"rank", r},
+                     {"busy_s", timing.busy[ri].value},
+                     {"idle_s", timing.idle[ri].value},
+                     {"peak_in_flight", timing.peak_in_flight[ri]},
+                     {"chunks", std::move(chunks)}});
+  }
+  return ranks;
+}
+
 }  // namespace
 
 void run_schedule(const ScheduleOptions& o, std::ostream& out) {
@@ -98,28 +125,7 @@ void run_schedule(const ScheduleOptions& o, std::ostream& out) {
   j["bubble"] = timing.bubble.value;
   j["published_bubble"] = formula.value;
   j["formula_assumptions_hold"] = exact;
-  ordered_json ranks = ordered_json::array();
-  for (int r = 0; r < o.pp; ++r) {
-    const auto ri = static_cast<std::size_t>(r);
-    ordered_json chunks = ordered_json::array();
-    for (const auto& tc : timing.per_rank[ri]) {
-      ordered_json c{{"kind", std::string(kind_name(tc.chunk.kind))},
-                     {"label", workload::chunk_label(schedule, tc.chunk)}};
-      c.update(work_json(tc.chunk.work));
-      if (tc.chunk.kind == ChunkKind::forward_backward) {
-        c["backward"] = work_json(tc.chunk.backward);
-      }
-      c["start_s"] = tc.start.value;
-      c["end_s"] = tc.end.value;
-      chunks.push_back(std::move(c));
-    }
-    ranks.push_back({{"rank", r},
-                     {"busy_s", timing.busy[ri].value},
-                     {"idle_s", timing.idle[ri].value},
-                     {"peak_in_flight", timing.peak_in_flight[ri]},
-                     {"chunks", std::move(chunks)}});
-  }
-  j["ranks"] = std::move(ranks);
+  j["ranks"] = ranks_json(schedule, timing);
   if (o.format == report::Format::json) {
     out << j.dump(2) << "\n";
     return;
