@@ -38,8 +38,8 @@ llm::LlmSpec model_of(const KernelsOptions& o) {
   return *m;
 }
 
-ordered_json run_routing(const KernelsOptions& o) {
-  const llm::LlmSpec m = model_of(o);
+// The model's gate with --node-limit applied; the routing flags checked.
+GateSpec routing_gate(const KernelsOptions& o, const llm::LlmSpec& m) {
   if (!m.moe) {
     throw_usage_error("kernels", m.name + " is a dense model: it has no experts to route to");
   }
@@ -61,6 +61,37 @@ ordered_json run_routing(const KernelsOptions& o) {
         "kernels",
         "--tokens and --balance-tokens must be positive and --balance-steps not negative");
   }
+  return spec;
+}
+
+// What the plan sends per GPU (RDMA, NVLink forwarding, direct) and the direct matrix.
+void add_plan_traffic(ordered_json& j, const RoutingPlan& plan) {
+  std::vector<long long> rdma_sent(static_cast<std::size_t>(plan.ep));
+  std::vector<long long> nvlink_sent(static_cast<std::size_t>(plan.ep));
+  std::vector<long long> direct_sent(static_cast<std::size_t>(plan.ep));
+  for (int s = 0; s < plan.ep; ++s) {
+    rdma_sent[static_cast<std::size_t>(s)] = plan.rdma.row(s).sum();
+    nvlink_sent[static_cast<std::size_t>(s)] = plan.nvlink.row(s).sum();
+    direct_sent[static_cast<std::size_t>(s)] = plan.direct.row(s).sum();
+  }
+  j["dispatch_tokens_received_per_gpu"] = plan.received_per_gpu();
+  j["dispatch_rdma_tokens_sent_per_gpu"] = rdma_sent;
+  j["dispatch_nvlink_tokens_sent_per_gpu"] = nvlink_sent;
+  j["dispatch_direct_tokens_sent_per_gpu"] = direct_sent;
+  // Row s, column d: tokens GPU s sends straight to GPU d (direct dispatch; the split sizes of an
+  // uneven all_to_all_single, as tools/calibration/nccl_node.py uses them).
+  std::vector<std::vector<int>> direct(static_cast<std::size_t>(plan.ep));
+  for (int s = 0; s < plan.ep; ++s) {
+    for (int d = 0; d < plan.ep; ++d) {
+      direct[static_cast<std::size_t>(s)].push_back(plan.direct(s, d));
+    }
+  }
+  j["dispatch_direct_matrix"] = direct;
+}
+
+ordered_json run_routing(const KernelsOptions& o) {
+  const llm::LlmSpec m = model_of(o);
+  const GateSpec spec = routing_gate(o, m);
   const int hidden = o.hidden > 0 ? o.hidden : m.hidden;
   const RoutedBatch batch = route_batch(
       {.gate = spec,
@@ -76,14 +107,6 @@ ordered_json run_routing(const KernelsOptions& o) {
        .eplb = o.eplb == "hierarchical" ? EplbPolicy::hierarchical : EplbPolicy::global,
        .seed = o.seed});
   const RoutingPlan& plan = batch.plan;
-  std::vector<long long> rdma_sent(o.ep);
-  std::vector<long long> nvlink_sent(o.ep);
-  std::vector<long long> direct_sent(o.ep);
-  for (int s = 0; s < o.ep; ++s) {
-    rdma_sent[s] = plan.rdma.row(s).sum();
-    nvlink_sent[s] = plan.nvlink.row(s).sum();
-    direct_sent[s] = plan.direct.row(s).sum();
-  }
   ordered_json j;
   j["schema_version"] = report::kSchemaVersion;
   j["model"] = m.name;
@@ -98,19 +121,7 @@ ordered_json run_routing(const KernelsOptions& o) {
   j["mean_nodes_per_token"] = plan.mean_nodes_per_token();
   j["mean_experts_per_node"] = plan.mean_experts_per_node();
   j["mean_experts_per_node_published"] = 3.2;  // DeepSeek-V3 report, trained router
-  j["dispatch_tokens_received_per_gpu"] = plan.received_per_gpu();
-  j["dispatch_rdma_tokens_sent_per_gpu"] = rdma_sent;
-  j["dispatch_nvlink_tokens_sent_per_gpu"] = nvlink_sent;
-  j["dispatch_direct_tokens_sent_per_gpu"] = direct_sent;
-  // Row s, column d: tokens GPU s sends straight to GPU d (direct dispatch; the split sizes of an
-  // uneven all_to_all_single, as tools/calibration/nccl_node.py uses them).
-  std::vector<std::vector<int>> direct(static_cast<std::size_t>(plan.ep));
-  for (int s = 0; s < plan.ep; ++s) {
-    for (int d = 0; d < plan.ep; ++d) {
-      direct[static_cast<std::size_t>(s)].push_back(plan.direct(s, d));
-    }
-  }
-  j["dispatch_direct_matrix"] = direct;
+  add_plan_traffic(j, plan);
   j["gpu_load_cv"] = coefficient_of_variation(plan.gpu_load);
   j["balance_steps"] = o.balance_steps;
   j["balance_tokens_per_step"] = o.balance_tokens;
