@@ -180,23 +180,11 @@ class RankBuilder {
 
   int add(const Place& at, StepStream stream, core::Seconds duration, PieceId piece,
           const std::vector<int>& deps, std::optional<CommRef> comm) {
-    StepTask t;
-    t.id = static_cast<int>(out_.tasks.size());
-    t.rank = out_.rank;
-    t.stream = stream;
-    t.duration = duration;
-    t.comm = std::move(comm);
-    for (int d : deps) {
-      if (d >= 0) {
-        t.deps.push_back(d);
-      }
-    }
-    t.piece = piece;
-    t.chunk = at.chunk;
-    t.chunk_kind = at.kind;
-    out_.last[static_cast<std::size_t>(stream)] = t.id;
-    out_.tasks.push_back(std::move(t));
-    return out_.tasks.back().id;
+    const int id = static_cast<int>(out_.tasks.size());
+    out_.tasks.push_back(make_step_task(id, out_.rank, stream, duration, piece, deps,
+                                        std::move(comm), at.chunk, at.kind));
+    out_.last[static_cast<std::size_t>(stream)] = id;
+    return id;
   }
   int compute_task(const Place& at, PieceId piece, core::Seconds d, const std::vector<int>& deps) {
     return add(at, StepStream::compute, d, piece, deps, std::nullopt);

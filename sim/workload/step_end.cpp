@@ -21,19 +21,8 @@ std::vector<StepTask> step_end(const StepPlan& plan, int rank, int first_id, int
   std::vector<StepTask> out;
   auto add = [&](StepStream stream, core::Seconds duration, PieceId piece, std::vector<int> deps,
                  std::optional<CommRef> comm) {
-    StepTask t;
-    t.id = first_id + static_cast<int>(out.size());
-    t.rank = rank;
-    t.stream = stream;
-    t.duration = duration;
-    t.comm = std::move(comm);
-    for (int d : deps) {
-      if (d >= 0) {
-        t.deps.push_back(d);
-      }
-    }
-    t.piece = piece;
-    out.push_back(std::move(t));
+    out.push_back(make_step_task(first_id + static_cast<int>(out.size()), rank, stream, duration,
+                                 piece, deps, std::move(comm)));
     return out.back().id;
   };
   const double shard = dense / sh.gradient_replicas() + experts / sh.expert_replicas();

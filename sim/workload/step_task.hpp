@@ -55,4 +55,26 @@ struct StepTask {
   ChunkKind chunk_kind = ChunkKind::forward;
 };
 
+// Task `id` of `rank` on `stream` in `chunk` of the rank's schedule (-1 after the chunks); of
+// `deps` it keeps those that exist (>= 0).
+inline StepTask make_step_task(int id, int rank, StepStream stream, core::Seconds duration,
+                               PieceId piece, const std::vector<int>& deps,
+                               std::optional<CommRef> comm, int chunk = -1,
+                               ChunkKind chunk_kind = ChunkKind::forward) {
+  StepTask t{.id = id,
+             .rank = rank,
+             .stream = stream,
+             .duration = duration,
+             .comm = std::move(comm),
+             .piece = piece,
+             .chunk = chunk,
+             .chunk_kind = chunk_kind};
+  for (int d : deps) {
+    if (d >= 0) {
+      t.deps.push_back(d);
+    }
+  }
+  return t;
+}
+
 }  // namespace codesim::workload
