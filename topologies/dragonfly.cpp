@@ -75,7 +75,7 @@ int dragonfly_diameter(const NetworkSpec& s, long long groups) {
 }
 
 Topology build_dragonfly(const NetworkSpec& s, const NodeSpec& node, int nodes) {
-  Topology t("dragonfly", node);
+  Topology t(Family::dragonfly, node);
   t.add_nodes(nodes, true);
   const int a = s.dragonfly_a;
   const int h = s.dragonfly_h;

@@ -31,7 +31,7 @@ std::string to_dot(const Topology& t, std::size_t max_vertices) {
                             " vertices; DOT output is limited to " + std::to_string(max_vertices));
   }
   std::ostringstream out;
-  out << "graph \"" << t.family() << "\" {\n  node [shape=box, fontsize=9];\n";
+  out << "graph \"" << family_name(t.family()) << "\" {\n  node [shape=box, fontsize=9];\n";
   // Nodes (GPUs, their NVSwitch and NICs) and planes (switches of one plane) as clusters.
   std::map<std::string, std::vector<VertexId>> clusters;
   for (const auto v : boost::make_iterator_range(boost::vertices(g))) {

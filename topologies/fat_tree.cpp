@@ -222,13 +222,13 @@ long long two_layer_spines(long long leaves, long long radix, long long up) {
 }
 
 Topology build_single_node(const NodeSpec& node) {
-  Topology t("node", node);
+  Topology t(Family::node, node);
   t.add_nodes(1, false);
   return t;
 }
 
 Topology build_fat_tree_2(const NetworkSpec& s, const NodeSpec& node, int nodes) {
-  Topology t("ft2", node);
+  Topology t(Family::ft2, node);
   t.add_nodes(nodes, true);
   const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
   const int leaves = core::ceil_div(t.gpus(), down);
@@ -246,7 +246,7 @@ bool mrft_three_tier(const NetworkSpec& s, int gpus_per_node, int nodes) {
 
 Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes) {
   if (mrft_three_tier(s, node.gpus_per_node, nodes)) {
-    Topology t("mrft", node);
+    Topology t(Family::mrft, node);
     t.add_nodes(nodes, true);
     const int half = s.radix / 2;
     const int rails = node.gpus_per_node;
@@ -261,7 +261,7 @@ Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, i
     });
     return t;
   }
-  Topology t("mrft", node);
+  Topology t(Family::mrft, node);
   t.add_nodes(nodes, true);
   const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
   const int rails = node.gpus_per_node;
@@ -277,7 +277,7 @@ Topology build_multi_rail_fat_tree(const NetworkSpec& s, const NodeSpec& node, i
 }
 
 Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, int nodes) {
-  Topology t("mpft", node);
+  Topology t(Family::mpft, node);
   t.set_plane_crossing(s.plane_crossing);
   t.add_nodes(nodes, true);
   const auto [down, up] = leaf_ports(s.radix, s.oversubscription);
@@ -292,7 +292,7 @@ Topology build_multi_plane_fat_tree(const NetworkSpec& s, const NodeSpec& node, 
 }
 
 Topology build_fat_tree_3(const NetworkSpec& s, const NodeSpec& node, int nodes) {
-  Topology t("ft3", node);
+  Topology t(Family::ft3, node);
   t.add_nodes(nodes, true);
   const int half = s.radix / 2;
   add_three_tier(t, s, ft3_shape(s, t.gpus()), [half](int e) { return e / half; });

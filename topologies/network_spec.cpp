@@ -1,6 +1,8 @@
 // Spec validation: radix limits, divisibility, capacity.
 #include "topologies/network_spec.hpp"
 
+#include <span>
+
 #include "topologies/fat_tree.hpp"
 #include "topologies/slim_fly.hpp"
 
@@ -14,23 +16,37 @@ std::string n(long long v) {
 }  // namespace
 
 std::string_view family_name(Family f) {
-  switch (f) {
-    case Family::node:
-      return "node";
-    case Family::ft2:
-      return "ft2";
-    case Family::ft3:
-      return "ft3";
-    case Family::mrft:
-      return "mrft";
-    case Family::mpft:
-      return "mpft";
-    case Family::slimfly:
-      return "slimfly";
-    case Family::dragonfly:
-      return "dragonfly";
+  for (const auto& [family, name] : kFamilyNames) {
+    if (family == f) {
+      return name;
+    }
   }
   return "";
+}
+
+std::optional<Family> family_from_name(std::string_view name) {
+  for (const auto& table : {std::span<const std::pair<Family, std::string_view>>(kFamilyNames),
+                            std::span<const std::pair<Family, std::string_view>>(kFamilyAliases)}) {
+    for (const auto& [family, spelled] : table) {
+      if (spelled == name) {
+        return family;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string family_choices() {
+  std::string out;
+  for (const auto& [family, name] : kFamilyNames) {
+    out += (out.empty() ? "" : ", ") + std::string(name);
+    for (const auto& [aliased, alias] : kFamilyAliases) {
+      if (aliased == family) {
+        out += " (" + std::string(alias) + ")";
+      }
+    }
+  }
+  return out;
 }
 
 long long endpoint_capacity(const NetworkSpec& s) {

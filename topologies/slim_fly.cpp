@@ -125,7 +125,7 @@ SlimFlyBuild slim_fly_build(int q, long long routers) {
 }
 
 Topology build_slim_fly(const NetworkSpec& s, const NodeSpec& node, int nodes) {
-  Topology t("slimfly", node);
+  Topology t(Family::slimfly, node);
   t.add_nodes(nodes, true);
   const int q = s.slimfly_q;
   const SlimFlyBuild built =

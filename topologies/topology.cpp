@@ -57,7 +57,7 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
                   .nic_small_message_efficiency = h.nic.small_message_efficiency};
 }
 
-Topology::Topology(std::string family, NodeSpec node) : family_(std::move(family)), node_(node) {}
+Topology::Topology(Family family, NodeSpec node) : family_(family), node_(node) {}
 
 Topology::Topology(const Topology& other) {
   *this = other;
@@ -85,7 +85,7 @@ Topology& Topology::operator=(const Topology& other) {
 
 Topology& Topology::operator=(Topology&& other) noexcept {
   if (this != &other) {
-    family_ = std::move(other.family_);
+    family_ = other.family_;
     node_ = other.node_;
     graph_ = std::move(other.graph_);
     gpus_ = std::move(other.gpus_);

@@ -55,9 +55,9 @@ struct NodeSpec {
   core::Seconds nvlink_latency;           // GPU to GPU through the NVSwitch
   core::BytesPerSecond pcie_bandwidth;
   core::BytesPerSecond nic_bandwidth;
-  core::Seconds nic_latency;     // NIC to NIC through one leaf switch
-  core::Seconds switch_latency;  // added per switch-to-switch link
-  hardware::CommCosts comm;      // what NCCL and DeepEP add (collective_transfers)
+  core::Seconds nic_latency;                // NIC to NIC through one leaf switch
+  core::Seconds switch_latency;             // added per switch-to-switch link
+  hardware::CommCosts comm;                 // what NCCL and DeepEP add (collective_transfers)
   double nic_small_message_efficiency = 1;  // hardware::NicSpec
 };
 
@@ -66,7 +66,7 @@ NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_la
 
 class Topology {
  public:
-  Topology(std::string family, NodeSpec node);
+  Topology(Family family, NodeSpec node);
   // Edge descriptors point into the graph's storage, and Boost.Graph copies (rather than moves)
   // an adjacency_list: every copy or move re-derives links_ from the new graph.
   Topology(const Topology& other);
@@ -88,7 +88,7 @@ class Topology {
   EdgeId add_switch_link(VertexId a, VertexId b, int plane = -1);
 
   // Reading.
-  const std::string& family() const { return family_; }
+  Family family() const { return family_; }
   const NodeSpec& node_spec() const { return node_; }
   const Graph& graph() const { return graph_; }
   const Vertex& vertex(VertexId v) const { return graph_[v]; }
@@ -104,7 +104,7 @@ class Topology {
   std::size_t vertex_count() const { return boost::num_vertices(graph_); }
   PlaneCrossing plane_crossing() const { return plane_crossing_; }
   void set_plane_crossing(PlaneCrossing c) { plane_crossing_ = c; }
-  bool multi_plane() const { return family_ == "mpft"; }
+  bool multi_plane() const { return family_ == Family::mpft; }
   // MPFT planes out of service: their traffic moves, over NVLink, to the next plane that works.
   void set_failed_planes(const std::vector<int>& planes);
   bool plane_failed(int plane) const {
@@ -114,7 +114,7 @@ class Topology {
  private:
   void reindex_links();
 
-  std::string family_;
+  Family family_ = Family::node;
   NodeSpec node_;
   Graph graph_;
   std::vector<EdgeId> links_;

@@ -92,7 +92,7 @@ std::string TrafficRouter::tier(int directed_link) const {
   std::string out = std::string(link_kind_name(kind)) + " " +
                     std::string(vertex_kind_name(a.kind)) + " -> " +
                     std::string(vertex_kind_name(b.kind));
-  if (topology_->family() == family_name(Family::dragonfly) && a.kind == VertexKind::router &&
+  if (topology_->family() == Family::dragonfly && a.kind == VertexKind::router &&
       b.kind == VertexKind::router) {
     out += a.group == b.group ? " (local)" : " (global)";
   }

@@ -16,18 +16,12 @@ namespace {
 using topologies::Family;
 
 Family family_from(std::string_view command, const std::string& name) {
-  static const std::map<std::string, Family> names = {
-      {"node", Family::node},   {"ft2", Family::ft2},
-      {"ft3", Family::ft3},     {"mrft", Family::mrft},
-      {"mpft", Family::mpft},   {"slimfly", Family::slimfly},
-      {"sf", Family::slimfly},  {"dragonfly", Family::dragonfly},
-      {"df", Family::dragonfly}};
-  const auto it = names.find(name);
-  if (it == names.end()) {
+  const auto family = topologies::family_from_name(name);
+  if (!family) {
     throw_usage_error(command, "unknown family '" + name + "'",
-                      "one of: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)");
+                      "one of: " + topologies::family_choices());
   }
-  return it->second;
+  return *family;
 }
 
 // Flag that sets each spec parameter, for messages.
@@ -74,7 +68,7 @@ BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int 
   const topologies::NetworkSpec spec{
       .family = family_from(command, f.family),
       .radix = f.radix,
-      .planes = f.family == "mpft" ? f.planes : 1,
+      .planes = family_from(command, f.family) == Family::mpft ? f.planes : 1,
       .oversubscription = f.oversubscription,
       .slimfly_q = f.q,
       .endpoints_per_router = f.p,

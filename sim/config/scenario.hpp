@@ -40,14 +40,10 @@ struct EnumNames;
     static constexpr std::array values = {__VA_ARGS__}; \
   };
 
-CODESIM_ENUM_NAMES(topologies::Family,
-                   std::pair{topologies::Family::node, std::string_view("node")},
-                   std::pair{topologies::Family::ft2, std::string_view("ft2")},
-                   std::pair{topologies::Family::ft3, std::string_view("ft3")},
-                   std::pair{topologies::Family::mrft, std::string_view("mrft")},
-                   std::pair{topologies::Family::mpft, std::string_view("mpft")},
-                   std::pair{topologies::Family::slimfly, std::string_view("slimfly")},
-                   std::pair{topologies::Family::dragonfly, std::string_view("dragonfly")})
+template <>
+struct EnumNames<topologies::Family> {
+  static constexpr std::array values = topologies::kFamilyNames;
+};
 CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
                    std::pair{topologies::PlaneCrossing::at_source, std::string_view("at-source")},
                    std::pair{topologies::PlaneCrossing::at_destination,
@@ -124,8 +120,8 @@ struct ParallelismSection {
   int ep{};
   int dp{};
   int tp{};
-  int zero{};  // ZeRO stage, 1-3
-  int cp{};    // context parallelism: each sequence over this many GPUs
+  int zero{};         // ZeRO stage, 1-3
+  int cp{};           // context parallelism: each sequence over this many GPUs
   bool sp{};          // sequence parallelism with tp > 1
   bool tp_overlap{};  // TP collectives hidden under the GEMMs
 };

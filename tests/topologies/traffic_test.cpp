@@ -51,7 +51,7 @@ void expect_conserved(const Topology& t, Spread spread, int flows_count, unsigne
   const TrafficRouter r(t, spread);
   const auto net = net_out(r, r.loads(flows));
   for (const auto& [v, bytes] : net) {
-    EXPECT_NEAR(bytes, expected[v], 1e-6) << t.family() << " vertex " << v;
+    EXPECT_NEAR(bytes, expected[v], 1e-6) << family_name(t.family()) << " vertex " << v;
   }
 }
 
@@ -91,7 +91,7 @@ TEST(Traffic, SummingFlowsPerPairOfSwitchesChangesNoLinksBytes) {
       }
       for (std::size_t d = 0; d < alone.size(); ++d) {
         EXPECT_NEAR(together.bytes[d].value, alone[d], 1e-6 * (1 + alone[d]))
-            << t.family() << " " << r.describe(static_cast<int>(d));
+            << family_name(t.family()) << " " << r.describe(static_cast<int>(d));
       }
     }
   }
@@ -129,7 +129,7 @@ TEST(Traffic, EveryPairLoadsTheLinksAsItsFlows) {
       }
       const LinkLoads pairs = r.loads(flows);
       const LinkLoads one = r.loads({}, every);
-      const std::string what = t.family() + " spread " + std::to_string(static_cast<int>(spread));
+      const std::string what = std::string(family_name(t.family())) + " spread " + std::to_string(static_cast<int>(spread));
       for (std::size_t d = 0; d < pairs.bytes.size(); ++d) {
         EXPECT_NEAR(one.bytes[d].value, pairs.bytes[d].value, 1e-9 * (1 + pairs.bytes[d].value))
             << what << " " << r.describe(static_cast<int>(d));
