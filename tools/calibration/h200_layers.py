@@ -338,6 +338,11 @@ def measure(name, spec, mode, trace_dir):
         fwd_bwd()
         torch.cuda.synchronize()
     prof.export_chrome_trace(trace)
+    with open(trace) as f:  # the trace names its own absolute path: keep only the file name
+        data = json.load(f)
+    data["traceName"] = os.path.basename(trace)
+    with open(trace, "w") as f:
+        json.dump(data, f)
     dims = {k: v for k, v in spec.items() if not callable(v)}
     return {"layer": name, "mode": mode, **dims, "params": sum(p.numel() for p in params),
             "tokens_per_local_expert": counts, "warmup_s": warm_s,
