@@ -15,6 +15,7 @@ namespace codesim::study {
 namespace {
 
 const std::string kThreePoints = CODESIM_SOURCE_DIR "/tests/scenarios/three-point-sweep.yaml";
+const std::string kSearch = CODESIM_SOURCE_DIR "/tests/scenarios/small-search.yaml";
 
 TEST(Isolated, EachWorkInItsOwnChildWithItsOutcomeInOrder) {
   const pid_t parent = ::getpid();
@@ -79,6 +80,34 @@ TEST(RunSweep, APointThatCannotRunSaysWhyAndTheOthersRun) {
             std::string::npos)
       << r.points[1].error;
   EXPECT_TRUE(r.points[2].result);
+}
+
+// A search as a library call: six configurations screened by the fast tier here (pp 3 rejected),
+// the best two simulated in full in children; ranked: the two simulated in full first, by their
+// objective, then the screened-only ones by theirs, then the rejected.
+TEST(Search, ScreensHereSimulatesTheBestInChildrenAndRanks) {
+  const SearchPlan plan = plan_search(kSearch, {});
+  const metrics::SearchResult r = search(plan, 2, {.jobs = 2});
+  ASSERT_EQ(r.entries.size(), plan.candidates.size());
+  EXPECT_EQ(r.top, 2);
+  int full = 0;
+  int rejected = 0;
+  for (const auto& e : r.entries) {
+    full += e.full ? 1 : 0;
+    rejected += e.rejected.empty() ? 0 : 1;
+  }
+  EXPECT_EQ(full, 2);
+  EXPECT_GE(rejected, 1);  // pp 3 does not divide the 64 GPUs
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_TRUE(r.entries[i].full) << i;
+    EXPECT_EQ(r.entries[i].full->fidelity, metrics::Fidelity::full);
+    EXPECT_DOUBLE_EQ(r.entries[i].objective, r.entries[i].full->tokens_per_day);
+  }
+  EXPECT_GE(r.entries[0].objective, r.entries[1].objective);
+  for (std::size_t i = 3; i < r.entries.size() && r.entries[i].rejected.empty(); ++i) {
+    EXPECT_LE(r.entries[i].objective, r.entries[i - 1].objective);  // screened only
+  }
+  EXPECT_FALSE(r.entries.back().rejected.empty());
 }
 
 }  // namespace
