@@ -65,10 +65,11 @@ double peak_rss_mb() {
 
 BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int default_nodes) {
   const hardware::HardwareSpec hw = hardware_preset(command, f.hardware);
+  const Family family = family_from(command, f.family);
   const topologies::NetworkSpec spec{
-      .family = family_from(command, f.family),
+      .family = family,
       .radix = f.radix,
-      .planes = family_from(command, f.family) == Family::mpft ? f.planes : 1,
+      .planes = family == Family::mpft ? f.planes : 1,
       .oversubscription = f.oversubscription,
       .slimfly_q = f.q,
       .endpoints_per_router = f.p,

@@ -9,6 +9,17 @@
 #include "sim/study/training.hpp"
 
 namespace codesim::study {
+namespace {
+
+std::vector<const PlannedPoint*> pointers(const std::vector<PlannedPoint>& points) {
+  std::vector<const PlannedPoint*> out;
+  for (const auto& p : points) {
+    out.push_back(&p);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>& points,
                                           const PointRunOptions& o) {
@@ -39,11 +50,7 @@ std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>
 }
 
 metrics::SweepResult run_sweep(const SweepPlan& plan, const PointRunOptions& o) {
-  std::vector<const PlannedPoint*> points;
-  for (const auto& p : plan.points) {
-    points.push_back(&p);
-  }
-  return sweep_result(plan, simulate_points(points, o));
+  return sweep_result(plan, simulate_points(pointers(plan.points), o));
 }
 
 metrics::Comparison compare(const std::vector<std::string>& files, const PointRunOptions& o) {
@@ -52,12 +59,8 @@ metrics::Comparison compare(const std::vector<std::string>& files, const PointRu
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     points.push_back({.index = i, .scenario = scenarios[i]});
   }
-  std::vector<const PlannedPoint*> refs;
-  for (const auto& p : points) {
-    refs.push_back(&p);
-  }
   metrics::Comparison out;
-  const std::vector<PointOutcome> runs = simulate_points(refs, o);
+  const std::vector<PointOutcome> runs = simulate_points(pointers(points), o);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!runs[i].result) {
       throw core::SimulationError(files[i] + ": " + runs[i].error);

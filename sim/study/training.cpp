@@ -193,16 +193,16 @@ Routing route_step(const Scenario& s, const workload::StepShape& shape, RoutingC
 
 // The program replayed by the tier asked for (the fast one needs only the routes; the full one
 // builds the SimGrid platform), with the replay's counts in `bench`.
-metrics::ReplayedStep replay(const Scenario& s, const topologies::Topology& topology,
+metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::Spread spread,
                              const workload::StepProgram& program, const comm::StepNetwork& network,
                              metrics::Fidelity fidelity, TrainingBench& bench,
                              comm::StepTimeline& timeline) {
   if (fidelity == metrics::Fidelity::fast) {
-    const topologies::TrafficRouter router(topology, config::path_spread(s));
+    const topologies::TrafficRouter router(topology, spread);
     timeline = codesim::fast::replay_step_analytic(router, program, network);
     return comm::replayed_step(timeline, router, network.shape.ep);
   }
-  engine::Platform platform(topology, config::path_spread(s));
+  engine::Platform platform(topology, spread);
   timeline = engine::replay_step(platform, program, network);
   const auto counts = platform.counts();
   bench.solo = counts.solo;
@@ -263,8 +263,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   };
   say("routing " + std::to_string(shape.ep > 1 ? s.routing.plans : 0) +
       " micro-batches through the reference gate...");
-  const auto detour = config::path_spread(s);
-  if (!fast && (detour == topologies::Spread::valiant || detour == topologies::Spread::ugal)) {
+  const topologies::Spread spread = config::path_spread(s);
+  if (!fast && (spread == topologies::Spread::valiant || spread == topologies::Spread::ugal)) {
     say("a detour through every router puts the step's transfers on shared links all at once: "
         "the full tier can take tens of minutes at thousands of GPUs (--fidelity fast: seconds)");
   }
@@ -282,7 +282,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   const auto sim_start = std::chrono::steady_clock::now();
   comm::StepTimeline timeline;
   const metrics::ReplayedStep replayed =
-      replay(s, topology, program, network, options.fidelity, run.bench, timeline);
+      replay(topology, spread, program, network, options.fidelity, run.bench, timeline);
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
   run.bench.tasks = static_cast<long long>(program.tasks.size());
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());

@@ -16,21 +16,19 @@ is smaller than it. Kernels shorter than about 50 us are timed as a CUDA graph o
 launches (the event pair around the graph, divided by 20), which leaves out host launch gaps.
 """
 import argparse
-import datetime
 import json
-import math
 import os
 import statistics
-import subprocess
 import time
 
 import torch
 import torch.nn.functional as F
 
+from gpu_facts import L2_BYTES, device_facts, input_sets
+
 WARMUP = 3
 REPEATS = 10
 GRAPH_LAUNCHES = 20
-L2_BYTES = 60e6
 
 # --- GEMM shapes: name, batch, m, n, k (C[m,n] = A[m,k] B[k,n]) -------------------------------
 T = 4096  # tokens of a micro-batch per GPU
@@ -139,11 +137,6 @@ def time_fn(fn, inputs, expected_us=None):
             torch.cuda.synchronize()
             times.append(now_us(ev))
     return statistics.median(times), times, graphed
-
-
-def input_sets(bytes_per_set):
-    """Enough rotating sets that repeats do not find their inputs in L2 (at most 4)."""
-    return max(1, min(4, math.ceil(2 * L2_BYTES / max(bytes_per_set, 1))))
 
 
 def gemm_case(dtype, batch, m, n, k):
@@ -289,13 +282,8 @@ def main():
     parser.add_argument("--budget-s", type=float, default=420, help="stop starting cases after this")
     args = parser.parse_args()
     start = time.time()
-    props = torch.cuda.get_device_properties(0)
-    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                            capture_output=True, text=True).stdout.strip()
     result = {
-        "gpu": torch.cuda.get_device_name(0), "sms": props.multi_processor_count, "driver": driver,
-        "torch": torch.__version__, "cuda": torch.version.cuda,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        **device_facts(),
         "method": (f"CUDA events, {WARMUP} warm-up runs, median of {REPEATS}; random-normal inputs "
                    f"rotating over up to 4 sets to defeat the {L2_BYTES / 1e6:.0f} MB L2; kernels under "
                    f"50 us timed as a CUDA graph of {GRAPH_LAUNCHES} launches"),

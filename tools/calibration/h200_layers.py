@@ -33,17 +33,17 @@ first calls compile); median of 10. Not CUDA-graphed: eager launches are part of
 `pytorch` stack costs, and the trace says how busy the GPU was.
 """
 import argparse
-import datetime
 import json
 import math
 import os
 import statistics
-import subprocess
 import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from gpu_facts import device_facts
 
 DEV = "cuda"
 BF16 = torch.bfloat16
@@ -358,11 +358,7 @@ def main():
     parser.add_argument("--budget-s", type=float, default=480)
     args = parser.parse_args()
     start = time.time()
-    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                            capture_output=True, text=True).stdout.strip()
-    result = {"gpu": torch.cuda.get_device_name(0), "driver": driver, "torch": torch.__version__,
-              "cuda": torch.version.cuda,
-              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    result = {**device_facts(),
               "method": (f"BF16; CUDA events around each call, {WARMUP} warm-up forward + backward "
                          f"and forward calls, median of {REPEATS}; not graphed; forward under no_grad"),
               "grouped_mm_native_backward": probe_native_backward(), "runs": [], "skipped": []}

@@ -24,21 +24,20 @@ Grouped GEMMs are case-sampled, not gridded: a seeded draw over model shape, pro
 local experts, rows per expert (log-uniform 16..16,384) and skew, within a memory cap.
 """
 import argparse
-import datetime
 import json
 import math
 import os
 import random
 import statistics
-import subprocess
 import time
 
 import torch
 import torch.nn.functional as F
 
+from gpu_facts import L2_BYTES, device_facts, input_sets
+
 WARMUP = 3
 REPEATS = 10
-L2_BYTES = 60e6
 TARGET_REPLAY_US = 200.0
 MAX_LAUNCHES = 50
 DEV = "cuda"
@@ -121,10 +120,6 @@ def time_fn(fn, inputs):
         return statistics.median(times), times, False, 1
 
 
-def sets_for(bytes_per_set):
-    return max(1, min(4, math.ceil(2 * L2_BYTES / max(bytes_per_set, 1))))
-
-
 # --- grouped GEMMs --------------------------------------------------------------------------
 
 def zipf_counts(experts, mean_rows, skew, align):
@@ -170,7 +165,7 @@ def grouped_case(dtype, pass_, counts, k_fwd, n_fwd):
     else:
         hbm = total * (k_dim + n_dim) * el + weights * el
         hbm += total * n_dim * 2 - total * n_dim * el  # output in BF16
-    nsets = sets_for(hbm)
+    nsets = input_sets(hbm)
 
     def rnd(*shape):
         t = torch.randn(*shape, device=DEV, dtype=BF16)
@@ -446,7 +441,7 @@ def attention_case(batch, heads, seq, d_qk, d_v, backward):
         return tuple(torch.randn(batch, heads, seq, d, device=DEV, dtype=BF16, requires_grad=backward)
                      for d in (d_qk, d_qk, d_v))
     qkv_bytes = batch * heads * seq * (2 * d_qk + d_v) * 2
-    inputs = [make() for _ in range(sets_for(qkv_bytes))]
+    inputs = [make() for _ in range(input_sets(qkv_bytes))]
     grad = torch.randn(batch, heads, seq, d_v, device=DEV, dtype=BF16)
 
     def fwd(q, k, v):
@@ -482,7 +477,7 @@ GEMMS = (
 
 def gemm_case(dtype, m, n, k):
     el = 2 if dtype == "bf16" else 1
-    nsets = sets_for((m * k + k * n) * el)
+    nsets = input_sets((m * k + k * n) * el)
     one = torch.tensor(1.0, device=DEV)
     if dtype == "bf16":
         inputs = [(torch.randn(m, k, device=DEV, dtype=BF16), torch.randn(n, k, device=DEV, dtype=BF16))
@@ -505,13 +500,8 @@ def main():
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     start = time.time()
-    props = torch.cuda.get_device_properties(0)
-    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                            capture_output=True, text=True).stdout.strip()
     result = {
-        "gpu": torch.cuda.get_device_name(0), "sms": props.multi_processor_count, "driver": driver,
-        "torch": torch.__version__, "cuda": torch.version.cuda,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        **device_facts(),
         "method": (f"CUDA graph of L launches (replay >= {TARGET_REPLAY_US:.0f} us, L <= {MAX_LAUNCHES}), "
                    f"{WARMUP} warm-up calls, median of {REPEATS} replays / L, CUDA events; random-normal "
                    f"inputs rotating over up to 4 sets to defeat the {L2_BYTES / 1e6:.0f} MB L2; "
@@ -567,11 +557,11 @@ def main():
         if run(cls, name, shape, lambda: grouped_case(dtype, pass_, counts, k, n)) == "failed":
             run(cls, name + "_loop", shape, lambda: grouped_loop_case(dtype, pass_, counts, k, n))
     for name, moved, fn, make, _ in permute_cases():
-        run("permute", name, {}, lambda: (0.0, moved, fn, [make() for _ in range(sets_for(moved))]))
+        run("permute", name, {}, lambda: (0.0, moved, fn, [make() for _ in range(input_sets(moved))]))
     for name, moved, fn, make in router_cases():
-        run("router", name, {}, lambda: (0.0, moved, fn, [make() for _ in range(sets_for(moved))]))
+        run("router", name, {}, lambda: (0.0, moved, fn, [make() for _ in range(input_sets(moved))]))
     for name, moved, fn, make in memory_cases():
-        run("memory_gpt", name, {}, lambda: (0.0, moved, fn, [make() for _ in range(sets_for(moved))]))
+        run("memory_gpt", name, {}, lambda: (0.0, moved, fn, [make() for _ in range(input_sets(moved))]))
     for batch, heads, seq, d_qk, d_v, backward in attention_cases():
         run("mla_attention_fwd_bwd" if backward else "mla_attention_fwd", f"b{batch}_h{heads}_s{seq}",
             {"batch": batch, "heads": heads, "seq": seq, "d_qk": d_qk, "d_v": d_v, "causal": True},
