@@ -24,7 +24,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from gpu_facts import L2_BYTES, device_facts, input_sets
+from h200_common import L2_BYTES, device_facts, eager_times, graph_times, input_sets
 
 WARMUP = 3
 REPEATS = 10
@@ -102,40 +102,8 @@ def time_fn(fn, inputs, expected_us=None):
     probe[1].record()
     torch.cuda.synchronize()
     graphed = now_us(probe) < 50
-    times = []
-    if graphed:
-        graphs = []
-        for args in inputs:
-            g = torch.cuda.CUDAGraph()
-            s = torch.cuda.Stream()
-            s.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(s):
-                fn(*args)  # warm on the side stream before capture
-                torch.cuda.synchronize()
-                with torch.cuda.graph(g):
-                    for _ in range(GRAPH_LAUNCHES):
-                        fn(*args)
-            torch.cuda.current_stream().wait_stream(s)
-            graphs.append(g)
-        for g in graphs:
-            g.replay()
-        torch.cuda.synchronize()
-        for i in range(REPEATS):
-            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
-            ev[0].record()
-            graphs[i % len(graphs)].replay()
-            ev[1].record()
-            torch.cuda.synchronize()
-            times.append(now_us(ev) / GRAPH_LAUNCHES)
-    else:
-        for i in range(REPEATS):
-            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
-            args = inputs[i % len(inputs)]
-            ev[0].record()
-            fn(*args)
-            ev[1].record()
-            torch.cuda.synchronize()
-            times.append(now_us(ev))
+    times = graph_times(fn, inputs, GRAPH_LAUNCHES, REPEATS) if graphed else \
+        eager_times(fn, inputs, REPEATS)
     return statistics.median(times), times, graphed
 
 

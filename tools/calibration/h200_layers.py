@@ -43,7 +43,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from gpu_facts import device_facts
+from h200_common import device_facts
 
 DEV = "cuda"
 BF16 = torch.bfloat16

@@ -34,7 +34,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from gpu_facts import L2_BYTES, device_facts, input_sets
+from h200_common import L2_BYTES, device_facts, eager_times, graph_times, input_sets
 
 WARMUP = 3
 REPEATS = 10
@@ -81,42 +81,11 @@ def time_fn(fn, inputs):
     probe = elapsed_us(ev)
     launches = max(1, min(MAX_LAUNCHES, math.ceil(TARGET_REPLAY_US / max(probe, 1.0))))
     try:
-        graphs = []
-        for args in inputs:
-            g = torch.cuda.CUDAGraph()
-            s = torch.cuda.Stream()
-            s.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(s):
-                fn(*args)
-                torch.cuda.synchronize()
-                with torch.cuda.graph(g):
-                    for _ in range(launches):
-                        fn(*args)
-            torch.cuda.current_stream().wait_stream(s)
-            graphs.append(g)
-        for g in graphs:
-            g.replay()
-        torch.cuda.synchronize()
-        times = []
-        for i in range(REPEATS):
-            ev = events()
-            ev[0].record()
-            graphs[i % len(graphs)].replay()
-            ev[1].record()
-            torch.cuda.synchronize()
-            times.append(elapsed_us(ev) / launches)
-        del graphs
+        times = graph_times(fn, inputs, launches, REPEATS)
         return statistics.median(times), times, True, launches
     except Exception:  # noqa: BLE001 - a kernel that syncs with the host: time it eagerly
         torch.cuda.synchronize()
-        times = []
-        for i in range(REPEATS):
-            ev = events()
-            ev[0].record()
-            fn(*inputs[i % len(inputs)])
-            ev[1].record()
-            torch.cuda.synchronize()
-            times.append(elapsed_us(ev))
+        times = eager_times(fn, inputs, REPEATS)
         return statistics.median(times), times, False, 1
 
 

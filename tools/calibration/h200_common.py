@@ -1,0 +1,71 @@
+"""What the H200 measuring scripts here share: the device facts a result file records, how inputs
+rotate past the L2, and CUDA-graph replay timing. Imported by h200_kernels.py, h200_moe_kernels.py
+and h200_layers.py (Python finds this file beside them)."""
+import datetime
+import math
+import subprocess
+
+import torch
+
+L2_BYTES = 60e6  # the H200's L2 (KINDS.md of the device tool: 60 MB)
+
+
+def device_facts():
+    """GPU name, SMs, driver, torch, CUDA and the date (UTC), for a result file's header."""
+    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                            capture_output=True, text=True).stdout.strip()
+    return {"gpu": torch.cuda.get_device_name(0),
+            "sms": torch.cuda.get_device_properties(0).multi_processor_count, "driver": driver,
+            "torch": torch.__version__, "cuda": torch.version.cuda,
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+
+
+def input_sets(bytes_per_set):
+    """Enough rotating input sets that repeats do not find their inputs in L2 (at most 4)."""
+    return max(1, min(4, math.ceil(2 * L2_BYTES / max(bytes_per_set, 1))))
+
+
+def graph_times(fn, inputs, launches, repeats):
+    """Microseconds per call of fn(*args): one CUDA graph of `launches` back-to-back calls per
+    input set (each warmed on a side stream before capture), every graph replayed once, then
+    `repeats` replays timed with CUDA events, rotating over the sets. Raises what capture raises
+    (a kernel that synchronizes with the host)."""
+    graphs = []
+    for args in inputs:
+        g = torch.cuda.CUDAGraph()
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            fn(*args)
+            torch.cuda.synchronize()
+            with torch.cuda.graph(g):
+                for _ in range(launches):
+                    fn(*args)
+        torch.cuda.current_stream().wait_stream(s)
+        graphs.append(g)
+    for g in graphs:
+        g.replay()
+    torch.cuda.synchronize()
+    times = []
+    for i in range(repeats):
+        ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+        ev[0].record()
+        graphs[i % len(graphs)].replay()
+        ev[1].record()
+        torch.cuda.synchronize()
+        times.append(ev[0].elapsed_time(ev[1]) * 1000.0 / launches)
+    return times
+
+
+def eager_times(fn, inputs, repeats):
+    """Microseconds of each of `repeats` calls of fn(*args), one at a time between CUDA events,
+    rotating over the input sets (host launch gaps included)."""
+    times = []
+    for i in range(repeats):
+        ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+        ev[0].record()
+        fn(*inputs[i % len(inputs)])
+        ev[1].record()
+        torch.cuda.synchronize()
+        times.append(ev[0].elapsed_time(ev[1]) * 1000.0)
+    return times
