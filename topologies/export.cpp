@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "topologies/family.hpp"
+
 namespace codesim::topologies {
 namespace {
 

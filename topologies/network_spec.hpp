@@ -1,36 +1,18 @@
-// Which network joins the nodes, and its size parameters: one plain struct for every family.
+// Which network joins the nodes, and its size parameters: one plain struct for every family, and
+// one table of those parameters (their scenario keys, ranges and meaning). Which family reads
+// which parameter is in the family registry (family.hpp).
 #pragma once
 
 #include <array>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace codesim::topologies {
 
+// The families; each has its descriptor in the registry (family.hpp), names included.
 enum class Family { node, ft2, ft3, mrft, mpft, slimfly, dragonfly };
-// Every family by the name scenarios and reports write, in one table (the schema reads it too).
-inline constexpr std::array kFamilyNames = {
-    std::pair{Family::node, std::string_view("node")},
-    std::pair{Family::ft2, std::string_view("ft2")},
-    std::pair{Family::ft3, std::string_view("ft3")},
-    std::pair{Family::mrft, std::string_view("mrft")},
-    std::pair{Family::mpft, std::string_view("mpft")},
-    std::pair{Family::slimfly, std::string_view("slimfly")},
-    std::pair{Family::dragonfly, std::string_view("dragonfly")},
-};
-// The shorter names the CLI takes too (Slim Fly sf, Dragonfly df).
-inline constexpr std::array kFamilyAliases = {
-    std::pair{Family::slimfly, std::string_view("sf")},
-    std::pair{Family::dragonfly, std::string_view("df")},
-};
-std::string_view family_name(Family f);
-// A family by its name or alias; none for an unknown one.
-std::optional<Family> family_from_name(std::string_view name);
-// "node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)"
-std::string family_choices();
 
 // How an MPFT packet reaches a GPU of another index on another node (spec: it must cross NVLink
 // once, on one side or the other).
@@ -51,16 +33,45 @@ struct NetworkSpec {
   PlaneCrossing plane_crossing = PlaneCrossing::at_source;
 };
 
+// One integer size parameter of a network: its name (the scenario key under `topology.`, the CLI
+// flag with dashes), the member it sets, its range and what it means.
+struct NetworkParameter {
+  std::string_view name;
+  int NetworkSpec::*member;
+  int min;
+  std::optional<int> max;  // none: no upper bound
+  std::string_view doc;
+};
+inline constexpr std::array kNetworkParameters = {
+    NetworkParameter{"planes", &NetworkSpec::planes, 1, 64,
+                     "Network planes (mpft: one per GPU index of a node)."},
+    NetworkParameter{"switch_radix", &NetworkSpec::radix, 4, 1024, "Ports per switch."},
+    NetworkParameter{"slimfly_q", &NetworkSpec::slimfly_q, 0, std::nullopt,
+                     "Slim Fly MMS parameter q, a prime: 2q^2 routers."},
+    NetworkParameter{"endpoints_per_router", &NetworkSpec::endpoints_per_router, 0, std::nullopt,
+                     "Endpoints (NICs) per router, p."},
+    NetworkParameter{"dragonfly_a", &NetworkSpec::dragonfly_a, 0, std::nullopt,
+                     "Routers per group, a."},
+    NetworkParameter{"dragonfly_h", &NetworkSpec::dragonfly_h, 0, std::nullopt,
+                     "Global links per router, h."},
+    NetworkParameter{"dragonfly_groups", &NetworkSpec::dragonfly_groups, 0, std::nullopt,
+                     "Groups, at most a x h + 1."},
+    NetworkParameter{"oversubscription", &NetworkSpec::oversubscription, 1, std::nullopt,
+                     "1:R at the top tier (a two-layer tree's leaf uplinks, ft3's "
+                     "aggregation-to-core uplinks; Llama 3's cluster: 7); 1 is full bisection."},
+};
+
 // A problem with one parameter of a spec: which one and why.
 struct SpecProblem {
-  std::string parameter;  // "radix", "planes", "slimfly_q", ...
+  std::string parameter;  // "switch_radix", "planes", "slimfly_q", ... or "nodes", "family"
   std::string message;
 };
 
-// Endpoints (NIC ports) the network can attach at most.
+// Endpoints (NICs) the network can attach at most.
 long long endpoint_capacity(const NetworkSpec& s);
 
-// Everything wrong with building `s` for `nodes` nodes of `gpus_per_node` GPUs.
+// Everything wrong with building `s` for `nodes` nodes of `gpus_per_node` GPUs: a parameter the
+// family does not read set away from its default, the family's own checks, the capacity.
 std::vector<SpecProblem> validate(const NetworkSpec& s, int nodes, int gpus_per_node);
 
 }  // namespace codesim::topologies

@@ -10,6 +10,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/error.hpp"
+#include "topologies/family.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ void add_network_flags(CLI::App* cmd, cli::NetworkFlags& f, const std::string& n
   };
   cmd->add_option(
       "--family", f.family,
-      "topology.family: node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)" +
+      "topology.family: " + topologies::family_choices() +
           (family_default.empty() ? std::string()
                                   : " (default here " + family_default + "; the schema's node)"));
   alias("--topology", f.family);
@@ -66,24 +67,24 @@ void add_network_flags(CLI::App* cmd, cli::NetworkFlags& f, const std::string& n
   alias("--hardware", f.hardware);
   cmd->add_option("--nodes", f.nodes, "hardware.nodes: " + nodes_doc)
       ->check(CLI::Range(0, 10'000'000));
-  cmd->add_option("--switch-radix", f.radix, "topology.switch_radix: switch ports (fat trees)");
-  alias("--radix", f.radix);
-  cmd->add_option("--planes", f.planes,
-                  "topology.planes: MPFT planes (default here 8, one per GPU of a node; the "
-                  "schema's 1)");
-  cmd->add_option("--oversubscription", f.oversubscription,
-                  "topology.oversubscription: fat trees 1:R at the top tier (1: full bisection)");
-  cmd->add_option("--slimfly-q", f.q, "topology.slimfly_q: Slim Fly q (prime)");
-  alias("--q", f.q);
-  cmd->add_option("--endpoints-per-router", f.p,
-                  "topology.endpoints_per_router: Slim Fly / Dragonfly endpoints per router");
-  alias("--p", f.p);
-  cmd->add_option("--dragonfly-a", f.a, "topology.dragonfly_a: Dragonfly routers per group");
-  alias("--a", f.a);
-  cmd->add_option("--dragonfly-h", f.h, "topology.dragonfly_h: Dragonfly global links per router");
-  alias("--h", f.h);
-  cmd->add_option("--dragonfly-groups", f.groups, "topology.dragonfly_groups: Dragonfly groups");
-  alias("--groups", f.groups);
+  const topologies::NetworkSpec schema_defaults;
+  for (const topologies::NetworkParameter& p : topologies::kNetworkParameters) {
+    int& value = f.sizes.*p.member;
+    std::string help = "topology." + std::string(p.name) + ": " + std::string(p.doc) + " Read by " +
+                       topologies::families_reading(p.name) + ".";
+    if (value != schema_defaults.*p.member) {
+      help += " (default here " + std::to_string(value) + "; the schema's " +
+              std::to_string(schema_defaults.*p.member) + ")";
+    }
+    cmd->add_option(cli::flag_of(p.name), value, help);
+  }
+  // The shorter spellings of earlier releases.
+  alias("--radix", f.sizes.radix);
+  alias("--q", f.sizes.slimfly_q);
+  alias("--p", f.sizes.endpoints_per_router);
+  alias("--a", f.sizes.dragonfly_a);
+  alias("--h", f.sizes.dragonfly_h);
+  alias("--groups", f.sizes.dragonfly_groups);
   cmd->add_option("--plane-crossing", f.plane_crossing,
                   "topology.plane_crossing: MPFT at-source or at-destination")
       ->check(CLI::IsMember({"at-source", "at-destination"}));

@@ -3,12 +3,14 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "topologies/build.hpp"
+#include "topologies/family.hpp"
 
 namespace codesim::cli {
 namespace {
@@ -24,24 +26,13 @@ Family family_from(std::string_view command, const std::string& name) {
   return *family;
 }
 
-// Flag that sets each spec parameter, for messages.
-std::string flag_of(const std::string& parameter) {
-  static const std::map<std::string, std::string> flags = {
-      {"switch_radix", "--switch-radix"},
-      {"planes", "--planes"},
-      {"slimfly_q", "--slimfly-q"},
-      {"endpoints_per_router", "--endpoints-per-router"},
-      {"dragonfly_a", "--dragonfly-a"},
-      {"dragonfly_h", "--dragonfly-h"},
-      {"dragonfly_groups", "--dragonfly-groups"},
-      {"nodes", "--nodes"},
-      {"family", "--family"},
-      {"oversubscription", "--oversubscription"}};
-  const auto it = flags.find(parameter);
-  return it == flags.end() ? parameter : it->second;
-}
-
 }  // namespace
+
+std::string flag_of(std::string_view parameter) {
+  std::string flag = "--" + std::string(parameter);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
 
 topologies::Spread spread_of(std::string_view command, const std::string& name) {
   const std::map<std::string, topologies::Spread> spreads = {
@@ -66,23 +57,20 @@ double peak_rss_mb() {
 BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int default_nodes) {
   const hardware::HardwareSpec hw = hardware_preset(command, f.hardware);
   const Family family = family_from(command, f.family);
-  const topologies::NetworkSpec spec{
-      .family = family,
-      .radix = f.radix,
-      .planes = family == Family::mpft ? f.planes : 1,
-      .oversubscription = f.oversubscription,
-      .slimfly_q = f.q,
-      .endpoints_per_router = f.p,
-      .dragonfly_a = f.a,
-      .dragonfly_h = f.h,
-      .dragonfly_groups = f.groups,
-      .plane_crossing = f.plane_crossing == "at-destination"
+  topologies::NetworkSpec spec;
+  spec.family = family;
+  for (const topologies::NetworkParameter& p : topologies::kNetworkParameters) {
+    if (topologies::descriptor(family).reads_parameter(p.name)) {
+      spec.*p.member = f.sizes.*p.member;
+    }
+  }
+  spec.plane_crossing = f.plane_crossing == "at-destination"
                             ? topologies::PlaneCrossing::at_destination
-                            : topologies::PlaneCrossing::at_source};
+                            : topologies::PlaneCrossing::at_source;
   const auto node = topologies::node_spec_from(hw, core::Seconds(0.45e-6));
   int nodes = f.nodes != 0 ? f.nodes : default_nodes;
   if (nodes == 0) {
-    nodes = spec.family == Family::node
+    nodes = !topologies::descriptor(family).network
                 ? 1
                 : static_cast<int>(topologies::endpoint_capacity(spec) / node.gpus_per_node);
   }

@@ -13,19 +13,17 @@
 namespace codesim::cli {
 
 struct NetworkFlags {
-  std::string family;  // node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)
+  std::string family;  // a name or alias of the family registry (topologies/family.hpp)
   std::string hardware = "h800";
   int nodes = 0;  // 0: the command's default
-  int radix = 64;
-  int planes = 8;
-  int oversubscription = 1;  // fat trees: 1:R at the top tier
-  int q = 0;
-  int p = 0;
-  int a = 0;
-  int h = 0;
-  int groups = 0;
+  // The size parameters, one flag each (kNetworkParameters); only those the family reads are
+  // used. Defaults as the schema's, except planes: 8, one per GPU of an H800 node.
+  topologies::NetworkSpec sizes{.planes = 8};
   std::string plane_crossing = "at-source";
 };
+
+// The CLI flag of a spec parameter ("switch_radix" -> "--switch-radix"; "nodes" -> "--nodes").
+std::string flag_of(std::string_view parameter);
 
 struct BuiltNetwork {
   std::string name;

@@ -3,6 +3,7 @@
 
 #include "sim/config/loader.hpp"
 #include "sim/config/schema.hpp"
+#include "sim/core/text.hpp"
 
 namespace codesim::config {
 namespace {
@@ -55,11 +56,11 @@ void check_parallelism(const Scenario& s, Rules& r) {
   const long long gpus = static_cast<long long>(s.hardware.nodes) * s.hardware.spec.gpus_per_node;
   const long long ranks = static_cast<long long>(p.pp) * p.dp * p.tp * p.cp;
   if (ranks != gpus) {
-    r.fail({"parallelism.dp", "parallelism.pp", "parallelism.tp", "parallelism.cp",
-            "hardware.nodes"},
-           "pp x dp x tp x cp = " + n(p.pp) + " x " + n(p.dp) + " x " + n(p.tp) + " x " + n(p.cp) +
-               " = " + n(ranks) + " must equal the GPU count, nodes x gpus_per_node = " +
-               n(s.hardware.nodes) + " x " + n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
+    r.fail(
+        {"parallelism.dp", "parallelism.pp", "parallelism.tp", "parallelism.cp", "hardware.nodes"},
+        "pp x dp x tp x cp = " + n(p.pp) + " x " + n(p.dp) + " x " + n(p.tp) + " x " + n(p.cp) +
+            " = " + n(ranks) + " must equal the GPU count, nodes x gpus_per_node = " +
+            n(s.hardware.nodes) + " x " + n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
   } else if (gpus % (static_cast<long long>(p.pp) * p.ep) != 0) {
     r.fail({"parallelism.ep", "parallelism.pp"},
            "the GPU count (" + n(gpus) + ") must be divisible by pp x ep = " + n(p.pp) + " x " +
@@ -171,19 +172,18 @@ void check_topology(const Scenario& s, Rules& r) {
         problem.parameter == "nodes" ? "hardware.nodes" : "topology." + problem.parameter;
     r.fail({key}, problem.message);
   }
-  if (t.network.family != topologies::Family::mpft && t.network.planes != 1) {
-    r.fail({"topology.planes"}, "only mpft has several planes; " +
-                                    std::string(enum_name(t.network.family)) + " has 1, got " +
-                                    n(t.network.planes));
-  }
-  const bool routers = t.network.family == topologies::Family::slimfly ||
-                       t.network.family == topologies::Family::dragonfly;
-  if (!routers &&
+  if (!topologies::descriptor(t.network.family).detour_routing &&
       (t.path_selection == PathSelection::valiant || t.path_selection == PathSelection::ugal)) {
-    r.fail({"topology.routing"}, std::string(enum_name(t.path_selection)) +
-                                     " detours through intermediate routers: slimfly and "
-                                     "dragonfly only, not " +
-                                     std::string(enum_name(t.network.family)));
+    std::vector<std::string> detouring;
+    for (const topologies::FamilyDescriptor* family : topologies::families()) {
+      if (family->detour_routing) {
+        detouring.emplace_back(family->name);
+      }
+    }
+    r.fail({"topology.routing"},
+           std::string(enum_name(t.path_selection)) +
+               " detours through intermediate routers: " + core::join(detouring, " and ") +
+               " only, not " + std::string(enum_name(t.network.family)));
   }
   std::set<int> seen;
   for (int p : t.failed_planes) {

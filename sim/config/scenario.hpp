@@ -16,7 +16,7 @@
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/training_state.hpp"
 #include "topologies/cost.hpp"
-#include "topologies/network_spec.hpp"
+#include "topologies/family.hpp"
 
 namespace codesim::config {
 
@@ -42,7 +42,7 @@ struct EnumNames;
 
 template <>
 struct EnumNames<topologies::Family> {
-  static constexpr std::array values = topologies::kFamilyNames;
+  static inline const auto& values = topologies::family_names();  // the family registry's
 };
 CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
                    std::pair{topologies::PlaneCrossing::at_source, std::string_view("at-source")},

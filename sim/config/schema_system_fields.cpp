@@ -140,30 +140,20 @@ void add_system_fields(std::vector<FieldSpec>& f) {
                     with_default("node",
                                  "Network family joining the nodes (a node is one NVLink domain: "
                                  "hardware.gpus_per_node GPUs, 72 for gb200).")));
-  f.push_back(field(
-      "topology.planes", MEMBER(topology.network.planes),
-      between(with_default("1", "Network planes (mpft: one per GPU index of a node)."), 1, 64)));
-  f.push_back(
-      field("topology.switch_radix", MEMBER(topology.network.radix),
-            between(with_default("64", "Ports per switch (fat trees, mrft, mpft)."), 4, 1024)));
-  f.push_back(
-      field("topology.slimfly_q", MEMBER(topology.network.slimfly_q),
-            at_least(with_default("0", "Slim Fly MMS parameter q, a prime: 2q^2 routers."), 0)));
-  f.push_back(field(
-      "topology.endpoints_per_router", MEMBER(topology.network.endpoints_per_router),
-      at_least(with_default("0", "Slim Fly and Dragonfly: endpoints (NICs) per router, p."), 0)));
-  f.push_back(field("topology.dragonfly_a", MEMBER(topology.network.dragonfly_a),
-                    at_least(with_default("0", "Dragonfly: routers per group, a."), 0)));
-  f.push_back(field("topology.dragonfly_h", MEMBER(topology.network.dragonfly_h),
-                    at_least(with_default("0", "Dragonfly: global links per router, h."), 0)));
-  f.push_back(field("topology.dragonfly_groups", MEMBER(topology.network.dragonfly_groups),
-                    at_least(with_default("0", "Dragonfly: groups, at most a x h + 1."), 0)));
-  f.push_back(field("topology.oversubscription", MEMBER(topology.network.oversubscription),
-                    at_least(with_default("1",
-                                          "Fat trees: 1:R at the top tier (a two-layer tree's "
-                                          "leaf uplinks, ft3's aggregation-to-core uplinks; "
-                                          "Llama 3's cluster: 7); 1 is full bisection."),
-                             1)));
+  // The size parameters, from the network's parameter table; which families read each comes from
+  // the family registry.
+  const topologies::NetworkSpec network;
+  for (const topologies::NetworkParameter& p : topologies::kNetworkParameters) {
+    FieldInfo info = at_least(
+        with_default(std::to_string(network.*p.member),
+                     std::string(p.doc) + " Read by " + topologies::families_reading(p.name) + "."),
+        p.min);
+    info.max = p.max;
+    f.push_back(field(
+        "topology." + std::string(p.name),
+        [member = p.member](auto& s) -> auto& { return s.topology.network.*member; },
+        std::move(info)));
+  }
   f.push_back(field("topology.plane_crossing", MEMBER(topology.network.plane_crossing),
                     with_default("at-source",
                                  "mpft: where a packet for another GPU index crosses NVLink "

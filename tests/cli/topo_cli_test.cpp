@@ -69,8 +69,8 @@ TEST(TopoCli, NetworkFlagsAreTheSchemaKeys) {
   }
   EXPECT_NE(help.out.find("topology.family: node, ft2"), std::string::npos);
   EXPECT_NE(help.out.find("(default here mpft; the schema's node)"), std::string::npos);
-  EXPECT_NE(help.out.find("(default here 8, one per GPU of a node; the schema's 1)"),
-            std::string::npos);
+  EXPECT_NE(help.out.find("Read by mpft. (default here 8; the schema's 1)"), std::string::npos);
+  EXPECT_NE(help.out.find("Ports per switch. Read by ft2, ft3, mrft, mpft."), std::string::npos);
   EXPECT_EQ(help.out.find("--radix"), std::string::npos);  // hidden alias
   EXPECT_EQ(run_codesim("collective --help").out.find("default here"),
             run_codesim("collective --help").out.find("default here 8"));  // only --planes differs

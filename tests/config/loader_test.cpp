@@ -114,15 +114,16 @@ TEST(LoaderErrors, CollectsEveryFieldProblem) {
 }
 
 TEST(LoaderErrors, RulesNameTheKeysInvolved) {
-  EXPECT_EQ(
-      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: "
-               "3}\ntopology: {family: ft2}\n"),
-      "s.yaml:3:19: error: parallelism.dp: pp x dp x tp x cp = 3 x 5 x 1 x 1 = 15 must equal the GPU "
-      "count, "
-      "nodes x gpus_per_node = 2 x 8 = 16");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: "
+                     "3}\ntopology: {family: ft2}\n"),
+            "s.yaml:3:19: error: parallelism.dp: pp x dp x tp x cp = 3 x 5 x 1 x 1 = 15 must equal "
+            "the GPU "
+            "count, "
+            "nodes x gpus_per_node = 2 x 8 = 16");
   EXPECT_EQ(
       error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 3}\n"),
-      "s.yaml:2:19: error: parallelism.dp: pp x dp x tp x cp = 1 x 2 x 3 x 1 = 6 must equal the GPU "
+      "s.yaml:2:19: error: parallelism.dp: pp x dp x tp x cp = 1 x 2 x 3 x 1 = 6 must equal the "
+      "GPU "
       "count, "
       "nodes x gpus_per_node = 1 x 8 = 8\n"
       "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
@@ -152,6 +153,19 @@ TEST(LoaderErrors, NonMinimalRoutingOnlyOnRouterNetworks) {
                      "topology: {family: dragonfly, routing: valiant, dragonfly_a: 4, "
                      "dragonfly_h: 2, dragonfly_groups: 9, endpoints_per_router: 4}\n"),
             "(no error)");
+}
+
+// A size parameter another family reads is refused where it is written, naming the families that
+// read it (the family registry, topologies/family.hpp).
+TEST(LoaderErrors, ParameterTheFamilyDoesNotRead) {
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 16}\n"
+                     "topology: {family: ft2, slimfly_q: 7}\n"),
+            "s.yaml:3:36: error: topology.slimfly_q: only slimfly read it; ft2 takes the default "
+            "0, got 7");
+  EXPECT_EQ(
+      error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 16}\n"
+               "topology: {family: ft2, planes: 8}\n"),
+      "s.yaml:3:33: error: topology.planes: only mpft read it; ft2 takes the default 1, got 8");
 }
 
 TEST(LoaderErrors, NullValueAndListOfWrongThings) {

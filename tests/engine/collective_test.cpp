@@ -20,9 +20,12 @@ using namespace codesim::comm;  // what these tests exercise beside the engine
 using core::Bytes;
 using topologies::Family;
 
+// Fat trees of radix 8 (a single node reads no switch parameters).
 topologies::Topology build(Family f, int nodes) {
-  return topologies::build_topology({.family = f, .radix = 8, .planes = f == Family::mpft ? 8 : 1},
-                                    topologies::testing::h800_node(), nodes);
+  const bool tree = f != Family::node;
+  return topologies::build_topology(
+      {.family = f, .radix = tree ? 8 : 64, .planes = f == Family::mpft ? 8 : 1},
+      topologies::testing::h800_node(), nodes);
 }
 
 using topologies::first_gpus;

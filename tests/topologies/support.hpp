@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "models/hardware/catalog.hpp"
-#include "topologies/network_spec.hpp"
+#include "topologies/family.hpp"
 #include "topologies/topology.hpp"
 
 namespace codesim::topologies::testing {
