@@ -37,6 +37,8 @@ struct FamilyDescriptor {
   std::span<const std::string_view> reads;
   bool network = true;          // false: one node, no scale-out network
   bool detour_routing = false;  // valiant and ugal apply (routers with direct links)
+  // Router links inside a group and between groups are tiers of their own (Vertex::group).
+  bool grouped_routers = false;
   // Endpoints it can attach at most.
   long long (*capacity)(const NetworkSpec&) = nullptr;
   // Problems of the spec alone, given the cluster's size (nodes of gpus_per_node GPUs).

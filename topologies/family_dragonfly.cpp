@@ -82,6 +82,7 @@ extern const FamilyDescriptor kDragonflyFamily = {
     .summary = "Dragonfly: groups of a all-to-all routers, h global links per router",
     .reads = kDragonflyReads,
     .detour_routing = true,
+    .grouped_routers = true,
     .capacity = dragonfly_capacity,
     .problems = dragonfly_problems,
     .build = build_dragonfly,

@@ -10,7 +10,7 @@
 #include <tuple>
 
 #include "topologies/export.hpp"
-#include "topologies/network_spec.hpp"
+#include "topologies/family.hpp"
 #include "topologies/routing.hpp"
 
 namespace codesim::topologies {
@@ -83,18 +83,34 @@ std::string TrafficRouter::describe(int directed_link) const {
          " -> " + vertex_label(*topology_, to(directed_link));
 }
 
-std::string TrafficRouter::tier(int directed_link) const {
+LinkTier TrafficRouter::tier(int directed_link) const {
   const Graph& g = topology_->graph();
-  const auto kind =
-      topology_->link(topology_->links()[static_cast<std::size_t>(directed_link / 2)]).kind;
   const Vertex& a = g[from(directed_link)];
   const Vertex& b = g[to(directed_link)];
-  std::string out = std::string(link_kind_name(kind)) + " " +
-                    std::string(vertex_kind_name(a.kind)) + " -> " +
-                    std::string(vertex_kind_name(b.kind));
-  if (topology_->family() == Family::dragonfly && a.kind == VertexKind::router &&
+  LinkTier out{
+      .link = topology_->link(topology_->links()[static_cast<std::size_t>(directed_link / 2)]).kind,
+      .from = a.kind,
+      .to = b.kind};
+  if (descriptor(topology_->family()).grouped_routers && a.kind == VertexKind::router &&
       b.kind == VertexKind::router) {
-    out += a.group == b.group ? " (local)" : " (global)";
+    out.reach = a.group == b.group ? LinkTier::Reach::local : LinkTier::Reach::global;
+  }
+  return out;
+}
+
+std::string tier_name(const LinkTier& tier) {
+  std::string out = std::string(link_kind_name(tier.link)) + " " +
+                    std::string(vertex_kind_name(tier.from)) + " -> " +
+                    std::string(vertex_kind_name(tier.to));
+  switch (tier.reach) {
+    case LinkTier::Reach::any:
+      break;
+    case LinkTier::Reach::local:
+      out += " (local)";
+      break;
+    case LinkTier::Reach::global:
+      out += " (global)";
+      break;
   }
   return out;
 }

@@ -71,6 +71,19 @@ struct LinkLoads {
   core::Seconds latency;
 };
 
+// Which links a report sums together: one kind of link between two kinds of vertex, in one
+// direction. Compared by value; its name (tier_name) is for writers.
+struct LinkTier {
+  enum class Reach { any, local, global };  // router links of grouped routers: inside, between
+  LinkKind link = LinkKind::ib;
+  VertexKind from = VertexKind::nic;
+  VertexKind to = VertexKind::leaf;
+  Reach reach = Reach::any;
+  auto operator<=>(const LinkTier&) const = default;
+};
+// "ib leaf -> spine"; Dragonfly's router links end in " (local)" or " (global)".
+std::string tier_name(const LinkTier& tier);
+
 class TrafficRouter {
  public:
   TrafficRouter(const Topology& topology, Spread spread);
@@ -86,9 +99,9 @@ class TrafficRouter {
   VertexId to(int directed_link) const;
   // "ib leaf3 -> nic_n0_1": the link's kind and its endpoints in its direction.
   std::string describe(int directed_link) const;
-  // "ib leaf -> spine": the tier of a directed link, its kind and its ends' kinds in its
-  // direction; Dragonfly's router links end in "(local)" inside a group, "(global)" between groups.
-  std::string tier(int directed_link) const;
+  // The tier of a directed link: its kind and its ends' kinds in its direction; router links of
+  // a family with grouped routers (Dragonfly) split into those inside a group and between groups.
+  LinkTier tier(int directed_link) const;
 
  private:
   struct NicPair {

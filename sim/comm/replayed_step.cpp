@@ -34,13 +34,13 @@ metrics::ReplayedStep replayed_step(const StepTimeline& t, const topologies::Tra
     }
   }
   const topologies::Graph& g = topo.graph();
-  std::map<std::string, int> tier_index;
+  std::map<topologies::LinkTier, int> tier_index;
   for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
     const int di = static_cast<int>(d);
     const auto [tier, fresh] =
         tier_index.try_emplace(router.tier(di), static_cast<int>(tier_index.size()));
     if (fresh) {
-      out.tier_names.push_back(tier->first);
+      out.tier_names.push_back(topologies::tier_name(tier->first));
     }
     // Names only where bytes went: a link that carried nothing is never listed by name.
     out.links.push_back({.name = step_loads.bytes[d].value > 0 ? router.describe(di) : "",

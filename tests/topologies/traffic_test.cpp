@@ -249,6 +249,32 @@ TEST(Traffic, UgalDetoursOnlyWhatUnloadsTheBusiestLink) {
             router_link_bytes(t, ugal_router, ugal_router.loads(all)));
 }
 
+// Tiers are values (link kind, the ends' kinds, and for grouped routers inside or between
+// groups); their names are made for the reports only. A Dragonfly with a = 2 routers of p = 2
+// endpoints per group and h = 1: 8 GPUs fill ceil(8 / (a p)) = 2 groups; each group's routers
+// share one local link (2 in all), and each group's a h = 2 global ports pair with the other
+// group's (2 global links). Each link is a tier member once per direction.
+TEST(Traffic, TiersAreLinkAndEndKinds) {
+  const Topology t = build_topology({.family = Family::dragonfly,
+                                     .endpoints_per_router = 2,
+                                     .dragonfly_a = 2,
+                                     .dragonfly_h = 1,
+                                     .dragonfly_groups = 3},
+                                    h800_node(), 1);
+  const TrafficRouter r(t, Spread::even);
+  std::map<LinkTier, int> links;
+  for (int d = 0; d < 2 * static_cast<int>(t.links().size()); ++d) {
+    ++links[r.tier(d)];
+  }
+  using Reach = LinkTier::Reach;
+  const LinkTier local{LinkKind::ib, VertexKind::router, VertexKind::router, Reach::local};
+  const LinkTier global{LinkKind::ib, VertexKind::router, VertexKind::router, Reach::global};
+  EXPECT_EQ(links[local], 2 * 2);
+  EXPECT_EQ(links[global], 2 * 2);
+  EXPECT_EQ(tier_name(local), "ib router -> router (local)");
+  EXPECT_EQ(tier_name({LinkKind::ib, VertexKind::leaf, VertexKind::spine}), "ib leaf -> spine");
+}
+
 TEST(Traffic, NonMinimalRoutingNeedsRouters) {
   const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
   try {
