@@ -29,6 +29,10 @@ std::string_view kernel_class_name(KernelClass c) {
       return "memcpy";
     case KernelClass::optimizer:
       return "optimizer";
+    case KernelClass::permute:
+      return "permute";
+    case KernelClass::router:
+      return "router";
   }
   return "";
 }
@@ -49,7 +53,7 @@ std::optional<KernelClass> kernel_class_from(std::string_view name) {
   for (auto c : {KernelClass::gemm, KernelClass::grouped_gemm, KernelClass::attention_forward,
                  KernelClass::attention_backward, KernelClass::elementwise, KernelClass::norm,
                  KernelClass::quantize, KernelClass::communication, KernelClass::memcpy,
-                 KernelClass::optimizer}) {
+                 KernelClass::optimizer, KernelClass::permute, KernelClass::router}) {
     if (kernel_class_name(c) == name) {
       return c;
     }

@@ -30,7 +30,11 @@ enum class KernelClass {
   quantize,
   communication,
   memcpy,
-  optimizer
+  optimizer,
+  // Moving tokens to and from their experts' rows: gathers, index copies and adds, scatters, cats.
+  permute,
+  // The router's small kernels: sorts, top-k, histograms, scans.
+  router
 };
 enum class DType { bf16, fp8, fp32 };
 
