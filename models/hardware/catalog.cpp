@@ -1,5 +1,5 @@
 // The hardware presets. Figures are vendor datasheet values (dense, no sparsity) and DeepSeek's
-// published measurements (spec/hardware-and-topologies.md); where no achievable figure is
+// published measurements (docs/model/hardware.md); where no achievable figure is
 // published the nominal one is used and the comment says so.
 #include "models/hardware/catalog.hpp"
 
@@ -12,7 +12,7 @@ using namespace core::literals;
 
 // ConnectX-7 400 Gb/s InfiniBand; latencies measured by DeepSeek (ISCA 2025, Table 5). Bulk
 // transfers are taken at the line rate (no measurement); small messages (DeepEP's low-latency
-// kernels) reach about 40 GB/s (DeepSeek's figure, spec/hardware-and-topologies.md).
+// kernels) reach about 40 GB/s (DeepSeek's figure, docs/model/hardware.md).
 constexpr NicSpec kConnectX7{.bandwidth = 400_Gbps,
                              .nominal_bandwidth = 400_Gbps,
                              .small_message_efficiency = 0.8,

@@ -1,4 +1,4 @@
-// Hardware presets (h800, h100, h200, b200, gb200) from spec/hardware-and-topologies.md.
+// Hardware presets (h800, h100, h200, b200, gb200) from docs/model/hardware.md.
 #pragma once
 
 #include <optional>

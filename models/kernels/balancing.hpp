@@ -1,6 +1,6 @@
-// Auxiliary-loss-free load balancing (spec/deepseek-v3.md §2): after each training step every
-// expert's bias moves by gamma against its load (down when above the mean, up when below); and
-// the sequence-wise balance loss, computed for reporting (it does not steer routing here).
+// Auxiliary-loss-free load balancing (docs/model/deepseek-v3.md §2): after each training step every
+// expert's bias moves by gamma against its load (down when above the mean, up when below); and the
+// sequence-wise balance loss, computed for reporting (it does not steer routing here).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// FP8 as DeepSeek-V3 trains with it (spec/deepseek-v3.md §4): exact E4M3 / E5M2 conversion,
+// FP8 as DeepSeek-V3 trains with it (docs/model/deepseek-v3.md §4): exact E4M3 / E5M2 conversion,
 // 1 x 128 activation tiles and 128 x 128 weight blocks with online scales (max|x| / 448), and an
 // emulated FP8 GEMM whose tensor-core accumulator keeps only ~14 bits, optionally promoted to
 // FP32 every N_C elements.

@@ -1,4 +1,4 @@
-// The MoE gate exactly as DeepSeek's inference code computes it (spec/deepseek-v3.md §2):
+// The MoE gate exactly as DeepSeek's inference code computes it (docs/model/deepseek-v3.md §2):
 //   s = sigmoid(W x) (or softmax for DeepSeek-V2); s' = s + bias (steers selection only);
 //   group score = sum of the top-2 s' of each group (max for the softmax gate); keep the best
 //   `topk_groups` groups; pick the top-k experts by s' among them; weights = the picked s,

@@ -1,4 +1,4 @@
-// LogFMT-nBit (spec/deepseek-v3.md §5), the log-domain format DeepSeek studied for combine.
+// LogFMT-nBit (docs/model/deepseek-v3.md §5), the log-domain format DeepSeek studied for combine.
 // Per 1 x 128 tile: min and max of ln|x| (min raised to max - ln 2^32 if lower); code 0 = zero,
 // codes 1 .. 2^(n-1) - 1 = exp(min + step (K - 1)), step = (max - min) / (2^(n-1) - 2); a value
 // rounds to the nearer of its two neighbouring codes in linear space (unbiased); sign bit apart.

@@ -1,7 +1,7 @@
 // Model presets. The DeepSeek ones carry exactly the values of DeepSeek's own configs
-// (models/llm/configs/config_671B.json, config_236B.json, config_16B.json);
-// those files do not record the MTP module, so mtp_depth is 0 here as there, and a training
-// scenario sets model.mtp_depth: 1 as DeepSeek-V3 trained. Dense shapes: spec/deepseek-v3.md §1.
+// (models/llm/configs/config_671B.json, config_236B.json, config_16B.json); those files do not
+// record the MTP module, so mtp_depth is 0 here as there, and a training scenario sets
+// model.mtp_depth: 1 as DeepSeek-V3 trained. Dense shapes: docs/model/deepseek-v3.md §1.
 #include "models/llm/catalog.hpp"
 
 #include "sim/core/named.hpp"

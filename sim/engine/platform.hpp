@@ -20,7 +20,7 @@
 // Latency: the SimGrid links carry none. A parallel task in ptask_L07 waits for the largest
 // latency among its routes, here a single link; the engine instead waits for the transfer's own
 // longest path latency (TrafficRouter) before the task starts, which is the same rule over whole
-// paths. Bandwidth sharing never depends on latency (unlike CM02, see notes/simgrid.md).
+// paths. Bandwidth sharing never depends on latency (unlike CM02, see sim/engine/README.md).
 //
 // Parallel links between two vertices (Dragonfly) become one SimGrid link with the sum of their
 // bandwidths. SimGrid allows one engine per process: a second Platform throws.

@@ -20,10 +20,10 @@ inline std::string fidelity_name(Fidelity f) {
   return f == Fidelity::fast ? "fast" : "full";
 }
 
-// The first pipeline rank's step, spent in (spec §6): forward-only chunks, backward-only chunks
-// (input gradients, or whole backwards where the schedule does not split them), weight-only
-// chunks, overlapped forward-and-backward pairs, idle, and the optimizer step with the
-// data-parallel synchronization around it. They add up to the step time.
+// The first pipeline rank's step, spent in (docs/model/deepseek-v3.md §6): forward-only chunks,
+// backward-only chunks (input gradients, or whole backwards where the schedule does not split
+// them), weight-only chunks, overlapped forward-and-backward pairs, idle, and the optimizer step
+// with the data-parallel synchronization around it. They add up to the step time.
 struct Breakdown {
   core::Seconds forward;
   core::Seconds backward;

@@ -1,5 +1,5 @@
-// Prefill and decode steps on one GPU of an expert-parallel deployment (spec §8), and DeepSeek's
-// ISCA 2025 §2.3.2 upper bound on decode speed.
+// Prefill and decode steps on one GPU of an expert-parallel deployment (docs/model/deepseek-v3.md
+// §8), and DeepSeek's ISCA 2025 §2.3.2 upper bound on decode speed.
 //
 // Per layer and micro-batch a GPU runs attention (attention TP with sequence parallelism: the TP
 // group's tokens through the GPU's share of the projection weights, and the core attention of

@@ -1,7 +1,7 @@
-// What a task of a step computes or moves: a piece of a layer (spec §9: attn, mlp; dispatch,
-// combine) in a pass (F forward, B input backward, W weight backward), or a step-level task.
-// Profiler traces name pieces in text ("attn(F)"); parse_piece reads that once at the boundary,
-// piece_label writes it back for reports and exported traces.
+// What a task of a step computes or moves: a piece of a layer (docs/model/deepseek-v3.md §9: attn,
+// mlp; dispatch, combine) in a pass (F forward, B input backward, W weight backward), or a
+// step-level task. Profiler traces name pieces in text ("attn(F)"); parse_piece reads that once at
+// the boundary, piece_label writes it back for reports and exported traces.
 #pragma once
 
 #include <compare>

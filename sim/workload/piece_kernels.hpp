@@ -1,5 +1,6 @@
-// The kernels one piece of a layer launches on one GPU (spec §9's pieces: attn, mlp, head; F, B,
-// W), with their shapes, from models/llm's op tables, and their time from models/cost.
+// The kernels one piece of a layer launches on one GPU (docs/model/deepseek-v3.md §9's pieces:
+// attn, mlp, head; F, B, W), with their shapes, from models/llm's op tables, and their time from
+// models/cost.
 //
 // Per op of the piece, in pass F (forward), B (input gradient) or W (weight gradient):
 //   GEMM rows x in -> out        F: m = rows, n = out, k = in    B: m = rows, n = in, k = out

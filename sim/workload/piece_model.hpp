@@ -1,6 +1,6 @@
-// Compute time of each piece of a layer (spec §9's pieces: attn, mlp, head; F, B, W) for one
-// micro-batch on one GPU: the piece's kernels (piece_kernels.hpp) priced one by one by the kernel
-// cost model (models/cost), whose parameters come from kernel measurements:
+// Compute time of each piece of a layer (docs/model/deepseek-v3.md §9's pieces: attn, mlp, head; F,
+// B, W) for one micro-batch on one GPU: the piece's kernels (piece_kernels.hpp) priced one by one
+// by the kernel cost model (models/cost), whose parameters come from kernel measurements:
 //
 //   - GEMMs, grouped GEMMs, fused attention and memory-bound classes: fitted to the H200 kernel
 //     runs of models/calibration/h200 (cost::default_params, cost::attention_params);

@@ -96,9 +96,9 @@ void interleaved(RankBuilder& b, int ranks, int rank, int c, int v) {
   }
 }
 
-// The eight phases of spec §7. For DualPipe: h = min(r, R - 1 - r), half = R/2 ranks, per =
-// C/2 micro-batches per direction, `unpaired` for the two middle ranks; for DualPipeV: h = r,
-// half = R, per = C, `unpaired` for the last rank.
+// The eight phases of docs/model/deepseek-v3.md §7. For DualPipe: h = min(r, R - 1 - r), half = R/2
+// ranks, per = C/2 micro-batches per direction, `unpaired` for the two middle ranks; for DualPipeV:
+// h = r, half = R, per = C, `unpaired` for the last rank.
 void dual_phases(RankBuilder& b, int h, int half, int per, int ranks_in_main, bool unpaired) {
   for (int i = 0; i < 2 * (half - h - 1); ++i) {
     b.forward(0);

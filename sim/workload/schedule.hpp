@@ -1,4 +1,4 @@
-// Pipeline schedules as ordered chunk lists per pipeline rank (spec/deepseek-v3.md §7).
+// Pipeline schedules as ordered chunk lists per pipeline rank (docs/model/deepseek-v3.md §7).
 //
 //   1F1B       rank r: min(R - r - 1, C) forwards, then forward/backward pairs, then the rest of
 //              the backwards; a backward is whole (input and weight parts together).

@@ -37,11 +37,11 @@ struct ScheduleTiming {
 // Throws ScheduleError for a negative duration or a weight part longer than the backward.
 ScheduleTiming time_schedule(const PipelineSchedule& s, const ChunkTimes& t);
 
-// The published bubble of spec §7 for this method, in these times: 1F1B (PP - 1)(F + B) (and
-// interleaved 1F1B, whose chunks are one virtual stage: Megatron's (PP - 1)(F + B) / V in times
-// of a rank's whole model part), ZB1P
-// (PP - 1)(F + B - 2W), DualPipe (PP/2 - 1)(F&B + B - 3W) with PP = ranks, DualPipeV the same
-// with PP = 2 x ranks stages. Exact when F = W = B/2 and F&B >= B.
+// The published bubble of docs/model/deepseek-v3.md §7 for this method, in these times: 1F1B (PP -
+// 1)(F + B) (and interleaved 1F1B, whose chunks are one virtual stage: Megatron's (PP - 1)(F + B) /
+// V in times of a rank's whole model part), ZB1P (PP - 1)(F + B - 2W), DualPipe (PP/2 - 1)(F&B + B
+// - 3W) with PP = ranks, DualPipeV the same with PP = 2 x ranks stages. Exact when F = W = B/2 and
+// F&B >= B.
 core::Seconds published_bubble(ScheduleMethod m, int ranks, const ChunkTimes& t);
 
 }  // namespace codesim::workload

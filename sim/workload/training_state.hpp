@@ -1,6 +1,7 @@
-// Bytes per parameter and per activation of the training state, in one place for the step
-// program (what moves) and the memory model (what stays). Mixed precision as DeepSeek-V3 trained
-// (spec §5): BF16 parameters, FP32 gradients and master weights, BF16 AdamW moments.
+// Bytes per parameter and per activation of the training state, in one place for the step program
+// (what moves) and the memory model (what stays). Mixed precision as DeepSeek-V3 trained
+// (docs/model/deepseek-v3.md §5): BF16 parameters, FP32 gradients and master weights, BF16 AdamW
+// moments.
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// Hardware presets against spec/hardware-and-topologies.md.
+// Hardware presets against docs/model/hardware.md.
 #include "models/hardware/catalog.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The gate against a straightforward float64 reimplementation of spec/deepseek-v3.md §2.
+// The gate against a straightforward float64 reimplementation of docs/model/deepseek-v3.md §2.
 #include "models/kernels/gate.hpp"
 
 #include <gtest/gtest.h>

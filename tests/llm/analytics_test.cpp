@@ -16,7 +16,7 @@ LlmSpec preset(const char* name) {
   return *m;
 }
 
-// DeepSeek-V3 shapes, spelled out (spec/deepseek-v3.md §1).
+// DeepSeek-V3 shapes, spelled out (docs/model/deepseek-v3.md §1).
 struct V3 {
   double h = 7168, layers = 61, dense = 3, vocab = 129280, heads = 128;
   double q_lora = 1536, kv_lora = 512, nope = 128, rope = 64, dv = 128;

@@ -14,7 +14,7 @@ namespace {
 using codesim::testing::kTrainTrace;
 
 TEST(ChromeImport, DeepSeekProfileTrace) {
-  // spec/deepseek-v3.md §9: 963 kernels on streams 7 (compute), 23 (weight gradients) and 27
+  // docs/model/deepseek-v3.md §9: 963 kernels on streams 7 (compute), 23 (weight gradients) and 27
   // (DeepEP, 20 SMs), one chunk pair of about 129 ms.
   const StepTrace t = import_chrome_trace_file(kTrainTrace);
   const TimelineSummary s = summarize(t, measured_timeline(t));

@@ -131,7 +131,8 @@ TEST(Schedule, EveryMicroBatchPassesEveryStageOnceEachWay) {
 }
 
 TEST(Schedule, InFlightActivationsAreThePublishedOnes) {
-  // 1F1B and ZB1P hold PP micro-batches on the first rank; DualPipe PP + 1 at most (spec §7).
+  // 1F1B and ZB1P hold PP micro-batches on the first rank; DualPipe PP + 1 at most
+  // (docs/model/deepseek-v3.md §7).
   const ChunkTimes t = times(1.0, 2.5);
   for (int pp : {4, 8, 16}) {
     for (const auto m : {ScheduleMethod::one_f_one_b, ScheduleMethod::zb1p}) {
