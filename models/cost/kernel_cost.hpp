@@ -7,6 +7,10 @@
 //   compute = FLOPs / (dtype peak x SM share x e_dtype x tiles / (waves x SMs) x k / (k + k0))
 //   memory  = bytes / (HBM x e_mem_dtype x min(1, tiles / SMs))   (few tiles: few SMs load)
 //   time    = max(compute, memory) + fixed cost
+// A plain BF16 GEMM whose contiguous dimensions (k and n of row-major A[m, k] B[k, n]) are not
+// both multiples of 8 runs cuBLAS's fallback kernels: its compute efficiency is multiplied by the
+// factor of its alignment (4, or 2 and 1). A weight gradient's k is the token count and its n the
+// layer's output width (a vocabulary of 50,257 is unaligned in all three passes).
 // Other kernels: bytes / (HBM x the class's efficiency) + fixed cost.
 #pragma once
 
@@ -52,6 +56,9 @@ struct KernelShape {
   DType dtype = DType::bf16;
   double m = 0, n = 0, k = 0, batch = 1;
   std::vector<double> group_m;
+  // GEMMs: elements both contiguous dimensions are multiples of (8 or more: the fast kernels);
+  // 0: from k and n, the contiguous dimensions of row-major A[m, k] B[k, n].
+  int alignment = 0;
   core::Flops flops;  // derived for GEMMs when left 0
   core::Bytes bytes;  // HBM traffic; derived for GEMMs when left 0
 };
@@ -67,6 +74,10 @@ struct CostParams {
   // GEMMs bound by their operands (small m, as in decode): fraction of HBM bandwidth.
   double gemm_memory_efficiency_bf16;
   double gemm_memory_efficiency_fp8;
+  // BF16 GEMMs whose contiguous dimensions are multiples of 4 but not 8, and of neither: factor
+  // on the compute efficiency (cuBLAS's fallback kernels).
+  double gemm_align4_factor;
+  double gemm_align1_factor;
   // Grouped expert GEMMs against plain ones: compute (uneven groups, index lookups) and memory.
   double grouped_gemm_factor;
   double grouped_memory_factor;
@@ -103,6 +114,9 @@ struct KernelCost {
 // `sms` = SMs left to the kernel (the GPU's, minus those held by overlapping communication).
 KernelCost predict(const KernelShape& k, const hardware::GpuSpec& gpu, int sms,
                    const CostParams& p);
+// Largest of 8, 4, 2, 1 that divides both contiguous dimensions.
+int gemm_alignment(double k, double n);
+
 inline KernelCost predict(const KernelShape& k, const hardware::GpuSpec& gpu) {
   return predict(k, gpu, gpu.sms, default_params());
 }

@@ -162,6 +162,13 @@ struct RoutingSection {
   int balance_steps{};
 };
 
+// The software stack the step runs on, where it changes what the kernels see.
+struct SoftwareSection {
+  // The framework pads the vocabulary to a multiple of this (Megatron: 128 x TP); the model's
+  // vocabulary as the step runs it (model.spec.vocab) is padded when this is decoded.
+  int vocab_multiple = 1;
+};
+
 // Prefill and decode steps (workload.kind prefill | decode).
 struct InferenceSection {
   InferenceMode mode{};
@@ -192,6 +199,7 @@ struct Scenario {
   WorkloadSection workload;
   RoutingSection routing;
   InferenceSection inference;
+  SoftwareSection software;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }
 };

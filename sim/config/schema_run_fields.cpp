@@ -179,6 +179,24 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                          "the model's hidden size (the paper's '7K' is "
                                          "7000)."),
                             0, 1'000'000)));
+
+  // --- software (after model: padding the vocabulary needs the model decoded)
+  {
+    FieldSpec vocab = field(
+        "software.vocab_multiple", MEMBER(software.vocab_multiple),
+        between(with_default("1",
+                             "The framework pads the vocabulary to a multiple of this, and the "
+                             "output head and embedding run padded (Megatron: 128 x TP; 1 for a "
+                             "Hugging Face model). A BF16 head whose vocabulary is not a multiple "
+                             "of 8 runs cuBLAS's slow unaligned kernels."),
+                1, 1'000'000));
+    vocab.set = [](Scenario& s, const Value& v) {
+      s.software.vocab_multiple = static_cast<int>(std::get<std::int64_t>(v));
+      const int m = s.software.vocab_multiple;
+      s.model.spec.vocab = (s.model.spec.vocab + m - 1) / m * m;
+    };
+    f.push_back(std::move(vocab));
+  }
 }
 
 }  // namespace codesim::config::schema_fields

@@ -61,6 +61,18 @@ TEST(Loader, DataParallelismDerivedFromContextParallelismDeclaredAfterIt) {
   EXPECT_EQ(s.workload.global_batch_sequences, s.parallelism.dp * 1);  // dp x micro-batch of 1
 }
 
+// The framework's vocabulary padding: GPT-3's 50,257 rounded up to Megatron's 128 x TP = 1024
+// gives 49 x 1024 + 81 -> 50 x 1024 = 51,200; the default 1 keeps the model's.
+TEST(Loader, VocabularyPaddedToTheSoftwaresMultiple) {
+  const std::string gpt3 = "model: {preset: gpt3-175b}\nhardware: {gpu: h100}\n";
+  EXPECT_EQ(load_scenario_text(gpt3, "s.yaml").model.spec.vocab, 50257);
+  EXPECT_EQ(load_scenario_text(gpt3 + "software: {vocab_multiple: 1024}\n", "s.yaml")
+                .model.spec.vocab,
+            51200);
+  EXPECT_EQ(error_of(gpt3 + "software: {vocab_multiple: 0}\n"),
+            "s.yaml:3:28: error: software.vocab_multiple: must be at least 1, got 0");
+}
+
 TEST(Loader, ExplicitValuesOverrideThePreset) {
   const Scenario s = load_scenario_text(
       "model: {preset: deepseek-v3}\nhardware:\n  gpu: h200\n  nvlink_bandwidth: 900GBps\n  "
@@ -181,7 +193,7 @@ TEST(LoaderErrors, NullValueAndListOfWrongThings) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\noutput: {formats: [json]}\n"),
             "s.yaml:2:1: error: output: unknown key\n  hint: keys here: name, description, "
             "include, model, hardware, topology, cost, parallelism, schedule, workload, routing, "
-            "inference, sweep, search");
+            "inference, software, sweep, search");
   EXPECT_EQ(error_of("- a\n- b\n"),
             "s.yaml:1:1: error: a scenario must be a map of sections, got a list");
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""BF16 GEMMs whose contiguous dimensions are not multiples of 8 (issue 33): the factor on the
+GEMM compute efficiency that cuBLAS's fallback kernels reach, by alignment. Pure Python, no GPU:
+    python3 tools/calibration/fit_unaligned.py
+
+Data: the `gemm_bf16_unaligned` cases of models/calibration/h200/moe/h200_moe_kernels.json
+(torch.matmul of row-major A[m, k] and B[k, n], CUDA-graph timed; every third held out). The
+contiguous dimensions of that layout are k (A's rows) and n (B's and C's rows); m is not one
+(M = 4095 runs at full speed). Alignment = the largest of 8, 4, 2, 1 dividing both k and n. The
+aligned model is kernel_cost.cpp's (fit_kernels.py's terms, mirrored by its `plain`); the factor
+multiplies the compute efficiency of the GEMMs of each alignment below 8, fitted in log space to
+the cases not held out. FP8 GEMMs refuse dimensions that are not multiples of 16 (the
+`skipped` entries of the same file): nothing to fit for them.
+"""
+import json
+import math
+import statistics
+
+from fit_kernels import launch_us, plain
+
+DATA = "models/calibration/h200/moe/h200_moe_kernels.json"
+KERNELS = "models/calibration/h200/h200_kernels.json"
+BF16 = (0.74, 224, 0.70)  # kernel_cost.cpp's fitted BF16 GEMM terms: efficiency, k0, e_mem
+
+
+def alignment(c):
+    for a in (8, 4, 2):
+        if c["k"] % a == 0 and c["n"] % a == 0:
+            return a
+    return 1
+
+
+def predicted(c, factor, launch):
+    eff, k0, e_mem = BF16
+    return plain(dict(c, batch=1), (eff * factor, k0, e_mem), launch)
+
+
+def main():
+    launch = launch_us(json.load(open(KERNELS))["cases"])
+    cases = [c for c in json.load(open(DATA))["cases"] if c["class"] == "gemm_bf16_unaligned"]
+    factors = {}
+    for a in (4, 1):
+        fit = [c for c in cases if alignment(c) == a and not c["held_out"]]
+        # The time of a compute-bound GEMM is inversely proportional to the factor: the geometric
+        # mean of aligned-model time / measured time over the fitted cases.
+        logs = [math.log(predicted(c, 1.0, launch) / c["time_us"]) for c in fit]
+        factors[a] = math.exp(statistics.mean(logs))
+        print(f"alignment {a}: factor {factors[a]:.3f} from {len(fit)} cases")
+    factors[8] = 1.0
+    factors[2] = factors[1]  # no case at 2; taken as 1
+    print("\n| case | k | n | alignment | measured us | predicted us | error | held out |")
+    errors = {True: [], False: []}
+    for c in cases:
+        a = alignment(c)
+        p = predicted(c, factors[a], launch)
+        e = p / c["time_us"] - 1
+        if a < 8:
+            errors[c["held_out"]].append(abs(e))
+        print(f"| {c['name']} | {c['k']} | {c['n']} | {a} | {c['time_us']:.1f} | {p:.1f} | "
+              f"{100 * e:+.1f}% | {'yes' if c['held_out'] else ''} |")
+    for held, e in errors.items():
+        print(f"{'held out' if held else 'fitted'} unaligned: {len(e)} cases, median "
+              f"{100 * statistics.median(e):.1f}%, worst {100 * max(e):.1f}%")
+
+
+if __name__ == "__main__":
+    main()
