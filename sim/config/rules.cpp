@@ -131,6 +131,16 @@ void check_inference(const Scenario& s, Rules& r) {
     r.fail({"inference.prompt_tokens_per_gpu", "inference.micro_batches"},
            "prompt_tokens_per_gpu (" + n(in.prompt_tokens_per_gpu) + ") must split evenly into " +
                n(in.micro_batches) + " micro-batches");
+  } else if (s.workload.kind == WorkloadKind::prefill && s.workload.seq_len > 0 &&
+             static_cast<long long>(in.prompt_tokens_per_gpu) * s.parallelism.tp /
+                     in.micro_batches % s.workload.seq_len !=
+                 0) {
+    // A TP group's micro-batch is whole prompts (study/step_shape.hpp).
+    r.fail({"inference.prompt_tokens_per_gpu", "workload.seq_len"},
+           "a TP group's micro-batch (prompt_tokens_per_gpu x tp / micro_batches = " +
+               n(static_cast<long long>(in.prompt_tokens_per_gpu) * s.parallelism.tp /
+                 in.micro_batches) +
+               " tokens) must be whole prompts of seq_len " + n(s.workload.seq_len));
   }
 }
 

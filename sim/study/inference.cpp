@@ -10,6 +10,7 @@
 #include "sim/core/text.hpp"
 #include "sim/study/ep_round.hpp"
 #include "sim/study/scenario_inputs.hpp"
+#include "sim/study/step_shape.hpp"
 #include "sim/workload/inference.hpp"
 #include "sim/workload/piece_model.hpp"
 
@@ -226,16 +227,15 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
                                                              : metrics::InferencePhase::decode;
   r.mode = in.mode == config::InferenceMode::bound ? metrics::InferenceMode::bound
                                                    : metrics::InferenceMode::model;
-  r.gpus = s.gpus();
+  const workload::StepShape shape = inference_shape(s);
+  r.gpus = shape.gpus();
   r.gpus_per_node = s.hardware.spec.gpus_per_node;
-  r.ep = s.parallelism.ep;
-  r.tp = s.parallelism.tp;
-  r.micro_batches = in.micro_batches;
-  r.tokens_per_micro_batch =
-      (decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu) / in.micro_batches;
+  r.ep = shape.ep;
+  r.tp = shape.tp;
+  r.micro_batches = shape.micro_batches;
+  r.tokens_per_micro_batch = shape.tokens_per_gpu();
   r.context_len = decode ? in.context_len : s.workload.seq_len;
-  const int experts_per_gpu =
-      (s.model.spec.moe->routed_experts + in.redundant_experts) / s.parallelism.ep;
+  const int experts_per_gpu = (s.model.spec.moe->routed_experts + in.redundant_experts) / shape.ep;
   if (in.mode == config::InferenceMode::bound) {
     bound_step(s, r);
   } else {

@@ -17,6 +17,7 @@
 #include "sim/fast/fast_replay.hpp"
 #include "sim/metrics/step_metrics.hpp"
 #include "sim/study/scenario_inputs.hpp"
+#include "sim/study/step_shape.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "topologies/properties.hpp"
 
@@ -24,26 +25,6 @@ namespace codesim::study {
 namespace {
 
 using config::Scenario;
-
-// The step's shape: every per-GPU quantity derived once from the scenario.
-workload::StepShape step_shape(const Scenario& s) {
-  const auto& pa = s.parallelism;
-  return {.pp = pa.pp,
-          .virtual_stages = s.schedule.virtual_stages,
-          .dp = pa.dp,
-          .tp = pa.tp,
-          .cp = pa.cp,
-          .ep = s.model.spec.moe ? pa.ep : 1,
-          .sequence_parallel = pa.sp,
-          .tp_overlap = pa.tp_overlap,
-          .zero = pa.zero,
-          .recompute = s.workload.recompute,
-          .seq_len = s.workload.seq_len,
-          .sequences_per_micro_batch = s.schedule.micro_batch_sequences,
-          // The rules check that the global batch splits into dp x micro-batch sequences.
-          .micro_batches =
-              s.workload.global_batch_sequences / (pa.dp * s.schedule.micro_batch_sequences)};
-}
 
 workload::StepProgram step_program(const Scenario& s, const workload::StepShape& shape,
                                    std::vector<double> busiest_expert_rows) {
@@ -243,7 +224,7 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
-  const workload::StepShape shape = step_shape(s);
+  const workload::StepShape shape = training_shape(s);
   const metrics::StepFacts facts{
       .model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
