@@ -249,10 +249,11 @@ double bus_factor(CollectiveKind k, int ranks) {
   }
 }
 
-std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
-                                           int first_index) {
-  const int p = static_cast<int>(c.gpus.size());
-  if (p < 2) {
+namespace {
+
+// Every GPU once and inside the topology.
+void check_members(const CollectiveSpec& c, const topologies::Topology& t) {
+  if (c.gpus.size() < 2) {
     throw std::invalid_argument("a collective needs at least two GPUs");
   }
   std::set<int> seen;
@@ -265,79 +266,88 @@ std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topolo
       throw std::invalid_argument("GPU " + std::to_string(gpu) + " appears twice");
     }
   }
+}
+
+// All-to-all-v: row i of the matrix is what GPU i sends to each other.
+Transfer all_to_all_v(const CollectiveSpec& c) {
+  const auto p = c.gpus.size();
+  const std::string shape = std::to_string(p) + " x " + std::to_string(p);
+  if (c.matrix.size() != p) {
+    throw std::invalid_argument("all-to-all-v needs a " + shape + " matrix");
+  }
+  Transfer a2a{.name = "all-to-all-v"};
+  for (std::size_t i = 0; i < p; ++i) {
+    if (c.matrix[i].size() != p) {
+      throw std::invalid_argument("all-to-all-v needs a " + shape + " matrix");
+    }
+    for (std::size_t j = 0; j < p; ++j) {
+      if (i != j) {
+        a2a.flows.push_back(Flow{.src = c.gpus[i], .dst = c.gpus[j], .bytes = c.matrix[i][j]});
+      }
+    }
+  }
+  return a2a;
+}
+
+// The phases of each collective by its algorithm (an algorithm it does not have is refused).
+std::vector<Transfer> phases_of(const CollectiveSpec& c, const topologies::Topology& t) {
+  const int p = static_cast<int>(c.gpus.size());
   const core::Bytes chunk = c.size / p;
-  std::vector<Transfer> phases;
   using K = CollectiveKind;
   using A = CollectiveAlgorithm;
+  const auto only = [&c](A algorithm) {
+    if (c.algorithm != algorithm) {
+      refuse(c);
+    }
+  };
   switch (c.kind) {
     case K::all_to_all:
-      if (c.algorithm != A::direct) {
-        refuse(c);
-      }
-      phases.push_back(to_every_other("all-to-all", c.gpus, chunk));
-      break;
-    case K::all_to_all_v: {
-      if (c.algorithm != A::direct) {
-        refuse(c);
-      }
-      if (c.matrix.size() != c.gpus.size()) {
-        throw std::invalid_argument("all-to-all-v needs a " + std::to_string(p) + " x " +
-                                    std::to_string(p) + " matrix");
-      }
-      Transfer a2a{.name = "all-to-all-v"};
-      for (int i = 0; i < p; ++i) {
-        const auto& row = c.matrix[static_cast<std::size_t>(i)];
-        if (row.size() != c.gpus.size()) {
-          throw std::invalid_argument("all-to-all-v needs a " + std::to_string(p) + " x " +
-                                      std::to_string(p) + " matrix");
-        }
-        for (int j = 0; j < p; ++j) {
-          if (i != j) {
-            a2a.flows.push_back(Flow{.src = c.gpus[static_cast<std::size_t>(i)],
-                                     .dst = c.gpus[static_cast<std::size_t>(j)],
-                                     .bytes = row[static_cast<std::size_t>(j)]});
-          }
-        }
-      }
-      phases.push_back(std::move(a2a));
-      break;
-    }
+      only(A::direct);
+      return {to_every_other("all-to-all", c.gpus, chunk)};
+    case K::all_to_all_v:
+      only(A::direct);
+      return {all_to_all_v(c)};
     case K::all_gather:
     case K::reduce_scatter: {
       const std::string name(collective_kind_name(c.kind));
       if (c.algorithm == A::ring) {
-        phases.push_back(ring_phase(name, c.gpus, chunk, p - 1));
-      } else if (c.algorithm == A::direct) {
-        phases.push_back(to_every_other(name, c.gpus, chunk));
-      } else {
-        refuse(c);
+        return {ring_phase(name, c.gpus, chunk, p - 1)};
       }
-      break;
+      only(A::direct);
+      return {to_every_other(name, c.gpus, chunk)};
     }
     case K::all_reduce:
-      if (c.algorithm == A::ring) {
-        phases.push_back(ring_phase("all-reduce", c.gpus, chunk, 2 * (p - 1)));
-      } else if (c.algorithm == A::hierarchical) {
-        phases = hierarchical_all_reduce(c, t);
-      } else if (c.algorithm == A::tree) {
-        phases.push_back(tree_all_reduce(c.gpus, c.size));
-      } else if (c.algorithm == A::nvls) {
-        phases.push_back(nvls_all_reduce(c, t));
-      } else {
-        refuse(c);
+      switch (c.algorithm) {
+        case A::ring:
+          return {ring_phase("all-reduce", c.gpus, chunk, 2 * (p - 1))};
+        case A::hierarchical:
+          return hierarchical_all_reduce(c, t);
+        case A::tree:
+          return {tree_all_reduce(c.gpus, c.size)};
+        case A::nvls:
+          return {nvls_all_reduce(c, t)};
+        default:
+          refuse(c);
       }
       break;
     case K::send:
-      if (c.algorithm != A::direct) {
-        refuse(c);
-      }
+      only(A::direct);
       if (p != 2) {
         throw std::invalid_argument("send needs exactly two GPUs");
       }
-      phases.push_back(Transfer{
-          .name = "send", .flows = {Flow{.src = c.gpus[0], .dst = c.gpus[1], .bytes = c.size}}});
-      break;
+      return {Transfer{.name = "send",
+                       .flows = {Flow{.src = c.gpus[0], .dst = c.gpus[1], .bytes = c.size}}}};
   }
+  refuse(c);
+  return {};
+}
+
+}  // namespace
+
+std::vector<Transfer> collective_transfers(const CollectiveSpec& c, const topologies::Topology& t,
+                                           int first_index) {
+  check_members(c, t);
+  std::vector<Transfer> phases = phases_of(c, t);
   add_costs(phases, c, t);
   for (std::size_t i = 1; i < phases.size(); ++i) {
     phases[i].after = {first_index + static_cast<int>(i) - 1};
