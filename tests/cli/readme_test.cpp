@@ -1,5 +1,6 @@
-// The README's examples run as written from the repository root: every repository file an
-// example command names exists, and none reaches outside the repository.
+// The examples of the README and the guide (docs/guide/*.md) run as written from the repository
+// root: every repository file an example command names exists, and none reaches outside the
+// repository.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,9 +13,14 @@
 namespace codesim::testing {
 namespace {
 
-// The command lines of the README's indented code blocks.
+// The command lines of the indented code blocks of the README and the guide's pages.
 std::vector<std::string> example_lines() {
-  std::istringstream readme(read_source_file("README.md"));
+  std::string text = read_source_file("README.md");
+  for (const auto& page :
+       std::filesystem::directory_iterator(std::string(CODESIM_SOURCE_DIR) + "/docs/guide")) {
+    text += read_source_file("docs/guide/" + page.path().filename().string());
+  }
+  std::istringstream readme(text);
   std::vector<std::string> lines;
   for (std::string line; std::getline(readme, line);) {
     if (line.rfind("    ", 0) != 0)
