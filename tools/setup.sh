@@ -10,6 +10,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev libomp-14-dev
   libopenmpi-dev openmpi-bin libpng-dev
+  python3
 )
 # --test: also what the test suite uses at run time (headless Chromium renders the HTML report).
 if [ "${1:-}" = "--test" ]; then
