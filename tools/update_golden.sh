@@ -36,4 +36,6 @@ sweep_dir=$(mktemp -d)
 cp "$sweep_dir/results.json" tests/golden/small-sweep.results.json
 rm -rf "$sweep_dir"
 "$bin" describe --format md > scenarios/SCHEMA.md.tmp && mv scenarios/SCHEMA.md.tmp scenarios/SCHEMA.md
-git --no-pager diff --stat -- tests/golden scenarios/SCHEMA.md || true
+# The validation page reads the recorded outputs.
+python3 tools/validation.py --binary "$bin"
+git --no-pager diff --stat -- tests/golden scenarios/SCHEMA.md docs/validation.md || true
