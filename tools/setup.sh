@@ -10,11 +10,11 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev libomp-14-dev
   libopenmpi-dev openmpi-bin libpng-dev
-  python3
+  python3 python3-dev python3-venv python3-pip python3-setuptools pybind11-dev python3-pybind11
 )
 # --test: also what the test suite uses at run time (headless Chromium renders the HTML report).
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium)
+  packages+=(chromium python3-pytest python3-pandas)
 fi
 
 missing=()

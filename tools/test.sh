@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 ./tools/setup.sh --test
 ./tools/build.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+./tools/test-python.sh

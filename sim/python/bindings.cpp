@@ -1,0 +1,105 @@
+// The Python extension `codesim._codesim`: scenarios loaded and checked here, each simulation run
+// in a forked child of the Python process (study/isolated.hpp: SimGrid allows one engine per
+// process), results handed back as the JSON reports' text. The Python package
+// (sim/python/codesim) turns them into objects.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/config/dump.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/inference_report.hpp"
+#include "sim/report/run_report.hpp"
+#include "sim/study/inference.hpp"
+#include "sim/study/isolated.hpp"
+#include "sim/study/training.hpp"
+
+namespace py = pybind11;
+
+namespace codesim::python {
+namespace {
+
+// A scenario as Python holds it: a file (includes relative to it) or a YAML text with the name
+// its errors give, and the `key=value` settings applied over it.
+config::Scenario load(const std::string& source, bool is_path, const std::string& name,
+                      const std::vector<std::string>& settings) {
+  const auto parsed = config::parse_settings(settings);
+  return is_path ? config::load_scenario(source, parsed)
+                 : config::load_scenario_text(source, name, parsed);
+}
+
+std::string resolved_yaml(const std::string& source, bool is_path, const std::string& name,
+                          const std::vector<std::string>& settings) {
+  return config::to_yaml(load(source, is_path, name, settings));
+}
+
+// The step's report (run_json or inference_json) as JSON text, simulated in a child process.
+std::string simulate(const std::string& source, bool is_path, const std::string& name,
+                     const std::vector<std::string>& settings, const std::string& fidelity) {
+  const config::Scenario s = load(source, is_path, name, settings);  // errors here, in Python
+  if (fidelity != "full" && fidelity != "fast") {
+    throw std::invalid_argument("fidelity must be 'full' or 'fast', got '" + fidelity + "'");
+  }
+  const bool train = s.workload.kind == config::WorkloadKind::train;
+  if (!train && fidelity == "fast") {
+    throw std::invalid_argument(
+        "fast is for training steps only (prefill and decode have one tier)");
+  }
+  const auto outcome = study::run_isolated(
+      {[&s, train, fidelity]() -> std::string {
+        if (!train) {
+          return report::inference_json(study::simulate_inference(s)).dump();
+        }
+        const study::TrainingRun run = study::run_training(
+            s,
+            {.fidelity = fidelity == "fast" ? metrics::Fidelity::fast : metrics::Fidelity::full});
+        return report::run_json(run.result).dump();
+      }},
+      1);
+  const study::IsolatedOutcome& o = outcome.front();
+  if (o.exit_code == 0) {
+    return o.payload;
+  }
+  if (o.exit_code == 2) {
+    throw core::InputError(core::Diagnostic{{name, 0, 0}, "", o.error, ""});
+  }
+  throw std::runtime_error(o.error);
+}
+
+}  // namespace
+}  // namespace codesim::python
+
+PYBIND11_MODULE(_codesim, m) {
+  using namespace codesim;
+  m.doc() = "codesim's C++ library: scenarios and simulations (use the codesim package)";
+  static py::exception<core::InputError> scenario_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) {
+        std::rethrow_exception(p);
+      }
+    } catch (const core::InputError& e) {
+      py::list diagnostics;
+      for (const core::Diagnostic& d : e.diagnostics()) {
+        py::dict one;
+        one["file"] = d.where.file;
+        one["line"] = d.where.line;
+        one["column"] = d.where.column;
+        one["key"] = d.key_path;
+        one["message"] = d.message;
+        one["hint"] = d.hint;
+        diagnostics.append(one);
+      }
+      py::object error = py::handle(scenario_error.ptr())(e.what());  // an instance of the type
+      error.attr("diagnostics") = diagnostics;
+      PyErr_SetObject(scenario_error.ptr(), error.ptr());
+    }
+  });
+  m.def("resolved_yaml", &python::resolved_yaml, py::arg("source"), py::arg("is_path"),
+        py::arg("name"), py::arg("settings"));
+  m.def("simulate", &python::simulate, py::arg("source"), py::arg("is_path"), py::arg("name"),
+        py::arg("settings"), py::arg("fidelity"));
+}

@@ -1,0 +1,99 @@
+"""codesim from Python: load a scenario, change its keys, simulate it.
+
+    import codesim
+    s = codesim.load("scenarios/deepseek-v3-h800-mpft.yaml")
+    s.set("hardware.nic_bandwidth", "800Gbps")
+    r = codesim.simulate(s, fidelity="fast")
+    print(r.step_time_s, r.tokens_per_day, r.breakdown_s)
+
+Results carry the JSON report's keys as attributes (`step_time_s`, `tokens_per_day`,
+`breakdown_s`, ...; `r.to_dict()` gives them all). Each simulation runs in a forked child of the
+Python process, so several run one after another in one process. A scenario the model cannot run
+raises `codesim.ScenarioError` with the file, line, column and key of each problem.
+"""
+import json
+
+from . import _codesim
+
+__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate"]
+
+ScenarioError = _codesim.InputError
+ScenarioError.__doc__ = ("A scenario codesim refuses; `.diagnostics` lists each problem as a dict "
+                         "(file, line, column, key, message, hint).")
+
+
+def _yaml_value(value):
+    """A Python value as the scenario's YAML spells it (`--set` syntax)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    return str(value)
+
+
+class Scenario:
+    """A scenario file or YAML text, and the keys set over it (applied in order, as `--set`)."""
+
+    def __init__(self, source, is_path, name):
+        self._source = source
+        self._is_path = is_path
+        self._name = name
+        self._settings = []
+        self.resolved()  # refuse a bad scenario now, with its locations
+
+    @classmethod
+    def from_yaml(cls, text, name="scenario.yaml"):
+        """A scenario from YAML text; `name` is the file name its errors give (and where its
+        includes are found from)."""
+        return cls(text, False, name)
+
+    def set(self, key, value):
+        """Sets `key` (a schema key path such as "hardware.nic_bandwidth") to `value` (units as in
+        scenario files: "800Gbps", "3.7us"); checks the scenario again. Returns the scenario."""
+        self._settings.append(f"{key}={_yaml_value(value)}")
+        try:
+            self.resolved()
+        except ScenarioError:
+            self._settings.pop()
+            raise
+        return self
+
+    def resolved(self):
+        """The scenario with its includes, presets and settings applied, as YAML text."""
+        return _codesim.resolved_yaml(self._source, self._is_path, self._name, self._settings)
+
+    def __repr__(self):
+        where = self._source if self._is_path else self._name
+        return f"Scenario({where!r}, settings={self._settings!r})"
+
+
+def load(path):
+    """The scenario in the YAML file at `path`."""
+    return Scenario(str(path), True, str(path))
+
+
+class Result:
+    """A simulation's figures: the JSON report's keys as attributes (a training step's
+    `step_time_s`, `breakdown_s`, `tokens_per_day`, `mfu_causal`, ...; an inference step's
+    `tpot_ms`, `tokens_per_s_per_gpu`, ...)."""
+
+    def __init__(self, report):
+        self._report = report
+        for key, value in report.items():
+            setattr(self, key, value)
+
+    def to_dict(self):
+        return json.loads(json.dumps(self._report))
+
+    def __repr__(self):
+        figures = ", ".join(f"{k}={self._report[k]!r}" for k in
+                            ("scenario", "step_time_s", "tokens_per_day", "tpot_ms")
+                            if k in self._report)
+        return f"Result({figures})"
+
+
+def simulate(scenario, fidelity="full"):
+    """Simulates one step of `scenario` (training or inference): "full" replays it on SimGrid,
+    "fast" times its critical path (training only)."""
+    return Result(json.loads(_codesim.simulate(scenario._source, scenario._is_path,
+                                               scenario._name, scenario._settings, fidelity)))

@@ -1,0 +1,73 @@
+"""The Python package as a user calls it (tools/test-python.sh installs it, then runs these)."""
+import json
+import os
+import subprocess
+
+import pytest
+
+import codesim
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SMALL = os.path.join(ROOT, "tests", "scenarios", "small-step.yaml")
+BINARY = os.path.join(ROOT, "build", "sim", "cli", "codesim")
+
+
+def cli_report(path, *flags):
+    """What `codesim run` prints as JSON for the same scenario."""
+    out = subprocess.run([BINARY, "run", path, "--format", "json", *flags], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def test_simulate_returns_the_cli_reports_figures():
+    result = codesim.simulate(codesim.load(SMALL), fidelity="fast")
+    expected = cli_report(SMALL, "--fidelity", "fast")
+    assert result.fidelity == "fast"
+    assert result.step_time_s == expected["step_time_s"]
+    assert result.breakdown_s == expected["breakdown_s"]
+    assert result.to_dict() == expected
+
+
+def test_several_full_simulations_in_one_process():
+    # SimGrid allows one engine per process: each simulation runs in a forked child.
+    scenario = codesim.load(SMALL)
+    first = codesim.simulate(scenario)
+    second = codesim.simulate(scenario.set("routing.node_limit", 2))
+    assert first.fidelity == second.fidelity == "full"
+    assert first.step_time_s == cli_report(SMALL)["step_time_s"]
+    assert second.step_time_s != first.step_time_s
+
+
+def test_set_takes_units_and_python_values():
+    scenario = codesim.load(SMALL).set("hardware.nic_bandwidth", "800Gbps").set(
+        "parallelism.sp", True)
+    resolved = scenario.resolved()
+    assert "nic_bandwidth: 100GBps" in resolved
+    assert "sp: true" in resolved
+
+
+def test_scenario_errors_carry_file_line_column_and_key():
+    with pytest.raises(codesim.ScenarioError) as caught:
+        codesim.Scenario.from_yaml("model: {preset: deepseek-v3}\nhardware: {nodes: 0}\n",
+                                   name="mine.yaml")
+    assert caught.value.diagnostics == [
+        {"file": "mine.yaml", "line": 2, "column": 19, "key": "hardware.nodes",
+         "message": "must be at least 1, got 0", "hint": ""}]
+    assert str(caught.value) == "mine.yaml:2:19: error: hardware.nodes: must be at least 1, got 0"
+
+
+def test_a_refused_setting_leaves_the_scenario_as_it_was():
+    scenario = codesim.load(SMALL)
+    with pytest.raises(codesim.ScenarioError) as caught:
+        scenario.set("hardware.nodes", 0)
+    assert caught.value.diagnostics[0]["key"] == "hardware.nodes"
+    assert scenario.resolved() == codesim.load(SMALL).resolved()
+
+
+def test_inference_steps():
+    bound = os.path.join(ROOT, "scenarios", "deepseek-v3-decode-bound-ib.yaml")
+    result = codesim.simulate(codesim.load(bound))
+    assert result.phase == "decode"
+    assert result.tpot_ms == pytest.approx(14.75712, rel=1e-9)
+    with pytest.raises(ValueError, match="fast is for training steps only"):
+        codesim.simulate(codesim.load(bound), fidelity="fast")
