@@ -11,16 +11,27 @@
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/compare_report.hpp"
 #include "sim/report/inference_report.hpp"
 #include "sim/report/run_report.hpp"
+#include "sim/report/search_report.hpp"
+#include "sim/report/sweep_report.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
+#include "sim/study/point_runs.hpp"
 #include "sim/study/training.hpp"
 
 namespace py = pybind11;
 
 namespace codesim::python {
 namespace {
+
+metrics::Fidelity fidelity_of(const std::string& fidelity) {
+  if (fidelity != "full" && fidelity != "fast") {
+    throw std::invalid_argument("fidelity must be 'full' or 'fast', got '" + fidelity + "'");
+  }
+  return fidelity == "fast" ? metrics::Fidelity::fast : metrics::Fidelity::full;
+}
 
 // A scenario as Python holds it: a file (includes relative to it) or a YAML text with the name
 // its errors give, and the `key=value` settings applied over it.
@@ -40,11 +51,9 @@ std::string resolved_yaml(const std::string& source, bool is_path, const std::st
 std::string simulate(const std::string& source, bool is_path, const std::string& name,
                      const std::vector<std::string>& settings, const std::string& fidelity) {
   const config::Scenario s = load(source, is_path, name, settings);  // errors here, in Python
-  if (fidelity != "full" && fidelity != "fast") {
-    throw std::invalid_argument("fidelity must be 'full' or 'fast', got '" + fidelity + "'");
-  }
+  const metrics::Fidelity tier = fidelity_of(fidelity);
   const bool train = s.workload.kind == config::WorkloadKind::train;
-  if (!train && fidelity == "fast") {
+  if (!train && tier == metrics::Fidelity::fast) {
     throw std::invalid_argument(
         "fast is for training steps only (prefill and decode have one tier)");
   }
@@ -67,6 +76,29 @@ std::string simulate(const std::string& source, bool is_path, const std::string&
     throw core::InputError(core::Diagnostic{{name, 0, 0}, "", o.error, ""});
   }
   throw std::runtime_error(o.error);
+}
+
+// The studies of several points, each point in a forked child (study/point_runs.hpp); their
+// reports as JSON text.
+std::string sweep(const std::string& path, const std::vector<std::string>& settings,
+                  const std::string& fidelity, int jobs) {
+  const study::SweepPlan plan = study::plan_sweep(path, config::parse_settings(settings));
+  return report::sweep_json(
+             study::run_sweep(plan, {.jobs = jobs, .fidelity = fidelity_of(fidelity)}))
+      .dump();
+}
+
+std::string compare(const std::vector<std::string>& files, const std::string& fidelity, int jobs) {
+  return report::compare_json(
+             study::compare(files, {.jobs = jobs, .fidelity = fidelity_of(fidelity)}))
+      .dump();
+}
+
+std::string search(const std::string& path, const std::vector<std::string>& settings, int top,
+                   int jobs) {
+  const study::SearchPlan plan = study::plan_search(path, config::parse_settings(settings));
+  return report::search_json(study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs}))
+      .dump();
 }
 
 }  // namespace
@@ -102,4 +134,9 @@ PYBIND11_MODULE(_codesim, m) {
         py::arg("name"), py::arg("settings"));
   m.def("simulate", &python::simulate, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("settings"), py::arg("fidelity"));
+  m.def("sweep", &python::sweep, py::arg("path"), py::arg("settings"), py::arg("fidelity"),
+        py::arg("jobs"));
+  m.def("compare", &python::compare, py::arg("files"), py::arg("fidelity"), py::arg("jobs"));
+  m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),
+        py::arg("jobs"));
 }

@@ -71,3 +71,29 @@ def test_inference_steps():
     assert result.tpot_ms == pytest.approx(14.75712, rel=1e-9)
     with pytest.raises(ValueError, match="fast is for training steps only"):
         codesim.simulate(codesim.load(bound), fidelity="fast")
+
+
+def test_sweep_is_a_table_of_its_points():
+    # small-sweep.yaml: node_limit [1, 2] x schedule [dualpipe, 1f1b], cartesian: 4 points; the
+    # same figures as the sweep the golden test records (fast tier here: quicker, same points).
+    table = codesim.sweep(codesim.load(os.path.join(ROOT, "tests", "scenarios", "small-sweep.yaml")),
+                          fidelity="fast")
+    assert list(table["point"]) == [0, 1, 2, 3]
+    assert sorted(zip(table["routing.node_limit"], table["schedule.method"])) == [
+        ("1", "1f1b"), ("1", "dualpipe"), ("2", "1f1b"), ("2", "dualpipe")]
+    assert (table["step_time_s"] > 0).all()
+    assert "breakdown_s.1F" in table.columns
+
+
+def test_compare_and_search_are_tables():
+    small = os.path.join(ROOT, "tests", "scenarios", "small-step.yaml")
+    mrft = os.path.join(ROOT, "tests", "scenarios", "small-step-mrft.yaml")
+    both = codesim.compare(small, codesim.load(mrft), fidelity="fast")
+    assert list(both["name"]) == ["small-step", "small-step-mrft"]
+    ranking = codesim.search(codesim.load(os.path.join(ROOT, "tests", "scenarios",
+                                                       "small-search.yaml")), top=1)
+    assert list(ranking["rank"]) == list(range(1, len(ranking) + 1))
+    assert list(ranking["tier"]).count("full") == 1  # the best one, simulated in full
+    assert any(ranking["rejected"] != "")  # pp 3 does not divide the GPUs
+    with pytest.raises(ValueError, match="reads its section from a scenario file"):
+        codesim.sweep(codesim.Scenario.from_yaml(open(small).read(), name=small))

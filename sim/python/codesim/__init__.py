@@ -6,7 +6,9 @@
     r = codesim.simulate(s, fidelity="fast")
     print(r.step_time_s, r.tokens_per_day, r.breakdown_s)
 
-Results carry the JSON report's keys as attributes (`step_time_s`, `tokens_per_day`,
+Sweeps, comparisons and searches (`sweep`, `compare`, `search`) return a pandas DataFrame, one
+row per point, when pandas is installed (a list of dicts otherwise). Results carry the JSON
+report's keys as attributes (`step_time_s`, `tokens_per_day`,
 `breakdown_s`, ...; `r.to_dict()` gives them all). Each simulation runs in a forked child of the
 Python process, so several run one after another in one process. A scenario the model cannot run
 raises `codesim.ScenarioError` with the file, line, column and key of each problem.
@@ -15,7 +17,7 @@ import json
 
 from . import _codesim
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate"]
+__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "sweep", "compare", "search"]
 
 ScenarioError = _codesim.InputError
 ScenarioError.__doc__ = ("A scenario codesim refuses; `.diagnostics` lists each problem as a dict "
@@ -97,3 +99,59 @@ def simulate(scenario, fidelity="full"):
     "fast" times its critical path (training only)."""
     return Result(json.loads(_codesim.simulate(scenario._source, scenario._is_path,
                                                scenario._name, scenario._settings, fidelity)))
+
+
+def _table(rows):
+    """A pandas DataFrame of `rows` (dicts) when pandas is installed, else the list itself."""
+    try:
+        import pandas
+    except ImportError:
+        return rows
+    return pandas.DataFrame(rows)
+
+
+def _figures(report):
+    """A run report's figures in one flat row: scalars as they are, the breakdown's items as
+    `breakdown_s.<item>`; lists (links, notes) left out (the report has them)."""
+    row = {}
+    for key, value in (report or {}).items():
+        if isinstance(value, dict) and key == "breakdown_s":
+            row.update({f"breakdown_s.{k}": v for k, v in value.items()})
+        elif not isinstance(value, (dict, list)):
+            row[key] = value
+    return row
+
+
+def _file_of(scenario, what):
+    if not scenario._is_path:
+        raise ValueError(f"{what} reads its section from a scenario file: use codesim.load(path)")
+    return scenario._source
+
+
+def sweep(scenario, fidelity="full", jobs=2):
+    """Every point of the scenario file's `sweep:` section (with the scenario's settings), each
+    simulated in a forked child, `jobs` at a time: one row per point (its swept values, its
+    `error` if it failed, then the run's figures)."""
+    report = json.loads(_codesim.sweep(_file_of(scenario, "sweep"), scenario._settings, fidelity,
+                                       jobs))
+    return _table([{"point": p["point"], **p["values"], "error": p["error"],
+                    **_figures(p["result"])} for p in report["points"]])
+
+
+def compare(*scenarios, fidelity="full", jobs=2):
+    """The scenario files side by side (network cost and training throughput): one row per
+    scenario."""
+    files = [_file_of(s, "compare") if isinstance(s, Scenario) else str(s) for s in scenarios]
+    return _table(json.loads(_codesim.compare(files, fidelity, jobs))["scenarios"])
+
+
+def search(scenario, top=None, jobs=2):
+    """The scenario file's `search:` section: every candidate screened by the fast tier, the best
+    `top` (default: the section's) simulated in full, ranked: one row per candidate (rank, its
+    values, the tier that ranked it, the objective, why it was rejected, then the figures of its
+    best run)."""
+    report = json.loads(_codesim.search(_file_of(scenario, "search"), scenario._settings,
+                                        top or 0, jobs))
+    return _table([{"rank": e["rank"], **e["values"], "tier": e["tier"],
+                    "objective": e["objective"], "rejected": e["rejected"],
+                    **_figures(e["full"] or e["fast"])} for e in report["ranking"]])
