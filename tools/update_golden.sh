@@ -38,4 +38,6 @@ rm -rf "$sweep_dir"
 "$bin" describe --format md > scenarios/SCHEMA.md.tmp && mv scenarios/SCHEMA.md.tmp scenarios/SCHEMA.md
 # The validation page reads the recorded outputs.
 python3 tools/validation.py --binary "$bin"
-git --no-pager diff --stat -- tests/golden scenarios/SCHEMA.md docs/validation.md || true
+python3 tools/reference.py --binary "$bin"  # the CLI's help and the JSON keys
+git --no-pager diff --stat -- tests/golden scenarios/SCHEMA.md docs/validation.md docs/reference \
+  || true
