@@ -7,16 +7,13 @@ generated from this build so that they cannot drift; CI checks they are current
     python3 tools/reference.py [--binary build/sim/cli/codesim]      # rewrite the pages
     python3 tools/reference.py --check [--binary ...]                 # fail if one differs
 """
-import argparse
-import difflib
 import json
 import os
 import re
 import subprocess
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-FOLDER = os.path.join(ROOT, "docs", "reference")
+from generated_pages import ROOT, arguments, write_or_check
 
 
 def help_text(binary, *args):
@@ -81,26 +78,9 @@ def json_page():
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build", "sim", "cli", "codesim"))
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    pages = {"cli.md": cli_page(args.binary), "json.md": json_page()}
-    stale = 0
-    for name, page in pages.items():
-        path = os.path.join(FOLDER, name)
-        if args.check:
-            current = open(path).read() if os.path.exists(path) else ""
-            if current != page:
-                sys.stdout.writelines(difflib.unified_diff(current.splitlines(True),
-                                                           page.splitlines(True), path, "generated"))
-                print(f"docs/reference/{name} is not current: run python3 tools/reference.py")
-                stale += 1
-        else:
-            os.makedirs(FOLDER, exist_ok=True)
-            with open(path, "w") as f:
-                f.write(page)
-    return 1 if stale else 0
+    args = arguments()
+    pages = {"docs/reference/cli.md": cli_page(args.binary), "docs/reference/json.md": json_page()}
+    return write_or_check(pages, args.check, "python3 tools/reference.py")
 
 
 if __name__ == "__main__":

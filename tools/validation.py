@@ -9,15 +9,13 @@ fitted to that table, are not listed).
     python3 tools/validation.py [--binary build/sim/cli/codesim]           # rewrite the page
     python3 tools/validation.py --check [--binary ...]                      # fail if it differs
 """
-import argparse
-import difflib
 import json
 import os
 import subprocess
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PAGE = os.path.join(ROOT, "docs", "validation.md")
+from generated_pages import ROOT, arguments, write_or_check
+
 ISCA = "ISCA 2025 (arXiv 2505.09343)"
 V3_REPORT = "DeepSeek-V3 report (arXiv 2412.19437)"
 
@@ -113,23 +111,9 @@ def render(cases):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build", "sim", "cli", "codesim"))
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
+    args = arguments()
     page = render(training_cases() + model_cases(args.binary) + topology_cases(args.binary))
-    if args.check:
-        with open(PAGE) as f:
-            current = f.read()
-        if current != page:
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True),
-                                                       page.splitlines(True), PAGE, "generated"))
-            print("docs/validation.md is not current: run python3 tools/validation.py")
-            return 1
-        return 0
-    with open(PAGE, "w") as f:
-        f.write(page)
-    return 0
+    return write_or_check({"docs/validation.md": page}, args.check, "python3 tools/validation.py")
 
 
 if __name__ == "__main__":
