@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "sim/core/text.hpp"
+
 namespace codesim::topologies {
 
 // Each defined in its family's file (family_*.cpp).
@@ -71,14 +73,21 @@ std::string family_choices() {
   return out;
 }
 
-std::string families_reading(std::string_view parameter) {
-  std::string out;
+std::vector<std::string> family_names_if(const std::function<bool(const FamilyDescriptor&)>& pick) {
+  std::vector<std::string> out;
   for (const FamilyDescriptor* d : families()) {
-    if (d->reads_parameter(parameter)) {
-      out += (out.empty() ? "" : ", ") + std::string(d->name);
+    if (pick(*d)) {
+      out.emplace_back(d->name);
     }
   }
   return out;
+}
+
+std::string families_reading(std::string_view parameter) {
+  return core::join(family_names_if([parameter](const FamilyDescriptor& d) {
+                      return d.reads_parameter(parameter);
+                    }),
+                    ", ");
 }
 
 }  // namespace codesim::topologies

@@ -6,6 +6,7 @@
 // table (and its value in `Family`).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -64,6 +65,8 @@ const std::vector<std::pair<Family, std::string_view>>& family_names();
 std::optional<Family> family_from_name(std::string_view name);
 // "node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)"
 std::string family_choices();
+// The names of the families for which `pick` holds, in registry order.
+std::vector<std::string> family_names_if(const std::function<bool(const FamilyDescriptor&)>& pick);
 // "ft2, ft3, mrft, mpft": the families that read `parameter`.
 std::string families_reading(std::string_view parameter);
 

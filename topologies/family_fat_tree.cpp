@@ -114,9 +114,10 @@ FamilyForm three_tier_form(const ThreeTierShape& shape, const NetworkSpec& s, lo
 // Two-layer trees of `leaves` leaves each, `trees` of them.
 FamilyForm two_layer_form(const NetworkSpec& s, long long gpus, long long leaves, int trees) {
   FamilyForm f;
+  const long long up = leaf_ports(s.radix, s.oversubscription).up;
   long long uplinks = 0;
   for (int tree = 0; tree < trees; ++tree) {
-    uplinks += add_two_layer(f, leaves, s.radix, leaf_ports(s.radix, s.oversubscription).up);
+    uplinks += add_two_layer(f, leaves, s.radix, up);
   }
   f.diameter = leaves > 1 ? 2 : 0;
   f.cut_links = top_tier_cut(s, gpus, uplinks);

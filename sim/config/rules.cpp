@@ -126,21 +126,23 @@ void check_inference(const Scenario& s, Rules& r) {
            "requests_per_gpu (" + n(in.requests_per_gpu) + ") must split evenly into " +
                n(in.micro_batches) + " micro-batches");
   }
-  if (s.workload.kind == WorkloadKind::prefill &&
-      in.prompt_tokens_per_gpu % in.micro_batches != 0) {
+  if (s.workload.kind != WorkloadKind::prefill) {
+    return;
+  }
+  if (in.prompt_tokens_per_gpu % in.micro_batches != 0) {
     r.fail({"inference.prompt_tokens_per_gpu", "inference.micro_batches"},
            "prompt_tokens_per_gpu (" + n(in.prompt_tokens_per_gpu) + ") must split evenly into " +
                n(in.micro_batches) + " micro-batches");
-  } else if (s.workload.kind == WorkloadKind::prefill && s.workload.seq_len > 0 &&
-             static_cast<long long>(in.prompt_tokens_per_gpu) * s.parallelism.tp /
-                     in.micro_batches % s.workload.seq_len !=
-                 0) {
-    // A TP group's micro-batch is whole prompts (study/step_shape.hpp).
+    return;
+  }
+  // A TP group's micro-batch is whole prompts (study/step_shape.hpp).
+  const long long group_tokens =
+      static_cast<long long>(in.prompt_tokens_per_gpu) * s.parallelism.tp / in.micro_batches;
+  if (s.workload.seq_len > 0 && group_tokens % s.workload.seq_len != 0) {
     r.fail({"inference.prompt_tokens_per_gpu", "workload.seq_len"},
            "a TP group's micro-batch (prompt_tokens_per_gpu x tp / micro_batches = " +
-               n(static_cast<long long>(in.prompt_tokens_per_gpu) * s.parallelism.tp /
-                 in.micro_batches) +
-               " tokens) must be whole prompts of seq_len " + n(s.workload.seq_len));
+               n(group_tokens) + " tokens) must be whole prompts of seq_len " +
+               n(s.workload.seq_len));
   }
 }
 
