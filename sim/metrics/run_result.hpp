@@ -3,7 +3,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/note.hpp"
@@ -18,6 +20,15 @@ namespace codesim::metrics {
 enum class Fidelity { full, fast };
 inline std::string fidelity_name(Fidelity f) {
   return f == Fidelity::fast ? "fast" : "full";
+}
+// The tier a name spells ("full" or "fast"); none for any other.
+inline std::optional<Fidelity> fidelity_from_name(std::string_view name) {
+  for (const Fidelity f : {Fidelity::full, Fidelity::fast}) {
+    if (fidelity_name(f) == name) {
+      return f;
+    }
+  }
+  return std::nullopt;
 }
 
 // The first pipeline rank's step, spent in (docs/model/deepseek-v3.md §6): forward-only chunks,

@@ -27,10 +27,11 @@ namespace codesim::python {
 namespace {
 
 metrics::Fidelity fidelity_of(const std::string& fidelity) {
-  if (fidelity != "full" && fidelity != "fast") {
+  const auto tier = metrics::fidelity_from_name(fidelity);
+  if (!tier) {
     throw std::invalid_argument("fidelity must be 'full' or 'fast', got '" + fidelity + "'");
   }
-  return fidelity == "fast" ? metrics::Fidelity::fast : metrics::Fidelity::full;
+  return *tier;
 }
 
 // A scenario as Python holds it: a file (includes relative to it) or a YAML text with the name

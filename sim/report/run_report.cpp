@@ -75,8 +75,8 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   using core::Seconds;
   metrics::RunResult r;
   r.scenario = j.at("scenario").get<std::string>();
-  r.fidelity = j.value("fidelity", "full") == "fast" ? metrics::Fidelity::fast
-                                                     : metrics::Fidelity::full;
+  r.fidelity =
+      metrics::fidelity_from_name(j.value("fidelity", "full")).value_or(metrics::Fidelity::full);
   r.step_time = Seconds(j.at("step_time_s").get<double>());
   const auto& b = j.at("breakdown_s");
   for (const auto& part : kBreakdownParts) {
