@@ -57,10 +57,11 @@ double peak_rss_mb() {
 BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int default_nodes) {
   const hardware::HardwareSpec hw = hardware_preset(command, f.hardware);
   const Family family = family_from(command, f.family);
+  const topologies::FamilyDescriptor& described = topologies::descriptor(family);
   topologies::NetworkSpec spec;
   spec.family = family;
   for (const topologies::NetworkParameter& p : topologies::kNetworkParameters) {
-    if (topologies::descriptor(family).reads_parameter(p.name)) {
+    if (described.reads_parameter(p.name)) {
       spec.*p.member = f.sizes.*p.member;
     }
   }
@@ -70,7 +71,7 @@ BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int 
   const auto node = topologies::node_spec_from(hw, core::Seconds(0.45e-6));
   int nodes = f.nodes != 0 ? f.nodes : default_nodes;
   if (nodes == 0) {
-    nodes = !topologies::descriptor(family).network
+    nodes = !described.network
                 ? 1
                 : static_cast<int>(topologies::endpoint_capacity(spec) / node.gpus_per_node);
   }
