@@ -90,6 +90,8 @@ def test_compare_and_search_are_tables():
     mrft = os.path.join(ROOT, "tests", "scenarios", "small-step-mrft.yaml")
     both = codesim.compare(small, codesim.load(mrft), fidelity="fast")
     assert list(both["name"]) == ["small-step", "small-step-mrft"]
+    with pytest.raises(ValueError, match="compare takes scenario files as they are written"):
+        codesim.compare(small, codesim.load(mrft).set("routing.node_limit", 2))
     ranking = codesim.search(codesim.load(os.path.join(ROOT, "tests", "scenarios",
                                                        "small-search.yaml")), top=1)
     assert list(ranking["rank"]) == list(range(1, len(ranking) + 1))

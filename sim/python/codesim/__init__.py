@@ -122,9 +122,10 @@ def _figures(report):
     return row
 
 
-def _file_of(scenario, what):
+def _file_of(scenario, why):
+    """The file a file-only study reads (`why` says what it reads there)."""
     if not scenario._is_path:
-        raise ValueError(f"{what} reads its section from a scenario file: use codesim.load(path)")
+        raise ValueError(f"{why} from a scenario file: use codesim.load(path)")
     return scenario._source
 
 
@@ -132,7 +133,7 @@ def sweep(scenario, fidelity="full", jobs=2):
     """Every point of the scenario file's `sweep:` section (with the scenario's settings), each
     simulated in a forked child, `jobs` at a time: one row per point (its swept values, its
     `error` if it failed, then the run's figures)."""
-    report = json.loads(_codesim.sweep(_file_of(scenario, "sweep"), scenario._settings, fidelity,
+    report = json.loads(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings, fidelity,
                                        jobs))
     return _table([{"point": p["point"], **p["values"], "error": p["error"],
                     **_figures(p["result"])} for p in report["points"]])
@@ -141,7 +142,11 @@ def sweep(scenario, fidelity="full", jobs=2):
 def compare(*scenarios, fidelity="full", jobs=2):
     """The scenario files side by side (network cost and training throughput): one row per
     scenario."""
-    files = [_file_of(s, "compare") if isinstance(s, Scenario) else str(s) for s in scenarios]
+    for s in scenarios:
+        if isinstance(s, Scenario) and s._settings:
+            raise ValueError("compare takes scenario files as they are written; "
+                             f"{s!r} has settings a file would have to hold")
+    files = [_file_of(s, "compare reads each scenario") if isinstance(s, Scenario) else str(s) for s in scenarios]
     return _table(json.loads(_codesim.compare(files, fidelity, jobs))["scenarios"])
 
 
@@ -150,7 +155,7 @@ def search(scenario, top=None, jobs=2):
     `top` (default: the section's) simulated in full, ranked: one row per candidate (rank, its
     values, the tier that ranked it, the objective, why it was rejected, then the figures of its
     best run)."""
-    report = json.loads(_codesim.search(_file_of(scenario, "search"), scenario._settings,
+    report = json.loads(_codesim.search(_file_of(scenario, "search reads its section"), scenario._settings,
                                         top or 0, jobs))
     return _table([{"rank": e["rank"], **e["values"], "tier": e["tier"],
                     "objective": e["objective"], "rejected": e["rejected"],
