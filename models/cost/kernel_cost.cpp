@@ -254,7 +254,7 @@ KernelCost predict(const KernelShape& k, const hardware::GpuSpec& gpu, int sms,
     compute = c.flops / (gpu.bf16_peak * (static_cast<double>(sms) / gpu.sms) * c.efficiency);
   }
   // Memory-bound kernels can use all of HBM even on a share of the SMs.
-  const double e = memory_efficiency(k.kind, p);
+  const double e = k.hbm_efficiency > 0 ? k.hbm_efficiency : memory_efficiency(k.kind, p);
   const core::Seconds memory = c.bytes / (gpu.hbm_bandwidth * e);
   if (compute.value >= memory.value && compute.value > 0) {
     c.bound = "compute";

@@ -61,6 +61,9 @@ struct KernelShape {
   int alignment = 0;
   core::Flops flops;  // derived for GEMMs when left 0
   core::Bytes bytes;  // HBM traffic; derived for GEMMs when left 0
+  // Memory-bound kernels measured on their own (a software stack's gathers, index adds, ...):
+  // their fraction of HBM bandwidth; 0: the class's (memory_efficiency).
+  double hbm_efficiency = 0;
 };
 
 // The model's parameters. Defaults and the data each was fitted to are in kernel_cost.cpp.

@@ -179,7 +179,9 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
     const double hd = d(gqa.head_dim);
     ops.push_back(gemm("q_proj", s, h, heads * hd, kColumn));
     ops.push_back(gemm("kv_proj", s, h, 2.0 * d(gqa.kv_heads) * hd, kColumn));
-    ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads), hd, d(gqa.kv_heads)));
+    // GPT-2/3 learn absolute positions: no rotary embedding.
+    const double rope = m.learned_positions > 0 ? 0.0 : hd;
+    ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads), rope, d(gqa.kv_heads)));
     ops.push_back(gemm("o_proj", s, heads * hd, h, kRow));
   }
   return ops;

@@ -14,6 +14,7 @@
 #include "sim/core/units.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "sim/workload/schedule.hpp"
+#include "sim/workload/software_stack.hpp"
 #include "sim/workload/training_state.hpp"
 #include "topologies/cost.hpp"
 #include "topologies/family.hpp"
@@ -43,6 +44,10 @@ struct EnumNames;
 template <>
 struct EnumNames<topologies::Family> {
   static inline const auto& values = topologies::family_names();  // the family registry's
+};
+template <>
+struct EnumNames<workload::SoftwareStack> {
+  static constexpr const auto& values = workload::kSoftwareStackNames;
 };
 CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
                    std::pair{topologies::PlaneCrossing::at_source, std::string_view("at-source")},
@@ -164,6 +169,9 @@ struct RoutingSection {
 
 // The software stack the step runs on, where it changes what the kernels see.
 struct SoftwareSection {
+  // Whose kernels the step runs: eager PyTorch, a fused stack (torch.compile's measurements),
+  // or DeepSeek's own (its H800 trace); software_stack.hpp.
+  workload::SoftwareStack stack = workload::SoftwareStack::fused;
   // The framework pads the vocabulary to a multiple of this (Megatron: 128 x TP); the model's
   // vocabulary as the step runs it (model.spec.vocab) is padded when this is decoded.
   int vocab_multiple = 1;

@@ -181,6 +181,13 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                             0, 1'000'000)));
 
   // --- software (after model: padding the vocabulary needs the model decoded)
+  f.push_back(field(
+      "software.stack", MEMBER(software.stack),
+      with_default("fused",
+                   "Whose kernels the step runs, and so what each op costs: pytorch (eager "
+                   "PyTorch), fused (torch.compile, standing in for Transformer Engine-style "
+                   "fusion) or deepseek (DeepSeek's own kernels, from its H800 profile trace). "
+                   "docs/model/software-stacks.md.")));
   {
     FieldSpec vocab = field(
         "software.vocab_multiple", MEMBER(software.vocab_multiple),

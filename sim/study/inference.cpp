@@ -151,7 +151,8 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
       .expert_tokens = busiest_expert_tokens,
       .shared_expert = !decode,
       .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-      .held_sms = decode ? 0 : s.hardware.comm_sms};
+      .held_sms = decode ? 0 : s.hardware.comm_sms,
+      .pieces = workload::stack_profile(s.software.stack)};
   const auto pieces = workload::inference_pieces(spec);
   r.attention = pieces.attention;
   r.dense_mlp = pieces.dense_mlp;
@@ -166,7 +167,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   r.comm_busy = o.comm_busy / o.step;
   r.bound_by = bound_by(r, pieces);
   for (const auto& note :
-       workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu)) {
+       workload::piece_model_notes(spec.pieces, s.hardware.spec.gpu)) {
     r.notes.push_back(note);
   }
   if (decode) {

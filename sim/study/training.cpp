@@ -44,7 +44,7 @@ workload::StepProgram step_program(const Scenario& s, const workload::StepShape&
   }
   const workload::StepSpec spec{.model = &s.model.spec,
                                 .gpu = s.hardware.spec.gpu,
-                                .pieces = workload::deepseek_profile(),
+                                .pieces = workload::stack_profile(s.software.stack),
                                 .method = s.schedule.method,
                                 .shape = shape,
                                 .busiest_expert_rows = std::move(busiest_expert_rows),
@@ -199,7 +199,7 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
                const comm::StepNetwork& network, const std::vector<core::Note>& routing_notes) {
   r.notes = comm::replay_notes(program, network);
   const auto compute_notes =
-      workload::piece_model_notes(workload::deepseek_profile(), s.hardware.spec.gpu);
+      workload::piece_model_notes(workload::stack_profile(s.software.stack), s.hardware.spec.gpu);
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
   r.notes.push_back(metrics::activation_note());

@@ -44,11 +44,6 @@ DecodeCore decode_core(const llm::LlmSpec& m) {
   return {2.0 * 2.0 * g.head_dim, 2.0 * 2.0 * g.kv_heads * g.head_dim};
 }
 
-const PieceModel& compute_model() {
-  static const PieceModel pm = deepseek_profile();
-  return pm;
-}
-
 cost::KernelCost gemm(const InferenceSpec& s, KernelClass kind, double m, double n, double k,
                       double batch) {
   KernelShape shape{.kind = kind,
@@ -57,7 +52,7 @@ cost::KernelCost gemm(const InferenceSpec& s, KernelClass kind, double m, double
                     .n = n,
                     .k = k,
                     .batch = batch};
-  return cost::predict(shape, s.gpu, s.gpu.sms - s.held_sms, compute_model().params.kernel);
+  return cost::predict(shape, s.gpu, s.gpu.sms - s.held_sms, s.pieces.params.kernel);
 }
 
 // The busiest GPU's experts: each takes an equal share of its token-expert pairs.
@@ -72,10 +67,9 @@ KernelContext kernel_context(const InferenceSpec& s, int tokens) {
 // The memory-bound kernels (norms, casts, activations, rotary, permutes) of a forward piece.
 // (Decode prices its GEMMs and core attention itself, so only this part of the piece is kept.)
 core::Seconds memory_kernels(const InferenceSpec& s, PieceKind kind, int layer, int tokens) {
-  return price(piece_kernels(*s.model, {kind, Pass::forward}, kernel_context(s, tokens),
-                             !s.model->is_moe_layer(layer)),
-               s.gpu, s.gpu.sms - s.held_sms, compute_model().params)
-      .memory;
+  const PieceContext c{.model = s.model, .gpu = s.gpu, .kernels = kernel_context(s, tokens),
+                       .held_sms = s.held_sms};
+  return piece_cost(s.pieces, c, {kind, Pass::forward}, !s.model->is_moe_layer(layer)).memory;
 }
 
 LayerPieces decode_pieces(const InferenceSpec& s) {
@@ -94,7 +88,7 @@ LayerPieces decode_pieces(const InferenceSpec& s) {
   attention.flops = core::Flops(own * m.heads * s.context_len * core.flops_per_head_token);
   attention.bytes = core::Bytes(own * s.context_len * core.kv_bytes_per_context_token);
   const auto core_cost = cost::predict(attention, s.gpu, s.gpu.sms - s.held_sms,
-                                       compute_model().params.kernel);
+                                       s.pieces.params.kernel);
   p.attention = projections.time + core_cost.time +
                 memory_kernels(s, PieceKind::attention, moe_layer, s.tokens);
   p.attention_bound = core_cost.time > projections.time ? core_cost.bound : projections.bound;
@@ -124,9 +118,9 @@ LayerPieces prefill_pieces(const InferenceSpec& s) {
   const KernelContext context = kernel_context(s, s.tokens);
   // A piece's time, and whether its memory-bound kernels outweigh its matrix work.
   auto piece = [&](PieceKind kind, int layer, std::string& bound) {
-    const PieceCost c = price(piece_kernels(*s.model, {kind, Pass::forward}, context,
-                                            !s.model->is_moe_layer(layer)),
-                              s.gpu, s.gpu.sms - s.held_sms, compute_model().params);
+    const PieceCost c =
+        piece_cost(s.pieces, {.model = s.model, .gpu = s.gpu, .kernels = context, .held_sms = s.held_sms},
+                   {kind, Pass::forward}, !s.model->is_moe_layer(layer));
     bound = c.memory > c.gemm + c.attention ? "memory" : "compute";
     return c.total;
   };

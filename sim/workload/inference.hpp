@@ -21,6 +21,7 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/piece_model.hpp"
 
 namespace codesim::workload {
 
@@ -39,6 +40,7 @@ struct InferenceSpec {
   bool shared_expert = true;  // the GPU runs the shared expert on its own tokens (prefill)
   bool fp8_gemm = true;
   int held_sms = 0;  // SMs the communication kernels hold while compute runs
+  PieceModel pieces = deepseek_profile();  // the software stack's kernel costs
 };
 
 struct LayerPieces {

@@ -51,7 +51,8 @@ class Lister {
         const double split = op.routed_expert() ? sequence_split() : tp();
         memory(op.name, KernelClass::elementwise,
                op.gemm.rows * op.gemm.in / split *
-                   (pass() != Pass::forward ? (2.0 * read + 1.0) * kBf16 : forward));
+                   (pass() != Pass::forward ? (2.0 * read + 1.0) * kBf16 : forward),
+               gated);
         break;
       }
       case llm::OpClass::lookup:
@@ -81,12 +82,13 @@ class Lister {
     return {1.0, 1.0};
   }
 
-  void memory(const std::string& name, KernelClass kind, double bytes) {
+  void memory(const std::string& name, KernelClass kind, double bytes,
+              bool gated_activation = false) {
     if (pass() == Pass::weight || bytes <= 0) {
       return;
     }
-    out_.push_back(
-        {name, KernelShape{.kind = kind, .bytes = core::Bytes(bytes)}, false, std::nullopt});
+    out_.push_back({name, KernelShape{.kind = kind, .bytes = core::Bytes(bytes)}, false,
+                    std::nullopt, gated_activation});
   }
 
   bool fp8(const llm::LayerOp& op) const {
@@ -96,18 +98,8 @@ class Lister {
     return piece_.kind != PieceKind::head || op.routed_expert();
   }
 
-  // Rows per expert group on this GPU: the routing plan's, or tokens x top-k spread evenly.
   std::vector<double> group_rows(const llm::LayerOp& op) const {
-    std::vector<double> rows = c_.expert_rows;
-    if (rows.empty()) {
-      const int local = std::max(1, static_cast<int>(std::ceil(op.gemm.groups / c_.ep)));
-      const double all = c_.tokens * m_.moe->activated_experts;
-      rows.assign(static_cast<std::size_t>(local), all / local);
-    }
-    for (double& r : rows) {
-      r /= sequence_split();
-    }
-    return rows;
+    return expert_group_rows(m_, c_, op.gemm.groups);
   }
 
   void gemm(const llm::LayerOp& op) {
@@ -163,11 +155,11 @@ class Lister {
       // Tokens to their experts' rows (FP8 in, FP8 out) and the weighted sum back (BF16).
       out_.push_back(
           {"permute",
-           KernelShape{.kind = KernelClass::elementwise, .bytes = core::Bytes(rows * g.in * 2.0)},
+           KernelShape{.kind = KernelClass::permute, .bytes = core::Bytes(rows * g.in * 2.0)},
            false, std::nullopt});
       out_.push_back(
           {"unpermute",
-           KernelShape{.kind = KernelClass::elementwise,
+           KernelShape{.kind = KernelClass::permute,
                        .bytes = core::Bytes((rows + c_.tokens / sequence_split()) * g.in * kBf16)},
            false, std::nullopt});
     }
@@ -217,6 +209,21 @@ class Lister {
 };
 
 }  // namespace
+
+std::vector<double> expert_group_rows(const llm::LlmSpec& m, const KernelContext& c,
+                                      double experts) {
+  std::vector<double> rows = c.expert_rows;
+  if (rows.empty()) {
+    const int local = std::max(1, static_cast<int>(std::ceil(experts / c.ep)));
+    const double all = c.tokens * m.moe->activated_experts;
+    rows.assign(static_cast<std::size_t>(local), all / local);
+  }
+  const double split = c.sequence_parallel ? static_cast<double>(c.tp) : 1.0;
+  for (double& r : rows) {
+    r /= split;
+  }
+  return rows;
+}
 
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
                                     bool dense_layer) {

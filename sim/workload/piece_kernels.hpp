@@ -59,7 +59,13 @@ struct PieceKernel {
   cost::KernelShape shape;
   bool weight_gradient = false;                   // a GEMM of the W pass
   std::optional<cost::AttentionShape> attention;  // set for the fused attention kernel
+  bool gated_activation = false;  // SwiGLU's activation (a stack may run it as several kernels)
 };
+
+// Rows each routed expert hosted here takes (of `experts` in all): the routing plan's, or tokens
+// x top-k spread evenly; split over the TP group under sequence parallelism.
+std::vector<double> expert_group_rows(const llm::LlmSpec& m, const KernelContext& c,
+                                      double experts);
 
 // The model's ops a piece computes in one layer, at `tokens` tokens: attn = the attention ops
 // and, in MoE layers, the FFN norm and the router (dispatch needs their result); mlp = the dense

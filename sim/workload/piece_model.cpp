@@ -6,6 +6,7 @@
 #include "models/cost/attention_cost.hpp"
 #include "models/hardware/catalog.hpp"
 #include "sim/core/text.hpp"
+#include "sim/workload/stack_kernels.hpp"
 
 namespace codesim::workload {
 
@@ -16,7 +17,23 @@ PieceModel deepseek_profile() {
   pm.trace.fp8_wgrad_scale = 0.61658;
   pm.trace.memory_scale = 0.31418;
   pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
+  pm.stack = stack_inventory(SoftwareStack::deepseek);
   return pm;
+}
+
+PieceModel stack_profile(SoftwareStack s) {
+  if (s == SoftwareStack::deepseek) {
+    return deepseek_profile();
+  }
+  PieceModel pm;
+  pm.params = {cost::default_params(), cost::attention_params()};
+  pm.stack = stack_inventory(s);
+  return pm;
+}
+
+PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece, bool dense_layer) {
+  return price(stack_kernels(pm.stack, *c.model, piece, c.kernels, dense_layer), c.gpu,
+               c.gpu.sms - c.held_sms, pm.params);
 }
 
 TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3) {
@@ -31,30 +48,40 @@ core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, PieceId pi
   if (c.model == nullptr || c.kernels.tokens < 1) {
     throw std::invalid_argument("piece_time needs a model and a positive token count");
   }
-  const auto kernels = piece_kernels(*c.model, piece, c.kernels, !c.model->is_moe_layer(layer));
-  return price(kernels, c.gpu, c.gpu.sms - c.held_sms, pm.params).total;
+  return piece_cost(pm, c, piece, !c.model->is_moe_layer(layer)).total;
 }
 
 core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceId piece) {
-  return price(piece_kernels(*c.model, piece, c.kernels, false), c.gpu, c.gpu.sms - c.held_sms,
-               pm.params)
-      .total;
+  return piece_cost(pm, c, piece, false).total;
 }
 
 std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu) {
-  std::vector<core::Note> notes{
-      {core::NoteKind::fitted,
-       "compute: each piece's kernels (GEMMs by shape with wave quantization, fused attention "
-       "by heads, head dims and sequence, casts, norms, activations, rotary and permutes by "
-       "bytes, " +
-           core::fixed(pm.params.kernel.launch_overhead.value * 1e6, 2) +
-           " us fixed per kernel) priced by the kernel model fitted to H200 kernel runs "
-           "(models/calibration/h200); DeepSeek's FP8 GEMMs at " +
-           core::fixed(pm.trace.fp8_gemm_scale, 3) +
-           "x and its memory-bound kernels at " + core::fixed(pm.trace.memory_scale, 3) +
-           "x the H200 efficiencies, fitted per kernel class to its H800 profile trace "
-           "(models/calibration/deepseek-h800/train.json; every number in "
-           "models/calibration/README.md)"}};
+  const std::string kernels =
+      "compute: each piece's kernels (GEMMs by shape with wave quantization, fused attention "
+      "by heads, head dims and sequence, casts, norms, activations, rotary and permutes by "
+      "bytes, " +
+      core::fixed(pm.params.kernel.launch_overhead.value * 1e6, 2) +
+      " us fixed per kernel) priced by the kernel model fitted to H200 kernel runs "
+      "(models/calibration/h200); ";
+  std::vector<core::Note> notes;
+  if (pm.stack.stack == SoftwareStack::deepseek) {
+    notes.push_back(
+        {core::NoteKind::fitted,
+         kernels + "software.stack deepseek: DeepSeek's FP8 GEMMs at " +
+             core::fixed(pm.trace.fp8_gemm_scale, 3) + "x and its memory-bound kernels at " +
+             core::fixed(pm.trace.memory_scale, 3) +
+             "x the H200 efficiencies, fitted per kernel class to its H800 profile trace "
+             "(models/calibration/deepseek-h800/train.json; every number in "
+             "models/calibration/README.md)"});
+  } else {
+    notes.push_back(
+        {core::NoteKind::fitted,
+         kernels + "software.stack " + std::string(stack_name(pm.stack.stack)) + ": plus " +
+             std::to_string(pm.stack.kernels.size()) +
+             " kinds of kernel the stack launches besides the op tables' (token gathers, index "
+             "copies and adds, MLA's cats, residual adds), read from H200 layer traces and "
+             "priced at their kernels' measured HBM rates (docs/model/software-stacks.md)"});
+  }
   if (gpu.architecture != hardware::Architecture::hopper) {
     notes.push_back({core::NoteKind::assumed,
                      "kernel efficiencies measured on Hopper (H200 kernels, DeepSeek's H800 "

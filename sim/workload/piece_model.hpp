@@ -21,18 +21,24 @@
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
 #include "sim/workload/piece_kernels.hpp"
+#include "sim/workload/software_stack.hpp"
 #include "sim/workload/trace_model.hpp"
 
 namespace codesim::workload {
 
 struct PieceModel {
-  KernelParams params;  // the H200 fits with the trace's scales applied
-  TraceFit trace;       // the scales (its per-piece comparison is left empty)
+  KernelParams params;  // the H200 fits, with the trace's scales applied for `deepseek`
+  TraceFit trace;       // the scales (1 but for `deepseek`; its per-piece comparison empty)
+  StackInventory stack;  // what the software stack launches besides the op tables' kernels
 };
 
 // The H200 kernel fits and the scales fitted to models/calibration/deepseek-h800/train.json
 // (H800, DeepSeek-V3, 4096 tokens, 20 SMs for DeepEP), written out.
 PieceModel deepseek_profile();
+
+// A software stack's compute model: `deepseek` is deepseek_profile(); `pytorch` and `fused` the
+// H200 fits with their kernel inventories (software_stack.hpp).
+PieceModel stack_profile(SoftwareStack s);
 
 // The trace's setting (model, tokens, GPU, SMs held) with the H200 fits, for re-fitting it.
 TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3);
@@ -52,5 +58,8 @@ core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceI
 
 // What the piece model's figures are and where they come from.
 std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu);
+
+// A piece's kernels as the model's stack runs them (stack_kernels.hpp), priced.
+PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece, bool dense_layer);
 
 }  // namespace codesim::workload

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "sim/core/error.hpp"
+
 namespace codesim::workload {
 namespace {
 

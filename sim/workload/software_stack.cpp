@@ -1,0 +1,131 @@
+// The stacks' kernel inventories. Each kernel below was seen in the H200 layer traces
+// (models/calibration/h200/moe/traces: `<layer>_eager.json` for pytorch, `_compiled.json` for
+// fused) with the op it serves; its speed is the median fraction of HBM bandwidth of the kernels
+// of its kind in h200_moe_kernels.json that are not held out (tools/calibration/fit_stacks.py
+// prints them and the held-out errors). The layer traces' times are never fitted to.
+#include "sim/workload/software_stack.hpp"
+
+#include <utility>
+
+namespace codesim::workload {
+namespace {
+
+using cost::KernelClass;
+
+// Fractions of HBM bandwidth (4.8 TB/s on the H200), fit_stacks.py over h200_moe_kernels.json:
+// index_select gathering T tokens into R rows (2.44 TB/s), index_copy (1.33), index_add (0.32,
+// bytes R x H read and T x H read and written), the broadcast multiply-and-sum that weights the
+// experts' outputs (0.67, bytes R x H and T x H), a strided cat (MLA's k with the shared rotary
+// key expanded: 0.96) and a contiguous one (MLA's q: 3.60).
+constexpr double kGather = 0.508;
+constexpr double kIndexCopy = 0.276;
+constexpr double kIndexAdd = 0.067;
+constexpr double kWeightedSum = 0.139;
+constexpr double kStridedCat = 0.199;
+constexpr double kContiguousCat = 0.750;
+
+StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, StackElements e,
+              double efficiency = 0) {
+  return {std::move(name), scope, pass, kind, e, efficiency};
+}
+
+// Eager PyTorch (the MoE written as tools/calibration/h200_layers.py writes it, as PyTorch MoE
+// layers are).
+std::vector<StackKernel> pytorch_kernels() {
+  using enum StackScope;
+  const Pass F = Pass::forward;
+  const Pass B = Pass::backward;
+  return {
+      // Residual adds, and the sums of the residual stream's gradients (vectorized adds).
+      k("residual add", attention, F, KernelClass::elementwise, {.tokens = 3}),
+      k("residual add", mlp, F, KernelClass::elementwise, {.tokens = 3}),
+      k("residual gradient sum", attention, B, KernelClass::elementwise, {.tokens = 3}),
+      k("residual gradient sum", mlp, B, KernelClass::elementwise, {.tokens = 3}),
+      // Rotate-half rotary as neg, cat, two multiplies and an add on strided views (10 elements
+      // moved per rotary element; the op table's kernel moves 2); its backward as multiplies,
+      // adds and a neg (9 more, strided) and fills and copies of the slices (6, vectorized).
+      k("rotary (eager)", rotary, F, KernelClass::elementwise, {.query = 8}, kStridedCat),
+      k("rotary backward (eager)", rotary, B, KernelClass::elementwise, {.query = 9}, kStridedCat),
+      k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}),
+      // MLA: q = cat(q_nope, q_rope) and k = cat(k_nope, k_rope expanded) over strided heads;
+      // backward: each cat's slices copied out and made contiguous.
+      k("q and k cat", mla, F, KernelClass::permute, {.query = 4}, kStridedCat),
+      k("q and k cat backward", mla, B, KernelClass::permute, {.query = 8}, kStridedCat),
+      // Tokens to their experts' rows: index_select of the tokens, a zeroed padded buffer cloned
+      // and index_copy'd into; back: index_select of the rows, a clone and index_copy to
+      // (token, k) order, then the weighted sum over k.
+      k("gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
+        kGather),
+      k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 1}),
+      k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}),
+      k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4}, kIndexCopy),
+      k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2}, kGather),
+      k("weighted sum", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
+        kWeightedSum),
+      // Backward: the weighted sum's two broadcast multiplies; index_copy's backward gathers;
+      // index_select's backward is index_add into zeros (atomic adds, paced by the source rows:
+      // R x H read, the micro-benchmark's accounting), twice.
+      k("weighted sum backward", routed_experts, B, KernelClass::permute,
+        {.tokens = 2, .rows = 2}, kWeightedSum),
+      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4}, kGather),
+      k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}),
+      k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
+        kIndexAdd),
+  };
+}
+
+// torch.compile (default mode): Triton fuses the residual adds into the norms, rotary into MLA's
+// cats and the gathers into their neighbours; index_select's backward stays PyTorch's index_add.
+std::vector<StackKernel> fused_kernels() {
+  using enum StackScope;
+  const Pass F = Pass::forward;
+  const Pass B = Pass::backward;
+  return {
+      k("residual add", mlp, F, KernelClass::elementwise, {.tokens = 3}),
+      k("q and k assembly", mla, F, KernelClass::permute, {.query = 4}, kContiguousCat),
+      k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6}, kContiguousCat),
+      k("norm and gather tokens", routed_experts, F, KernelClass::permute,
+        {.tokens = 1, .rows = 1}, kGather),
+      k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 2}),
+      k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2}, kGather),
+      // One fused reduction reads the rows and writes the tokens: priced as a norm (a row
+      // reduction), not measured on its own.
+      k("weighted sum", routed_experts, F, KernelClass::norm, {.tokens = 1, .rows = 1}),
+      k("weighted sum backward", routed_experts, B, KernelClass::norm, {.rows = 1}),
+      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4}, kGather),
+      k("copy rows", routed_experts, B, KernelClass::memcpy, {.rows = 2}),
+      k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
+        kIndexAdd),
+  };
+}
+
+}  // namespace
+
+std::string_view stack_name(SoftwareStack s) {
+  for (const auto& [stack, name] : kSoftwareStackNames) {
+    if (stack == s) {
+      return name;
+    }
+  }
+  return "?";
+}
+
+StackInventory stack_inventory(SoftwareStack s) {
+  switch (s) {
+    case SoftwareStack::pytorch:
+      // SiLU (2 elements moved) and multiply (3) for the fused kernel's 3; backward multiply
+      // (3), multiply (3), SiLU's backward (3) and the cat (4) for its 5.
+      return {.stack = s,
+              .replaces_permutes = true,
+              .gated_forward_factor = 5.0 / 3.0,
+              .gated_backward_factor = 13.0 / 5.0,
+              .kernels = pytorch_kernels()};
+    case SoftwareStack::fused:
+      return {.stack = s, .replaces_permutes = true, .kernels = fused_kernels()};
+    case SoftwareStack::deepseek:
+      break;
+  }
+  return {.stack = SoftwareStack::deepseek};
+}
+
+}  // namespace codesim::workload

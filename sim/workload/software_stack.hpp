@@ -1,0 +1,76 @@
+// What a software stack launches besides the op tables' kernels, and at what speed: a scenario's
+// `software.stack` (docs/model/software-stacks.md).
+//
+//   pytorch   eager PyTorch: the MoE moves tokens with index_select / index_copy / index_add
+//             and a broadcast multiply-and-sum, MLA assembles q and k with strided `cat`s,
+//             rotary embedding runs as five kernels, residual adds and gradient sums are
+//             kernels of their own;
+//   fused     torch.compile (default mode) on the same layers: the stand-in for a fused stack
+//             (Transformer Engine, Megatron-Core); Triton fuses norms with residual adds,
+//             rotary with MLA's cat and the MoE's gathers with their neighbours, but the
+//             backward of index_select stays PyTorch's index_add;
+//   deepseek  DeepSeek's own kernels, known only through its H800 profile trace: no inventory
+//             of its own, the trace's scales instead (trace_model.hpp).
+//
+// The kernels each stack adds were read from torch.profiler traces of whole layers on an H200
+// (models/calibration/h200/moe/traces, imported with `codesim trace import`); each one's speed
+// is a fraction of HBM bandwidth measured on its own kernel (h200_moe_kernels.json). Bytes are
+// BF16 elements x 2 of the tensors named: T x H (the GPU's tokens by the hidden width), R x H
+// (the rows its routed experts receive), Q (MLA's query or key heads, tokens x heads x d_qk).
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/cost/kernel_cost.hpp"
+#include "sim/workload/piece_id.hpp"
+
+namespace codesim::workload {
+
+enum class SoftwareStack { pytorch, fused, deepseek };
+
+inline constexpr std::array kSoftwareStackNames{
+    std::pair{SoftwareStack::pytorch, std::string_view("pytorch")},
+    std::pair{SoftwareStack::fused, std::string_view("fused")},
+    std::pair{SoftwareStack::deepseek, std::string_view("deepseek")}};
+
+std::string_view stack_name(SoftwareStack s);
+
+// Where a stack kernel runs: every layer's attention or mlp piece, an MoE layer's routed
+// experts (its mlp piece), MLA's attention, or a layer with rotary embedding.
+enum class StackScope { attention, mlp, routed_experts, mla, rotary };
+
+// The tensors a stack kernel's bytes count in: elements = the factors x their tensors.
+struct StackElements {
+  double tokens = 0;  // x T x H
+  double rows = 0;    // x R x H
+  double query = 0;   // x Q (MLA: tokens x heads x d_qk; rotary: tokens x (heads + kv heads) x rope)
+};
+
+struct StackKernel {
+  std::string name;  // "index_add (index_select's backward)"
+  StackScope scope = StackScope::attention;
+  Pass pass = Pass::forward;
+  cost::KernelClass kind = cost::KernelClass::elementwise;
+  StackElements elements;  // BF16 elements read plus written
+  double hbm_efficiency = 0;  // measured fraction of HBM; 0: the class's
+};
+
+struct StackInventory {
+  SoftwareStack stack = SoftwareStack::deepseek;
+  // Whether the stack's own token movement replaces the op tables' permute and un-permute.
+  bool replaces_permutes = false;
+  // Bytes SwiGLU's activation moves against the op table's fused kernel (F: read gate and up,
+  // write one; B: read three, write two), per pass: eager PyTorch runs SiLU and the multiply
+  // apart, and backward two multiplies, SiLU's backward and the cat of the two gradients.
+  double gated_forward_factor = 1;
+  double gated_backward_factor = 1;
+  std::vector<StackKernel> kernels;
+};
+
+StackInventory stack_inventory(SoftwareStack s);
+
+}  // namespace codesim::workload
