@@ -13,16 +13,16 @@ namespace {
 using cost::KernelClass;
 
 // Fractions of HBM bandwidth (4.8 TB/s on the H200), fit_stacks.py over h200_moe_kernels.json:
-// index_select gathering T tokens into R rows (2.44 TB/s), index_copy (1.33), index_add (0.32,
+// index_select gathering T tokens into R rows (2.47 TB/s), index_copy (1.33), index_add (0.32,
 // bytes R x H read and T x H read and written), the broadcast multiply-and-sum that weights the
 // experts' outputs (0.67, bytes R x H and T x H), a strided cat (MLA's k with the shared rotary
-// key expanded: 0.96) and a contiguous one (MLA's q: 3.60).
-constexpr double kGather = 0.508;
-constexpr double kIndexCopy = 0.276;
+// key expanded: 0.97) and a contiguous one (MLA's q: 3.67).
+constexpr double kGather = 0.514;
+constexpr double kIndexCopy = 0.277;
 constexpr double kIndexAdd = 0.067;
 constexpr double kWeightedSum = 0.139;
-constexpr double kStridedCat = 0.199;
-constexpr double kContiguousCat = 0.750;
+constexpr double kStridedCat = 0.202;
+constexpr double kContiguousCat = 0.764;
 
 StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, StackElements e,
               double efficiency = 0) {
