@@ -1,4 +1,4 @@
-// Lookup in catalogs of named presets (anything with a `name` member).
+// Lookup in catalogs of named presets (anything with a `name` member) and in enum name tables.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +23,17 @@ std::vector<std::string> names_of(const std::vector<T>& items) {
     names.push_back(x.name);
   }
   return names;
+}
+
+// The name an enum value has in a table of {value, name} pairs, or "?".
+template <class Table, class E>
+std::string_view name_in(const Table& table, E value) {
+  for (const auto& [v, name] : table) {
+    if (v == value) {
+      return name;
+    }
+  }
+  return "?";
 }
 
 }  // namespace codesim::core

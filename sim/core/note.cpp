@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "sim/core/named.hpp"
+
 namespace codesim::core {
 namespace {
 
@@ -20,12 +22,7 @@ constexpr std::array kNames = {
 }  // namespace
 
 std::string_view note_kind_name(NoteKind k) {
-  for (const auto& [kind, name] : kNames) {
-    if (kind == k) {
-      return name;
-    }
-  }
-  return "?";
+  return core::name_in(kNames, k);
 }
 
 bool note_kind_of(std::string_view name, NoteKind& kind) {

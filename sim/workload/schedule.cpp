@@ -5,6 +5,8 @@
 #include <deque>
 #include <map>
 
+#include "sim/core/named.hpp"
+
 namespace codesim::workload {
 namespace {
 
@@ -156,12 +158,7 @@ void check(bool ok, const std::string& message) {
 }  // namespace
 
 std::string_view schedule_method_name(ScheduleMethod m) {
-  for (const auto& [method, name] : kScheduleMethodNames) {
-    if (method == m) {
-      return name;
-    }
-  }
-  return "?";
+  return core::name_in(kScheduleMethodNames, m);
 }
 
 int PipelineSchedule::rank_of(int direction, int stage) const {

@@ -7,6 +7,8 @@
 
 #include <utility>
 
+#include "sim/core/named.hpp"
+
 namespace codesim::workload {
 namespace {
 
@@ -102,12 +104,7 @@ std::vector<StackKernel> fused_kernels() {
 }  // namespace
 
 std::string_view stack_name(SoftwareStack s) {
-  for (const auto& [stack, name] : kSoftwareStackNames) {
-    if (stack == s) {
-      return name;
-    }
-  }
-  return "?";
+  return core::name_in(kSoftwareStackNames, s);
 }
 
 StackInventory stack_inventory(SoftwareStack s) {
