@@ -6,18 +6,10 @@
 namespace codesim::workload {
 namespace {
 
-void add(PieceCost& to, const PieceCost& c) {
-  to.total += c.total;
-  to.gemm += c.gemm;
-  to.attention += c.attention;
-  to.memory += c.memory;
-  to.kernels += c.kernels;
-}
-
 PieceCost pass_cost(const PieceModel& pm, const PieceContext& c, Pass pass, bool dense_layer) {
   PieceCost cost;
   for (const PieceKind kind : {PieceKind::attention, PieceKind::mlp}) {
-    add(cost, piece_cost(pm, c, {kind, pass}, dense_layer));
+    cost += piece_cost(pm, c, {kind, pass}, dense_layer);
   }
   return cost;
 }

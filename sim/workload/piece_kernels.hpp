@@ -87,6 +87,15 @@ struct PieceCost {
   core::Seconds attention;  // the fused attention kernels
   core::Seconds memory;     // casts, norms, activations, rotary, permutes
   int kernels = 0;
+
+  PieceCost& operator+=(const PieceCost& o) {
+    total += o.total;
+    gemm += o.gemm;
+    attention += o.attention;
+    memory += o.memory;
+    kernels += o.kernels;
+    return *this;
+  }
 };
 
 struct KernelParams {

@@ -27,6 +27,9 @@ Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
     const auto rows = expert_group_rows(m, c, m.moe->routed_experts);
     t.rows_hidden = std::accumulate(rows.begin(), rows.end(), 0.0) * m.hidden;
   }
+  if (piece.kind != PieceKind::attention) {
+    return t;  // MLA's and rotary's tensors are the attention piece's
+  }
   for (const auto& op : llm::attention_ops(m, {.seq_len = c.tokens})) {
     if (op.op_class != llm::OpClass::attention) {
       continue;
