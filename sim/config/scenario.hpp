@@ -172,6 +172,8 @@ struct SoftwareSection {
   // Whose kernels the step runs: eager PyTorch, a fused stack (torch.compile's measurements),
   // or DeepSeek's own (its H800 trace); software_stack.hpp.
   workload::SoftwareStack stack = workload::SoftwareStack::fused;
+  // The step's kernels replayed from CUDA graphs; without, the host issues each one.
+  bool cuda_graphs = false;
   // The framework pads the vocabulary to a multiple of this (Megatron: 128 x TP); the model's
   // vocabulary as the step runs it (model.spec.vocab) is padded when this is decoded.
   int vocab_multiple = 1;

@@ -188,6 +188,16 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                    "PyTorch), fused (torch.compile, standing in for Transformer Engine-style "
                    "fusion) or deepseek (DeepSeek's own kernels, from its H800 profile trace). "
                    "docs/model/software-stacks.md.")));
+  f.push_back(field(
+      "software.cuda_graphs", MEMBER(software.cuda_graphs),
+      derived("true for decode steps, false otherwise",
+              "The step's kernels are replayed from CUDA graphs. Without, the host issues each "
+              "kernel (the stack's measured cost per kernel) and a piece of a layer takes at "
+              "least its kernels times that: what small kernels (decode, small micro-batches) "
+              "lose without graphs.")));
+  f.back().derive = [](const Scenario& s) {
+    return Value(s.workload.kind == WorkloadKind::decode);
+  };
   {
     FieldSpec vocab = field(
         "software.vocab_multiple", MEMBER(software.vocab_multiple),

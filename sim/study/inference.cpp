@@ -152,7 +152,8 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
       .shared_expert = !decode,
       .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
       .held_sms = decode ? 0 : s.hardware.comm_sms,
-      .pieces = workload::stack_profile(s.software.stack)};
+      .pieces = workload::stack_profile(
+          s.software.stack, {.cuda_graphs = s.software.cuda_graphs, .inference = true})};
   const auto pieces = workload::inference_pieces(spec);
   r.attention = pieces.attention;
   r.dense_mlp = pieces.dense_mlp;

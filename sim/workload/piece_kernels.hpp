@@ -86,6 +86,7 @@ struct PieceCost {
   core::Seconds gemm;       // GEMMs and grouped GEMMs
   core::Seconds attention;  // the fused attention kernels
   core::Seconds memory;     // casts, norms, activations, rotary, permutes
+  core::Seconds host;       // the device idle while the host issues kernels (no CUDA graphs)
   int kernels = 0;
 
   PieceCost& operator+=(const PieceCost& o) {
@@ -93,6 +94,7 @@ struct PieceCost {
     gemm += o.gemm;
     attention += o.attention;
     memory += o.memory;
+    host += o.host;
     kernels += o.kernels;
     return *this;
   }

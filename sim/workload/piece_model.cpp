@@ -21,19 +21,29 @@ PieceModel deepseek_profile() {
   return pm;
 }
 
-PieceModel stack_profile(SoftwareStack s) {
-  if (s == SoftwareStack::deepseek) {
-    return deepseek_profile();
-  }
+PieceModel stack_profile(SoftwareStack s, LaunchMode launch) {
   PieceModel pm;
-  pm.params = {cost::default_params(), cost::attention_params()};
-  pm.stack = stack_inventory(s);
+  if (s == SoftwareStack::deepseek) {
+    pm = deepseek_profile();
+  } else {
+    pm.params = {cost::default_params(), cost::attention_params()};
+    pm.stack = stack_inventory(s);
+  }
+  if (!launch.cuda_graphs) {
+    pm.host_per_kernel = launch.inference ? pm.stack.host.inference : pm.stack.host.training;
+  }
   return pm;
 }
 
 PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece, bool dense_layer) {
-  return price(stack_kernels(pm.stack, *c.model, piece, c.kernels, dense_layer), c.gpu,
-               c.gpu.sms - c.held_sms, pm.params);
+  PieceCost cost = price(stack_kernels(pm.stack, *c.model, piece, c.kernels, dense_layer), c.gpu,
+                         c.gpu.sms - c.held_sms, pm.params);
+  const core::Seconds issued = pm.host_per_kernel * static_cast<double>(cost.kernels);
+  if (issued > cost.total) {
+    cost.host = issued - cost.total;
+    cost.total = issued;
+  }
+  return cost;
 }
 
 TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3) {
@@ -81,6 +91,19 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
              " kinds of kernel the stack launches besides the op tables' (token gathers, index "
              "copies and adds, MLA's cats, residual adds), read from H200 layer traces and "
              "priced at their kernels' measured HBM rates (docs/model/software-stacks.md)"});
+  }
+  if (pm.host_per_kernel.value > 0) {
+    notes.push_back(
+        {pm.stack.stack == SoftwareStack::deepseek ? core::NoteKind::assumed
+                                                   : core::NoteKind::fitted,
+         "software.cuda_graphs false: the host issues each kernel in " +
+             core::fixed(pm.host_per_kernel.value * 1e6, 1) + " us (" +
+             (pm.stack.stack == SoftwareStack::deepseek
+                  ? std::string("never measured for DeepSeek's stack: torch.compile's, ")
+                  : std::string()) +
+             "measured on tiny layers on the H200's host, models/calibration/README.md), so a "
+             "piece takes at least its kernels times that; host speed varies by a third "
+             "between sittings"});
   }
   if (gpu.architecture != hardware::Architecture::hopper) {
     notes.push_back({core::NoteKind::assumed,

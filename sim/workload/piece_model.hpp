@@ -30,6 +30,17 @@ struct PieceModel {
   KernelParams params;  // the H200 fits, with the trace's scales applied for `deepseek`
   TraceFit trace;       // the scales (1 but for `deepseek`; its per-piece comparison empty)
   StackInventory stack;  // what the software stack launches besides the op tables' kernels
+  // Host time per kernel when the kernels are issued one by one; 0 when CUDA graphs replay them.
+  // A piece then takes at least its kernels times this: the host cannot run ahead of the device
+  // across a piece (an eager MoE layer syncs on its routing counts; a decode step is all small
+  // kernels).
+  core::Seconds host_per_kernel;
+};
+
+// How a step's kernels are issued (`software.cuda_graphs`), and whether under autograd.
+struct LaunchMode {
+  bool cuda_graphs = true;
+  bool inference = false;  // a forward without autograd: prefill and decode
 };
 
 // The H200 kernel fits and the scales fitted to models/calibration/deepseek-h800/train.json
@@ -37,8 +48,9 @@ struct PieceModel {
 PieceModel deepseek_profile();
 
 // A software stack's compute model: `deepseek` is deepseek_profile(); `pytorch` and `fused` the
-// H200 fits with their kernel inventories (software_stack.hpp).
-PieceModel stack_profile(SoftwareStack s);
+// H200 fits with their kernel inventories (software_stack.hpp); without CUDA graphs, the stack's
+// host cost per kernel.
+PieceModel stack_profile(SoftwareStack s, LaunchMode launch = {});
 
 // The trace's setting (model, tokens, GPU, SMs held) with the H200 fits, for re-fitting it.
 TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3);

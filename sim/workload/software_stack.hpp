@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "models/cost/kernel_cost.hpp"
+#include "sim/core/units.hpp"
 #include "sim/workload/piece_id.hpp"
 
 namespace codesim::workload {
@@ -59,6 +60,13 @@ struct StackKernel {
   double hbm_efficiency = 0;  // measured fraction of HBM; 0: the class's
 };
 
+// What the host spends issuing one kernel when the step is not replayed from CUDA graphs
+// (`software.cuda_graphs: false`): the framework's Python, dispatch and the launch itself.
+struct HostLaunch {
+  core::Seconds inference;  // a forward without autograd (prefill, decode)
+  core::Seconds training;   // forward and backward under autograd
+};
+
 struct StackInventory {
   SoftwareStack stack = SoftwareStack::deepseek;
   // Whether the stack's own token movement replaces the op tables' permute and un-permute.
@@ -68,6 +76,11 @@ struct StackInventory {
   // apart, and backward two multiplies, SiLU's backward and the cat of the two gradients.
   double gated_forward_factor = 1;
   double gated_backward_factor = 1;
+  // Those kernels' measured fractions of HBM on the strided halves of the gate/up output; 0:
+  // the elementwise class's.
+  double gated_forward_efficiency = 0;
+  double gated_backward_efficiency = 0;
+  HostLaunch host;
   std::vector<StackKernel> kernels;
 };
 

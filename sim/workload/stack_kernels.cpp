@@ -77,8 +77,11 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
   }
   for (PieceKernel& k : out) {
     if (k.gated_activation) {
-      k.shape.bytes = k.shape.bytes * (piece.pass == Pass::forward ? stack.gated_forward_factor
-                                                                   : stack.gated_backward_factor);
+      const bool forward = piece.pass == Pass::forward;
+      k.shape.bytes =
+          k.shape.bytes * (forward ? stack.gated_forward_factor : stack.gated_backward_factor);
+      k.shape.hbm_efficiency =
+          forward ? stack.gated_forward_efficiency : stack.gated_backward_efficiency;
     }
   }
   if (stack.kernels.empty() || (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp)) {

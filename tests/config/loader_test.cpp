@@ -73,6 +73,19 @@ TEST(Loader, VocabularyPaddedToTheSoftwaresMultiple) {
             "s.yaml:3:28: error: software.vocab_multiple: must be at least 1, got 0");
 }
 
+// CUDA graphs by default for decode steps only; a scenario can say otherwise.
+TEST(Loader, CudaGraphsDefaultToDecodeSteps) {
+  const std::string base = "model: {preset: llama3.1-8b}\nhardware: {gpu: h100}\n";
+  EXPECT_FALSE(load_scenario_text(base, "s.yaml").software.cuda_graphs);
+  EXPECT_TRUE(
+      load_scenario_text(base + "workload: {kind: decode}\n", "s.yaml").software.cuda_graphs);
+  EXPECT_FALSE(load_scenario_text(
+                   base + "workload: {kind: decode}\nsoftware: {cuda_graphs: false}\n", "s.yaml")
+                   .software.cuda_graphs);
+  EXPECT_EQ(error_of(base + "software: {cuda_graphs: 3}\n"),
+            "s.yaml:3:25: error: software.cuda_graphs: expected true or false, got '3'");
+}
+
 TEST(Loader, ExplicitValuesOverrideThePreset) {
   const Scenario s = load_scenario_text(
       "model: {preset: deepseek-v3}\nhardware:\n  gpu: h200\n  nvlink_bandwidth: 900GBps\n  "

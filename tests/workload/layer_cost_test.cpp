@@ -71,8 +71,8 @@ std::vector<LayerError> layer_errors() {
     if (!run["tokens_per_local_expert"].is_null()) {
       k.expert_rows = run["tokens_per_local_expert"].get<std::vector<double>>();
     }
-    const PieceModel pm =
-        stack_profile(mode == "eager" ? SoftwareStack::pytorch : SoftwareStack::fused);
+    const PieceModel pm = stack_profile(
+        mode == "eager" ? SoftwareStack::pytorch : SoftwareStack::fused, {.cuda_graphs = false});
     const LayerCost c = layer_cost(pm, {.model = &m, .gpu = gpu, .kernels = k}, !m.moe);
     out.push_back({name + " " + mode, c.forward.total.value * 1e6 / run["fwd_us"].get<double>() - 1,
                    c.forward_backward().value * 1e6 / run["fwd_bwd_us"].get<double>() - 1});
@@ -97,8 +97,8 @@ TEST(LayerCost, SumsTheLayersPiecesOverThePasses) {
 }
 
 TEST(LayerCost, MeasuredH200LayersWithinTheTargets) {
-  // Issue 33's target is 7% per layer forward + backward; V2-Lite's layers come out 7.7% short
-  // in both stacks (models/calibration/README.md), so the bound checked is 8%. Forward alone
+  // Issue 33's target is 7% per layer forward + backward; V2-Lite's compiled layer comes out
+  // 7.8% short (models/calibration/README.md), so the bound checked is 8%. Forward alone
   // (measured under no_grad) is not a target: within 20%.
   for (const LayerError& e : layer_errors()) {
     SCOPED_TRACE(e.layer);
