@@ -43,6 +43,9 @@ nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline
     if (op.tags.micro_batch >= 0) {
       args["micro_batch"] = op.tags.micro_batch;
     }
+    if (op.tags.chunk >= 0) {
+      args["chunk"] = op.tags.chunk;
+    }
     if (op.sms > 0) {
       args["sms"] = op.sms;
     }

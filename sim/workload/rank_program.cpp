@@ -292,15 +292,56 @@ class RankBuilder {
     return p_.costs.head.times(overlapped).at({PieceKind::head, pass});
   }
 
-  void end_forward(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
-    if (layers_of(w).head) {
-      gather(at, w, p_.params.head, Pass::forward, c);
-      // The vocabulary-parallel head needs every token of the micro-batch (its loss does not).
-      if (sh_.tp > 1 && sh_.sequence_parallel) {
-        tp_collective(at, w, CommKind::tp_all_gather, Pass::forward, c);
+  // MTP modules whose transformer layer routes its tokens to experts over the EP group: each
+  // module's layer is the last layer's kind (layer_ops.cpp), and its dispatch and combine are
+  // the stage's all-to-alls like any MoE layer's.
+  int routed_mtp_modules() const {
+    return p_.costs.layers.empty() || !p_.costs.layers.back().moe ? 0 : s_.model->mtp_depth;
+  }
+
+  // The head piece less its MTP layers' attention and mlp pieces (the heads, norms and the MTP
+  // projections), which the chunk runs before those layers.
+  core::Seconds head_rest(Pass pass, bool overlapped) const {
+    const auto& layer = p_.costs.layers.back().times(overlapped);
+    const core::Seconds mtp =
+        (layer.at({PieceKind::attention, pass}) + layer.at({PieceKind::mlp, pass})) *
+        static_cast<double>(routed_mtp_modules());
+    return std::max(core::Seconds(0), head_time(pass, overlapped) - mtp);
+  }
+
+  // One MTP module's layer in `pass` (forward or input backward) in the pieces' order, its
+  // all-to-alls included; its weight gradients stay in the head's W piece.
+  void mtp_piece(const Place& at, const StageWork& w, PieceKind kind, Pass pass, bool overlapped,
+                 Chain& c) {
+    layer_piece(at, w, s_.model->layers - 1, kind, pass, overlapped, false, c);
+  }
+
+  void mtp_layers(const Place& at, const StageWork& w, Pass pass, Chain& c) {
+    for (int i = 0; i < routed_mtp_modules(); ++i) {
+      for (const PieceKind kind : pass == Pass::forward ? kForwardOrder : kBackwardOrder) {
+        mtp_piece(at, w, kind, pass, false, c);
       }
-      c.last = compute_task(at, {PieceKind::head, Pass::forward},
-                            head_time(Pass::forward, overlapped), c.deps());
+    }
+  }
+
+  // The output head, and the MTP modules' projections, norms and head, after the last layer
+  // (the MTP modules' layers follow it).
+  void forward_head(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
+    gather(at, w, p_.params.head, Pass::forward, c);
+    // The vocabulary-parallel head needs every token of the micro-batch (its loss does not).
+    if (sh_.tp > 1 && sh_.sequence_parallel) {
+      tp_collective(at, w, CommKind::tp_all_gather, Pass::forward, c);
+    }
+    c.last = compute_task(at, {PieceKind::head, Pass::forward},
+                          head_rest(Pass::forward, overlapped), c.deps());
+  }
+
+  void end_forward(const Place& at, const StageWork& w, Chain& c) {
+    if (c.last >= 0 && out_.tasks[static_cast<std::size_t>(c.last)].stream != StepStream::compute) {
+      // The chunk's last combine is summed into the residual stream by a compute-stream kernel,
+      // and CUDA stream order holds every later kernel of that stream behind it: the compute
+      // stream waits for the combine before the next chunk (a zero-length wait, as a recv).
+      c.last = compute_task(at, {PieceKind::combine, Pass::forward}, {}, c.deps());
     }
     forward_done_[key(w)] = c.last;
     if (w.stage < p_.schedule.stages - 1) {
@@ -308,17 +349,16 @@ class RankBuilder {
     }
   }
 
-  void begin_backward(const Place& at, const StageWork& w, Chain& c, bool whole, bool overlapped) {
-    if (!layers_of(w).head) {
-      return;
-    }
+  // The head's input gradient (the MTP modules' layers follow it), and with `whole` its weight
+  // gradient, the MTP modules' included.
+  void backward_head(const Place& at, const StageWork& w, Chain& c, bool whole, bool overlapped) {
     gather(at, w, p_.params.head, Pass::backward, c);
     // Its input gathered again for the weight gradient, the input gradient reduced.
     if (sh_.tp > 1 && sh_.sequence_parallel) {
       tp_collective(at, w, CommKind::tp_all_gather, Pass::backward, c);
     }
     c.last = compute_task(at, {PieceKind::head, Pass::backward},
-                          head_time(Pass::backward, overlapped), c.deps());
+                          head_rest(Pass::backward, overlapped), c.deps());
     if (sh_.tp > 1) {
       tp_collective(at, w,
                     sh_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
@@ -349,13 +389,20 @@ class RankBuilder {
         layer_piece(at, w, l, kind, Pass::forward, false, false, c);
       }
     }
-    end_forward(at, w, c, false);
+    if (sl.head) {
+      forward_head(at, w, c, false);
+      mtp_layers(at, w, Pass::forward, c);
+    }
+    end_forward(at, w, c);
   }
 
   void backward_chunk(const Place& at, const StageWork& w, bool whole) {
     Chain c = start_of(at, w, false);
-    begin_backward(at, w, c, whole, false);
     const StageLayers& sl = layers_of(w);
+    if (sl.head) {
+      backward_head(at, w, c, whole, false);
+      mtp_layers(at, w, Pass::backward, c);
+    }
     for (int l = sl.last_layer; l >= sl.first_layer; --l) {
       gather_layer(at, w, l, Pass::backward, c);
       for (const PieceKind kind : kBackwardOrder) {
@@ -387,17 +434,28 @@ class RankBuilder {
     scatter_embedding(at, w);
   }
 
-  // A forward and a backward layer interleaved, layer by layer (kPairOrder).
+  // A forward and a backward layer interleaved, layer by layer (kPairOrder); the MTP modules'
+  // layers are the forward's last layers (after the head) and the backward's first.
   void pair_chunk(const Place& at, const Chunk& ch) {
     Chain f = start_of(at, ch.work, true);
     Chain b = start_of(at, ch.backward, false);
-    begin_backward(at, ch.backward, b, true, true);
     const StageLayers& fl = layers_of(ch.work);
     const StageLayers& bl = layers_of(ch.backward);
-    const int n = std::max(fl.layers(), bl.layers());
+    const int mtp_f = fl.head ? routed_mtp_modules() : 0;
+    const int mtp_b = bl.head ? routed_mtp_modules() : 0;
+    if (bl.head) {
+      backward_head(at, ch.backward, b, true, true);
+    }
+    const int n = std::max(fl.layers() + mtp_f, bl.layers() + mtp_b);
     for (int i = 0; i < n; ++i) {
+      // Forward slot: a layer, or past them an MTP layer; backward slot: the other way round.
+      const bool f_mtp = i >= fl.layers() && i < fl.layers() + mtp_f;
       const int lf = i < fl.layers() ? fl.first_layer + i : -1;
-      const int lb = i < bl.layers() ? bl.last_layer - i : -1;
+      const bool b_mtp = i < mtp_b;
+      const int lb = !b_mtp && i - mtp_b < bl.layers() ? bl.last_layer - (i - mtp_b) : -1;
+      if (f_mtp && i == fl.layers()) {
+        forward_head(at, ch.work, f, true);
+      }
       if (lf >= 0) {
         gather_layer(at, ch.work, lf, Pass::forward, f);
       }
@@ -408,16 +466,23 @@ class RankBuilder {
         const auto k = static_cast<std::size_t>(step);
         if (forward && lf >= 0) {
           layer_piece(at, ch.work, lf, kForwardOrder[k], Pass::forward, true, false, f);
+        } else if (forward && f_mtp) {
+          mtp_piece(at, ch.work, kForwardOrder[k], Pass::forward, true, f);
         } else if (!forward && lb >= 0) {
           layer_piece(at, ch.backward, lb, kBackwardOrder[k], Pass::backward, true, true, b);
+        } else if (!forward && b_mtp) {
+          mtp_piece(at, ch.backward, kBackwardOrder[k], Pass::backward, true, b);
         }
       }
       if (lb >= 0) {
         scatter_layer(at, ch.backward, lb);
       }
     }
+    if (fl.head && mtp_f == 0) {
+      forward_head(at, ch.work, f, true);
+    }
     scatter_embedding(at, ch.backward);
-    end_forward(at, ch.work, f, true);
+    end_forward(at, ch.work, f);
     end_backward(at, ch.backward, b);
   }
 

@@ -132,6 +132,76 @@ TEST(RankProgram, OneRankAloneWaitsForItsNeighboursSends) {
   EXPECT_TRUE(build_rank_program(p.plan(), 3).forward_sent.empty());
 }
 
+// A forward chunk whose last layer is an MoE layer ends with that layer's combine: the sum into
+// the residual stream is a compute-stream kernel, so the compute stream waits for the combine (a
+// zero-length task) before the next chunk's first kernel, and the send follows that wait.
+TEST(RankProgram, AForwardChunkEndsWhenItsLastCombineDoes) {
+  const Planned p;
+  ASSERT_TRUE(p.spec.model->is_moe_layer(p.placement[0].last_layer));
+  const RankProgram r = build_rank_program(p.plan(), 0);
+  int waits = 0;
+  for (const StepTask& t : r.tasks) {
+    if (t.piece != PieceId{PieceKind::combine, Pass::forward} || t.stream != StepStream::compute) {
+      continue;
+    }
+    ++waits;
+    EXPECT_EQ(t.duration.value, 0);
+    ASSERT_EQ(t.deps.size(), 1u);
+    const StepTask& combine = r.tasks[static_cast<std::size_t>(t.deps[0])];
+    ASSERT_TRUE(combine.comm);
+    EXPECT_EQ(combine.comm->kind, CommKind::ep_combine);
+    EXPECT_EQ(combine.comm->layer, p.placement[0].last_layer);
+    EXPECT_EQ(combine.chunk, t.chunk);
+  }
+  EXPECT_EQ(waits, 4);  // one per micro-batch's forward
+  for (const auto& [key, send] : r.forward_sent) {
+    const StepTask& s = r.tasks[static_cast<std::size_t>(send)];
+    EXPECT_EQ(r.tasks[static_cast<std::size_t>(s.deps.at(0))].piece,
+              (PieceId{PieceKind::combine, Pass::forward}));
+  }
+}
+
+// DeepSeek-V3's MTP module is a transformer layer of the last layer's kind, an MoE layer: the
+// head stage dispatches and combines its tokens like any MoE layer's, and the head piece keeps
+// the rest (the heads, norms and projection): head(F) - attn(F) - mlp(F) of the last layer.
+TEST(RankProgram, MtpModulesRouteTheirTokensOverTheEpGroup) {
+  Planned p;
+  llm::LlmSpec v3 = testing::preset_model("deepseek-v3");
+  v3.mtp_depth = 1;  // as DeepSeek-V3 trained (the preset, like the config file, has none)
+  p.spec.model = &v3;
+  p.costs = price_pieces(p.spec);
+  p.placement = place_layers(p.costs.stage_costs(), 4);
+  p.params = step_params(p.spec, p.placement);
+  const StageLayers& last = p.placement[3];
+  ASSERT_TRUE(last.head);
+  int moe_layers = 0;
+  for (int l = last.first_layer; l <= last.last_layer; ++l) {
+    moe_layers += p.spec.model->is_moe_layer(l) ? 1 : 0;
+  }
+  const RankProgram r = build_rank_program(p.plan(), 3);
+  int dispatches = 0;
+  int mtp_dispatches = 0;
+  core::Seconds head_f;
+  for (const StepTask& t : r.tasks) {
+    if (t.comm && t.comm->kind == CommKind::ep_dispatch && !t.comm->gradient) {
+      ++dispatches;
+      mtp_dispatches += t.comm->micro_batch == 0 && t.comm->layer == p.spec.model->layers - 1;
+    }
+    if (t.piece == PieceId{PieceKind::head, Pass::forward}) {
+      head_f = t.duration;
+    }
+  }
+  EXPECT_EQ(dispatches, 4 * (moe_layers + 1));  // 4 micro-batches, the MTP layer's included
+  EXPECT_EQ(mtp_dispatches, 2);                 // layer 60 and the MTP layer
+  const auto& layer = p.costs.layers.back().alone;
+  EXPECT_NEAR(
+      head_f.value,
+      (p.costs.head.alone.at({PieceKind::head, Pass::forward}) -
+       layer.at({PieceKind::attention, Pass::forward}) - layer.at({PieceKind::mlp, Pass::forward}))
+          .value,
+      1e-12);
+}
+
 // A pipeline send carries one GPU's share: the micro-batch's 8192 tokens / cp 2, / tp 8 under
 // sequence parallelism (each GPU of the TP group sends its own), x hidden x 2 B of BF16.
 TEST(RankProgram, PipelineSendsCarryOneGpusShare) {
