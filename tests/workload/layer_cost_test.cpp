@@ -11,10 +11,13 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
+#include "sim/workload/chrome_import.hpp"
+#include "sim/workload/stack_kernels.hpp"
 
 namespace codesim::workload {
 namespace {
@@ -50,6 +53,40 @@ std::map<std::string, llm::LlmSpec> measured_layers() {
           {"llama_8b", *llm::find_preset("llama3.1-8b")}, {"gpt_2048", gpt}};
 }
 
+// One measured run of h200_layers.json as the model sees it: the layer, the stack its mode
+// stands for (eager: pytorch, compiled: fused), the tokens and each local expert's rows.
+struct MeasuredRun {
+  std::string layer;  // "v2_lite"
+  std::string mode;   // "eager" | "compiled"
+  llm::LlmSpec model;
+  KernelContext kernels;
+  PieceModel pieces;
+  double forward_us = 0;
+  double forward_backward_us = 0;
+};
+
+std::vector<MeasuredRun> measured_runs() {
+  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_layers.json");
+  const auto data = nlohmann::json::parse(in);
+  const auto layers = measured_layers();
+  std::vector<MeasuredRun> out;
+  for (const auto& run : data["runs"]) {
+    MeasuredRun r{.layer = run["layer"], .mode = run["mode"]};
+    r.model = layers.at(r.layer);
+    const int seq = run["seq"];
+    r.kernels = {.tokens = seq * run["batch"].get<int>(), .seq_len = seq, .fp8_gemm = false};
+    if (!run["tokens_per_local_expert"].is_null()) {
+      r.kernels.expert_rows = run["tokens_per_local_expert"].get<std::vector<double>>();
+    }
+    r.pieces = stack_profile(r.mode == "eager" ? SoftwareStack::pytorch : SoftwareStack::fused,
+                             {.cuda_graphs = false});
+    r.forward_us = run["fwd_us"];
+    r.forward_backward_us = run["fwd_bwd_us"];
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 struct LayerError {
   std::string layer;
   double forward = 0;           // predicted / measured - 1
@@ -57,25 +94,13 @@ struct LayerError {
 };
 
 std::vector<LayerError> layer_errors() {
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_layers.json");
-  const auto data = nlohmann::json::parse(in);
-  const auto layers = measured_layers();
   const auto gpu = hardware::find_preset("h200")->gpu;
   std::vector<LayerError> out;
-  for (const auto& run : data["runs"]) {
-    const std::string name = run["layer"];
-    const std::string mode = run["mode"];
-    const llm::LlmSpec& m = layers.at(name);
-    const int seq = run["seq"];
-    KernelContext k{.tokens = seq * run["batch"].get<int>(), .seq_len = seq, .fp8_gemm = false};
-    if (!run["tokens_per_local_expert"].is_null()) {
-      k.expert_rows = run["tokens_per_local_expert"].get<std::vector<double>>();
-    }
-    const PieceModel pm = stack_profile(
-        mode == "eager" ? SoftwareStack::pytorch : SoftwareStack::fused, {.cuda_graphs = false});
-    const LayerCost c = layer_cost(pm, {.model = &m, .gpu = gpu, .kernels = k}, !m.moe);
-    out.push_back({name + " " + mode, c.forward.total.value * 1e6 / run["fwd_us"].get<double>() - 1,
-                   c.forward_backward().value * 1e6 / run["fwd_bwd_us"].get<double>() - 1});
+  for (const MeasuredRun& r : measured_runs()) {
+    const LayerCost c =
+        layer_cost(r.pieces, {.model = &r.model, .gpu = gpu, .kernels = r.kernels}, !r.model.moe);
+    out.push_back({r.layer + " " + r.mode, c.forward.total.value * 1e6 / r.forward_us - 1,
+                   c.forward_backward().value * 1e6 / r.forward_backward_us - 1});
   }
   return out;
 }
@@ -126,6 +151,44 @@ TEST(LayerCost, TheDeepseekStackDoesNotPriceOtherStacksLayers) {
                            .forward_backward()
                            .value;
   EXPECT_LT(deepseek, 0.8 * eager);
+}
+
+// Each measured layer's profiler trace (one forward + backward), imported: the GPU time of every
+// kernel class codesim's importer names, and whether the model's kernels for that layer and stack
+// include the class. Issue 33: no class the model leaves unpriced above 2% of the layer's time.
+TEST(LayerCost, ProfiledLayersLeaveNoUnpricedClassAboveTwoPercent) {
+  for (const MeasuredRun& r : measured_runs()) {
+    SCOPED_TRACE(r.layer + " " + r.mode);
+    const StepTrace t =
+        import_chrome_trace_file(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/traces/" +
+                                 r.layer + "_" + r.mode + ".json");
+    std::map<cost::KernelClass, double> measured;
+    double total = 0;
+    for (const Op& op : t.ops) {
+      measured[op.op_class] += op.measured_us.value_or(0);
+      total += op.measured_us.value_or(0);
+    }
+    std::set<cost::KernelClass> priced;
+    for (const PieceKind kind : {PieceKind::attention, PieceKind::mlp}) {
+      for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
+        for (const PieceKernel& k :
+             stack_kernels(r.pieces.stack, r.model, {kind, pass}, r.kernels, !r.model.moe)) {
+          priced.insert(k.shape.kind);
+        }
+      }
+    }
+    // The table in models/calibration/README.md: each class's share, * where unpriced.
+    std::printf("| %s %s |", r.layer.c_str(), r.mode.c_str());
+    for (const auto& [cls, time] : measured) {
+      const double share = time / total;
+      std::printf(" %s %.1f%%%s", std::string(cost::kernel_class_name(cls)).c_str(), 100 * share,
+                  priced.contains(cls) ? "" : "*");
+      if (!priced.contains(cls)) {
+        EXPECT_LT(share, 0.02) << cost::kernel_class_name(cls);
+      }
+    }
+    std::printf(" |\n");
+  }
 }
 
 }  // namespace
