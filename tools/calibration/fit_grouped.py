@@ -4,24 +4,33 @@ the kernel model of models/cost/kernel_cost.cpp predicts them today, and how far
 knows the configuration gets. Pure Python, no GPU:
     python3 tools/calibration/fit_grouped.py        (about a minute)
 
-Data: models/calibration/h200/moe/h200_moe_kernels.json (188 cases, CUDA-graph timed, every third
-of each class held out) and h200_kernel_names.json (the kernel each case launched: torch.profiler).
+Data: models/calibration/h200/moe/h200_moe_kernels.json (188 sampled cases, CUDA-graph timed,
+every third of each class held out), h200_kernel_names.json (the kernel each launched) and
+h200_grouped_sweep.json (228 cases one factor at a time, DeepSeek-V3's expert shapes, with the
+kernel each ran).
 
-1. Configuration. torch._grouped_mm (BF16) and torch._scaled_grouped_mm (FP8, row-wise scales)
-   run CUTLASS 3 grouped kernels (a `prepare_grouped_gemm_data` kernel first). The names show a
-   cooperative 128 x 256 tile (BF16; FP8: 128 x 128 or 128 x 256) or a ping-pong 64 x 128 tile.
-   Rule checked here on every case: ping-pong when the mean rows per group of a 2d x 3d product
-   (forward, data gradient) is at most 128, else cooperative; the 2d x 2d weight gradient always
-   cooperative. BF16 grids have 132 CTAs, FP8 grids 58 x 2 = 116: FP8 runs on 116 SMs.
+1. Configuration, read from the kernel names (CUTLASS 3 grouped kernels behind
+   torch._grouped_mm and torch._scaled_grouped_mm with row-wise scales). Per group the GEMM is
+   m x n x k (forward: rows x N x K; data gradient: rows x K x N; weight gradient: N x K x rows),
+   m_avg its mean m:
+     ping-pong, tile 64 x 128, one SM each: m_avg <= 128 (forward and data gradient);
+     BF16 otherwise: cooperative 128 x 256 tiles in clusters of 2 along M, a 256 x 256 tile per
+       2 SMs (66 clusters);
+     FP8 otherwise: cooperative in clusters of 2 along M on 116 SMs (58 clusters, the grid
+       58 x 2), 128 x 128 tiles (256 x 128 per cluster) when `large` = two of m_avg, n, k at
+       least 2048, else 128 x 256 (256 x 256).
+   The rule is checked here against the kernel of every case (printed: misses).
 2. Today's model (mirrored from kernel_cost.cpp: the best of three tiles, BF16 terms x 0.94 for
    compute and x 0.50 for memory, the weight gradient at the mean K).
-3. The configuration-aware model, per dtype and tile kind (ping-pong, cooperative):
-      tiles   T = sum over groups of ceil(m / tm) ceil(n / tn)
-      compute = sum over tiles of 2 tm tn (k_g + k0) / (peak x S/132 x e) x ceil(T/S) S / T
-      memory  = bytes / (HBM x e_mem x min(1, T/S))
-      time    = (compute^p + memory^p)^(1/p) + 1.33 us      (S = 132 BF16, 116 FP8)
-   FP8 cooperative takes the faster of its two tiles. Fitted (Nelder-Mead on the mean absolute
-   log error plus 0.3 x the worst) to the cases not held out; errors on the held-out ones.
+3. The configuration-aware model: per dtype and kind (ping-pong, cooperative), each unit (SM or
+   cluster) takes the tiles in launch order round-robin (a persistent grid), and
+      tile     = (compute^p + load^p)^(1/p) + epilogue
+      compute  = 2 tm tn k / (unit's share of the peak x e)
+      load     = (tm + tn) k bytes / (unit's bandwidth bw)          (operand panels streamed)
+      epilogue = tm tn 2 / (unit's write rate w)                     (BF16 output)
+      time     = max(largest unit's sum of tiles, all bytes / (HBM x e_mem)) + 1.33 us
+   Fitted (Nelder-Mead on the mean absolute log error plus 0.3 x the worst) to the sweep and the
+   sampled cases not held out; errors on the sampled held-out third.
 """
 import json
 import math
@@ -34,7 +43,6 @@ DIR = "models/calibration/h200/moe/"
 LAUNCH_US = 1.33
 BYTES = {"bf16": 2, "fp8": 1}
 SMS = {"bf16": 132, "fp8": 116}
-TILES = {"coop n256": (128, 256), "coop n128": (128, 128), "ping n128": (64, 128)}
 
 
 def problems(c):
@@ -49,28 +57,24 @@ def problems(c):
     return [(N, K, r) for r in rows]
 
 
-def hbm_bytes(c):
-    """Inputs read once, outputs written once (BF16 out), experts without rows not read."""
-    K, N, b = c["k_fwd"], c["n_fwd"], BYTES[c["dtype"]]
-    rows = [r for r in c["tokens_per_expert"] if r > 0]
-    total, groups = sum(rows), len(rows)
-    if c["pass"] == "wgrad":
-        return total * (K + N) * b + groups * N * K * 2
-    k, n = (K, N) if c["pass"] == "fwd" else (N, K)
-    return total * k * b + groups * k * n * b + total * n * 2
+def ran(kernel_name, dtype):
+    """The kind a kernel name says: ping, coop, or FP8's wide cooperative tile."""
+    if "Cooperative" not in kernel_name:
+        return "ping"
+    return "wide" if dtype == "fp8" and "MMA_64x256" in kernel_name else "coop"
 
 
-def configuration(kernel_name):
-    kind = "coop" if "Cooperative" in kernel_name else "ping"
-    width = re.search(r"MMA_64x(\d+)x", kernel_name).group(1)
-    return f"{kind} n{width}"
-
-
-def rule(c):
+def config(c):
+    """(kind, tile m, tile n, units, SMs per unit) by the rule of the docstring."""
     ps = problems(c)
-    if c["pass"] != "wgrad" and sum(p[0] for p in ps) / len(ps) <= 128:
-        return ["ping n128"]
-    return ["coop n256"] if c["dtype"] == "bf16" else ["coop n128", "coop n256"]
+    m = sum(p[0] for p in ps) / len(ps)
+    n, k = ps[0][1], sum(p[2] for p in ps) / len(ps)
+    if c["pass"] != "wgrad" and m <= 128:
+        return "ping", 64, 128, SMS[c["dtype"]], 1
+    if c["dtype"] == "bf16":
+        return "coop", 256, 256, 66, 2
+    large = (m >= 2048 and k >= 2048) or (m >= 2048 and n >= 2048) or (k >= 2048 and n >= 2048)
+    return ("coop", 256, 128, 58, 2) if large else ("wide", 256, 256, 58, 2)
 
 
 def today_us(c):
@@ -78,29 +82,48 @@ def today_us(c):
     k0, e_mem, times the grouped factors 0.94 and 0.50; the weight gradient at its mean K)."""
     ps = problems(c)
     params = {"bf16": (0.74, 224, 0.70), "fp8": (0.70, 480, 0.80)}[c["dtype"]]
+    flops = c.get("flops") or 2.0 * sum(m * n * k for m, n, k in ps)
+    hbm = c.get("hbm_bytes") or sum(m * k + k * n for m, n, k in ps) * BYTES[c["dtype"]]
     return gemm_us([m for m, _, _ in ps], ps[0][1], sum(k for _, _, k in ps) / len(ps),
-                   c["dtype"], c["flops"], c["hbm_bytes"], params, LAUNCH_US, 0.94, 0.50)
+                   c["dtype"], flops, hbm, params, LAUNCH_US, 0.94, 0.50)
 
 
 def aware_us(c, params):
-    ps, sms = problems(c), SMS[c["dtype"]]
-    best = None
-    for config in rule(c):
-        e, k0, e_mem, p = params[config.split()[0]]
-        tm, tn = TILES[config]
-        tiles = sum(math.ceil(m / tm) * math.ceil(n / tn) for m, n, _ in ps)
-        work = sum(math.ceil(m / tm) * math.ceil(n / tn) * 2 * tm * tn * (k + k0) for m, n, k in ps)
-        compute = work / (PEAK[c["dtype"]] * sms / 132 * e) * math.ceil(tiles / sms) * sms / tiles
-        memory = hbm_bytes(c) / (HBM * e_mem * min(1.0, tiles / sms))
-        t = (compute ** p + memory ** p) ** (1 / p)
-        best = min(best or 1e9, t)
-    return best * 1e6 + LAUNCH_US
+    """The configuration-aware model; params[kind] = (e, bw, w, p, e_mem), FP8's wide tile
+    with the cooperative kind's parameters."""
+    kind, tm, tn, units, per_unit = config(c)
+    e, bw, w, p, e_mem = params["ping" if kind == "ping" else "coop"]
+    b = BYTES[c["dtype"]]
+    unit_peak = PEAK[c["dtype"]] / 132 * per_unit
+    diff = [0.0] * (units + 1)  # tiles dealt round-robin: each unit's extra over `whole`
+    whole, start, total_bytes = 0.0, 0, 0.0
+    for m, n, k in problems(c):
+        tiles = math.ceil(m / tm) * math.ceil(n / tn)
+        total_bytes += (m * k + k * n) * b + m * n * 2
+        compute = 2 * tm * tn * k / (unit_peak * e)
+        load = (tm + tn) * k * b / (bw * per_unit)
+        t = (compute ** p + load ** p) ** (1 / p) + tm * tn * 2 / (w * per_unit)
+        rounds, rest = divmod(tiles, units)
+        whole += rounds * t
+        first, end = start % units, start % units + rest
+        diff[first] += t
+        diff[min(end, units)] -= t
+        if end > units:
+            diff[0] += t
+            diff[end - units] -= t
+        start += tiles
+    extra, running = 0.0, 0.0
+    for j in range(units):
+        running += diff[j]
+        extra = max(extra, running)
+    return max(whole + extra, total_bytes / (HBM * e_mem)) * 1e6 + LAUNCH_US
 
 
 def decode(x):
     sig = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
-    return {"ping": (sig(x[0]), math.exp(x[1]), sig(x[2]), 1 + math.exp(x[3])),
-            "coop": (sig(x[4]), math.exp(x[5]), sig(x[6]), 1 + math.exp(x[7]))}
+    return {kind: (sig(x[i]), math.exp(x[i + 1]) * 1e9, math.exp(x[i + 2]) * 1e9,
+                   1 + math.exp(x[i + 3]), sig(x[i + 4]))
+            for kind, i in (("ping", 0), ("coop", 5))}
 
 
 def nelder_mead(f, x0, step=0.3, iters=6000):
@@ -140,36 +163,38 @@ def summary(errors):
 
 
 def main():
-    cases = json.load(open(DIR + "h200_moe_kernels.json"))["cases"]
+    sampled = [c for c in json.load(open(DIR + "h200_moe_kernels.json"))["cases"]
+               if c["class"].startswith("grouped_gemm")]
     names = {(c["class"], c["name"]): c["kernels"]
              for c in json.load(open(DIR + "h200_kernel_names.json"))["cases"]}
-    grouped = [c for c in cases if c["class"].startswith("grouped_gemm")]
-    ran = {}
-    for c in grouped:
-        main_kernel = next(k for k in names[(c["class"], c["name"])] if "device_kernel" in k["name"])
-        ran[c["name"] + c["class"]] = (configuration(main_kernel["name"]), main_kernel["grid"])
-    matched = sum(1 for c in grouped if ran[c["name"] + c["class"]][0] in rule(c))
-    print(f"configuration rule matches {matched} of {len(grouped)} cases")
+    sweep = json.load(open(DIR + "h200_grouped_sweep.json"))["cases"]
+    misses = 0
+    for c in sampled:
+        kernel = next(k for k in names[(c["class"], c["name"])] if "device_kernel" in k["name"])
+        misses += ran(kernel["name"], c["dtype"]) != config(c)[0]
+    for c in sweep:
+        misses += ran(c["kernel"], c["dtype"]) != config(c)[0]
+    print(f"configuration rule: {misses} misses over {len(sampled) + len(sweep)} kernels")
     for dtype in ("bf16", "fp8"):
-        grids = {str(g) for (cfg, g), c in ((ran[c["name"] + c["class"]], c) for c in grouped)
-                 if c["dtype"] == dtype}
-        print(f"{dtype} grids: {', '.join(sorted(grids))}")
-    for dtype in ("bf16", "fp8"):
-        mine = [c for c in grouped if c["dtype"] == dtype]
-        fit = [c for c in mine if not c["held_out"]]
-        held = [c for c in mine if c["held_out"]]
-        x = nelder_mead(lambda x: loss([aware_us(c, decode(x)) / c["time_us"] - 1 for c in fit]),
-                        [1.0, math.log(300), 1.0, math.log(3)] * 2)
-        params = decode(x)
+        fit = ([c for c in sampled if c["dtype"] == dtype and not c["held_out"]]
+               + [c for c in sweep if c["dtype"] == dtype])
+        held = [c for c in sampled if c["dtype"] == dtype and c["held_out"]]
+        f = lambda x: loss([aware_us(c, decode(x)) / c["time_us"] - 1 for c in fit])  # noqa: E731
+        x = nelder_mead(f, [1.0, math.log(30), math.log(15), math.log(2), 1.0] * 2, iters=3000)
+        params = decode(nelder_mead(f, x, iters=3000))
         print(f"\n{dtype}: " + "; ".join(
-            f"{kind} e {e:.3f} k0 {k0:.0f} e_mem {em:.3f} p {p:.2f}"
-            for kind, (e, k0, em, p) in params.items()))
+            f"{kind} e {e:.3f} bw {bw / 1e9:.1f} GB/s w {w / 1e9:.1f} GB/s p {p:.2f} "
+            f"e_mem {em:.3f}" for kind, (e, bw, w, p, em) in params.items()))
         for label, model in (("today", today_us), ("aware", lambda c: aware_us(c, params))):
-            for which, group in (("fitted", fit), ("held out", held)):
+            for which, group in (("sweep", [c for c in sweep if c["dtype"] == dtype]),
+                                 ("held out", held)):
                 for pass_ in ("fwd", "dgrad", "wgrad", None):
                     sel = [c for c in group if pass_ is None or c["pass"] == pass_]
                     errors = [model(c) / c["time_us"] - 1 for c in sel]
                     print(f"  {label:6s} {which:9s} {pass_ or 'all':6s} {summary(errors)}")
+        worst = sorted(held, key=lambda c: -abs(aware_us(c, params) / c["time_us"] - 1))[:3]
+        for c in worst:
+            print(f"    worst held out: {c['name']} {100 * (aware_us(c, params) / c['time_us'] - 1):+.1f}%")
 
 
 if __name__ == "__main__":
