@@ -2,12 +2,13 @@
 """Grouped expert GEMMs on the H200 (issue 33): which CUTLASS configuration each case ran, how
 the kernel model of models/cost/kernel_cost.cpp predicts them today, and how far a model that
 knows the configuration gets. Pure Python, no GPU:
-    python3 tools/calibration/fit_grouped.py        (about a minute)
+    python3 tools/calibration/fit_grouped.py        (about 4 minutes)
 
 Data: models/calibration/h200/moe/h200_moe_kernels.json (188 sampled cases, CUDA-graph timed,
-every third of each class held out), h200_kernel_names.json (the kernel each launched) and
-h200_grouped_sweep.json (228 cases one factor at a time, DeepSeek-V3's expert shapes, with the
-kernel each ran).
+every third of each class held out), h200_kernel_names.json (the kernel each launched),
+h200_grouped_sweep.json (228 cases one factor at a time, DeepSeek-V3's expert shapes) and
+h200_grouped_shapes.json (432: rows per expert swept on V2-Lite's, Qwen3-30B-A3B's and
+Mixtral's experts), both with the kernel each ran.
 
 1. Configuration, read from the kernel names (CUTLASS 3 grouped kernels behind
    torch._grouped_mm and torch._scaled_grouped_mm with row-wise scales). Per group the GEMM is
@@ -22,15 +23,17 @@ kernel each ran).
    The rule is checked here against the kernel of every case (printed: misses).
 2. Today's model (mirrored from kernel_cost.cpp: the best of three tiles, BF16 terms x 0.94 for
    compute and x 0.50 for memory, the weight gradient at the mean K).
-3. The configuration-aware model: per dtype and kind (ping-pong, cooperative), each unit (SM or
-   cluster) takes the tiles in launch order round-robin (a persistent grid), and
+3. The configuration-aware model: per dtype and kind (ping-pong; cooperative; FP8's wide tile;
+   the cooperative kinds' weight gradients apart), each unit (SM or cluster) takes the tiles in
+   launch order round-robin (a persistent grid), and
       tile     = (compute^p + load^p)^(1/p) + epilogue
       compute  = 2 tm tn k / (unit's share of the peak x e)
       load     = (tm + tn) k bytes / (unit's bandwidth bw)          (operand panels streamed)
       epilogue = tm tn 2 / (unit's write rate w)                     (BF16 output)
       time     = max(largest unit's sum of tiles, all bytes / (HBM x e_mem)) + 1.33 us
-   Fitted (Nelder-Mead on the mean absolute log error plus 0.3 x the worst) to the sweep and the
-   sampled cases not held out; errors on the sampled held-out third.
+   e, bw, w, p per kind and one e_mem per dtype, fitted (Nelder-Mead on the mean absolute log
+   error plus 0.3 x the worst) to the sweeps and the sampled cases not held out; errors on the
+   sampled held-out third.
 """
 import json
 import math
@@ -88,11 +91,19 @@ def today_us(c):
                    c["dtype"], flops, hbm, params, LAUNCH_US, 0.94, 0.50)
 
 
+def kind_key(c):
+    """The parameter set a case takes: its kind, the cooperative kinds' weight gradients apart."""
+    kind = config(c)[0]
+    return kind + "w" if kind != "ping" and c["pass"] == "wgrad" else kind
+
+
+KEYS = {"bf16": ("ping", "coop", "coopw"), "fp8": ("ping", "coop", "coopw", "wide", "widew")}
+
+
 def aware_us(c, params):
-    """The configuration-aware model; params[kind] = (e, bw, w, p, e_mem), FP8's wide tile
-    with the cooperative kind's parameters."""
-    kind, tm, tn, units, per_unit = config(c)
-    e, bw, w, p, e_mem = params["ping" if kind == "ping" else "coop"]
+    """The configuration-aware model; params[kind_key] = (e, bw, w, p, e_mem)."""
+    _, tm, tn, units, per_unit = config(c)
+    e, bw, w, p, e_mem = params[kind_key(c)]
     b = BYTES[c["dtype"]]
     unit_peak = PEAK[c["dtype"]] / 132 * per_unit
     diff = [0.0] * (units + 1)  # tiles dealt round-robin: each unit's extra over `whole`
@@ -119,11 +130,10 @@ def aware_us(c, params):
     return max(whole + extra, total_bytes / (HBM * e_mem)) * 1e6 + LAUNCH_US
 
 
-def decode(x):
+def decode(x, keys):
     sig = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
-    return {kind: (sig(x[i]), math.exp(x[i + 1]) * 1e9, math.exp(x[i + 2]) * 1e9,
-                   1 + math.exp(x[i + 3]), sig(x[i + 4]))
-            for kind, i in (("ping", 0), ("coop", 5))}
+    return {key: (sig(x[4 * i]), math.exp(x[4 * i + 1]) * 1e9, math.exp(x[4 * i + 2]) * 1e9,
+                  1 + math.exp(x[4 * i + 3]), sig(x[-1])) for i, key in enumerate(keys)}
 
 
 def nelder_mead(f, x0, step=0.3, iters=6000):
@@ -167,7 +177,8 @@ def main():
                if c["class"].startswith("grouped_gemm")]
     names = {(c["class"], c["name"]): c["kernels"]
              for c in json.load(open(DIR + "h200_kernel_names.json"))["cases"]}
-    sweep = json.load(open(DIR + "h200_grouped_sweep.json"))["cases"]
+    sweep = (json.load(open(DIR + "h200_grouped_sweep.json"))["cases"]
+             + json.load(open(DIR + "h200_grouped_shapes.json"))["cases"])
     misses = 0
     for c in sampled:
         kernel = next(k for k in names[(c["class"], c["name"])] if "device_kernel" in k["name"])
@@ -176,17 +187,21 @@ def main():
         misses += ran(c["kernel"], c["dtype"]) != config(c)[0]
     print(f"configuration rule: {misses} misses over {len(sampled) + len(sweep)} kernels")
     for dtype in ("bf16", "fp8"):
+        keys = KEYS[dtype]
         fit = ([c for c in sampled if c["dtype"] == dtype and not c["held_out"]]
                + [c for c in sweep if c["dtype"] == dtype])
         held = [c for c in sampled if c["dtype"] == dtype and c["held_out"]]
-        f = lambda x: loss([aware_us(c, decode(x)) / c["time_us"] - 1 for c in fit])  # noqa: E731
-        x = nelder_mead(f, [1.0, math.log(30), math.log(15), math.log(2), 1.0] * 2, iters=3000)
-        params = decode(nelder_mead(f, x, iters=3000))
-        print(f"\n{dtype}: " + "; ".join(
-            f"{kind} e {e:.3f} bw {bw / 1e9:.1f} GB/s w {w / 1e9:.1f} GB/s p {p:.2f} "
-            f"e_mem {em:.3f}" for kind, (e, bw, w, p, em) in params.items()))
+        f = lambda x: loss([aware_us(c, decode(x, keys)) / c["time_us"] - 1  # noqa: E731
+                            for c in fit])
+        x = [1.0, math.log(30), math.log(15), math.log(2)] * len(keys) + [1.5]
+        for _ in range(3):
+            x = nelder_mead(f, x, iters=3000)
+        params = decode(x, keys)
+        print(f"\n{dtype} (e_mem {params[keys[0]][4]:.3f}): " + "; ".join(
+            f"{key} e {e:.3f} bw {bw / 1e9:.1f} GB/s w {w / 1e9:.1f} GB/s p {p:.2f}"
+            for key, (e, bw, w, p, _) in params.items()))
         for label, model in (("today", today_us), ("aware", lambda c: aware_us(c, params))):
-            for which, group in (("sweep", [c for c in sweep if c["dtype"] == dtype]),
+            for which, group in (("sweeps", [c for c in sweep if c["dtype"] == dtype]),
                                  ("held out", held)):
                 for pass_ in ("fwd", "dgrad", "wgrad", None):
                     sel = [c for c in group if pass_ is None or c["pass"] == pass_]
@@ -194,7 +209,8 @@ def main():
                     print(f"  {label:6s} {which:9s} {pass_ or 'all':6s} {summary(errors)}")
         worst = sorted(held, key=lambda c: -abs(aware_us(c, params) / c["time_us"] - 1))[:3]
         for c in worst:
-            print(f"    worst held out: {c['name']} {100 * (aware_us(c, params) / c['time_us'] - 1):+.1f}%")
+            print(f"    worst held out: {c['name']} "
+                  f"{100 * (aware_us(c, params) / c['time_us'] - 1):+.1f}%")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ forward, data-gradient and weight-gradient shapes of DeepSeek-V3's experts (gate
 down: 2048 -> 7168), even loads:
 - `rows`: 8 local experts, rows per expert 16 to 4096;
 - `experts`: 512 rows per expert, 1 to 64 local experts.
+With `--set shapes` (writes h200_grouped_shapes.json): the `rows` sweep on DeepSeek-V2-Lite's,
+Qwen3-30B-A3B's and Mixtral 8x7B's experts instead.
 """
 import argparse
 import json
@@ -29,6 +31,9 @@ from h200_common import device_facts
 from h200_moe_kernels import grouped_case, time_fn, zipf_counts
 
 SHAPES = {"gate_up": (7168, 4096), "down": (2048, 7168)}
+# --set shapes: the rows sweep on other models' experts (hidden, 2 x width) and (width, hidden).
+OTHER_SHAPES = {"deepseek-v2-lite": (2048, 1408), "qwen3-30b-a3b": (2048, 768),
+                "mixtral-8x7b": (4096, 14336)}
 ROWS = (16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096)
 EXPERTS = (1, 2, 4, 8, 16, 32, 64)
 
@@ -45,6 +50,15 @@ def kernel_of(fn, inputs):
     return (main or names or [""])[0]
 
 
+def other_cases():
+    for dtype in ("bf16", "fp8"):
+        for pass_ in ("fwd", "dgrad", "wgrad"):
+            for model, (hidden, width) in OTHER_SHAPES.items():
+                for proj, (k, n) in (("gate_up", (hidden, 2 * width)), ("down", (width, hidden))):
+                    for rows in ROWS:
+                        yield f"rows-{model}", dtype, pass_, proj, 8, rows, k, n
+
+
 def cases():
     for dtype in ("bf16", "fp8"):
         for pass_ in ("fwd", "dgrad", "wgrad"):
@@ -58,10 +72,14 @@ def cases():
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
+    parser.add_argument("--set", default="deepseek-v3", choices=("deepseek-v3", "shapes"))
     args = parser.parse_args()
     result = {**device_facts(), "method": __doc__, "cases": [], "skipped": []}
-    for sweep, dtype, pass_, proj, experts, rows, k, n in cases():
+    for sweep, dtype, pass_, proj, experts, rows, k, n in (
+            cases() if args.set == "deepseek-v3" else other_cases()):
         name = f"{sweep}_{dtype}_{pass_}_{proj}_e{experts}_r{rows}"
+        if args.set == "shapes":
+            name = f"{sweep}_{dtype}_{pass_}_{proj}_r{rows}"
         try:
             counts = zipf_counts(experts, rows, 0, 16 if dtype == "fp8" else 1)
             flops, hbm, fn, inputs, impl = grouped_case(dtype, pass_, counts, k, n)
@@ -79,7 +97,8 @@ def main():
             result["skipped"].append({"name": name, "error": repr(e)[:300]})
             print(f"skipped {name}: {e!r}"[:200], flush=True)
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "h200_grouped_sweep.json"), "w") as f:
+    out = "h200_grouped_sweep.json" if args.set == "deepseek-v3" else "h200_grouped_shapes.json"
+    with open(os.path.join(args.out, out), "w") as f:
         json.dump(result, f, indent=1)
     print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped; median of medians "
           f"{statistics.median(c['time_us'] for c in result['cases']):.1f} us")
