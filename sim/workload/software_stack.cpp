@@ -88,13 +88,13 @@ std::vector<StackKernel> pytorch_kernels() {
       k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}),
       k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4}, kIndexCopy),
       k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2}, kGather),
-      k("weighted sum", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
+      k("weighted sum", routed_experts, F, KernelClass::elementwise, {.tokens = 1, .rows = 1},
         kWeightedSum),
       // Backward: the weighted sum's two broadcast multiplies; index_copy's backward gathers;
       // index_select's backward is index_add into zeros (atomic adds, paced by the source rows:
       // R x H read, the micro-benchmark's accounting), twice.
-      k("weighted sum backward", routed_experts, B, KernelClass::permute, {.tokens = 2, .rows = 2},
-        kWeightedSum),
+      k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+        {.tokens = 2, .rows = 2}, kWeightedSum),
       k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4}, kGather),
       k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}),
       k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
@@ -118,10 +118,10 @@ std::vector<StackKernel> fused_kernels() {
       k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2}, kGather),
       // One fused reduction reads the rows and writes the tokens; its backward reads the
       // tokens' gradient and the rows and writes the rows' gradient.
-      k("weighted sum", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
+      k("weighted sum", routed_experts, F, KernelClass::elementwise, {.tokens = 1, .rows = 1},
         kFusedWeightedSum),
-      k("weighted sum backward", routed_experts, B, KernelClass::permute, {.tokens = 1, .rows = 2},
-        kFusedWeightedSumBackward),
+      k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+        {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward),
       k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4}, kGather),
       k("copy rows", routed_experts, B, KernelClass::memcpy, {.rows = 2}),
       k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},

@@ -157,6 +157,7 @@ TEST(LayerCost, TheDeepseekStackDoesNotPriceOtherStacksLayers) {
 // kernel class codesim's importer names, and whether the model's kernels for that layer and stack
 // include the class. Issue 33: no class the model leaves unpriced above 2% of the layer's time.
 TEST(LayerCost, ProfiledLayersLeaveNoUnpricedClassAboveTwoPercent) {
+  const auto gpu = hardware::find_preset("h200")->gpu;
   for (const MeasuredRun& r : measured_runs()) {
     SCOPED_TRACE(r.layer + " " + r.mode);
     const StepTrace t =
@@ -168,12 +169,20 @@ TEST(LayerCost, ProfiledLayersLeaveNoUnpricedClassAboveTwoPercent) {
       measured[op.op_class] += op.measured_us.value_or(0);
       total += op.measured_us.value_or(0);
     }
+    // The model's time per class (the fused attention kernel under its pass's class), for the
+    // per-class table beside this one.
     std::set<cost::KernelClass> priced;
+    std::map<cost::KernelClass, double> modelled;
     for (const PieceKind kind : {PieceKind::attention, PieceKind::mlp}) {
       for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
         for (const PieceKernel& k :
              stack_kernels(r.pieces.stack, r.model, {kind, pass}, r.kernels, !r.model.moe)) {
-          priced.insert(k.shape.kind);
+          const cost::KernelClass cls = !k.attention ? k.shape.kind
+                                        : pass == Pass::forward
+                                            ? cost::KernelClass::attention_forward
+                                            : cost::KernelClass::attention_backward;
+          priced.insert(cls);
+          modelled[cls] += price({k}, gpu, gpu.sms, r.pieces.params).total.value * 1e6;  // us
         }
       }
     }
@@ -186,6 +195,11 @@ TEST(LayerCost, ProfiledLayersLeaveNoUnpricedClassAboveTwoPercent) {
       if (!priced.contains(cls)) {
         EXPECT_LT(share, 0.02) << cost::kernel_class_name(cls);
       }
+    }
+    std::printf(" |\n| %s %s model/measured |", r.layer.c_str(), r.mode.c_str());
+    for (const auto& [cls, time] : measured) {
+      std::printf(" %s %.2f", std::string(cost::kernel_class_name(cls)).c_str(),
+                  modelled[cls] / time);
     }
     std::printf(" |\n");
   }
