@@ -22,6 +22,9 @@ Parts:
 - `decode_eager` / `decode_compiled`: whole Llama-3.1-8B-dims decode steps (h200_decode.py's
   model) run eagerly / compiled without graphs, the shapes of h200_decode.json's CUDA-graph
   `decode_step` cases: what the graphs save (validation data, never fitted).
+- `fused` (alone, `--parts fused`, writes h200_launch_fused.json): torch.compile's kernels at the
+  layers' shapes: residual add fused with RMSNorm / LayerNorm, SwiGLU, GELU, rotary; forward and
+  forward + backward as CUDA graphs.
 - `elementwise`: the eager SwiGLU (SiLU of one half of the gate/up output times the other half)
   and the rotate-half rotary on the strided views of q/k, forward and forward + backward, at the
   measured layers' shapes; the weighted sum over top-k under torch.compile (fused's). Timed as
@@ -222,6 +225,82 @@ def elementwise_cases():
                    "time_us": statistics.median(t), "times_us": t}
 
 
+def graphed_grads(fn, inputs):
+    """Microseconds of fn forward (one tensor or a tuple) + autograd.grad back to the inputs that
+    need it, as one CUDA graph."""
+    def fwd_bwd(*xs):
+        out = fn(*xs)
+        outs = out if isinstance(out, tuple) else (out,)
+        return torch.autograd.grad(outs, [x for x in xs if x.requires_grad],
+                                   [torch.ones_like(o) for o in outs])
+    return graph_times(fwd_bwd, [inputs], 5, REPEATS)
+
+
+def fused_cases():
+    """torch.compile's fused kernels at the measured layers' shapes (a fresh static-shape compile
+    per case): the residual add fused with RMSNorm or LayerNorm, SwiGLU on the gate/up output's
+    halves, GELU, rotary on q's strided view. `elements`: the tensor's elements (T x H, rows x
+    width, ...); the kernels' bytes are for the fit to count."""
+    def add_rms(x, h, w):
+        y = x + h
+        return y, F.rms_norm(y, (y.shape[-1],), w)
+
+    def add_ln(x, h, w, b):
+        y = x + h
+        return y, F.layer_norm(y, (y.shape[-1],), w, b)
+
+    def swiglu(h):
+        g, u = h.chunk(2, dim=-1)
+        return F.silu(g) * u
+
+    def gelu(h):
+        return F.gelu(h, approximate="tanh")
+
+    shapes = {"add_rmsnorm": [("llama_8b", 8192, 4096), ("v3", 4096, 7168), ("v2_lite", 8192, 2048)],
+              "add_layernorm": [("gpt_2048", 8192, 2048)],
+              "swiglu": [("llama_8b", 8192, 14336), ("v2_lite", 8192 * 6 + 64 * 8, 1408),
+                         ("mixtral", 16384, 14336)],
+              "gelu": [("gpt_2048", 8192, 8192)]}
+    for kind, cases in shapes.items():
+        for layer, rows, width in cases:
+            def t(*shape):
+                return torch.randn(*shape, device=DEV, dtype=BF16, requires_grad=True)
+            if kind == "add_rmsnorm":
+                fn, inputs = add_rms, (t(rows, width), t(rows, width), t(width))
+            elif kind == "add_layernorm":
+                fn, inputs = add_ln, (t(rows, width), t(rows, width), t(width), t(width))
+            elif kind == "swiglu":
+                fn, inputs = swiglu, (t(rows, 2 * width),)
+            else:
+                fn, inputs = gelu, (t(rows, width),)
+            compiled = torch.compile(fn, dynamic=False)
+            base = {"part": "fused", "kind": kind, "layer": layer, "rows": rows, "width": width}
+            tf = graph_times(lambda *xs: compiled(*xs), [inputs], 5, REPEATS)
+            yield {**base, "name": f"{kind}_{layer}_forward", "time_us": statistics.median(tf),
+                   "kernels_per_call": kernels_per_call(lambda: compiled(*inputs)),
+                   "times_us": tf}
+            tb = graphed_grads(compiled, inputs)
+            yield {**base, "name": f"{kind}_{layer}_forward_backward",
+                   "time_us": statistics.median(tb), "times_us": tb}
+    for layer, b, heads, seq, head_dim, rope in (("llama_8b_q", 2, 32, 4096, 128, 128),
+                                                 ("v3_q", 1, 128, 4096, 192, 64)):
+        full = torch.randn(b, seq, heads, head_dim, device=DEV, dtype=BF16, requires_grad=True)
+        cos, sin = h200_layers.rope_tables(seq, rope)
+
+        def rot(full, cos=cos, sin=sin, rope=rope, head_dim=head_dim):
+            return h200_layers.rotate(full.transpose(1, 2)[..., head_dim - rope:], cos, sin)
+
+        compiled = torch.compile(rot, dynamic=False)
+        base = {"part": "fused", "kind": "rotary", "layer": layer,
+                "elements": b * heads * seq * rope}
+        tf = graph_times(lambda f: compiled(f), [(full,)], 5, REPEATS)
+        yield {**base, "name": f"rotary_{layer}_forward", "time_us": statistics.median(tf),
+               "times_us": tf}
+        tb = graphed_grads(compiled, (full,))
+        yield {**base, "name": f"rotary_{layer}_forward_backward",
+               "time_us": statistics.median(tb), "times_us": tb}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
@@ -231,7 +310,7 @@ def main():
     parts = {"launch": launch_cases, "layer": layer_cases, "decode": decode_cases,
              "elementwise": elementwise_cases,
              "layer_compiled": lambda: layer_cases(compiled=True),
-             "decode_compiled": lambda: decode_cases(compiled=True)}
+             "decode_compiled": lambda: decode_cases(compiled=True), "fused": fused_cases}
     result = {**device_facts(), "method": __doc__, "cases": [], "skipped": []}
     for part in (parts[p] for p in args.parts.split(",")):
         try:
@@ -243,7 +322,8 @@ def main():
             result["skipped"].append({"part": str(part), "error": repr(e)[:500]})
             print(f"skipped {part}: {e!r}"[:300], flush=True)
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "h200_launch.json"), "w") as f:
+    out = "h200_launch.json" if args.parts != "fused" else "h200_launch_fused.json"
+    with open(os.path.join(args.out, out), "w") as f:
         json.dump(result, f, indent=1)
 
 
