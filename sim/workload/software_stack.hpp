@@ -80,6 +80,12 @@ struct StackInventory {
   // the elementwise class's.
   double gated_forward_efficiency = 0;
   double gated_backward_efficiency = 0;
+  // The residual stream's norms (each layer's attention and FFN norm), where the stack fuses the
+  // residual add into them: forward bytes x this factor (x and h in, y and norm(y) out: 2 for
+  // the op table's 1 in, 1 out), and each pass's measured fraction of HBM; 0: the norm class's.
+  double residual_norm_forward_factor = 1;
+  double residual_norm_forward_efficiency = 0;
+  double residual_norm_backward_efficiency = 0;
   HostLaunch host;
   std::vector<StackKernel> kernels;
 };

@@ -76,6 +76,14 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
     });
   }
   for (PieceKernel& k : out) {
+    const bool residual_norm =
+        k.shape.kind == cost::KernelClass::norm && (k.op == "attn_norm" || k.op == "ffn_norm");
+    if (residual_norm && piece.pass == Pass::forward) {
+      k.shape.bytes = k.shape.bytes * stack.residual_norm_forward_factor;
+      k.shape.hbm_efficiency = stack.residual_norm_forward_efficiency;
+    } else if (residual_norm && piece.pass == Pass::backward) {
+      k.shape.hbm_efficiency = stack.residual_norm_backward_efficiency;
+    }
     if (k.gated_activation) {
       const bool forward = piece.pass == Pass::forward;
       k.shape.bytes =

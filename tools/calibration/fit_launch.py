@@ -19,6 +19,9 @@ H200; h200_launch_first.json is an earlier sitting of the same script, kept for 
    writes R x H. Median over the shapes but the held-out one.
 4. Eager rotate-half rotary on the strided q/k views (`pytorch`): forward 8 elements moved per
    rotary element; backward 9 strided plus 6 of slice fills and copies, those at the copy rate.
+5. torch.compile's residual add fused with the norm (`fused`, h200_launch_fused.json): forward
+   reads x and h and writes y = x + h and norm(y) (4 elements of T x H); backward (forward +
+   backward less forward) counted as the op table counts a norm's backward (3 elements).
 Held out: the last shape of each list (index % 3 == 2 of each group, as the other fits do).
 """
 import json
@@ -26,6 +29,7 @@ import statistics
 
 DATA = "models/calibration/h200/launch/h200_launch.json"
 FIRST = "models/calibration/h200/launch/h200_launch_first.json"
+FUSED = "models/calibration/h200/launch/h200_launch_fused.json"
 HBM = 4.8e12
 LAUNCH_US = 1.33
 MEMCPY = 0.88  # kernel_cost.cpp's memcpy efficiency
@@ -107,6 +111,19 @@ def main():
             rot_b.append((c["layer"], 9 * e * 2, both["time_us"] - c["time_us"] - slices_us))
     rate_fit("eager rotary forward (kEagerRotary)", rot_f)
     rate_fit("eager rotary backward, strided part (kEagerRotaryBackward)", rot_b)
+
+    fused = by_name(FUSED)
+    norm_f, norm_b = [], []
+    for c in fused.values():
+        if c["kind"] in ("add_rmsnorm", "add_layernorm") and c["name"].endswith("_forward"):
+            both = fused[c["name"] + "_backward"]
+            elements = c["rows"] * c["width"]
+            norm_f.append((c["layer"], 4 * elements * 2, c["time_us"]))
+            norm_b.append((c["layer"], 3 * elements * 2, both["time_us"] - c["time_us"]))
+    rate_fit("compiled add + norm forward, x and h in, y and norm(y) out "
+             "(kFusedResidualNormForward)", norm_f)
+    rate_fit("compiled add + norm backward, the norm's 3 elements (kFusedResidualNormBackward)",
+             norm_b)
 
 
 if __name__ == "__main__":
