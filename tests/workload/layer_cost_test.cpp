@@ -135,6 +135,38 @@ TEST(LayerCost, MeasuredH200LayersWithinTheTargets) {
   }
 }
 
+// torch.compile fuses each residual add into the norm after it: the fused stack's attention and
+// FFN norms move x and h in and y and norm(y) out, twice the op table's in-and-out, at the fused
+// kernel's measured rate; MLA's latent norms (no residual add) keep the op table's.
+TEST(LayerCost, FusedStackNormsCarryTheResidualAdd) {
+  llm::LlmSpec m = *llm::find_preset("deepseek-v2-lite");
+  m.dense_layers = 0;
+  const KernelContext k{.tokens = 4096, .seq_len = 4096, .fp8_gemm = false};
+  const PieceId attn_f{PieceKind::attention, Pass::forward};
+  auto find = [](const std::vector<PieceKernel>& ks, const std::string& op) {
+    for (const PieceKernel& x : ks) {
+      if (x.op == op) {
+        return x;
+      }
+    }
+    ADD_FAILURE() << op;
+    return PieceKernel{};
+  };
+  const auto table = piece_kernels(m, attn_f, k, false);
+  const auto fused = stack_kernels(stack_inventory(SoftwareStack::fused), m, attn_f, k, false);
+  EXPECT_DOUBLE_EQ(find(fused, "attn_norm").shape.bytes.value,
+                   2 * find(table, "attn_norm").shape.bytes.value);
+  EXPECT_DOUBLE_EQ(find(fused, "attn_norm").shape.hbm_efficiency, 0.786);
+  EXPECT_DOUBLE_EQ(find(fused, "kv_norm").shape.bytes.value,
+                   find(table, "kv_norm").shape.bytes.value);
+  EXPECT_DOUBLE_EQ(find(fused, "kv_norm").shape.hbm_efficiency, 0);
+  const PieceId attn_b{PieceKind::attention, Pass::backward};
+  EXPECT_DOUBLE_EQ(
+      find(stack_kernels(stack_inventory(SoftwareStack::fused), m, attn_b, k, false), "attn_norm")
+          .shape.hbm_efficiency,
+      0.244);
+}
+
 TEST(LayerCost, TheDeepseekStackDoesNotPriceOtherStacksLayers) {
   // DeepSeek's trace scales on eager layers: 24-33% short on the MoE layers (the permutes eager
   // PyTorch runs are not DeepSeek's), which is why each stack has its own profile.
