@@ -156,12 +156,26 @@ def decode_cases(compiled=False):
         del caches
 
 
-def graphed_grad(fn, inputs):
-    """Microseconds of fn forward + autograd.grad back to the inputs, as one CUDA graph."""
+def graphed_grads(fn, inputs):
+    """Microseconds of fn forward (one tensor or a tuple) + autograd.grad back to the inputs that
+    need it, as one CUDA graph."""
     def fwd_bwd(*xs):
         out = fn(*xs)
-        return torch.autograd.grad(out, [x for x in xs if x.requires_grad], torch.ones_like(out))
+        outs = out if isinstance(out, tuple) else (out,)
+        return torch.autograd.grad(outs, [x for x in xs if x.requires_grad],
+                                   [torch.ones_like(o) for o in outs])
     return graph_times(fwd_bwd, [inputs], 5, REPEATS)
+
+
+def forward_and_backward(base, name, fn, inputs, forward_extra=None):
+    """The two cases of one kernel: `name`_forward (fn alone) and `name`_forward_backward, each
+    5 launches per CUDA graph; `forward_extra` goes into the forward's record."""
+    t = graph_times(lambda *xs: fn(*xs), [inputs], 5, REPEATS)
+    yield {**base, **(forward_extra or {}), "name": f"{name}_forward",
+           "time_us": statistics.median(t), "times_us": t}
+    t = graphed_grads(fn, inputs)
+    yield {**base, "name": f"{name}_forward_backward", "time_us": statistics.median(t),
+           "times_us": t}
 
 
 def elementwise_cases():
@@ -175,12 +189,8 @@ def elementwise_cases():
                                ("mixtral", 8192 * 2, 14336), ("llama_8b", 8192, 14336)):
         h = torch.randn(rows, 2 * width, device=DEV, dtype=BF16, requires_grad=True)
         base = {"part": "elementwise", "layer": layer, "rows": rows, "width": width}
-        t = graph_times(lambda h: swiglu(h), [(h,)], 5, REPEATS)
-        yield {**base, "name": f"swiglu_{layer}_forward", "time_us": statistics.median(t),
-               "bytes": rows * width * 2 * 3, "times_us": t}
-        t = graphed_grad(swiglu, (h,))
-        yield {**base, "name": f"swiglu_{layer}_forward_backward", "time_us": statistics.median(t),
-               "bytes": rows * width * 2 * 3 + rows * width * 2 * 3, "times_us": t}
+        yield from forward_and_backward(base, f"swiglu_{layer}", swiglu, (h,),
+                                        {"bytes": rows * width * 2 * 3})
 
     # Rotary on the strided q/k views of the measured layers (MLA: the rope part of each head).
     for layer, b, heads, seq, head_dim, rope in (("v2_lite_q", 2, 16, 4096, 192, 64),
@@ -194,14 +204,8 @@ def elementwise_cases():
             x = full.transpose(1, 2)[..., head_dim - rope:]
             return h200_layers.rotate(x, cos, sin)
 
-        elements = b * heads * seq * rope
-        base = {"part": "elementwise", "layer": layer, "elements": elements}
-        t = graph_times(lambda f: rot(f), [(full,)], 5, REPEATS)
-        yield {**base, "name": f"rotary_{layer}_forward", "time_us": statistics.median(t),
-               "times_us": t}
-        t = graphed_grad(rot, (full,))
-        yield {**base, "name": f"rotary_{layer}_forward_backward",
-               "time_us": statistics.median(t), "times_us": t}
+        base = {"part": "elementwise", "layer": layer, "elements": b * heads * seq * rope}
+        yield from forward_and_backward(base, f"rotary_{layer}", rot, (full,))
 
     def weighted(y, w):
         return (y.view(w.shape[0], w.shape[1], -1) * w.unsqueeze(-1)).sum(dim=1)
@@ -216,24 +220,8 @@ def elementwise_cases():
         # recompiles it with symbolic shapes, into slower kernels than a layer's own compile.
         compiled = torch.compile(weighted, dynamic=False)
         for label, fn in (("eager", weighted), ("compiled", compiled)):
-            t = graph_times(lambda y, w, fn=fn: fn(y, w), [(y, w)], 5, REPEATS)
-            yield {**base, "name": f"weighted_sum_{layer}_{label}_forward",
-                   "time_us": statistics.median(t), "bytes": (tokens * topk + tokens) * hidden * 2,
-                   "times_us": t}
-            t = graphed_grad(fn, (y, w))
-            yield {**base, "name": f"weighted_sum_{layer}_{label}_forward_backward",
-                   "time_us": statistics.median(t), "times_us": t}
-
-
-def graphed_grads(fn, inputs):
-    """Microseconds of fn forward (one tensor or a tuple) + autograd.grad back to the inputs that
-    need it, as one CUDA graph."""
-    def fwd_bwd(*xs):
-        out = fn(*xs)
-        outs = out if isinstance(out, tuple) else (out,)
-        return torch.autograd.grad(outs, [x for x in xs if x.requires_grad],
-                                   [torch.ones_like(o) for o in outs])
-    return graph_times(fwd_bwd, [inputs], 5, REPEATS)
+            yield from forward_and_backward(base, f"weighted_sum_{layer}_{label}", fn, (y, w),
+                                            {"bytes": (tokens * topk + tokens) * hidden * 2})
 
 
 def fused_cases():
@@ -275,13 +263,9 @@ def fused_cases():
                 fn, inputs = gelu, (t(rows, width),)
             compiled = torch.compile(fn, dynamic=False)
             base = {"part": "fused", "kind": kind, "layer": layer, "rows": rows, "width": width}
-            tf = graph_times(lambda *xs: compiled(*xs), [inputs], 5, REPEATS)
-            yield {**base, "name": f"{kind}_{layer}_forward", "time_us": statistics.median(tf),
-                   "kernels_per_call": kernels_per_call(lambda: compiled(*inputs)),
-                   "times_us": tf}
-            tb = graphed_grads(compiled, inputs)
-            yield {**base, "name": f"{kind}_{layer}_forward_backward",
-                   "time_us": statistics.median(tb), "times_us": tb}
+            yield from forward_and_backward(
+                base, f"{kind}_{layer}", compiled, inputs,
+                {"kernels_per_call": kernels_per_call(lambda: compiled(*inputs))})
     for layer, b, heads, seq, head_dim, rope in (("llama_8b_q", 2, 32, 4096, 128, 128),
                                                  ("v3_q", 1, 128, 4096, 192, 64)):
         full = torch.randn(b, seq, heads, head_dim, device=DEV, dtype=BF16, requires_grad=True)
@@ -290,15 +274,10 @@ def fused_cases():
         def rot(full, cos=cos, sin=sin, rope=rope, head_dim=head_dim):
             return h200_layers.rotate(full.transpose(1, 2)[..., head_dim - rope:], cos, sin)
 
-        compiled = torch.compile(rot, dynamic=False)
         base = {"part": "fused", "kind": "rotary", "layer": layer,
                 "elements": b * heads * seq * rope}
-        tf = graph_times(lambda f: compiled(f), [(full,)], 5, REPEATS)
-        yield {**base, "name": f"rotary_{layer}_forward", "time_us": statistics.median(tf),
-               "times_us": tf}
-        tb = graphed_grads(compiled, (full,))
-        yield {**base, "name": f"rotary_{layer}_forward_backward",
-               "time_us": statistics.median(tb), "times_us": tb}
+        yield from forward_and_backward(base, f"rotary_{layer}",
+                                        torch.compile(rot, dynamic=False), (full,))
 
 
 def main():
