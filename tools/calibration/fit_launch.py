@@ -22,6 +22,8 @@ H200; h200_launch_first.json is an earlier sitting of the same script, kept for 
 5. torch.compile's residual add fused with the norm (`fused`, h200_launch_fused.json): forward
    reads x and h and writes y = x + h and norm(y) (4 elements of T x H); backward (forward +
    backward less forward) counted as the op table counts a norm's backward (3 elements).
+6. torch.compile's SwiGLU on the gate/up halves (`fused`): forward 3 elements per output
+   (the op table's count), backward 5.
 Held out: the last shape of each list (index % 3 == 2 of each group, as the other fits do).
 """
 import json
@@ -124,6 +126,17 @@ def main():
              "(kFusedResidualNormForward)", norm_f)
     rate_fit("compiled add + norm backward, the norm's 3 elements (kFusedResidualNormBackward)",
              norm_b)
+
+    glu_f, glu_b = [], []
+    for c in fused.values():
+        if c["kind"] == "swiglu" and c["name"].endswith("_forward"):
+            both = fused[c["name"] + "_backward"]
+            elements = c["rows"] * c["width"]
+            glu_f.append((c["layer"], 3 * elements * 2, c["time_us"]))
+            glu_b.append((c["layer"], 5 * elements * 2, both["time_us"] - c["time_us"]))
+    rate_fit("compiled SwiGLU forward, gate and up in, out (kFusedSwigluForward)", glu_f)
+    rate_fit("compiled SwiGLU backward, gate, up and the gradient in, two out "
+             "(kFusedSwigluBackward)", glu_b)
 
 
 if __name__ == "__main__":
