@@ -154,20 +154,20 @@ StackInventory stack_inventory(SoftwareStack s) {
       // (3), multiply (3), SiLU's backward (3) and the cat (4) for its 5.
       return {.stack = s,
               .replaces_permutes = true,
-              .gated_forward_factor = 5.0 / 3.0,
-              .gated_backward_factor = 13.0 / 5.0,
-              .gated_forward_efficiency = kEagerSwigluForward,
-              .gated_backward_efficiency = kEagerSwigluBackward,
+              .gated_activation = {.forward_factor = 5.0 / 3.0,
+                                   .backward_factor = 13.0 / 5.0,
+                                   .forward_efficiency = kEagerSwigluForward,
+                                   .backward_efficiency = kEagerSwigluBackward},
               .host = kEagerHost,
               .kernels = pytorch_kernels()};
     case SoftwareStack::fused:
       return {.stack = s,
               .replaces_permutes = true,
-              .gated_forward_efficiency = kFusedSwigluForward,
-              .gated_backward_efficiency = kFusedSwigluBackward,
-              .residual_norm_forward_factor = 2,
-              .residual_norm_forward_efficiency = kFusedResidualNormForward,
-              .residual_norm_backward_efficiency = kFusedResidualNormBackward,
+              .gated_activation = {.forward_efficiency = kFusedSwigluForward,
+                                   .backward_efficiency = kFusedSwigluBackward},
+              .residual_norm = {.forward_factor = 2,
+                                .forward_efficiency = kFusedResidualNormForward,
+                                .backward_efficiency = kFusedResidualNormBackward},
               .host = kCompiledHost,
               .kernels = fused_kernels()};
     case SoftwareStack::deepseek:

@@ -67,25 +67,28 @@ struct HostLaunch {
   core::Seconds training;   // forward and backward under autograd
 };
 
+// An op-table kernel a stack runs its own way: the bytes it moves against the op table's count,
+// and its measured fraction of HBM (0: its class's), per pass.
+struct OpRates {
+  double forward_factor = 1;
+  double backward_factor = 1;
+  double forward_efficiency = 0;
+  double backward_efficiency = 0;
+};
+
 struct StackInventory {
   SoftwareStack stack = SoftwareStack::deepseek;
   // Whether the stack's own token movement replaces the op tables' permute and un-permute.
   bool replaces_permutes = false;
-  // Bytes SwiGLU's activation moves against the op table's fused kernel (F: read gate and up,
-  // write one; B: read three, write two), per pass: eager PyTorch runs SiLU and the multiply
-  // apart, and backward two multiplies, SiLU's backward and the cat of the two gradients.
-  double gated_forward_factor = 1;
-  double gated_backward_factor = 1;
-  // Those kernels' measured fractions of HBM on the strided halves of the gate/up output; 0:
-  // the elementwise class's.
-  double gated_forward_efficiency = 0;
-  double gated_backward_efficiency = 0;
+  // SwiGLU's activation, against the op table's fused kernel (F: read gate and up, write one;
+  // B: read three, write two): eager PyTorch runs SiLU and the multiply apart, and backward two
+  // multiplies, SiLU's backward and the cat of the two gradients, on the gate/up output's
+  // strided halves.
+  OpRates gated_activation;
   // The residual stream's norms (each layer's attention and FFN norm), where the stack fuses the
-  // residual add into them: forward bytes x this factor (x and h in, y and norm(y) out: 2 for
-  // the op table's 1 in, 1 out), and each pass's measured fraction of HBM; 0: the norm class's.
-  double residual_norm_forward_factor = 1;
-  double residual_norm_forward_efficiency = 0;
-  double residual_norm_backward_efficiency = 0;
+  // residual add into them (forward: x and h in, y and norm(y) out, 2x the op table's 1 in, 1
+  // out).
+  OpRates residual_norm;
   HostLaunch host;
   std::vector<StackKernel> kernels;
 };

@@ -65,6 +65,17 @@ double elements(const StackKernel& k, const Tensors& t) {
          k.elements.query * query;
 }
 
+// The stack's bytes and rate for an op-table kernel in `pass` (memory kernels run in F and B).
+void apply(const OpRates& r, Pass pass, cost::KernelShape& shape) {
+  if (pass == Pass::forward) {
+    shape.bytes = shape.bytes * r.forward_factor;
+    shape.hbm_efficiency = r.forward_efficiency;
+  } else if (pass == Pass::backward) {
+    shape.bytes = shape.bytes * r.backward_factor;
+    shape.hbm_efficiency = r.backward_efficiency;
+  }
+}
+
 }  // namespace
 
 std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::LlmSpec& m,
@@ -78,18 +89,10 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
   for (PieceKernel& k : out) {
     const bool residual_norm =
         k.shape.kind == cost::KernelClass::norm && (k.op == "attn_norm" || k.op == "ffn_norm");
-    if (residual_norm && piece.pass == Pass::forward) {
-      k.shape.bytes = k.shape.bytes * stack.residual_norm_forward_factor;
-      k.shape.hbm_efficiency = stack.residual_norm_forward_efficiency;
-    } else if (residual_norm && piece.pass == Pass::backward) {
-      k.shape.hbm_efficiency = stack.residual_norm_backward_efficiency;
-    }
-    if (k.gated_activation) {
-      const bool forward = piece.pass == Pass::forward;
-      k.shape.bytes =
-          k.shape.bytes * (forward ? stack.gated_forward_factor : stack.gated_backward_factor);
-      k.shape.hbm_efficiency =
-          forward ? stack.gated_forward_efficiency : stack.gated_backward_efficiency;
+    if (residual_norm) {
+      apply(stack.residual_norm, piece.pass, k.shape);
+    } else if (k.gated_activation) {
+      apply(stack.gated_activation, piece.pass, k.shape);
     }
   }
   if (stack.kernels.empty() || (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp)) {
