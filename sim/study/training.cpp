@@ -26,6 +26,11 @@ namespace {
 
 using config::Scenario;
 
+// The scenario's compute model: its software stack, launched with or without CUDA graphs.
+workload::PieceModel compute_model(const Scenario& s) {
+  return workload::stack_profile(s.software.stack, {.cuda_graphs = s.software.cuda_graphs});
+}
+
 workload::StepProgram step_program(const Scenario& s, const workload::StepShape& shape,
                                    std::vector<double> busiest_expert_rows) {
   const auto& pa = s.parallelism;
@@ -42,15 +47,14 @@ workload::StepProgram step_program(const Scenario& s, const workload::StepShape&
                                std::to_string(s.hardware.spec.gpus_per_node) + "-GPU nodes",
                            "use a tp that divides hardware.gpus_per_node");
   }
-  const workload::StepSpec spec{
-      .model = &s.model.spec,
-      .gpu = s.hardware.spec.gpu,
-      .pieces = workload::stack_profile(s.software.stack, {.cuda_graphs = s.software.cuda_graphs}),
-      .method = s.schedule.method,
-      .shape = shape,
-      .busiest_expert_rows = std::move(busiest_expert_rows),
-      .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-      .comm_sms = s.hardware.comm_sms};
+  const workload::StepSpec spec{.model = &s.model.spec,
+                                .gpu = s.hardware.spec.gpu,
+                                .pieces = compute_model(s),
+                                .method = s.schedule.method,
+                                .shape = shape,
+                                .busiest_expert_rows = std::move(busiest_expert_rows),
+                                .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+                                .comm_sms = s.hardware.comm_sms};
   try {
     return workload::build_step_program(spec);
   } catch (const core::KeyedError& e) {
@@ -199,9 +203,7 @@ metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::S
 void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepProgram& program,
                const comm::StepNetwork& network, const std::vector<core::Note>& routing_notes) {
   r.notes = comm::replay_notes(program, network);
-  const auto compute_notes = workload::piece_model_notes(
-      workload::stack_profile(s.software.stack, {.cuda_graphs = s.software.cuda_graphs}),
-      s.hardware.spec.gpu);
+  const auto compute_notes = workload::piece_model_notes(compute_model(s), s.hardware.spec.gpu);
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
   r.notes.push_back(metrics::activation_note());

@@ -64,12 +64,18 @@ KernelContext kernel_context(const InferenceSpec& s, int tokens) {
           .expert_rows = std::vector<double>(static_cast<std::size_t>(s.experts_per_gpu), per_expert)};
 }
 
+// A forward piece's setting at `tokens` tokens on the spec's GPU, less the SMs held.
+PieceContext piece_context(const InferenceSpec& s, int tokens) {
+  return {
+      .model = s.model, .gpu = s.gpu, .kernels = kernel_context(s, tokens), .held_sms = s.held_sms};
+}
+
 // The memory-bound kernels (norms, casts, activations, rotary, permutes) of a forward piece.
 // (Decode prices its GEMMs and core attention itself, so only this part of the piece is kept.)
 core::Seconds memory_kernels(const InferenceSpec& s, PieceKind kind, int layer, int tokens) {
-  const PieceContext c{.model = s.model, .gpu = s.gpu, .kernels = kernel_context(s, tokens),
-                       .held_sms = s.held_sms};
-  return piece_cost(s.pieces, c, {kind, Pass::forward}, !s.model->is_moe_layer(layer)).memory;
+  return piece_cost(s.pieces, piece_context(s, tokens), {kind, Pass::forward},
+                    !s.model->is_moe_layer(layer))
+      .memory;
 }
 
 LayerPieces decode_pieces(const InferenceSpec& s) {
@@ -115,12 +121,11 @@ LayerPieces decode_pieces(const InferenceSpec& s) {
 }
 
 LayerPieces prefill_pieces(const InferenceSpec& s) {
-  const KernelContext context = kernel_context(s, s.tokens);
+  const PieceContext context = piece_context(s, s.tokens);
   // A piece's time, and whether its memory-bound kernels outweigh its matrix work.
   auto piece = [&](PieceKind kind, int layer, std::string& bound) {
     const PieceCost c =
-        piece_cost(s.pieces, {.model = s.model, .gpu = s.gpu, .kernels = context, .held_sms = s.held_sms},
-                   {kind, Pass::forward}, !s.model->is_moe_layer(layer));
+        piece_cost(s.pieces, context, {kind, Pass::forward}, !s.model->is_moe_layer(layer));
     bound = c.memory > c.gemm + c.attention ? "memory" : "compute";
     return c.total;
   };
