@@ -73,6 +73,21 @@ def rate_fit(label, rows, held_index=2):
     return rate
 
 
+def fit_pair(cases, select, labels, forward_bytes, backward_bytes, backward_less_us=None):
+    """rate_fit on the selected `_forward` cases and on their backward (the `_forward_backward`
+    twin less the forward, less `backward_less_us` of the case if given)."""
+    fwd, bwd = [], []
+    for c in cases.values():
+        if not c["name"].endswith("_forward") or not select(c):
+            continue
+        backward_us = cases[c["name"] + "_backward"]["time_us"] - c["time_us"]
+        backward_us -= backward_less_us(c) if backward_less_us else 0
+        fwd.append((c["layer"], forward_bytes(c), c["time_us"]))
+        bwd.append((c["layer"], backward_bytes(c), backward_us))
+    rate_fit(labels[0], fwd)
+    rate_fit(labels[1], bwd)
+
+
 def main():
     cases = by_name(DATA)
     first = by_name(FIRST)
@@ -81,62 +96,35 @@ def main():
         f"{c['time_us'] / 1e3:.1f} ms ({c['time_us'] / c['kernels_per_call']:.1f} us/kernel)"
         for c in (first["llama8b_b1_ctx1024"], cases["llama8b_b1_ctx1024"])) + " in two sittings")
 
-    swiglu = [c for c in cases.values() if c["name"].startswith("swiglu_")
-              and c["name"].endswith("_forward")]
-    fwd, bwd = [], []
-    for c in swiglu:
-        both = cases[c["name"] + "_backward"]
-        elements = c["rows"] * c["width"]
-        fwd.append((c["layer"], 5 * elements * 2, c["time_us"]))
-        bwd.append((c["layer"], 13 * elements * 2, both["time_us"] - c["time_us"]))
-    rate_fit("eager SwiGLU forward (kEagerSwigluForward)", fwd)
-    rate_fit("eager SwiGLU backward (kEagerSwigluBackward)", bwd)
-
-    ws_f, ws_b = [], []
-    for c in cases.values():
-        if c["name"].startswith("weighted_sum_") and c["name"].endswith("compiled_forward"):
-            t, k, h = c["tokens"], c["topk"], c["hidden"]
-            both = cases[c["name"] + "_backward"]
-            ws_f.append((c["layer"], (t * k + t) * h * 2, c["time_us"]))
-            ws_b.append((c["layer"], (t + 2 * t * k) * h * 2, both["time_us"] - c["time_us"]))
-    rate_fit("compiled weighted sum forward (kFusedWeightedSum)", ws_f)
-    rate_fit("compiled weighted sum backward (kFusedWeightedSumBackward)", ws_b)
-
-    rot_f, rot_b = [], []
-    for c in cases.values():
-        if c["name"].startswith("rotary_") and c["name"].endswith("_forward"):
-            e = c["elements"]
-            both = cases[c["name"] + "_backward"]
-            # The backward's slice fills and copies (6 elements, vectorized) at the copy rate.
-            slices_us = 6 * e * 2 / (MEMCPY * HBM) * 1e6
-            rot_f.append((c["layer"], 8 * e * 2, c["time_us"]))
-            rot_b.append((c["layer"], 9 * e * 2, both["time_us"] - c["time_us"] - slices_us))
-    rate_fit("eager rotary forward (kEagerRotary)", rot_f)
-    rate_fit("eager rotary backward, strided part (kEagerRotaryBackward)", rot_b)
+    elements = lambda c: c["rows"] * c["width"]  # noqa: E731
+    fit_pair(cases, lambda c: c["name"].startswith("swiglu_"),
+             ("eager SwiGLU forward (kEagerSwigluForward)",
+              "eager SwiGLU backward (kEagerSwigluBackward)"),
+             lambda c: 5 * elements(c) * 2, lambda c: 13 * elements(c) * 2)
+    fit_pair(cases, lambda c: c["name"].startswith("weighted_sum_")
+             and c["name"].endswith("compiled_forward"),
+             ("compiled weighted sum forward (kFusedWeightedSum)",
+              "compiled weighted sum backward (kFusedWeightedSumBackward)"),
+             lambda c: (c["tokens"] * c["topk"] + c["tokens"]) * c["hidden"] * 2,
+             lambda c: (c["tokens"] + 2 * c["tokens"] * c["topk"]) * c["hidden"] * 2)
+    # The rotary backward's slice fills and copies (6 elements, vectorized) at the copy rate.
+    fit_pair(cases, lambda c: c["name"].startswith("rotary_"),
+             ("eager rotary forward (kEagerRotary)",
+              "eager rotary backward, strided part (kEagerRotaryBackward)"),
+             lambda c: 8 * c["elements"] * 2, lambda c: 9 * c["elements"] * 2,
+             lambda c: 6 * c["elements"] * 2 / (MEMCPY * HBM) * 1e6)
 
     fused = by_name(FUSED)
-    norm_f, norm_b = [], []
-    for c in fused.values():
-        if c["kind"] in ("add_rmsnorm", "add_layernorm") and c["name"].endswith("_forward"):
-            both = fused[c["name"] + "_backward"]
-            elements = c["rows"] * c["width"]
-            norm_f.append((c["layer"], 4 * elements * 2, c["time_us"]))
-            norm_b.append((c["layer"], 3 * elements * 2, both["time_us"] - c["time_us"]))
-    rate_fit("compiled add + norm forward, x and h in, y and norm(y) out "
-             "(kFusedResidualNormForward)", norm_f)
-    rate_fit("compiled add + norm backward, the norm's 3 elements (kFusedResidualNormBackward)",
-             norm_b)
-
-    glu_f, glu_b = [], []
-    for c in fused.values():
-        if c["kind"] == "swiglu" and c["name"].endswith("_forward"):
-            both = fused[c["name"] + "_backward"]
-            elements = c["rows"] * c["width"]
-            glu_f.append((c["layer"], 3 * elements * 2, c["time_us"]))
-            glu_b.append((c["layer"], 5 * elements * 2, both["time_us"] - c["time_us"]))
-    rate_fit("compiled SwiGLU forward, gate and up in, out (kFusedSwigluForward)", glu_f)
-    rate_fit("compiled SwiGLU backward, gate, up and the gradient in, two out "
-             "(kFusedSwigluBackward)", glu_b)
+    fit_pair(fused, lambda c: c["kind"] in ("add_rmsnorm", "add_layernorm"),
+             ("compiled add + norm forward, x and h in, y and norm(y) out "
+              "(kFusedResidualNormForward)",
+              "compiled add + norm backward, the norm's 3 elements (kFusedResidualNormBackward)"),
+             lambda c: 4 * elements(c) * 2, lambda c: 3 * elements(c) * 2)
+    fit_pair(fused, lambda c: c["kind"] == "swiglu",
+             ("compiled SwiGLU forward, gate and up in, out (kFusedSwigluForward)",
+              "compiled SwiGLU backward, gate, up and the gradient in, two out "
+              "(kFusedSwigluBackward)"),
+             lambda c: 3 * elements(c) * 2, lambda c: 5 * elements(c) * 2)
 
 
 if __name__ == "__main__":
