@@ -67,6 +67,13 @@ LayerOp norm(std::string name, const OpShape& s, double width) {
                  .gemm = {.rows = s.tokens(), .in = width}};
 }
 
+// A layer's attention or FFN norm, on the residual stream.
+LayerOp residual_norm(std::string name, const OpShape& s, double width) {
+  LayerOp op = norm(std::move(name), s, width);
+  op.residual_stream = true;
+  return op;
+}
+
 // SwiGLU: silu(gate) * up over `width` channels per token-row (about 5 FLOPs per element).
 LayerOp swiglu(std::string name, const OpShape& s, double rows, double width) {
   const double elements = rows * width;
@@ -157,7 +164,7 @@ bool counts_as_model_flops(OpClass c) {
 std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
   const double h = d(m.hidden);
   const double heads = d(m.heads);
-  std::vector<LayerOp> ops{norm("attn_norm", s, h)};
+  std::vector<LayerOp> ops{residual_norm("attn_norm", s, h)};
   if (const auto* mla = std::get_if<MlaSpec>(&m.attention)) {
     const double d_qk = d(mla->qk_nope_head_dim + mla->qk_rope_head_dim);
     const double d_v = d(mla->v_head_dim);
@@ -191,11 +198,12 @@ std::vector<LayerOp> dense_ffn_ops(const LlmSpec& m, const OpShape& s) {
   const double h = d(m.hidden);
   const double inter = d(m.ffn_inter_dim);
   if (m.ffn == FfnKind::gelu) {
-    return {norm("ffn_norm", s, h), in_ffn(gemm("ffn_up", s, h, inter, kColumn), FfnPart::in),
+    return {residual_norm("ffn_norm", s, h),
+            in_ffn(gemm("ffn_up", s, h, inter, kColumn), FfnPart::in),
             in_ffn(gelu("ffn_gelu", s, inter), FfnPart::activation),
             in_ffn(gemm("ffn_down", s, inter, h, kRow), FfnPart::down)};
   }
-  return {norm("ffn_norm", s, h),
+  return {residual_norm("ffn_norm", s, h),
           in_ffn(gemm("ffn_gate_up", s, h, 2.0 * inter, kColumn), FfnPart::in),
           in_ffn(swiglu("ffn_act", s, s.tokens(), inter), FfnPart::activation),
           in_ffn(gemm("ffn_down", s, inter, h, kRow), FfnPart::down)};
@@ -207,7 +215,7 @@ std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s) {
   const double inter = d(moe.expert_inter_dim);
   const double experts = d(moe.routed_experts);
   const double k = d(moe.activated_experts);
-  std::vector<LayerOp> ops{with_role(norm("ffn_norm", s, h), MoeRole::gate_norm),
+  std::vector<LayerOp> ops{with_role(residual_norm("ffn_norm", s, h), MoeRole::gate_norm),
                            with_role(gemm("router", s, h, experts), MoeRole::router)};
   if (moe.shared_experts > 0) {
     const double shared = d(moe.shared_experts) * inter;

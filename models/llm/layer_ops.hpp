@@ -77,6 +77,9 @@ struct LayerOp {
   TensorSplit split = TensorSplit::none;
   MoeRole moe = MoeRole::none;
   FfnPart ffn = FfnPart::none;
+  // A norm of the residual stream: a layer's attention and FFN norms, each right after a
+  // residual add (a fused stack runs the add inside the norm).
+  bool residual_stream = false;
 
   core::Flops training() const { return forward + backward_input + backward_weight; }
   // A routed expert's op (its parameters are split over expert parallelism).

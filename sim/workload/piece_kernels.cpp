@@ -37,7 +37,8 @@ class Lister {
         // parallelism gives each GPU of the TP group its share of the tokens.
         memory(op.name, KernelClass::norm,
                op.gemm.rows / sequence_split() * op.gemm.in * kBf16 *
-                   (pass() == Pass::forward ? 2.0 : 3.0));
+                   (pass() == Pass::forward ? 2.0 : 3.0),
+               false, op.residual_stream);
         break;
       case llm::OpClass::elementwise: {
         // SwiGLU: F reads gate and up and writes the product (with FP8 GEMMs: in FP8, as is and
@@ -83,12 +84,12 @@ class Lister {
   }
 
   void memory(const std::string& name, KernelClass kind, double bytes,
-              bool gated_activation = false) {
+              bool gated_activation = false, bool residual_norm = false) {
     if (pass() == Pass::weight || bytes <= 0) {
       return;
     }
     out_.push_back({name, KernelShape{.kind = kind, .bytes = core::Bytes(bytes)}, false,
-                    std::nullopt, gated_activation});
+                    std::nullopt, gated_activation, residual_norm});
   }
 
   bool fp8(const llm::LayerOp& op) const {

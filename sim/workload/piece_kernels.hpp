@@ -60,6 +60,7 @@ struct PieceKernel {
   bool weight_gradient = false;                   // a GEMM of the W pass
   std::optional<cost::AttentionShape> attention;  // set for the fused attention kernel
   bool gated_activation = false;  // SwiGLU's activation (a stack may run it as several kernels)
+  bool residual_norm = false;     // a norm of the residual stream (a stack may fuse the add in)
 };
 
 // Rows each routed expert hosted here takes (of `experts` in all): the routing plan's, or tokens

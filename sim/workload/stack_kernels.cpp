@@ -87,9 +87,7 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
     });
   }
   for (PieceKernel& k : out) {
-    const bool residual_norm =
-        k.shape.kind == cost::KernelClass::norm && (k.op == "attn_norm" || k.op == "ffn_norm");
-    if (residual_norm) {
+    if (k.residual_norm) {
       apply(stack.residual_norm, piece.pass, k.shape);
     } else if (k.gated_activation) {
       apply(stack.gated_activation, piece.pass, k.shape);
