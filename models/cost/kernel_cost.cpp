@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "models/cost/grouped_gemm.hpp"
+
 namespace codesim::cost {
 
 std::string_view kernel_class_name(KernelClass c) {
@@ -102,10 +104,8 @@ CostParams default_params() {
       // and 32,001 and K = 50,257 (alignment 1) at 0.153.
       .gemm_align4_factor = 0.398,
       .gemm_align1_factor = 0.153,
-      // Grouped GEMMs (torch._grouped_mm, BF16): compute from the three large cases; memory from
-      // the one decode-sized case (36 tokens on one expert: 1.59 TB/s).
-      .grouped_gemm_factor = 0.94,
-      .grouped_memory_factor = 0.50,
+      // Grouped GEMMs: grouped_gemm.cpp, fitted by tools/calibration/fit_grouped.py.
+      .grouped = grouped_gemm_params(),
       // Attention by FLOPs alone: the fused-attention fit (attention_cost.cpp) at head dim 128
       // and long sequences, a x 128 / (128 + d0).
       .attention_forward_efficiency = 0.66,
@@ -147,41 +147,24 @@ struct Tiling {
   double waves = 0;
 };
 
-// Output tiles of a (grouped) GEMM for a tile of tm x tn.
+// Output tiles of a GEMM for a tile of tm x tn.
 double tiles_of(const KernelShape& k, double tm, double tn) {
-  const double columns = std::ceil(k.n / tn);
-  if (!k.group_m.empty()) {
-    double tiles = 0;
-    for (double m : k.group_m) {
-      tiles += std::ceil(m / tm) * columns;
-    }
-    return tiles;
-  }
-  return k.batch * std::ceil(k.m / tm) * columns;
+  return k.batch * std::ceil(k.m / tm) * std::ceil(k.n / tn);
 }
 
 double gemm_flops(const KernelShape& k) {
-  if (!k.group_m.empty()) {
-    double rows = 0;
-    for (double m : k.group_m) {
-      rows += m;
-    }
-    return 2.0 * rows * k.n * k.k;
-  }
   return 2.0 * k.batch * k.m * k.n * k.k;
 }
 
 double gemm_bytes(const KernelShape& k) {
-  const double groups = k.group_m.empty() ? k.batch : static_cast<double>(k.group_m.size());
-  const double rows = gemm_flops(k) / (2.0 * k.n * k.k);
-  return (rows * k.k + groups * k.k * k.n) * dtype_bytes(k.dtype) + rows * k.n * 2.0;
+  return k.batch * ((k.m * k.k + k.k * k.n) * dtype_bytes(k.dtype) + k.m * k.n * 2.0);
 }
 
 // The compute-efficiency factor of a plain BF16 GEMM's alignment. FP8 GEMMs need multiples of 16
 // and run only aligned (a framework pads them); grouped GEMMs (CUTLASS) took rows per group of
 // any count at full speed (h200_moe_kernels.json).
 double alignment_factor(const KernelShape& k, const CostParams& p) {
-  if (k.dtype != DType::bf16 || k.kind != KernelClass::gemm) {
+  if (k.dtype != DType::bf16) {
     return 1.0;
   }
   const int a = k.alignment > 0 ? k.alignment : gemm_alignment(k.k, k.n);
@@ -195,16 +178,13 @@ KernelCost predict_gemm(const KernelShape& k, const hardware::GpuSpec& gpu, int 
   c.flops = k.flops.value > 0 ? k.flops : core::Flops(gemm_flops(k));
   c.bytes = k.bytes.value > 0 ? k.bytes : core::Bytes(gemm_bytes(k));
   const bool fp8 = k.dtype == DType::fp8;
-  const bool grouped = k.kind == KernelClass::grouped_gemm;
   const core::FlopsPerSecond peak = fp8 ? gpu.fp8_peak : gpu.bf16_peak;
   const double share = static_cast<double>(sms) / gpu.sms;
   const double k0 = fp8 ? p.gemm_k0_fp8 : p.gemm_k0_bf16;
-  const double base = (fp8 ? p.gemm_efficiency_fp8 : p.gemm_efficiency_bf16) *
-                      (grouped ? p.grouped_gemm_factor : 1.0) * alignment_factor(k, p) * k.k /
-                      (k.k + k0);
+  const double base = (fp8 ? p.gemm_efficiency_fp8 * p.fp8_compute_scale : p.gemm_efficiency_bf16) *
+                      alignment_factor(k, p) * k.k / (k.k + k0);
   const double memory_efficiency =
-      (fp8 ? p.gemm_memory_efficiency_fp8 : p.gemm_memory_efficiency_bf16) *
-      (grouped ? p.grouped_memory_factor : 1.0);
+      fp8 ? p.gemm_memory_efficiency_fp8 : p.gemm_memory_efficiency_bf16;
   bool first = true;
   for (const auto& [tm, tn] : {std::pair{128.0, 128.0}, {128.0, 64.0}, {64.0, 128.0}}) {
     const double tiles = tiles_of(k, tm, tn);
@@ -240,7 +220,10 @@ int gemm_alignment(double k, double n) {
 KernelCost predict(const KernelShape& k, const hardware::GpuSpec& gpu, int sms,
                    const CostParams& p) {
   sms = std::clamp(sms, 1, gpu.sms);
-  if (k.kind == KernelClass::gemm || k.kind == KernelClass::grouped_gemm) {
+  if (k.kind == KernelClass::grouped_gemm) {
+    return predict_grouped_gemm(k, gpu, sms, p);
+  }
+  if (k.kind == KernelClass::gemm) {
     return predict_gemm(k, gpu, sms, p);
   }
   KernelCost c;

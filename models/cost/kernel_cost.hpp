@@ -2,8 +2,8 @@
 // HBM bandwidth) with wave quantization, per-class efficiencies and a fixed cost per kernel. SMs
 // held by communication kernels are taken away from the compute kernels that overlap them.
 //
-// GEMMs (C[m,n] = A[m,k] B[k,n]; grouped: one such product per group, m per group):
-//   tiles  = sum over groups of ceil(m / tm) ceil(n / tn), the best of 128x128, 128x64, 64x128
+// GEMMs (C[m,n] = A[m,k] B[k,n]; grouped expert GEMMs: grouped_gemm.hpp):
+//   tiles  = batch x ceil(m / tm) ceil(n / tn), the best of 128x128, 128x64, 64x128
 //   compute = FLOPs / (dtype peak x SM share x e_dtype x tiles / (waves x SMs) x k / (k + k0))
 //   memory  = bytes / (HBM x e_mem_dtype x min(1, tiles / SMs))   (few tiles: few SMs load)
 //   time    = max(compute, memory) + fixed cost
@@ -49,13 +49,15 @@ std::optional<DType> dtype_from(std::string_view name);
 double dtype_bytes(DType d);
 
 // What a kernel does. GEMMs give m, n, k and batch (C[m,n] = A[m,k] B[k,n], `batch` times);
-// grouped GEMMs of uneven groups give each group's m in `group_m` instead (m and batch unused);
-// other classes give flops and bytes.
+// grouped GEMMs give each group's m in `group_m` (m and batch unused), or, weight gradients,
+// each group's k (its rows) in `group_k` (k and batch unused); a grouped GEMM with neither is
+// `batch` groups of m x n x k. Other classes give flops and bytes.
 struct KernelShape {
   KernelClass kind = KernelClass::gemm;
   DType dtype = DType::bf16;
   double m = 0, n = 0, k = 0, batch = 1;
   std::vector<double> group_m;
+  std::vector<double> group_k;
   // GEMMs: elements both contiguous dimensions are multiples of (8 or more: the fast kernels);
   // 0: from k and n, the contiguous dimensions of row-major A[m, k] B[k, n].
   int alignment = 0;
@@ -64,6 +66,26 @@ struct KernelShape {
   // Memory-bound kernels measured on their own (a software stack's gathers, index adds, ...):
   // their fraction of HBM bandwidth; 0: the class's (memory_efficiency).
   double hbm_efficiency = 0;
+};
+
+// One grouped-GEMM configuration's terms (grouped_gemm.hpp).
+struct GroupedTerms {
+  double efficiency = 1;              // e: of the unit's share of the dtype's peak
+  core::BytesPerSecond operand_rate;  // operand panels loaded, per SM
+  core::BytesPerSecond write_rate;    // epilogue writes, per SM
+  double blend = 2;  // p: how compute and loads overlap (large: the longer of the two)
+};
+
+// A dtype's configurations (`wide`: FP8's 256 x 256 cluster tile) and its whole-kernel terms.
+struct GroupedDtypeTerms {
+  GroupedTerms ping, coop, coop_wgrad, wide, wide_wgrad;
+  double memory_efficiency = 1;  // fraction of HBM bandwidth for all the kernel's bytes
+  core::Seconds setup;           // per kernel, beyond the fixed cost every kernel pays
+};
+
+struct GroupedGemmParams {
+  GroupedDtypeTerms bf16;
+  GroupedDtypeTerms fp8;
 };
 
 // The model's parameters. Defaults and the data each was fitted to are in kernel_cost.cpp.
@@ -81,9 +103,13 @@ struct CostParams {
   // on the compute efficiency (cuBLAS's fallback kernels).
   double gemm_align4_factor;
   double gemm_align1_factor;
-  // Grouped expert GEMMs against plain ones: compute (uneven groups, index lookups) and memory.
-  double grouped_gemm_factor;
-  double grouped_memory_factor;
+  // Grouped expert GEMMs by their CUTLASS configuration (grouped_gemm.hpp).
+  GroupedGemmParams grouped;
+  // A software stack's FP8 GEMMs against the PyTorch kernels the fits timed (per-tensor scaled
+  // torch._scaled_mm; row-wise scaled torch._scaled_grouped_mm): factors on their compute
+  // efficiency, plain and grouped (1; DeepSeek's from its trace).
+  double fp8_compute_scale = 1;
+  double fp8_grouped_compute_scale = 1;
   // Attention given by FLOPs and bytes only (decode's core attention): fraction of the BF16 peak.
   // Fused attention by shape has its own terms (attention_cost.hpp).
   double attention_forward_efficiency;

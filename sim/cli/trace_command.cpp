@@ -142,8 +142,11 @@ void print_replay(const ordered_json& j, std::ostream& out) {
   }
   out << "the kernel model against the trace, on the measured GPU (us):\n"
       << model_table.render() << "\n";
-  out << "fitted to this trace: FP8 GEMM efficiency x" << fixed(fit["fp8_gemm_scale"].get<double>(), 3)
-      << " (weight gradients x" << fixed(fit["fp8_wgrad_scale"].get<double>(), 3)
+  out << "fitted to this trace: FP8 GEMM efficiency x"
+      << fixed(fit["fp8_gemm_scale"].get<double>(), 3) << " (weight gradients x"
+      << fixed(fit["fp8_wgrad_scale"].get<double>(), 3) << " more), grouped expert GEMMs x"
+      << fixed(fit["fp8_grouped_scale"].get<double>(), 3) << " (weight gradients x"
+      << fixed(fit["fp8_grouped_wgrad_scale"].get<double>(), 3)
       << " more), memory-bound kernels' efficiency x" << fixed(fit["memory_scale"].get<double>(), 3)
       << "\n"
       << j["method"].get<std::string>() << "\n";
@@ -167,6 +170,8 @@ ordered_json kernel_model_json(const workload::TraceFit& fit, const std::string&
   return {{"file", file},
           {"fp8_gemm_scale", fit.fp8_gemm_scale},
           {"fp8_wgrad_scale", fit.fp8_wgrad_scale},
+          {"fp8_grouped_scale", fit.fp8_grouped_scale},
+          {"fp8_grouped_wgrad_scale", fit.fp8_grouped_wgrad_scale},
           {"memory_scale", fit.memory_scale},
           {"pieces", pieces}};
 }

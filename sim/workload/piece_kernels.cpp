@@ -132,12 +132,18 @@ class Lister {
         cast_elements = rows * g.out;
         break;
       case Pass::weight:
-        // The weight gradient: in x out per group, summed over the group's rows; its operands
-        // were cast when F and B produced them.
-        k.m = g.in;
-        k.n = g.out;
-        k.batch = grouped ? static_cast<double>(groups.size()) : 1.0;
-        k.k = rows / k.batch;
+        // The weight gradient: in x out, summed over the rows; its operands were cast when F
+        // and B produced them. Grouped: out x in per expert over that expert's rows (the
+        // orientation torch._grouped_mm's backward runs).
+        if (grouped) {
+          k.m = g.out;
+          k.n = g.in;
+          k.group_k = groups;
+        } else {
+          k.m = g.in;
+          k.n = g.out;
+          k.k = rows;
+        }
         k.flops = core::Flops(2.0 * rows * g.in * g.out);
         break;
       case Pass::none:
@@ -283,7 +289,8 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
                 const KernelParams& p) {
   PieceCost total;
   cost::CostParams wgrad = p.kernel;
-  wgrad.gemm_efficiency_fp8 *= p.fp8_wgrad_scale;
+  wgrad.fp8_compute_scale *= p.fp8_wgrad_scale;
+  wgrad.fp8_grouped_compute_scale *= p.fp8_grouped_wgrad_scale;
   for (const PieceKernel& k : kernels) {
     const cost::KernelCost c =
         k.attention ? cost::predict_attention(*k.attention, gpu, sms, p.attention, p.kernel)
@@ -293,6 +300,9 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
       total.attention += c.time;
     } else if (k.shape.kind == KernelClass::gemm || k.shape.kind == KernelClass::grouped_gemm) {
       total.gemm += c.time;
+      if (k.shape.kind == KernelClass::grouped_gemm) {
+        total.grouped += c.time;
+      }
     } else {
       total.memory += c.time;
     }

@@ -85,6 +85,7 @@ std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, con
 struct PieceCost {
   core::Seconds total;
   core::Seconds gemm;       // GEMMs and grouped GEMMs
+  core::Seconds grouped;    // the grouped GEMMs' part of `gemm`
   core::Seconds attention;  // the fused attention kernels
   core::Seconds memory;     // casts, norms, activations, rotary, permutes
   core::Seconds host;       // the device idle while the host issues kernels (no CUDA graphs)
@@ -93,6 +94,7 @@ struct PieceCost {
   PieceCost& operator+=(const PieceCost& o) {
     total += o.total;
     gemm += o.gemm;
+    grouped += o.grouped;
     attention += o.attention;
     memory += o.memory;
     host += o.host;
@@ -104,8 +106,10 @@ struct PieceCost {
 struct KernelParams {
   cost::CostParams kernel;
   cost::AttentionParams attention;
-  // FP8 weight-gradient GEMMs (K = tokens, both operands scaled along it) against the others.
+  // FP8 weight-gradient GEMMs (K = tokens, both operands scaled along it) against the others,
+  // plain and grouped.
   double fp8_wgrad_scale = 1;
+  double fp8_grouped_wgrad_scale = 1;
 };
 
 // `sms`: SMs left to the piece (the GPU's less those communication holds meanwhile).

@@ -13,8 +13,10 @@ namespace codesim::workload {
 PieceModel deepseek_profile() {
   PieceModel pm;
   // Fitted by fit_trace to DeepSeek's trace (tests/workload/piece_model_test.cpp re-fits it).
-  pm.trace.fp8_gemm_scale = 0.91088;
-  pm.trace.fp8_wgrad_scale = 0.61658;
+  pm.trace.fp8_gemm_scale = 0.75440;
+  pm.trace.fp8_wgrad_scale = 0.82703;
+  pm.trace.fp8_grouped_scale = 1.21772;
+  pm.trace.fp8_grouped_wgrad_scale = 0.39399;
   pm.trace.memory_scale = 0.31418;
   pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
   pm.stack = stack_inventory(SoftwareStack::deepseek);
@@ -67,7 +69,8 @@ core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceI
 
 std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu) {
   const std::string kernels =
-      "compute: each piece's kernels (GEMMs by shape with wave quantization, fused attention "
+      "compute: each piece's kernels (GEMMs by shape with wave quantization, grouped expert "
+      "GEMMs by their CUTLASS configuration and tile schedule, fused attention "
       "by heads, head dims and sequence, casts, norms, activations, rotary and permutes by "
       "bytes, " +
       core::fixed(pm.params.kernel.launch_overhead.value * 1e6, 2) +
@@ -78,7 +81,8 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
     notes.push_back(
         {core::NoteKind::fitted,
          kernels + "software.stack deepseek: DeepSeek's FP8 GEMMs at " +
-             core::fixed(pm.trace.fp8_gemm_scale, 3) + "x and its memory-bound kernels at " +
+             core::fixed(pm.trace.fp8_gemm_scale, 3) + "x, its grouped expert GEMMs at " +
+             core::fixed(pm.trace.fp8_grouped_scale, 3) + "x and its memory-bound kernels at " +
              core::fixed(pm.trace.memory_scale, 3) +
              "x the H200 efficiencies, fitted per kernel class to its H800 profile trace "
              "(models/calibration/deepseek-h800/train.json; every number in "

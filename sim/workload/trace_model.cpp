@@ -1,6 +1,7 @@
 // Piece work from the model's op tables; the trace against the kernel model; predicted times.
 #include "sim/workload/trace_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -73,24 +74,47 @@ PieceKernels kernels_of(const TraceSetting& s, const std::map<Instance, Measured
   return out;
 }
 
-// Sums over the trace's piece instances of GEMM time (F and B pieces; W pieces) and other time,
-// predicted (with `p`) or measured (without).
+bool runs_grouped(const std::vector<PieceKernel>& kernels) {
+  return std::ranges::any_of(kernels, [](const PieceKernel& k) {
+    return k.shape.kind == cost::KernelClass::grouped_gemm;
+  });
+}
+
+// GEMM time of the pieces without grouped GEMMs and of those with them (measured, or predicted
+// with the predicted plain GEMMs' part of the latter).
+struct GemmSums {
+  double plain_pieces = 0;
+  double grouped_pieces = 0;
+  double plain_in_grouped_pieces = 0;  // predicted only
+};
+
+// Sums over the trace's piece instances: GEMMs of the F and B pieces and of the W pieces, and
+// other time, predicted (with `p`) or measured (without).
 struct Totals {
-  double gemm = 0, wgrad = 0, other = 0;
+  GemmSums forward_backward, weight;
+  double other = 0;
 };
 Totals totals(const TraceSetting& s, const std::map<Instance, Measured>& instances,
               const PieceKernels& kernels, const KernelParams* p) {
   Totals t;
   for (const auto& [instance, measured] : instances) {
+    const std::vector<PieceKernel>& ks = kernels.at(instance.first);
     double gemm = measured.gemm;
+    double plain = 0;
     double other = measured.other;
     if (p != nullptr) {
-      const PieceCost c =
-          price(kernels.at(instance.first), s.gpu, s.gpu.sms - s.held_sms, *p);
+      const PieceCost c = price(ks, s.gpu, s.gpu.sms - s.held_sms, *p);
       gemm = c.gemm.value * 1e6;
+      plain = (c.gemm - c.grouped).value * 1e6;
       other = c.memory.value * 1e6;
     }
-    (instance.first.pass == Pass::weight ? t.wgrad : t.gemm) += gemm;
+    GemmSums& g = instance.first.pass == Pass::weight ? t.weight : t.forward_backward;
+    if (runs_grouped(ks)) {
+      g.grouped_pieces += gemm;
+      g.plain_in_grouped_pieces += plain;
+    } else {
+      g.plain_pieces += gemm;
+    }
     t.other += other;
   }
   return t;
@@ -119,8 +143,10 @@ PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dens
 }
 
 KernelParams with_trace_scales(KernelParams p, const TraceFit& fit) {
-  p.kernel.gemm_efficiency_fp8 *= fit.fp8_gemm_scale;
+  p.kernel.fp8_compute_scale *= fit.fp8_gemm_scale;
+  p.kernel.fp8_grouped_compute_scale *= fit.fp8_grouped_scale;
   p.fp8_wgrad_scale *= fit.fp8_wgrad_scale;
+  p.fp8_grouped_wgrad_scale *= fit.fp8_grouped_wgrad_scale;
   p.kernel.norm_efficiency *= fit.memory_scale;
   p.kernel.elementwise_efficiency *= fit.memory_scale;
   p.kernel.quantize_efficiency *= fit.memory_scale;
@@ -131,7 +157,9 @@ TraceFit fit_trace(const StepTrace& t, const TraceSetting& s) {
   const auto instances = measured_by_instance(t);
   const PieceKernels kernels = kernels_of(s, instances);
   const Totals measured = totals(s, instances, kernels, nullptr);
-  if (measured.gemm + measured.wgrad <= 0) {
+  const GemmSums& mf = measured.forward_backward;
+  const GemmSums& mw = measured.weight;
+  if (mf.plain_pieces + mf.grouped_pieces + mw.plain_pieces + mw.grouped_pieces <= 0) {
     throw std::invalid_argument("the trace has no GEMM kernels inside pieces to fit");
   }
   TraceFit fit;
@@ -140,16 +168,29 @@ TraceFit fit_trace(const StepTrace& t, const TraceSetting& s) {
   auto ratio = [](double predicted, double measured_total) {
     return predicted > 0 && measured_total > 0 ? predicted / measured_total : 1.0;
   };
-  for (int i = 0; i < 100; ++i) {
+  // Plain GEMMs from the pieces that run only those; grouped ones from the rest of the MoE
+  // pieces' GEMM time once their plain GEMMs are priced.
+  auto grouped_ratio = [&](const GemmSums& predicted, const GemmSums& m) {
+    return ratio(predicted.grouped_pieces - predicted.plain_in_grouped_pieces,
+                 m.grouped_pieces - predicted.plain_in_grouped_pieces);
+  };
+  for (int i = 0; i < 200; ++i) {
     const KernelParams scaled = with_trace_scales(s.params, fit);
     const Totals p = totals(s, instances, kernels, &scaled);
-    const double gemm = ratio(p.gemm, measured.gemm);
-    const double wgrad = ratio(p.wgrad, measured.wgrad);
-    const double other = ratio(p.other, measured.other);
-    fit.fp8_gemm_scale *= gemm;
-    fit.fp8_wgrad_scale *= wgrad;
-    fit.memory_scale *= other;
-    if (std::fabs(gemm - 1) + std::fabs(wgrad - 1) + std::fabs(other - 1) < 1e-10) {
+    const double r[5] = {ratio(p.forward_backward.plain_pieces, mf.plain_pieces),
+                         ratio(p.weight.plain_pieces, mw.plain_pieces),
+                         grouped_ratio(p.forward_backward, mf), grouped_ratio(p.weight, mw),
+                         ratio(p.other, measured.other)};
+    fit.fp8_gemm_scale *= r[0];
+    fit.fp8_wgrad_scale *= r[1];
+    fit.fp8_grouped_scale *= r[2];
+    fit.fp8_grouped_wgrad_scale *= r[3];
+    fit.memory_scale *= r[4];
+    double moved = 0;
+    for (const double x : r) {
+      moved += std::fabs(x - 1);
+    }
+    if (moved < 1e-10) {
       break;
     }
   }

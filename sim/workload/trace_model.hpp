@@ -48,14 +48,20 @@ struct PieceComparison {
   }
 };
 
-// The trace against the kernel model: `fp8_gemm_scale` multiplies the FP8 GEMM efficiency,
-// `fp8_wgrad_scale` that again for the weight-gradient GEMMs (the W pieces'), and `memory_scale`
-// the memory-bound classes' (norm, elementwise, quantize), so that the model's totals over the
-// trace's F and B pieces' GEMMs, W pieces' GEMMs and other kernels equal the measured ones; `pieces` compares piece by piece with
-// the scales applied (the totals of the two classes agree by construction, the pieces need not).
+// The trace against the kernel model: `fp8_gemm_scale` multiplies the plain FP8 GEMMs' compute
+// efficiency and `fp8_grouped_scale` the grouped ones'; `fp8_wgrad_scale` and
+// `fp8_grouped_wgrad_scale` those again for the weight-gradient GEMMs (the W pieces'); and
+// `memory_scale` the memory-bound classes' (norm, elementwise, quantize). They make the model's
+// GEMM time equal the measured one over the trace's pieces without grouped GEMMs (attention:
+// plain GEMMs only) and over those with them (the MoE pieces, whose plain GEMMs take the first
+// scale), each for the F and B pieces and for the W pieces, and its other kernels' time equal
+// the measured one. `pieces` compares piece by piece with the scales applied (the totals agree by
+// construction, the pieces need not).
 struct TraceFit {
   double fp8_gemm_scale = 1;
   double fp8_wgrad_scale = 1;
+  double fp8_grouped_scale = 1;
+  double fp8_grouped_wgrad_scale = 1;
   double memory_scale = 1;
   std::map<PieceId, PieceComparison> pieces;
 };

@@ -9,14 +9,17 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 #include "models/hardware/catalog.hpp"
+#include "tests/support/errors.hpp"
 
 namespace codesim::cost {
 namespace {
+
+using testing::median_and_worst;
 
 const hardware::GpuSpec kH200 = hardware::find_preset("h200")->gpu;
 
@@ -130,23 +133,6 @@ TEST(KernelCost, FewTilesLoadFromHbmOnFewSms) {
               1e-12);
 }
 
-TEST(KernelCost, GroupedGemmTilesEachGroup) {
-  // 4 experts of 8100, 8284, 8192 and 8192 rows, n = 4096, k = 7168 (BF16). Tiles of 128 x 64:
-  // (64 + 65 + 64 + 64) x 64 = 16448 in 125 waves of 132 (16500 slots), the best of the three
-  // tilings (128^2: 8224 tiles in 63 waves; 64 x 128: 16416 in 125). time = FLOPs / (peak x
-  // e x grouped factor x 16448 / 16500 x k / (k + k0)) + fixed cost.
-  const CostParams p = default_params();
-  const KernelShape shape{
-      .kind = KernelClass::grouped_gemm, .n = 4096, .k = 7168, .group_m = {8100, 8284, 8192, 8192}};
-  const KernelCost c = predict(shape, kH200, 132, p);
-  const double flops = 2.0 * 4 * 8192 * 4096 * 7168;
-  EXPECT_DOUBLE_EQ(c.flops.value, flops);
-  EXPECT_EQ(c.waves, 125);
-  const double e = p.gemm_efficiency_bf16 * p.grouped_gemm_factor * 16448.0 / 16500 * 7168 /
-                   (7168 + p.gemm_k0_bf16);
-  EXPECT_NEAR(c.time.value, flops / (989e12 * e) + p.launch_overhead.value, 1e-12);
-}
-
 TEST(KernelCost, SmsHeldByCommunicationSlowComputeDown) {
   // DeepSeek-V3 training: 20 of 132 SMs for communication, 112 left to a large GEMM.
   const KernelShape big{
@@ -154,13 +140,6 @@ TEST(KernelCost, SmsHeldByCommunicationSlowComputeDown) {
   const double all = predict(big, kH200, 132, default_params()).time.value;
   const double rest = predict(big, kH200, 112, default_params()).time.value;
   EXPECT_NEAR(rest / all, 132.0 / 112.0, 0.03);
-}
-
-// Median and largest absolute relative error.
-std::pair<double, double> median_and_worst(std::vector<double> errors) {
-  std::sort(errors.begin(), errors.end());
-  const double median = (errors[errors.size() / 2] + errors[(errors.size() - 1) / 2]) / 2;
-  return {median, errors.back()};
 }
 
 TEST(KernelCost, HeldOutH200CasesWithinTheTargets) {
@@ -186,16 +165,14 @@ TEST(KernelCost, HeldOutH200CasesWithinTheTargets) {
                .n = c["n"].get<double>(),
                .k = c["k"].get<double>(),
                .batch = c["batch"].get<double>()};
-    } else if (cls == "grouped_gemm_bf16") {
-      shape = {.kind = KernelClass::grouped_gemm,
-               .n = c["n"].get<double>(),
-               .k = c["k"].get<double>(),
-               .group_m = c["tokens_per_expert"].get<std::vector<double>>()};
     } else if (cls == "memory") {
       shape = {.kind = c["name"] == "copy_512MB" ? KernelClass::memcpy : KernelClass::elementwise,
                .bytes = core::Bytes(c["hbm_bytes"].get<double>())};
     } else {
-      continue;  // attention: attention_cost_test.cpp
+      // attention: attention_cost_test.cpp; grouped GEMMs: grouped_gemm_test.cpp, on the
+      // CUDA-graph-timed h200_moe_kernels.json (this file's six were timed without graphs, in
+      // an earlier sitting, 10% slower on the shape both have).
+      continue;
     }
     const double predicted = predict(shape, kH200).time.value * 1e6;
     const double measured = c["time_us"].get<double>();
@@ -203,7 +180,7 @@ TEST(KernelCost, HeldOutH200CasesWithinTheTargets) {
     std::cout << cls << " " << c["name"].get<std::string>() << ": predicted " << predicted
               << " us, measured " << measured << " us\n";
   }
-  ASSERT_EQ(errors.size(), 4u);
+  ASSERT_EQ(errors.size(), 3u);
   for (const auto& [cls, e] : errors) {
     const auto [median, worst] = median_and_worst(e);
     std::cout << cls << ": " << e.size() << " held out, median " << 100 * median << "%, worst "

@@ -92,12 +92,13 @@ TEST(PieceKernels, ExpertsAreGroupedOverTheGpusExperts) {
   skewed.expert_rows = {9000, 8500, 8000, 7000};
   const auto sk = piece_kernels(v3, {PieceKind::mlp, Pass::forward}, skewed, false);
   EXPECT_EQ(kernel_named(sk, "experts_down")->shape.group_m, skewed.expert_rows);
-  // Weight gradient: one 7168 x 4096 product per expert over its rows.
+  // Weight gradient: one 4096 x 7168 product per expert over its own rows.
   const auto w = piece_kernels(v3, {PieceKind::mlp, Pass::weight}, c, false);
   const PieceKernel* wg = kernel_named(w, "experts_gate_up");
   EXPECT_TRUE(wg->weight_gradient);
-  EXPECT_EQ(std::tie(wg->shape.m, wg->shape.n, wg->shape.k, wg->shape.batch),
-            std::make_tuple(7168.0, 4096.0, 8192.0, 4.0));
+  EXPECT_EQ(std::tie(wg->shape.m, wg->shape.n), std::make_tuple(4096.0, 7168.0));
+  EXPECT_EQ(wg->shape.group_k, (std::vector<double>{8192, 8192, 8192, 8192}));
+  EXPECT_DOUBLE_EQ(wg->shape.flops.value, 2.0 * 32768 * 7168 * 4096);
   EXPECT_DOUBLE_EQ(wg->shape.flops.value, 2.0 * 32768 * 7168 * 4096);
 }
 

@@ -21,10 +21,15 @@ TEST(PieceModel, ConstantsAreTheFitOfTheProfileTrace) {
   const PieceModel pm = deepseek_profile();
   EXPECT_NEAR(pm.trace.fp8_gemm_scale, fit.fp8_gemm_scale, 1e-5);
   EXPECT_NEAR(pm.trace.fp8_wgrad_scale, fit.fp8_wgrad_scale, 1e-5);
+  EXPECT_NEAR(pm.trace.fp8_grouped_scale, fit.fp8_grouped_scale, 1e-5);
+  EXPECT_NEAR(pm.trace.fp8_grouped_wgrad_scale, fit.fp8_grouped_wgrad_scale, 1e-5);
   EXPECT_NEAR(pm.trace.memory_scale, fit.memory_scale, 1e-5);
   // The scales act on the H200 fits and nothing else.
+  EXPECT_DOUBLE_EQ(pm.params.kernel.fp8_compute_scale, pm.trace.fp8_gemm_scale);
+  EXPECT_DOUBLE_EQ(pm.params.kernel.fp8_grouped_compute_scale, pm.trace.fp8_grouped_scale);
+  EXPECT_DOUBLE_EQ(pm.params.fp8_grouped_wgrad_scale, pm.trace.fp8_grouped_wgrad_scale);
   EXPECT_DOUBLE_EQ(pm.params.kernel.gemm_efficiency_fp8,
-                   cost::default_params().gemm_efficiency_fp8 * pm.trace.fp8_gemm_scale);
+                   cost::default_params().gemm_efficiency_fp8);
   EXPECT_DOUBLE_EQ(pm.params.kernel.gemm_efficiency_bf16,
                    cost::default_params().gemm_efficiency_bf16);
   EXPECT_DOUBLE_EQ(pm.params.kernel.norm_efficiency,

@@ -113,14 +113,15 @@ TEST(TraceModel, ScalesMakeThePredictedTotalsTheMeasuredOnes) {
   EXPECT_NEAR(fit.pieces.at({PieceKind::mlp, Pass::weight}).predicted_gemm_us, 20000, 1e-3);
   EXPECT_DOUBLE_EQ(fit.memory_scale, 1.0);  // nothing to fit it to
   // Predicting on the GPU it was fitted on gives the measurement back; a GPU with twice the FP8
-  // peak (same HBM) runs the compute-bound expert GEMMs in about half the time.
+  // peak (same HBM) runs the compute-bound expert GEMMs in a little over half the time (their
+  // operand loads and epilogues do not speed up with the peak).
   const KernelParams p = with_trace_scales(s.params, fit);
   EXPECT_NEAR(predicted_durations(t, s, s.gpu, p)[0], 10000.0, 1e-3);
   auto doubled = s.gpu;
   doubled.fp8_peak = doubled.fp8_peak * 2.0;
   const double faster = predicted_durations(t, s, doubled, p)[0];
   EXPECT_GT(faster, 5000.0);
-  EXPECT_LT(faster, 5500.0);
+  EXPECT_LT(faster, 6000.0);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Grouped expert GEMMs on the H200 (issue 33): which CUTLASS configuration each case ran, how
-the kernel model of models/cost/kernel_cost.cpp predicts them today, and how far a model that
-knows the configuration gets. Pure Python, no GPU:
+the plain-GEMM model codesim priced them with before ("before") predicts them, and the
+configuration-aware model of models/cost/grouped_gemm.cpp ("aware"), fitted here. Pure Python,
+no GPU:
     python3 tools/calibration/fit_grouped.py        (about 4 minutes)
 
 Data: models/calibration/h200/moe/h200_moe_kernels.json (188 sampled cases, CUDA-graph timed,
@@ -21,19 +22,23 @@ Mixtral's experts), both with the kernel each ran.
        58 x 2), 128 x 128 tiles (256 x 128 per cluster) when `large` = two of m_avg, n, k at
        least 2048, else 128 x 256 (256 x 256).
    The rule is checked here against the kernel of every case (printed: misses).
-2. Today's model (mirrored from kernel_cost.cpp: the best of three tiles, BF16 terms x 0.94 for
-   compute and x 0.50 for memory, the weight gradient at the mean K).
-3. The configuration-aware model: per dtype and kind (ping-pong; cooperative; FP8's wide tile;
-   the cooperative kinds' weight gradients apart), each unit (SM or cluster) takes the tiles in
-   launch order round-robin (a persistent grid), and
-      tile     = (compute^p + load^p)^(1/p) + epilogue
+2. The model before (kernel_cost.cpp's plain GEMM tiling, the best of three tiles, BF16 terms
+   x 0.94 for compute and x 0.50 for memory, the weight gradient at the mean K).
+3. The configuration-aware model (models/cost/grouped_gemm.cpp runs the same): per dtype and
+   kind (ping-pong; cooperative; FP8's wide tile; the cooperative kinds' weight gradients apart),
+   each unit (SM or cluster) takes the tiles in launch order round-robin (a persistent grid), and
+      main     = (compute^p + load^p)^(1/p)
       compute  = 2 tm tn k / (unit's share of the peak x e)
-      load     = (tm + tn) k bytes / (unit's bandwidth bw)          (operand panels streamed)
-      epilogue = tm tn 2 / (unit's write rate w)                     (BF16 output)
-      time     = max(largest unit's sum of tiles, all bytes / (HBM x e_mem)) + 1.33 us
-   e, bw, w, p per kind and one e_mem per dtype, fitted (Nelder-Mead on the mean absolute log
+      load     = (tm + tn / mt) k bytes / (unit's bandwidth bw)   (operand panels streamed; the
+                 group's mt M tiles share its weight panel: once from HBM, then from L2)
+      epilogue = tm tn 2 / (unit's write rate w)                    (BF16 output)
+      tile     = main + epilogue; ping-pong overlaps them: max(main, epilogue), and one
+                 epilogue is left at the end
+      time     = max(largest unit's sum of tiles, all bytes / (HBM x e_mem)) + setup + 1.33 us
+   e, bw, w, p per kind and e_mem, setup per dtype, fitted (Nelder-Mead on the mean absolute log
    error plus 0.3 x the worst) to the sweeps and the sampled cases not held out; errors on the
-   sampled held-out third.
+   sampled held-out third. The rates are printed as multiples of the H200's HBM bandwidth per SM
+   (4.8 TB/s / 132), the unit kernel_cost.cpp keeps them in.
 """
 import json
 import math
@@ -81,8 +86,9 @@ def config(c):
 
 
 def today_us(c):
-    """kernel_cost.cpp's grouped GEMM as it stands (fit_kernels.py's mirror: each dtype's own e,
-    k0, e_mem, times the grouped factors 0.94 and 0.50; the weight gradient at its mean K)."""
+    """The grouped GEMM as kernel_cost.cpp priced it before (fit_kernels.py's mirror: each
+    dtype's own e, k0, e_mem, times the grouped factors 0.94 and 0.50; the weight gradient at its
+    mean K)."""
     ps = problems(c)
     params = {"bf16": (0.74, 224, 0.70), "fp8": (0.70, 480, 0.80)}[c["dtype"]]
     flops = c.get("flops") or 2.0 * sum(m * n * k for m, n, k in ps)
@@ -101,19 +107,23 @@ KEYS = {"bf16": ("ping", "coop", "coopw"), "fp8": ("ping", "coop", "coopw", "wid
 
 
 def aware_us(c, params):
-    """The configuration-aware model; params[kind_key] = (e, bw, w, p, e_mem)."""
+    """The configuration-aware model; params[kind_key] = (e, bw, w, p, e_mem, setup)."""
     _, tm, tn, units, per_unit = config(c)
-    e, bw, w, p, e_mem = params[kind_key(c)]
+    e, bw, w, p, e_mem, setup = params[kind_key(c)]
+    ping = kind_key(c) == "ping"
     b = BYTES[c["dtype"]]
     unit_peak = PEAK[c["dtype"]] / 132 * per_unit
+    epilogue = tm * tn * 2 / (w * per_unit)
     diff = [0.0] * (units + 1)  # tiles dealt round-robin: each unit's extra over `whole`
     whole, start, total_bytes = 0.0, 0, 0.0
     for m, n, k in problems(c):
-        tiles = math.ceil(m / tm) * math.ceil(n / tn)
+        mt = math.ceil(m / tm)
+        tiles = mt * math.ceil(n / tn)
         total_bytes += (m * k + k * n) * b + m * n * 2
         compute = 2 * tm * tn * k / (unit_peak * e)
-        load = (tm + tn) * k * b / (bw * per_unit)
-        t = (compute ** p + load ** p) ** (1 / p) + tm * tn * 2 / (w * per_unit)
+        load = (tm + tn / mt) * k * b / (bw * per_unit)
+        main = (compute ** p + load ** p) ** (1 / p)
+        t = max(main, epilogue) if ping else main + epilogue
         rounds, rest = divmod(tiles, units)
         whole += rounds * t
         first, end = start % units, start % units + rest
@@ -127,13 +137,15 @@ def aware_us(c, params):
     for j in range(units):
         running += diff[j]
         extra = max(extra, running)
-    return max(whole + extra, total_bytes / (HBM * e_mem)) * 1e6 + LAUNCH_US
+    busiest = whole + extra + (epilogue if ping else 0.0)
+    return (max(busiest, total_bytes / (HBM * e_mem)) + setup) * 1e6 + LAUNCH_US
 
 
 def decode(x, keys):
     sig = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
     return {key: (sig(x[4 * i]), math.exp(x[4 * i + 1]) * 1e9, math.exp(x[4 * i + 2]) * 1e9,
-                  1 + math.exp(x[4 * i + 3]), sig(x[-1])) for i, key in enumerate(keys)}
+                  1 + math.exp(x[4 * i + 3]), sig(x[-2]), math.exp(x[-1]) * 1e-6)
+            for i, key in enumerate(keys)}
 
 
 def nelder_mead(f, x0, step=0.3, iters=6000):
@@ -193,14 +205,16 @@ def main():
         held = [c for c in sampled if c["dtype"] == dtype and c["held_out"]]
         f = lambda x: loss([aware_us(c, decode(x, keys)) / c["time_us"] - 1  # noqa: E731
                             for c in fit])
-        x = [1.0, math.log(30), math.log(15), math.log(2)] * len(keys) + [1.5]
+        x = [1.0, math.log(30), math.log(15), math.log(2)] * len(keys) + [1.5, math.log(2.0)]
         for _ in range(3):
             x = nelder_mead(f, x, iters=3000)
         params = decode(x, keys)
-        print(f"\n{dtype} (e_mem {params[keys[0]][4]:.3f}): " + "; ".join(
-            f"{key} e {e:.3f} bw {bw / 1e9:.1f} GB/s w {w / 1e9:.1f} GB/s p {p:.2f}"
-            for key, (e, bw, w, p, _) in params.items()))
-        for label, model in (("today", today_us), ("aware", lambda c: aware_us(c, params))):
+        per_sm = HBM / 132
+        first = params[keys[0]]
+        print(f"\n{dtype} (e_mem {first[4]:.3f}, setup {first[5] * 1e6:.2f} us): " + "; ".join(
+            f"{key} e {e:.3f} bw {bw / per_sm:.3f} w {w / per_sm:.3f} p {p:.2f}"
+            for key, (e, bw, w, p, _, _) in params.items()))
+        for label, model in (("before", today_us), ("aware", lambda c: aware_us(c, params))):
             for which, group in (("sweeps", [c for c in sweep if c["dtype"] == dtype]),
                                  ("held out", held)):
                 for pass_ in ("fwd", "dgrad", "wgrad", None):
