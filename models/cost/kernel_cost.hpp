@@ -66,6 +66,9 @@ struct KernelShape {
   // Memory-bound kernels measured on their own (a software stack's gathers, index adds, ...):
   // their fraction of HBM bandwidth; 0: the class's (memory_efficiency).
   double hbm_efficiency = 0;
+  // Memory-bound kernels: a fixed time of their own measured on them (the router's sorts and
+  // top-k), beyond the fixed cost every kernel pays.
+  core::Seconds fixed;
 };
 
 // One grouped-GEMM configuration's terms (grouped_gemm.hpp).

@@ -50,6 +50,26 @@ constexpr double kFusedResidualNormBackward = 0.244;
 constexpr double kFusedSwigluForward = 0.901;
 constexpr double kFusedSwigluBackward = 0.470;
 
+// The router's kernels, each a fixed time (less the 1.33 us every kernel pays) and a fraction of
+// HBM, fitted by fit_stacks.py to the `router` cases of h200_moe_kernels.json not held out
+// (held out: 26 cases, median 5.8%): scores (softmax, sigmoid: FP32 T x E in and out, small
+// enough to stay in L2), top-k (T x E read, T x k values and indices out; its sort of the k
+// picks included), the group-limited top-k as DeepSeek-V3 routes (the group scores' top-2 sums,
+// the groups' top-k, the mask, the top-k over the kept experts: T x E x 16 bytes), the stable
+// argsort of the T x k picks by expert (a radix sort: its time does not grow with the rows at
+// these sizes), the count of rows per expert (scatter_add of ones) and a cumsum over the experts.
+struct RouterKernel {
+  double efficiency = 0;
+  core::Seconds fixed;
+};
+constexpr RouterKernel kSoftmaxScores{0.9230, 0.98_us};
+constexpr RouterKernel kSigmoidScores{1.7707, 1.19_us};
+constexpr RouterKernel kTopK{0.0215, 13.98_us};
+constexpr RouterKernel kGroupLimitedTopK{0.0251, 34.85_us};
+constexpr RouterKernel kSortByExpert{0, 73.05_us};
+constexpr RouterKernel kCountPerExpert{0.0219, 4.09_us};
+constexpr RouterKernel kCumsum{0.0018, 2.17_us};
+
 // Host time per kernel without CUDA graphs (fit_launch.py: tiny layers, hidden 256 and 128
 // tokens, whose kernels are all shorter than their launch; time over the kernels the profiler
 // counted, mean of a Llama-style and an MLA + MoE layer): eager PyTorch 32.0 us per kernel of a
@@ -60,7 +80,32 @@ constexpr HostLaunch kCompiledHost{.inference = 26.6_us, .training = 45.4_us};
 
 StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, StackElements e,
               double efficiency = 0) {
-  return {std::move(name), scope, pass, kind, e, efficiency};
+  return {std::move(name), scope, pass, kind, e, efficiency, {}};
+}
+
+StackKernel router_kernel(std::string name, StackScope scope, StackElements e, RouterKernel r) {
+  return {std::move(name), scope, Pass::forward, KernelClass::router, e, r.efficiency, r.fixed};
+}
+
+// The router's kernels, as both stacks run them (the layer traces: PyTorch's top-k, CUB's radix
+// sort and scatter-gather kernels under torch.compile too; `cumsums` scans, eager's two or
+// compile's one fused). Its backward (the scores' gradient, a few microseconds) is not priced.
+void add_router_kernels(std::vector<StackKernel>& out, int cumsums) {
+  using enum StackScope;
+  out.push_back(
+      router_kernel("router scores (softmax)", softmax_router, {.scores = 2}, kSoftmaxScores));
+  out.push_back(
+      router_kernel("router scores (sigmoid)", sigmoid_router, {.scores = 2}, kSigmoidScores));
+  out.push_back(router_kernel("router top-k", top_k_router, {.scores = 1, .picks = 1.5}, kTopK));
+  out.push_back(router_kernel("router group-limited top-k", group_limited_router, {.scores = 4},
+                              kGroupLimitedTopK));
+  out.push_back(router_kernel("sort rows by expert", StackScope::router, {}, kSortByExpert));
+  out.push_back(
+      router_kernel("count rows per expert", StackScope::router, {.picks = 2}, kCountPerExpert));
+  for (int i = 0; i < cumsums; ++i) {
+    out.push_back(
+        router_kernel("expert offsets (cumsum)", StackScope::router, {.experts = 2}, kCumsum));
+  }
 }
 
 // Eager PyTorch (the MoE written as tools/calibration/h200_layers.py writes it, as PyTorch MoE
@@ -69,7 +114,7 @@ std::vector<StackKernel> pytorch_kernels() {
   using enum StackScope;
   const Pass F = Pass::forward;
   const Pass B = Pass::backward;
-  return {
+  std::vector<StackKernel> out{
       // Residual adds, and the sums of the residual stream's gradients (vectorized adds).
       k("residual add", attention, F, KernelClass::elementwise, {.tokens = 3}),
       k("residual add", mlp, F, KernelClass::elementwise, {.tokens = 3}),
@@ -110,6 +155,8 @@ std::vector<StackKernel> pytorch_kernels() {
       k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
         kIndexAdd),
   };
+  add_router_kernels(out, 2);
+  return out;
 }
 
 // torch.compile (default mode): Triton fuses the residual adds into the norms (priced there, by
@@ -121,7 +168,7 @@ std::vector<StackKernel> fused_kernels() {
   const Pass B = Pass::backward;
   // (A single layer's trace also shows its last residual add alone, only because no norm
   // follows it: in a model every residual add feeds the next norm, which prices it.)
-  return {
+  std::vector<StackKernel> out{
       k("q and k assembly", mla, F, KernelClass::permute, {.query = 4}, kContiguousCat),
       k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6}, kContiguousCat),
       k("norm and gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
@@ -139,6 +186,8 @@ std::vector<StackKernel> fused_kernels() {
       k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
         kIndexAdd),
   };
+  add_router_kernels(out, 1);
+  return out;
 }
 
 }  // namespace

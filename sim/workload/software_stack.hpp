@@ -17,6 +17,9 @@
 // is a fraction of HBM bandwidth measured on its own kernel (h200_moe_kernels.json). Bytes are
 // BF16 elements x 2 of the tensors named: T x H (the GPU's tokens by the hidden width), R x H
 // (the rows its routed experts receive), Q (MLA's query or key heads, tokens x heads x d_qk).
+// The router's kernels (top-k, the sort of the rows by expert, counts, scans) are not paced by
+// HBM: each has a fixed time of its own besides its bytes (T x E router scores, T x k picks, E
+// experts) over its measured rate.
 #pragma once
 
 #include <array>
@@ -41,14 +44,31 @@ inline constexpr std::array kSoftwareStackNames{
 std::string_view stack_name(SoftwareStack s);
 
 // Where a stack kernel runs: every layer's attention or mlp piece, an MoE layer's routed
-// experts (its mlp piece), MLA's attention, or a layer with rotary embedding.
-enum class StackScope { attention, mlp, routed_experts, mla, rotary };
+// experts (its mlp piece), MLA's attention, a layer with rotary embedding, or an MoE layer's
+// router (its attention piece): any router, one scoring by softmax or by sigmoid, one picking
+// its top-k plainly or within its best expert groups.
+enum class StackScope {
+  attention,
+  mlp,
+  routed_experts,
+  mla,
+  rotary,
+  router,
+  softmax_router,
+  sigmoid_router,
+  top_k_router,
+  group_limited_router
+};
 
-// The tensors a stack kernel's bytes count in: elements = the factors x their tensors.
+// The tensors a stack kernel's bytes count in: BF16 elements = the factors x their tensors, and
+// the router's bytes = the factors x theirs.
 struct StackElements {
   double tokens = 0;  // x T x H
   double rows = 0;    // x R x H
   double query = 0;   // x Q (MLA: tokens x heads x d_qk; rotary: tokens x (heads + kv heads) x rope)
+  double scores = 0;  // x T x E x 4 bytes (the router's FP32 scores over the routed experts)
+  double picks = 0;   // x T x k x 8 bytes (the experts each token picked, int64)
+  double experts = 0;  // x E x 8 bytes (per-expert counts and offsets)
 };
 
 struct StackKernel {
@@ -58,6 +78,7 @@ struct StackKernel {
   cost::KernelClass kind = cost::KernelClass::elementwise;
   StackElements elements;  // BF16 elements read plus written
   double hbm_efficiency = 0;  // measured fraction of HBM; 0: the class's
+  core::Seconds fixed;        // the kernel's own fixed time, beyond the one every kernel pays
 };
 
 // What the host spends issuing one kernel when the step is not replayed from CUDA graphs

@@ -15,7 +15,12 @@ struct Tensors {
   double rows_hidden = 0;    // R x H
   double mla_query = 0;      // tokens x heads x d_qk (MLA only)
   double rotary = 0;         // tokens x (heads + rotary key heads) x rope
+  double router_scores = 0;  // T x E (MoE layers)
+  double router_picks = 0;   // T x k
+  double experts = 0;        // E
   bool moe = false;
+  bool sigmoid = false;        // the router scores by sigmoid (else softmax)
+  bool group_limited = false;  // the router picks within its best expert groups
 };
 
 Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
@@ -23,6 +28,14 @@ Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
   const double tp = static_cast<double>(c.tp);
   const double tokens = c.tokens / (c.sequence_parallel ? tp : 1.0);
   Tensors t{.tokens_hidden = tokens * m.hidden, .moe = m.moe.has_value() && !dense_layer};
+  if (t.moe) {
+    const llm::MoeSpec& moe = *m.moe;
+    t.router_scores = tokens * moe.routed_experts;
+    t.router_picks = tokens * moe.activated_experts;
+    t.experts = moe.routed_experts;
+    t.sigmoid = moe.score == llm::ScoreFunction::sigmoid;
+    t.group_limited = moe.expert_groups > 1 && moe.limited_groups < moe.expert_groups;
+  }
   if (t.moe && piece.kind == PieceKind::mlp) {
     const auto rows = expert_group_rows(m, c, m.moe->routed_experts);
     t.rows_hidden = std::accumulate(rows.begin(), rows.end(), 0.0) * m.hidden;
@@ -55,14 +68,25 @@ bool applies(StackScope scope, PieceId piece, const Tensors& t) {
       return piece.kind == PieceKind::attention && t.mla_query > 0;
     case StackScope::rotary:
       return piece.kind == PieceKind::attention && t.rotary > 0;
+    case StackScope::router:
+      return piece.kind == PieceKind::attention && t.moe;
+    case StackScope::softmax_router:
+      return piece.kind == PieceKind::attention && t.moe && !t.sigmoid;
+    case StackScope::sigmoid_router:
+      return piece.kind == PieceKind::attention && t.moe && t.sigmoid;
+    case StackScope::top_k_router:
+      return piece.kind == PieceKind::attention && t.moe && !t.group_limited;
+    case StackScope::group_limited_router:
+      return piece.kind == PieceKind::attention && t.moe && t.group_limited;
   }
   return false;
 }
 
-double elements(const StackKernel& k, const Tensors& t) {
+double bytes_of(const StackKernel& k, const Tensors& t) {
   const double query = k.scope == StackScope::mla ? t.mla_query : t.rotary;
-  return k.elements.tokens * t.tokens_hidden + k.elements.rows * t.rows_hidden +
-         k.elements.query * query;
+  const StackElements& e = k.elements;
+  return (e.tokens * t.tokens_hidden + e.rows * t.rows_hidden + e.query * query) * kBf16Bytes +
+         e.scores * t.router_scores * 4 + e.picks * t.router_picks * 8 + e.experts * t.experts * 8;
 }
 
 // The stack's bytes and rate for an op-table kernel in `pass` (memory kernels run in F and B).
@@ -101,14 +125,15 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
     if (k.pass != piece.pass || !applies(k.scope, piece, t)) {
       continue;
     }
-    const double bytes = elements(k, t) * kBf16Bytes;
-    if (bytes <= 0) {
+    const double bytes = bytes_of(k, t);
+    if (bytes <= 0 && k.fixed.value <= 0) {
       continue;
     }
     out.push_back({k.name,
                    cost::KernelShape{.kind = k.kind,
                                      .bytes = core::Bytes(bytes),
-                                     .hbm_efficiency = k.hbm_efficiency},
+                                     .hbm_efficiency = k.hbm_efficiency,
+                                     .fixed = k.fixed},
                    false, std::nullopt});
   }
   return out;

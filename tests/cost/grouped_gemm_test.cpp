@@ -129,7 +129,7 @@ TEST(GroupedGemm, HeldOutH200CasesWithinTheTargets) {
   // experts, 12-14,352 rows each, even and Zipf-skewed), every third held out of
   // tools/calibration/fit_grouped.py's fit. On the held-out third, per dtype: median error
   // <= 8%, worst <= 25% (issue 33's targets; fit_grouped.py prints the same figures). BF16
-  // meets both (5.2%, 23.0%); FP8's median does (6.1%), its worst does not: V2-Lite's down
+  // meets both (5.1%, 22.9%); FP8's median does (6.2%), its worst does not: V2-Lite's down
   // projection forward, 4 experts x 336 rows (Zipf 0.8), predicted 33.6% slow, as the fitted
   // sweep's V2-Lite down projections on FP8's wide tile are (+31% at 192 and 256 rows). FP8's
   // bound is that figure, not the target.

@@ -37,8 +37,7 @@ Mixtral's experts), both with the kernel each ran.
       time     = max(largest unit's sum of tiles, all bytes / (HBM x e_mem)) + setup + 1.33 us
    e, bw, w, p per kind and e_mem, setup per dtype, fitted (Nelder-Mead on the mean absolute log
    error plus 0.3 x the worst) to the sweeps and the sampled cases not held out; errors on the
-   sampled held-out third. The rates are printed as multiples of the H200's HBM bandwidth per SM
-   (4.8 TB/s / 132), the unit kernel_cost.cpp keeps them in.
+   sampled held-out third. The rates are per SM (grouped_gemm.cpp keeps them so).
 """
 import json
 import math
@@ -209,10 +208,9 @@ def main():
         for _ in range(3):
             x = nelder_mead(f, x, iters=3000)
         params = decode(x, keys)
-        per_sm = HBM / 132
         first = params[keys[0]]
-        print(f"\n{dtype} (e_mem {first[4]:.3f}, setup {first[5] * 1e6:.2f} us): " + "; ".join(
-            f"{key} e {e:.3f} bw {bw / per_sm:.3f} w {w / per_sm:.3f} p {p:.2f}"
+        print(f"\n{dtype} (e_mem {first[4]:.4f}, setup {first[5] * 1e6:.3f} us): " + "; ".join(
+            f"{key} e {e:.4f} bw {bw / 1e9:.2f} GB/s w {w / 1e9:.2f} GB/s p {p:.3f}"
             for key, (e, bw, w, p, _, _) in params.items()))
         for label, model in (("before", today_us), ("aware", lambda c: aware_us(c, params))):
             for which, group in (("sweeps", [c for c in sweep if c["dtype"] == dtype]),

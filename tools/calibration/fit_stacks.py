@@ -10,8 +10,16 @@ less the fixed cost of a kernel (kernel_cost.cpp's 1.33 us); the held-out error 
 predicting their time as bytes / rate + the fixed cost. The layer traces
 (h200/moe/traces) say which of these kernels each stack launches and on which tensors; their
 times are never fitted to.
+
+The router's kernels (`router` cases: scores, top-k, group-limited top-k, the argsort of the
+rows by expert, the count of rows per expert, cumsum) are not paced by HBM: each kind's time is
+fitted as a fixed time plus bytes over a rate (least squares on the relative error, over its
+cases not held out; a negative slope leaves the fixed time alone). Their bytes are the script's
+(h200_moe_kernels.py): scores T x E x 8 (FP32 in and out), top-k T x E x 4 + T x k x 12,
+group-limited top-k T x E x 16, argsort T x k x 24, count T x k x 16, cumsum E x 16.
 """
 import json
+import math
 import re
 import statistics
 
@@ -22,6 +30,50 @@ LAUNCH_US = 1.33   # kernel_cost.cpp's launch_overhead
 USED = {"gather": "kGather", "index_copy": "kIndexCopy", "index_add": "kIndexAdd",
         "weighted_sum": "kWeightedSum", "mla_k_cat_expand": "kStridedCat",
         "mla_q_cat": "kContiguousCat"}
+# The router kinds software_stack.cpp uses (argsort and sort are the same kernels).
+ROUTER = {"softmax": "kSoftmaxScores", "sigmoid": "kSigmoidScores", "topk": "kTopK",
+          "group_limited_topk": "kGroupLimitedTopK", "argsort": "kSortByExpert",
+          "count_scatter": "kCountPerExpert", "cumsum": "kCumsum"}
+
+
+def fixed_and_rate(cases):
+    """(fixed us, bytes per us) minimising sum((fixed + bytes / rate) / time - 1)^2."""
+    rows = [(1 / c["time_us"], c["hbm_bytes"] / c["time_us"]) for c in cases]
+    suu = sum(u * u for u, _ in rows)
+    svv = sum(v * v for _, v in rows)
+    suv = sum(u * v for u, v in rows)
+    su = sum(u for u, _ in rows)
+    sv = sum(v for _, v in rows)
+    det = suu * svv - suv * suv
+    if len(rows) < 2 or det <= 0:
+        return statistics.mean(c["time_us"] for c in cases), math.inf
+    a, b = (su * svv - sv * suv) / det, (sv * suu - su * suv) / det
+    if b <= 0:
+        return su / suu, math.inf
+    return a, 1 / b
+
+
+def router():
+    cases = [c for c in json.load(open(DATA))["cases"] if c["class"] == "router"]
+    kinds = {}
+    for c in cases:
+        kind = re.sub(r"_t\d+.*", "", c["name"])
+        kinds.setdefault("argsort" if kind == "sort" else kind, []).append(c)
+    print(f"\n{'router kind':22s} {'constant':18s} {'fixed us':>8s} {'TB/s':>7s} {'fit':>4s} "
+          f"{'held out: median':>17s} {'worst':>7s}")
+    pooled = []
+    for kind, constant in ROUTER.items():
+        group = kinds[kind]
+        fitted = [c for c in group if not c["held_out"]]
+        held = [c for c in group if c["held_out"]]
+        fixed, rate = fixed_and_rate(fitted)
+        errors = [abs((fixed + c["hbm_bytes"] / rate) / c["time_us"] - 1) for c in held]
+        pooled += errors
+        tbps = "-" if math.isinf(rate) else f"{rate * 1e6 / 1e12:7.3f}"
+        print(f"{kind:22s} {constant:18s} {fixed:8.2f} {tbps:>7s} {len(fitted):4d} "
+              f"{100 * statistics.median(errors):16.1f}% {100 * max(errors):6.1f}%")
+    print(f"router kernels used, held out: {len(pooled)} cases, median "
+          f"{100 * statistics.median(pooled):.1f}%, worst {100 * max(pooled):.1f}%")
 
 
 def main():
@@ -32,6 +84,7 @@ def main():
             kinds.setdefault(re.sub(r"_t\d+.*", "", c["name"]), []).append(c)
     print(f"{'kind':22s} {'constant':15s} {'fraction':>8s} {'TB/s':>6s} {'fit':>4s} "
           f"{'held out: median':>17s} {'worst':>7s}")
+    pooled = []
     for kind, group in kinds.items():
         fitted = [c for c in group if not c["held_out"]]
         held = [c for c in group if c["held_out"]]
@@ -41,10 +94,14 @@ def main():
                                  for c in fitted)
         errors = [abs((c["hbm_bytes"] / (rate * HBM) * 1e6 + LAUNCH_US) / c["time_us"] - 1)
                   for c in held]
+        pooled += errors if kind in USED else []
         median = f"{100 * statistics.median(errors):.1f}%" if errors else "-"
         worst = f"{100 * max(errors):.1f}%" if errors else "-"
         print(f"{kind:22s} {USED.get(kind, ''):15s} {rate:8.3f} {rate * HBM / 1e12:6.2f} "
               f"{len(fitted):4d} {median:>17s} {worst:>7s}")
+    print(f"permutation kernels used, held out: {len(pooled)} cases, median "
+          f"{100 * statistics.median(pooled):.1f}%, worst {100 * max(pooled):.1f}%")
+    router()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,169 @@
+// A software stack's own kernels: which a piece runs, sized from its tensors, and the measured
+// kernels' held-out errors (issue 33: router and permutation kernels, median <= 15%).
+#include "sim/workload/stack_kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "models/hardware/catalog.hpp"
+#include "models/llm/catalog.hpp"
+#include "tests/support/errors.hpp"
+
+namespace codesim::workload {
+namespace {
+
+using testing::median_and_worst;
+
+const hardware::GpuSpec kGpu = hardware::find_preset("h200")->gpu;
+
+std::vector<std::string> names_of(const std::vector<PieceKernel>& ks, cost::KernelClass kind) {
+  std::vector<std::string> out;
+  for (const PieceKernel& k : ks) {
+    if (k.shape.kind == kind) {
+      out.push_back(k.op);
+    }
+  }
+  return out;
+}
+
+const PieceKernel& named(const std::vector<PieceKernel>& ks, const std::string& name) {
+  for (const PieceKernel& k : ks) {
+    if (k.op == name) {
+      return k;
+    }
+  }
+  throw std::runtime_error("no kernel " + name);
+}
+
+const StackKernel& inventory_kernel(SoftwareStack s, const std::string& name) {
+  static const std::map<SoftwareStack, StackInventory> stacks{
+      {SoftwareStack::pytorch, stack_inventory(SoftwareStack::pytorch)},
+      {SoftwareStack::fused, stack_inventory(SoftwareStack::fused)}};
+  for (const StackKernel& k : stacks.at(s).kernels) {
+    if (k.name == name) {
+      return k;
+    }
+  }
+  throw std::runtime_error("no stack kernel " + name);
+}
+
+TEST(StackKernels, TheRouterRunsAsTheModelRoutes) {
+  // DeepSeek-V3 scores by sigmoid and picks its top 8 within its 4 best of 8 expert groups:
+  // under `fused`, its MoE layers' attention piece (the router's) runs the sigmoid, the
+  // group-limited top-k (T x E x 16 bytes), the sort of the rows by expert, their count and one
+  // cumsum. Time = bytes / (4.8 TB/s x the kernel's fraction) + its fixed time + 1.33 us.
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  const KernelContext c{.tokens = 4096, .seq_len = 4096, .fp8_gemm = false, .ep = 64};
+  const StackInventory fused = stack_inventory(SoftwareStack::fused);
+  const auto ks = stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, false);
+  EXPECT_EQ(names_of(ks, cost::KernelClass::router),
+            (std::vector<std::string>{"router scores (sigmoid)", "router group-limited top-k",
+                                      "sort rows by expert", "count rows per expert",
+                                      "expert offsets (cumsum)"}));
+  const PieceKernel& top_k = named(ks, "router group-limited top-k");
+  EXPECT_DOUBLE_EQ(top_k.shape.bytes.value, 4096.0 * 256 * 16);
+  const StackKernel& measured = inventory_kernel(SoftwareStack::fused, top_k.op);
+  EXPECT_NEAR(
+      cost::predict(top_k.shape, kGpu).time.value,
+      4096.0 * 256 * 16 / (4.8e12 * measured.hbm_efficiency) + measured.fixed.value + 1.33e-6,
+      1e-12);
+  // The sort's time does not grow with the rows: fixed only.
+  EXPECT_DOUBLE_EQ(named(ks, "sort rows by expert").shape.bytes.value, 0.0);
+  // Not in the backward, the MoE piece, a dense layer or a dense model.
+  for (const auto& other :
+       {stack_kernels(fused, v3, {PieceKind::attention, Pass::backward}, c, false),
+        stack_kernels(fused, v3, {PieceKind::mlp, Pass::forward}, c, false),
+        stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, true),
+        stack_kernels(fused, *llm::find_preset("llama3.1-8b"),
+                      {PieceKind::attention, Pass::forward}, c, false)}) {
+    EXPECT_TRUE(names_of(other, cost::KernelClass::router).empty());
+  }
+  // DeepSeek-V2-Lite scores by softmax and takes a plain top-6 of 64: T x E x 4 read, T x k x 12
+  // written; eager PyTorch scans the counts twice.
+  const auto lite = *llm::find_preset("deepseek-v2-lite");
+  const auto eager = stack_kernels(stack_inventory(SoftwareStack::pytorch), lite,
+                                   {PieceKind::attention, Pass::forward}, c, false);
+  EXPECT_EQ(names_of(eager, cost::KernelClass::router),
+            (std::vector<std::string>{"router scores (softmax)", "router top-k",
+                                      "sort rows by expert", "count rows per expert",
+                                      "expert offsets (cumsum)", "expert offsets (cumsum)"}));
+  EXPECT_DOUBLE_EQ(named(eager, "router top-k").shape.bytes.value,
+                   4096.0 * 64 * 4 + 4096.0 * 6 * 12);
+}
+
+// The stack kernel that prices each measured kind of h200_moe_kernels.json.
+const std::map<std::string, std::pair<SoftwareStack, std::string>> kMeasuredAs{
+    {"softmax", {SoftwareStack::fused, "router scores (softmax)"}},
+    {"sigmoid", {SoftwareStack::fused, "router scores (sigmoid)"}},
+    {"topk", {SoftwareStack::fused, "router top-k"}},
+    {"group_limited_topk", {SoftwareStack::fused, "router group-limited top-k"}},
+    {"argsort", {SoftwareStack::fused, "sort rows by expert"}},
+    {"sort", {SoftwareStack::fused, "sort rows by expert"}},
+    {"count_scatter", {SoftwareStack::fused, "count rows per expert"}},
+    {"cumsum", {SoftwareStack::fused, "expert offsets (cumsum)"}},
+    {"gather", {SoftwareStack::pytorch, "gather tokens"}},
+    {"index_copy", {SoftwareStack::pytorch, "index_copy rows"}},
+    {"index_add", {SoftwareStack::pytorch, "index_add rows"}},
+    {"weighted_sum", {SoftwareStack::pytorch, "weighted sum"}},
+    {"mla_q_cat", {SoftwareStack::fused, "q and k assembly"}},
+    {"mla_k_cat_expand", {SoftwareStack::pytorch, "q and k cat"}}};
+
+TEST(StackKernels, HeldOutRouterAndPermutationCasesWithinTheTargets) {
+  // models/calibration/h200/moe/h200_moe_kernels.json, the `router` and `permute` cases the
+  // stacks price (fitted by tools/calibration/fit_stacks.py on the others): each predicted with
+  // the measured bytes at its stack kernel's rate and fixed time. Issue 33's target per class:
+  // median <= 15%. fit_stacks.py prints the same: router 26 held out, median 5.8%, worst 42.8%
+  // (softmax, fitted to two cases); permutation 15, median 3.7%, worst 45.8% (index_add, top-2;
+  // here 3.8% and 46.8% with the rates' three digits kept in software_stack.cpp).
+  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_moe_kernels.json");
+  ASSERT_TRUE(in.good());
+  const auto data = nlohmann::json::parse(in);
+  std::map<std::string, std::vector<double>> errors;
+  for (const auto& c : data["cases"]) {
+    // MLA's cats were timed with the GPT-style memory kernels.
+    const std::string cls = c["class"] == "router" ? "router" : "permute";
+    if (!c["held_out"].get<bool>() ||
+        (c["class"] != "router" && c["class"] != "permute" && c["class"] != "memory_gpt")) {
+      continue;
+    }
+    const std::string kind =
+        std::regex_replace(c["name"].get<std::string>(), std::regex("_t[0-9]+.*"), "");
+    const auto as = kMeasuredAs.find(kind);
+    if (as == kMeasuredAs.end()) {
+      continue;  // measured, not run by either stack (scatter_add, bincount, histc)
+    }
+    const StackKernel& k = inventory_kernel(as->second.first, as->second.second);
+    const cost::KernelShape shape{.kind = k.kind,
+                                  .bytes = core::Bytes(k.fixed.value > 0 && k.hbm_efficiency == 0
+                                                           ? 0.0
+                                                           : c["hbm_bytes"].get<double>()),
+                                  .hbm_efficiency = k.hbm_efficiency,
+                                  .fixed = k.fixed};
+    const double predicted = cost::predict(shape, kGpu).time.value * 1e6;
+    const double measured = c["time_us"].get<double>();
+    errors[cls].push_back(std::fabs(predicted / measured - 1.0));
+    std::cout << c["name"].get<std::string>() << ": predicted " << predicted << " us, measured "
+              << measured << " us\n";
+  }
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors["router"].size(), 26u);
+  EXPECT_EQ(errors["permute"].size(), 15u);
+  for (const auto& [cls, e] : errors) {
+    const auto [median, worst] = median_and_worst(e);
+    std::cout << cls << ": " << e.size() << " held out, median " << 100 * median << "%, worst "
+              << 100 * worst << "%\n";
+    EXPECT_LE(median, 0.15) << cls;
+    EXPECT_LE(worst, 0.47) << cls;
+  }
+}
+
+}  // namespace
+}  // namespace codesim::workload
