@@ -58,6 +58,29 @@ TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
       routers_.push_back(v);
     }
   }
+  if (spread == Spread::destination) {
+    // Destinations by leaf, then by port on it (the order OpenSM's ftree gives their LIDs),
+    // numbered in each plane apart: d = the leaf's rank x its most NICs + the NIC's rank on it.
+    std::map<std::pair<int, VertexId>, std::vector<VertexId>> by_leaf;  // (plane, leaf)
+    for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+      if (g[v].kind == VertexKind::nic) {
+        const auto up = only_switch_link(topology, v);
+        const VertexId leaf = up ? boost::target(*up, g) : v;
+        by_leaf[{g[v].plane, leaf}].push_back(v);
+      }
+    }
+    std::size_t ports = 1;
+    for (const auto& [leaf, nics] : by_leaf) {
+      ports = std::max(ports, nics.size());
+    }
+    std::map<int, std::uint64_t> leaves_in_plane;
+    for (const auto& [leaf, nics] : by_leaf) {
+      const std::uint64_t rank = leaves_in_plane[leaf.first]++;
+      for (std::size_t i = 0; i < nics.size(); ++i) {
+        destination_index_[nics[i]] = rank * ports + i;
+      }
+    }
+  }
   if ((spread == Spread::valiant || spread == Spread::ugal) && routers_.empty()) {
     throw std::invalid_argument(
         "Valiant and UGAL routing detour through routers: Slim Fly and Dragonfly only");
@@ -252,8 +275,8 @@ core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segm
   return core::Seconds(f.latency[destination]);
 }
 
-core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics, LinkLoads& out,
-                                           core::Seconds outside) const {
+core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& nics, LinkLoads& out,
+                                             core::Seconds outside) const {
   const Graph& g = topology_->graph();
   const Distances dist = distance_to(nics.out);
   if (dist[nics.in] < 0) {
@@ -261,6 +284,8 @@ core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics
   }
   const std::uint64_t key =
       mix(static_cast<std::uint64_t>(flow.src) << 32 | static_cast<std::uint32_t>(flow.dst));
+  const bool by_destination = spread_ == Spread::destination;
+  std::uint64_t d = by_destination ? destination_index_.at(nics.out) : 0;
   std::vector<EdgeId> hops;
   VertexId v = nics.in;
   core::Seconds latency = outside;
@@ -272,7 +297,16 @@ core::Seconds TrafficRouter::spread_hashed(const Flow& flow, const NicPair& nics
         hops.push_back(e);
       }
     }
-    const EdgeId e = hops[mix(key + step) % hops.size()];
+    EdgeId e = hops.front();
+    if (by_destination) {
+      // The ports in order; the destination's digit in their count picks one.
+      std::sort(hops.begin(), hops.end(),
+                [&](EdgeId x, EdgeId y) { return boost::target(x, g) < boost::target(y, g); });
+      e = hops[d % hops.size()];
+      d /= hops.size();
+    } else {
+      e = hops[mix(key + step) % hops.size()];
+    }
     add(out, v, e, flow.bytes);
     latency += g[e].latency;
     v = boost::target(e, g);

@@ -6,7 +6,12 @@
 //   even:   split evenly at every switch over the next hops that lead closer (adaptive routing /
 //           packet spraying, the fluid limit), or
 //   hashed: one path per flow, the next hop picked by a hash of (source, destination, hop), as
-//           per-flow ECMP does;
+//           per-flow ECMP does (RoCE, Ethernet);
+//   destination: one path per destination, as InfiniBand's linear forwarding tables give it
+//           (OpenSM's d-mod-k): destinations are numbered by their leaf and their port on it (in
+//           each plane apart), the candidates at a switch (next hops that lead closer) in order,
+//           and the i-th choice on the way takes candidate (d / (c_1 ... c_{i-1})) mod c_i, so
+//           the destinations behind one leaf leave every switch on different ports;
 // or, on Slim Fly and Dragonfly (routers), non-minimally:
 //   valiant: every NIC pair's bytes detour through an intermediate router drawn uniformly among
 //           all routers, each leg spread evenly over its minimal paths (the fluid limit of
@@ -34,7 +39,7 @@
 
 namespace codesim::topologies {
 
-enum class Spread { even, hashed, valiant, ugal };
+enum class Spread { even, hashed, destination, valiant, ugal };
 
 enum class Via {
   shortest,  // NVLink inside a node, the network between nodes
@@ -155,9 +160,9 @@ class TrafficRouter {
   // The share of Valiant's detour that minimizes the busiest link's time (UGAL-G).
   double ugal_share(const LinkLoads& local, const LinkLoads& minimal,
                     const LinkLoads& detour) const;
-  // Returns the path latency, `outside` included.
-  core::Seconds spread_hashed(const Flow& f, const NicPair& nics, LinkLoads& out,
-                              core::Seconds outside) const;
+  // One path per flow, hashed or by destination; returns the path latency, `outside` included.
+  core::Seconds spread_one_path(const Flow& f, const NicPair& nics, LinkLoads& out,
+                                core::Seconds outside) const;
   // Hops from every vertex to a NIC through switches (-1: unreachable). A NIC with one switch
   // (its leaf) is one hop past it, so the table is kept per leaf: one per 32 NICs on a radix-64
   // fat tree, in 16-bit entries (a 65,536-endpoint FT3 has 143k vertices).
@@ -184,6 +189,7 @@ class TrafficRouter {
   std::vector<VertexId> first_;    // per link id: the vertex its direction 0 starts from
   std::vector<VertexId> routers_;  // Slim Fly and Dragonfly routers: Valiant's intermediates
   std::vector<double> inverse_bandwidth_;  // per link, s/B (UGAL only)
+  std::unordered_map<VertexId, std::uint64_t> destination_index_;  // per NIC (destination only)
   mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
 };
 

@@ -99,8 +99,8 @@ void TrafficRouter::gather(const Flow& f, Gathered& gathered) const {
     note(gathered.hop_latency, f.hop, outside);
     return;
   }
-  if (spread_ == Spread::hashed) {
-    note(gathered.hop_latency, f.hop, spread_hashed(f, nics, out, outside));
+  if (spread_ == Spread::hashed || spread_ == Spread::destination) {
+    note(gathered.hop_latency, f.hop, spread_one_path(f, nics, out, outside));
     return;
   }
   // Every byte crosses the NICs' links to their switches; between those switches the bytes of
@@ -138,7 +138,7 @@ void TrafficRouter::gather_every_pair(const EveryPair& every, Gathered& gathered
   if (every.gpus.size() < 2 || every.bytes.value <= 0.0) {
     return;
   }
-  if (spread_ == Spread::hashed || t.multi_plane()) {
+  if (spread_ == Spread::hashed || spread_ == Spread::destination || t.multi_plane()) {
     for (const int a : every.gpus) {
       for (const int b : every.gpus) {
         if (a != b) {

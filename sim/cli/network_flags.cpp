@@ -38,12 +38,13 @@ topologies::Spread spread_of(std::string_view command, const std::string& name) 
   const std::map<std::string, topologies::Spread> spreads = {
       {"even", topologies::Spread::even},
       {"hashed", topologies::Spread::hashed},
+      {"dmodk", topologies::Spread::destination},
       {"valiant", topologies::Spread::valiant},
       {"ugal", topologies::Spread::ugal}};
   const auto found = spreads.find(name);
   if (found == spreads.end()) {
     throw_usage_error(command, "unknown spread '" + name + "'",
-                      "one of: even, hashed, valiant, ugal", "--spread");
+                      "one of: even, hashed, dmodk, valiant, ugal", "--spread");
   }
   return found->second;
 }

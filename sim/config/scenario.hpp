@@ -24,7 +24,9 @@ namespace codesim::config {
 using workload::ScheduleMethod;
 using DispatchMode = workload::EpMode;
 
-enum class PathSelection { ecmp_hash, spread, fixed, valiant, ugal };
+// `automatic`: the fabric's usual routing (InfiniBand: dmodk; RoCE: ecmp-hash).
+enum class PathSelection { automatic, ecmp_hash, spread, fixed, dmodk, valiant, ugal };
+enum class Fabric { infiniband, roce };
 enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
@@ -53,10 +55,13 @@ CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
                    std::pair{topologies::PlaneCrossing::at_source, std::string_view("at-source")},
                    std::pair{topologies::PlaneCrossing::at_destination,
                              std::string_view("at-destination")})
-CODESIM_ENUM_NAMES(PathSelection,
+CODESIM_ENUM_NAMES(Fabric, std::pair{Fabric::infiniband, std::string_view("infiniband")},
+                   std::pair{Fabric::roce, std::string_view("roce")})
+CODESIM_ENUM_NAMES(PathSelection, std::pair{PathSelection::automatic, std::string_view("auto")},
                    std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
                    std::pair{PathSelection::spread, std::string_view("spread")},
                    std::pair{PathSelection::fixed, std::string_view("static")},
+                   std::pair{PathSelection::dmodk, std::string_view("dmodk")},
                    std::pair{PathSelection::valiant, std::string_view("valiant")},
                    std::pair{PathSelection::ugal, std::string_view("ugal")})
 template <>
@@ -116,6 +121,7 @@ struct HardwareSection {
 struct TopologySection {
   topologies::NetworkSpec network;
   core::Seconds switch_latency;  // per switch-to-switch link
+  Fabric fabric{};
   PathSelection path_selection{};
   std::vector<int> failed_planes;
 };

@@ -164,13 +164,22 @@ void add_system_fields(std::vector<FieldSpec>& f) {
                                           "DeepSeek's IB latencies, (3.7us cross-leaf - 2.8us "
                                           "same-leaf) / 2."),
                              0)));
-  f.push_back(field("topology.routing", MEMBER(topology.path_selection),
-                    with_default("ecmp-hash",
-                                 "How flows pick their paths: ecmp-hash or static (one minimal "
-                                 "path per flow), spread (adaptive routing: evenly over the "
-                                 "minimal paths), valiant or ugal (slimfly and dragonfly: through "
-                                 "a random intermediate router, or the share of that detour that "
-                                 "unloads the busiest link).")));
+  f.push_back(field("topology.fabric", MEMBER(topology.fabric),
+                    with_default("infiniband",
+                                 "infiniband (switches forward by destination through the subnet "
+                                 "manager's tables) or roce (Ethernet switches hash flows).")));
+  f.push_back(
+      field("topology.routing", MEMBER(topology.path_selection),
+            with_default("auto",
+                         "How flows pick their paths: auto (the fabric's own: dmodk on "
+                         "infiniband, ecmp-hash on roce), dmodk (InfiniBand's "
+                         "destination-based tables, OpenSM's d-mod-k: one minimal path per "
+                         "destination, the destinations behind a leaf on different "
+                         "ports), ecmp-hash or static (one minimal path per flow, hashed), "
+                         "spread (adaptive routing: evenly over the minimal paths), valiant "
+                         "or ugal (slimfly and dragonfly: through a random intermediate "
+                         "router, or the share of that detour that unloads the busiest "
+                         "link).")));
   f.push_back(field("topology.failed_planes", MEMBER(topology.failed_planes),
                     optional_field("Indices of planes taken out of service.")));
 

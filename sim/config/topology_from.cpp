@@ -17,6 +17,11 @@ topologies::Topology build_topology(const Scenario& s) {
 
 topologies::Spread path_spread(const Scenario& s) {
   switch (s.topology.path_selection) {
+    case PathSelection::automatic:
+      return s.topology.fabric == Fabric::infiniband ? topologies::Spread::destination
+                                                     : topologies::Spread::hashed;
+    case PathSelection::dmodk:
+      return topologies::Spread::destination;
     case PathSelection::spread:
       return topologies::Spread::even;
     case PathSelection::valiant:

@@ -5,6 +5,7 @@
 
 #include "models/hardware/catalog.hpp"
 #include "sim/config/dump.hpp"
+#include "sim/config/topology_from.hpp"
 
 namespace codesim::config {
 namespace {
@@ -48,6 +49,21 @@ TEST(Loader, DefaultsAndPresetFill) {
   EXPECT_EQ(s.workload.global_batch_sequences, 8);  // derived: dp x micro-batch
   EXPECT_EQ(s.routing.node_limit, 4);               // the model's n_limited_groups
   EXPECT_EQ(s.topology.network.family, topologies::Family::node);
+}
+
+// The fabric picks the routing unless the scenario names one: InfiniBand's destination-based
+// tables (d-mod-k), RoCE's per-flow hashing; a named one stays (hashing on InfiniBand as a
+// what-if).
+TEST(Loader, RoutingFollowsTheFabric) {
+  const auto spread_of = [](const std::string& topology) {
+    return path_spread(load_scenario_text(
+        "model: {preset: deepseek-v3}\ntopology: {family: ft2" + topology + "}\n", "s.yaml"));
+  };
+  EXPECT_EQ(spread_of(""), topologies::Spread::destination);
+  EXPECT_EQ(spread_of(", fabric: roce"), topologies::Spread::hashed);
+  EXPECT_EQ(spread_of(", routing: ecmp-hash"), topologies::Spread::hashed);
+  EXPECT_EQ(spread_of(", fabric: roce, routing: dmodk"), topologies::Spread::destination);
+  EXPECT_EQ(spread_of(", routing: spread"), topologies::Spread::even);
 }
 
 // dp is derived after every given value, cp among them: 4 nodes x 8 GPUs / (pp 1 x tp 8 x cp 2)

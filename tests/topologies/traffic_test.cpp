@@ -60,6 +60,7 @@ TEST(Traffic, WhatIsSentIsReceivedOnEveryFamily) {
     const Topology t = build_topology(spec, h800_node(), nodes);
     expect_conserved(t, Spread::even, 300, 7);
     expect_conserved(t, Spread::hashed, 300, 8);
+    expect_conserved(t, Spread::destination, 300, 11);
     if (spec.family == Family::slimfly || spec.family == Family::dragonfly) {
       expect_conserved(t, Spread::valiant, 300, 9);
       expect_conserved(t, Spread::ugal, 300, 10);
@@ -350,6 +351,56 @@ TEST(Traffic, HashedFlowTakesOneOfTheEqualCostRoutes) {
     }
     EXPECT_TRUE(found) << "3 -> " << b;
   }
+}
+
+// The GPUs whose NICs hang off each leaf, in GPU order.
+std::map<VertexId, std::vector<int>> gpus_by_leaf(const Topology& t) {
+  std::map<VertexId, std::vector<int>> out;
+  for (int gpu = 0; gpu < t.gpus(); ++gpu) {
+    out[boost::target(*only_switch_link(t, t.nic(gpu)), t.graph())].push_back(gpu);
+  }
+  return out;
+}
+
+// Bytes on each leaf-to-spine and spine-to-leaf link (directed), largest first.
+std::vector<double> switch_link_bytes(const Topology& t, const TrafficRouter& r,
+                                      const LinkLoads& l) {
+  std::vector<double> out;
+  for (std::size_t d = 0; d < l.bytes.size(); ++d) {
+    if (is_switch(t.vertex(r.from(static_cast<int>(d))).kind) &&
+        is_switch(t.vertex(r.to(static_cast<int>(d))).kind) && l.bytes[d].value > 0) {
+      out.push_back(l.bytes[d].value);
+    }
+  }
+  std::sort(out.rbegin(), out.rend());
+  return out;
+}
+
+TEST(Traffic, DestinationRoutingGivesEachDestinationBehindALeafItsOwnPort) {
+  // FT2 radix 8: leaves of 4 NICs and 4 up-links. The 4 GPUs of one leaf each send S to one of
+  // another leaf's 4 (through the NICs): d-mod-k numbers those destinations 4L..4L+3, so the
+  // leaf sends each up a different port (d mod 4) and every spine brings one down: 8 switch
+  // links of S each, never two flows on one.
+  const Topology t = build_topology({.family = Family::ft2, .radix = 8}, h800_node(), 4);
+  const auto leaves = gpus_by_leaf(t);
+  ASSERT_GE(leaves.size(), 3u);
+  const std::vector<int>& from = leaves.begin()->second;
+  const std::vector<int>& to = std::next(leaves.begin())->second;
+  ASSERT_EQ(from.size(), 4u);
+  const double s = 1e6;
+  std::vector<Flow> flows;
+  for (std::size_t i = 0; i < 4; ++i) {
+    flows.push_back({.src = from[i], .dst = to[i], .bytes = Bytes(s), .via = Via::network});
+  }
+  const TrafficRouter r(t, Spread::destination);
+  EXPECT_EQ(switch_link_bytes(t, r, r.loads(flows)), std::vector<double>(8, s));
+  // One path per destination: the same destination from a third leaf comes down through the
+  // same spine, so that spine's link to the destination's leaf carries both (2 S).
+  flows.push_back({.src = std::next(leaves.begin(), 2)->second.front(),
+                   .dst = to.front(),
+                   .bytes = Bytes(s),
+                   .via = Via::network});
+  EXPECT_EQ(switch_link_bytes(t, r, r.loads(flows)).front(), 2 * s);
 }
 
 TEST(Traffic, MpftCrossesNvlinkToTheDestinationsPlaneFirst) {
