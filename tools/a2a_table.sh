@@ -37,7 +37,7 @@ echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---|"
 # Normal kernels: bottleneck bandwidth (EP8: NVLink; EP16-64: RDMA in DeepEP's accounting).
 normal=(8:153:158 16:43:43 32:58:57 64:51:50)
 for r in "${normal[@]}"; do IFS=: read -r ep d c <<<"$r"
-  row deepep-normal "$ep" 4096 mpft "$d" "$c" GBps --node-limit 4; done
+  row deepep-normal "$ep" 4096 mpft "$d" "$c" GBps --node-limit 4 --sms 24; done
 # Low-latency kernels as first released (pure RDMA), and with intra-node NVLink.
 ll=(8:163:318 16:173:329 32:182:350 64:186:353 128:192:369 256:194:360)
 for r in "${ll[@]}"; do IFS=: read -r ep d c <<<"$r"

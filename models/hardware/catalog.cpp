@@ -58,29 +58,29 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): the protocols' per-call costs and the
 // collectives' efficiencies, fitted to 4 KiB - 4 GiB (a third held out). DeepEP: its EP8 normal
 // row (153 GB/s NVLink) leaves no room for a fixed cost; the low-latency kernels' fixed cost is
-// fitted to their EP8 dispatch with intra-node NVLink (sim/engine/README.md). Taken for every
-// preset: the same libraries, and no other GPU was measured.
-constexpr CommCosts kNcclHopper{.protocols = {NcclProtocol{.efficiency = 0.5,
-                                                           .collective_call = 2.25_us,
-                                                           .p2p_call = 8.5_us},
-                                              NcclProtocol{.efficiency = 120.0 / 128,
-                                                           .collective_call = 15.5_us,
-                                                           .p2p_call = 11.25_us},
-                                              NcclProtocol{.efficiency = 1,
-                                                           .collective_call = 28.75_us,
-                                                           .p2p_call = 34.5_us}},
-                                .ep_call = 0_us,
-                                .ep_low_latency_call = 0_us,
-                                .ep_low_latency_nvlink_call = 20_us,
-                                .ring_all_gather = 0.695,
-                                .ring_reduce_scatter = 0.695,
-                                .ring_all_reduce = 0.905,
-                                .tree_all_reduce = 0.820,
-                                // Not measurable here (NVLink multicast is off on the lent
-                                // machines): the ring's efficiency is assumed.
-                                .nvls_all_reduce = 0.905,
-                                .all_to_all = 0.845,
-                                .nvls = true};
+// fitted to their EP8 dispatch with intra-node NVLink; the internode normal kernels' forwarding
+// rate per SM to their EP16 dispatch (43 GB/s in DeepEP's accounting with 24 SMs, 12 of them
+// forwarding: 155 MB of NVLink per GPU in 1.40 ms is 9.27 GB/s per forwarding SM;
+// sim/engine/README.md). Taken for every preset: the same libraries, and no other GPU was
+// measured.
+constexpr CommCosts kNcclHopper{
+    .protocols = {NcclProtocol{.efficiency = 0.5, .collective_call = 2.25_us, .p2p_call = 8.5_us},
+                  NcclProtocol{
+                      .efficiency = 120.0 / 128, .collective_call = 15.5_us, .p2p_call = 11.25_us},
+                  NcclProtocol{.efficiency = 1, .collective_call = 28.75_us, .p2p_call = 34.5_us}},
+    .ep_call = 0_us,
+    .ep_low_latency_call = 0_us,
+    .ep_low_latency_nvlink_call = 20_us,
+    .ep_forward_rate_per_sm = 9.27_GBps,
+    .ring_all_gather = 0.695,
+    .ring_reduce_scatter = 0.695,
+    .ring_all_reduce = 0.905,
+    .tree_all_reduce = 0.820,
+    // Not measurable here (NVLink multicast is off on the lent
+    // machines): the ring's efficiency is assumed.
+    .nvls_all_reduce = 0.905,
+    .all_to_all = 0.845,
+    .nvls = true};
 
 CommCosts without_nvls(CommCosts c) {
   c.nvls = false;

@@ -59,6 +59,9 @@ struct CommCosts {
   core::Seconds ep_call;              // a DeepEP normal dispatch or combine kernel
   core::Seconds ep_low_latency_call;  // a DeepEP low-latency kernel, pure RDMA
   core::Seconds ep_low_latency_nvlink_call;  // the same with intra-node messages over NVLink
+  // DeepEP's internode normal kernels: half their SMs forward the tokens that arrive over RDMA
+  // (and the own node's) to the node's GPUs over NVLink; what one such SM sends.
+  core::BytesPerSecond ep_forward_rate_per_sm;
   double ring_all_gather = 1;         // also ring reduce-scatter, and direct all-gather
   double ring_reduce_scatter = 1;
   double ring_all_reduce = 1;  // also hierarchical all-reduce inside the node

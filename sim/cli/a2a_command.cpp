@@ -181,6 +181,7 @@ study::EpRoundSpec round_spec(const A2aOptions& o, const llm::LlmSpec& model, in
                .dispatch = o.dispatch == "fp8" ? study::kFp8Wire : study::kBf16Wire,
                .combine = combine_format(o.combine)}),
           .sender_cap = sender_cap_of(o),
+          .sms = o.sms,
           .spread = spread_of("a2a", o.spread)};
 }
 

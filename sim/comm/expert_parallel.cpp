@@ -1,6 +1,7 @@
 // Dispatch and combine flows for the three DeepEP modes.
 #include "sim/comm/expert_parallel.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/kernels/logfmt.hpp"
@@ -84,10 +85,18 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
   return out;
 }
 
-void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node) {
+void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms) {
   const hardware::CommCosts& k = node.comm;
   switch (mode) {
     case EpMode::deepep_normal:
+      t.calls = {{.fixed_cost = k.ep_call}};
+      // Across nodes (GPUs are numbered node by node) the internode kernel forwards.
+      if (std::ranges::any_of(t.flows, [&](const topologies::Flow& f) {
+            return f.src / node.gpus_per_node != f.dst / node.gpus_per_node;
+          })) {
+        t.forward_cap = k.ep_forward_rate_per_sm * static_cast<double>(sms / 2);
+      }
+      break;
     case EpMode::direct:
       t.calls = {{.fixed_cost = k.ep_call}};
       break;

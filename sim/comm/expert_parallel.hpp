@@ -68,9 +68,11 @@ struct EpFlows {
 EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload& payload,
                  const std::vector<int>& gpus);
 
-// What the kernel adds to its transfer (hardware::CommCosts): its fixed cost, and for the
-// low-latency kernels the NIC's small-message rate (as an efficiency on the transfer).
-void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node);
+// What the kernel adds to its transfer (hardware::CommCosts): its fixed cost; for the
+// low-latency kernels the NIC's small-message rate (as an efficiency on the transfer); for the
+// normal kernels across nodes (flows forwarded over NVLink) the forwarding rate of half the
+// `sms` SMs the kernel holds.
+void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms);
 
 // Bytes each GPU sends over its NIC (RDMA) and over its NVLink, as the link loads show them
 // (forwarded traffic counts for the forwarder).

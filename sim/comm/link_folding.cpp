@@ -84,6 +84,9 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
     }
   }
   out.alone = link_time;
+  // The SMs' copy work per GPU: the sender cap's over all it sends, the forwarding SMs' over
+  // its NVLink sends, the longer of the two (different SMs, side by side).
+  std::map<int, double> copy;
   if (t.sender_cap && !out.loads.empty()) {
     std::map<int, double> sent;
     for (const auto& f : t.flows) {
@@ -96,12 +99,27 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
       sent[gpu] += t.every_pair.bytes.value * others;
     }
     for (const auto& [gpu, bytes] : sent) {
-      const double seconds = bytes / t.sender_cap->value;
-      out.copy.emplace_back(gpu, seconds);
-      if (seconds > out.alone) {
-        out.alone = seconds;
-        out.bottleneck = -1;  // the SMs, not a link
+      copy[gpu] = bytes / t.sender_cap->value;
+    }
+  }
+  if (t.forward_cap && !out.loads.empty()) {
+    const topologies::Topology& topology = router.topology();
+    std::map<int, double> forwarded;
+    for (const auto& f : t.flows) {
+      if (f.src != f.dst && f.via == topologies::Via::shortest &&
+          topology.vertex(topology.gpu(f.src)).node == topology.vertex(topology.gpu(f.dst)).node) {
+        forwarded[f.src] += f.bytes.value;
       }
+    }
+    for (const auto& [gpu, bytes] : forwarded) {
+      copy[gpu] = std::max(copy[gpu], bytes / t.forward_cap->value);
+    }
+  }
+  for (const auto& [gpu, seconds] : copy) {
+    out.copy.emplace_back(gpu, seconds);
+    if (seconds > out.alone) {
+      out.alone = seconds;
+      out.bottleneck = -1;  // the SMs, not a link
     }
   }
   out.latency = loads.latency.value;

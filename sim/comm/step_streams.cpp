@@ -71,7 +71,7 @@ class Transfers {
           flow.bytes = flow.bytes * scale;
         }
         t.sender_cap = n_.ep_sender_cap;
-        add_ep_costs(t, n_.mode, topology_.node_spec());
+        add_ep_costs(t, n_.mode, topology_.node_spec(), n_.ep_sms);
         break;
       }
       case CommKind::pp_send:

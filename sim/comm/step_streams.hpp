@@ -40,6 +40,7 @@ struct StepNetwork {
   std::vector<kernels::RoutingPlan> plans;
   int plan_tokens_per_gpu = 1;                        // tokens per GPU the plans were routed with
   std::optional<core::BytesPerSecond> ep_sender_cap;  // comm SMs x copy rate per SM
+  int ep_sms = 20;                                    // SMs the EP kernels hold (comm SMs)
 };
 
 // A replayed step: each task's times and the distinct transfers they ran.

@@ -37,6 +37,10 @@ struct Transfer {
   std::vector<int> after;    // indices of the transfers that must end first
   // The copy rate of the SMs a GPU's communication kernel holds: a GPU cannot send faster.
   std::optional<core::BytesPerSecond> sender_cap;
+  // DeepEP's internode normal kernels: what a GPU's forwarding SMs send over NVLink (the tokens
+  // RDMA brought and its own node's), a cap on its NVLink flows beside the sender cap (other SMs
+  // do the RDMA sends meanwhile).
+  std::optional<core::BytesPerSecond> forward_cap;
 };
 
 struct TransferTiming {

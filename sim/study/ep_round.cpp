@@ -87,7 +87,7 @@ EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpe
       comm::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
   };
   for (auto& t : transfers) {
-    comm::add_ep_costs(t, spec.mode, topology.node_spec());
+    comm::add_ep_costs(t, spec.mode, topology.node_spec(), spec.sms);
   }
   const auto timings = platform.run(transfers);
   round.simulation_time = core::Seconds(core::seconds_since(simulation_start));

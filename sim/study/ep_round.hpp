@@ -25,6 +25,7 @@ struct EpRoundSpec {
   workload::EpMode mode = workload::EpMode::deepep_normal;
   comm::EpPayload payload;
   std::optional<core::BytesPerSecond> sender_cap;  // what one GPU may send (comm SMs x copy rate)
+  int sms = 20;  // SMs the kernels hold (DeepEP's normal kernels forward with half of them)
   topologies::Spread spread = topologies::Spread::even;
 };
 

@@ -102,6 +102,7 @@ double ep_round(const Scenario& s, metrics::InferenceResult& r, double shared_sc
       .mode = s.routing.dispatch,
       .payload = ep_payload_of(s),
       .sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms,
+      .sms = s.hardware.comm_sms,
       .spread = config::path_spread(s)};
   EpRound round;
   try {

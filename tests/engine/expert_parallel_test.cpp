@@ -134,6 +134,25 @@ TEST(ExpertParallel, LowLatencySendsOneRdmaMessagePerExpert) {
   EXPECT_LE(p.per_expert.sum(), p.tokens * p.topk);
 }
 
+TEST(ExpertParallel, InternodeNormalKernelsForwardWithHalfTheirSms) {
+  // EP64 over 8 nodes: the normal kernels' NVLink sends are capped at 12 of 24 SMs x the
+  // forwarding rate per SM (hardware::CommCosts, fitted to DeepEP's EP16 row); inside one node
+  // (the intranode kernel) and for the low-latency kernels, no forwarding cap.
+  const topologies::NodeSpec node = topologies::testing::h800_node();
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
+  Transfer across{.flows =
+                      ep_flows(plan(4), EpMode::deepep_normal, payload, first_gpus(64)).dispatch};
+  add_ep_costs(across, EpMode::deepep_normal, node, 24);
+  ASSERT_TRUE(across.forward_cap.has_value());
+  EXPECT_DOUBLE_EQ(across.forward_cap->value, 12 * node.comm.ep_forward_rate_per_sm.value);
+  Transfer inside{.flows = {topologies::Flow{.src = 0, .dst = 3, .bytes = core::Bytes(1e6)}}};
+  add_ep_costs(inside, EpMode::deepep_normal, node, 24);
+  EXPECT_FALSE(inside.forward_cap.has_value());
+  Transfer low_latency{.flows = across.flows};
+  add_ep_costs(low_latency, EpMode::deepep_low_latency, node, 24);
+  EXPECT_FALSE(low_latency.forward_cap.has_value());
+}
+
 TEST(ExpertParallel, PlanAndGpuListMustAgree) {
   try {
     ep_flows(plan(4, 128), EpMode::deepep_normal, {}, first_gpus(8));

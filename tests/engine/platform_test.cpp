@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/comm/link_folding.hpp"
 #include "sim/core/error.hpp"
 #include "tests/topologies/support.hpp"
 #include "topologies/build.hpp"
@@ -98,6 +99,27 @@ TEST(Platform, SenderCapBoundsAGpusSendingRate) {
                                  .sender_cap = core::BytesPerSecond(100e9)}});
   EXPECT_NEAR(t[0].end.value, kH800.nvlink_latency.value + s / 100e9, 1e-12);
   EXPECT_EQ(t[0].bottleneck, -1);
+}
+
+TEST(Platform, ForwardCapBoundsAGpusNvlinkSendsOnly) {
+  // A forwarding cap of 50 GB/s on GPU 0's NVLink sends (S to GPU 1, same node): S / 50 GB/s.
+  // Its RDMA send to another node's GPU (S / 2 over the 50 GB/s NIC path) runs beside it on
+  // other SMs: the transfer takes the longer, the forwarding. Without the cap NVLink (160 GB/s)
+  // and the NIC path bound it: faster.
+  const double s = 1e9;
+  const std::vector<Flow> flows{Flow{.src = 0, .dst = 1, .bytes = Bytes(s)},
+                                Flow{.src = 0, .dst = 8, .bytes = Bytes(s / 2)}};
+  const topologies::Topology t = ft2(2);
+  Platform p(t, topologies::Spread::even);
+  const auto capped = p.run(
+      {Transfer{.name = "forwarded", .flows = flows, .forward_cap = core::BytesPerSecond(50e9)}});
+  EXPECT_NEAR(capped[0].alone_bandwidth_time.value, s / 50e9, 1e-12);
+  EXPECT_EQ(capped[0].bottleneck, -1);
+  const topologies::TrafficRouter router(t, topologies::Spread::even);
+  const comm::FoldedLoads free =
+      comm::fold_loads(Transfer{.name = "free", .flows = flows}, router, comm::fold_links(router));
+  EXPECT_LT(free.alone, s / 50e9);
+  EXPECT_GT(free.alone, 0.0);
 }
 
 TEST(Platform, CyclesAreRefusedBeforeAnythingRuns) {
