@@ -6,6 +6,7 @@
 #include "models/kernels/batch_routing.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/gate_flags.hpp"
 #include "sim/cli/network_flags.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
@@ -122,16 +123,7 @@ kernels::GateSpec gate_of(const A2aOptions& o, const llm::LlmSpec& model) {
     }
     gate.topk = o.topk;
   }
-  if (o.node_limit != 0) {
-    if (o.node_limit < 1 || o.node_limit > gate.groups) {
-      throw_usage_error("a2a",
-                        "--node-limit must be between 1 and the model's " +
-                            std::to_string(gate.groups) + " expert groups, got " +
-                            std::to_string(o.node_limit),
-                        "", "--node-limit");
-    }
-    gate.topk_groups = o.node_limit;
-  }
+  apply_node_limit(gate, o.node_limit, "a2a");
   if (gate.topk > gate.topk_groups * (gate.experts / gate.groups)) {
     throw_usage_error("a2a", "top-" + std::to_string(gate.topk) + " cannot be met within " +
                                  std::to_string(gate.topk_groups) + " groups of " +

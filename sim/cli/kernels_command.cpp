@@ -15,6 +15,7 @@
 #include "models/llm/catalog.hpp"
 #include "models/llm/layer_ops.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/gate_flags.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
@@ -44,14 +45,7 @@ GateSpec routing_gate(const KernelsOptions& o, const llm::LlmSpec& m) {
     throw_usage_error("kernels", m.name + " is a dense model: it has no experts to route to");
   }
   GateSpec spec = gate_spec(m);
-  if (o.node_limit != 0) {
-    if (o.node_limit < 1 || o.node_limit > spec.groups) {
-      throw_usage_error("kernels", "--node-limit must be between 1 and the model's " +
-                                       std::to_string(spec.groups) + " expert groups, got " +
-                                       std::to_string(o.node_limit));
-    }
-    spec.topk_groups = o.node_limit;
-  }
+  apply_node_limit(spec, o.node_limit, "kernels");
   if (o.ep < 1 || spec.experts % o.ep != 0) {
     throw_usage_error("kernels", "--ep must divide the model's " + std::to_string(spec.experts) +
                                      " routed experts, got " + std::to_string(o.ep));

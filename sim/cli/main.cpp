@@ -180,7 +180,10 @@ Command add_kernels(CLI::App& app) {
   cmd->add_option("--ep", o->ep, "routing: expert-parallel GPUs");
   cmd->add_option("--gpus-per-node", o->gpus_per_node, "routing: GPUs per node")
       ->check(CLI::Range(1, 1024));
-  cmd->add_option("--node-limit", o->node_limit, "routing: M, nodes (groups) per token");
+  cmd->add_option(
+      "--node-limit", o->node_limit,
+      "routing: M, the expert groups a token may reach (a group is a node's experts "
+      "when EP spans as many nodes as the model has groups); the model's count lifts it");
   cmd->add_option("--hidden", o->hidden,
                   "routing: hidden size of the synthetic tokens (default: the model's)");
   cmd->add_option("--zipf", o->zipf, "routing: Zipf exponent of topic popularity")
@@ -276,7 +279,10 @@ Command add_a2a(CLI::App& app) {
   cmd->add_option("--tokens", o->tokens, "Tokens per GPU");
   cmd->add_option("--hidden", o->hidden, "Hidden size of the payload (default: the model's)");
   cmd->add_option("--topk", o->topk, "Experts per token (default: the model's)");
-  cmd->add_option("--node-limit", o->node_limit, "Nodes per token M (default: the model's)");
+  cmd->add_option(
+      "--node-limit", o->node_limit,
+      "Expert groups per token M (default: the model's; a group is a node's experts when "
+      "EP spans as many nodes as the model has groups; the model's count lifts it)");
   cmd->add_option("--mode", o->mode,
                   "deepep-normal (two-hop), direct, deepep-low-latency (pure RDMA) or "
                   "deepep-low-latency-nvlink (intra-node over NVLink), as in scenarios")

@@ -83,6 +83,13 @@ TEST(A2aCli, BadFlagsGetExactMessages) {
   EXPECT_EQ(ep.err,
             "codesim a2a: error: --ep: --ep must be at least 2 and divide the model's 256 routed "
             "experts, got 48\n");
+  // The limit counts the gate's expert groups: EP128 on 16 nodes cannot ask for 16.
+  const auto limit = run_codesim("a2a --ep 128 --node-limit 16");
+  EXPECT_EQ(limit.exit_code, 2);
+  EXPECT_EQ(limit.err,
+            "codesim a2a: error: --node-limit: the limit counts the expert groups a token may "
+            "reach (the gate's 8; one group is one node's experts only when EP spans 8 nodes): "
+            "between 1 and 8, 8 for no limit, got 16\n");
   const auto combine = run_codesim("a2a --combine logfmt-x");
   EXPECT_EQ(combine.err,
             "codesim a2a: error: --combine: unknown combine format 'logfmt-x'\n"

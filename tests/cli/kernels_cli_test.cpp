@@ -61,8 +61,9 @@ TEST(KernelsCli, BadArguments) {
   const auto m = run_codesim("kernels routing --node-limit 9");
   EXPECT_EQ(m.exit_code, 2);
   EXPECT_EQ(m.err,
-            "codesim kernels: error: --node-limit must be between 1 and the model's 8 expert "
-            "groups, got 9\n");
+            "codesim kernels: error: --node-limit: the limit counts the expert groups a token "
+            "may reach (the gate's 8; one group is one node's experts only when EP spans 8 "
+            "nodes): between 1 and 8, 8 for no limit, got 9\n");
   const auto d = run_codesim("kernels routing --model llama3.1-405b");
   EXPECT_EQ(d.exit_code, 2);
   EXPECT_EQ(
