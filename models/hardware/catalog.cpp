@@ -61,8 +61,10 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // fitted to their EP8 dispatch with intra-node NVLink; the internode normal kernels' forwarding
 // rate per SM to their EP16 dispatch (43 GB/s in DeepEP's accounting with 24 SMs, 12 of them
 // forwarding: 155 MB of NVLink per GPU in 1.40 ms is 9.27 GB/s per forwarding SM;
-// sim/engine/README.md). Taken for every preset: the same libraries, and no other GPU was
-// measured.
+// sim/engine/README.md); the low-latency kernels' rate against the NIC's small-message 40 GB/s
+// to their pure-RDMA EP8 dispatch (163 us: 1.091x, 43.7 GB/s), and the NVLink variant's fixed
+// cost, with that rate, to its EP8 dispatch (77 us). Taken for every preset: the same libraries,
+// and no other GPU was measured.
 constexpr CommCosts kNcclHopper{
     .protocols = {NcclProtocol{.efficiency = 0.5, .collective_call = 2.25_us, .p2p_call = 8.5_us},
                   NcclProtocol{
@@ -70,8 +72,9 @@ constexpr CommCosts kNcclHopper{
                   NcclProtocol{.efficiency = 1, .collective_call = 28.75_us, .p2p_call = 34.5_us}},
     .ep_call = 0_us,
     .ep_low_latency_call = 0_us,
-    .ep_low_latency_nvlink_call = 20_us,
+    .ep_low_latency_nvlink_call = 23.6_us,
     .ep_forward_rate_per_sm = 9.27_GBps,
+    .ep_low_latency_rate = 1.0914,
     .ring_all_gather = 0.695,
     .ring_reduce_scatter = 0.695,
     .ring_all_reduce = 0.905,

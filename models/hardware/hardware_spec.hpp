@@ -62,6 +62,9 @@ struct CommCosts {
   // DeepEP's internode normal kernels: half their SMs forward the tokens that arrive over RDMA
   // (and the own node's) to the node's GPUs over NVLink; what one such SM sends.
   core::BytesPerSecond ep_forward_rate_per_sm;
+  // DeepEP's low-latency kernels (one message per token and expert): their rate against the
+  // NIC's small-message rate (NicSpec::small_message_efficiency).
+  double ep_low_latency_rate = 1;
   double ring_all_gather = 1;         // also ring reduce-scatter, and direct all-gather
   double ring_reduce_scatter = 1;
   double ring_all_reduce = 1;  // also hierarchical all-reduce inside the node

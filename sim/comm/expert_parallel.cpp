@@ -104,8 +104,9 @@ void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, in
     case EpMode::deepep_low_latency_nvlink:
       t.calls = {{.fixed_cost = mode == EpMode::deepep_low_latency ? k.ep_low_latency_call
                                                                    : k.ep_low_latency_nvlink_call}};
-      // One message per token and expert: the NIC's small-message rate.
-      t.efficiency = node.nic_small_message_efficiency;
+      // One message per token and expert: the NIC's small-message rate, at the kernels' own
+      // fitted share of it.
+      t.efficiency = std::min(1.0, node.nic_small_message_efficiency * k.ep_low_latency_rate);
       break;
   }
 }

@@ -121,8 +121,9 @@ TEST(A2aCli, DeepEpCountsOwnNodeTokensAsRdma) {
 
 TEST(A2aCli, LowLatencyKernelsReachTheirOwnNodeThroughTheNicOrOverNvlink) {
   // One node on a single-plane fat tree: the original low-latency kernels send every message
-  // through the NIC (40 GB/s for messages of a few KB) and no byte over NVLink; the later
-  // variant sends them over NVLink and pays its fixed cost (20 us) instead.
+  // through the NIC (40 GB/s for messages of a few KB, at the kernels' fitted 1.091x of it) and no
+  // byte over NVLink; the later variant sends them over NVLink and pays its fixed cost (23.6 us)
+  // instead.
   const std::string ll = kA2a + " --hardware h800 --topology ft2 --ep 8";
   const auto rdma = run_json(ll + " --mode deepep-low-latency");
   const auto nvl = run_json(ll + " --mode deepep-low-latency-nvlink");
@@ -131,7 +132,7 @@ TEST(A2aCli, LowLatencyKernelsReachTheirOwnNodeThroughTheNicOrOverNvlink) {
   EXPECT_EQ(rdma["dispatch"]["fixed_cost_us"].get<double>(), 0);
   EXPECT_EQ(nvl["dispatch"]["rdma_bytes_per_gpu"].get<double>(), 0);
   EXPECT_GT(nvl["dispatch"]["nvlink_bytes_per_gpu"].get<double>(), 0);
-  EXPECT_DOUBLE_EQ(nvl["dispatch"]["fixed_cost_us"].get<double>(), 20);
+  EXPECT_DOUBLE_EQ(nvl["dispatch"]["fixed_cost_us"].get<double>(), 23.6);
   EXPECT_LT(nvl["dispatch"]["time_us"].get<double>(), rdma["dispatch"]["time_us"].get<double>());
 }
 
