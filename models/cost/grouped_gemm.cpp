@@ -85,8 +85,8 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
   const Config cfg = config_of(ps, !k.group_k.empty(), fp8, d, sms);
   const GroupedTerms& t = *cfg.terms;
   const double element = dtype_bytes(k.dtype);
-  const double sm_peak = (fp8 ? gpu.fp8_peak : gpu.bf16_peak).value / gpu.sms *
-                         (fp8 ? p.fp8_grouped_compute_scale : 1.0);
+  const double peak = (fp8 ? gpu.fp8_peak : gpu.bf16_peak).value;
+  const double sm_peak = peak / gpu.sms * (fp8 ? p.fp8_grouped_compute_scale : 1.0);
   const double epilogue = cfg.tm * cfg.tn * 2 / (t.write_rate.value * cfg.sms_per_unit);
   // Tiles dealt round-robin: `whole` rounds every unit runs, plus each unit's share of the
   // partial rounds, kept as a difference array over the units.
@@ -126,11 +126,10 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
   c.flops = k.flops.value > 0 ? k.flops : core::Flops(flops);
   c.bytes = k.bytes.value > 0 ? k.bytes : core::Bytes(bytes);
   c.waves = tiles_total / cfg.units;
-  c.bound = busiest >= memory ? "compute" : "memory";
-  c.time = core::Seconds(std::max(busiest, memory)) + d.setup + p.launch_overhead;
-  const double peak = (fp8 ? gpu.fp8_peak : gpu.bf16_peak).value;
-  c.efficiency =
-      busiest >= memory ? flops / (peak * std::max(busiest, memory)) : d.memory_efficiency;
+  const bool compute_bound = busiest >= memory;
+  c.bound = compute_bound ? "compute" : "memory";
+  c.time = core::Seconds(compute_bound ? busiest : memory) + d.setup + p.launch_overhead;
+  c.efficiency = compute_bound ? flops / (peak * busiest) : d.memory_efficiency;
   return c;
 }
 

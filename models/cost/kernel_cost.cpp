@@ -142,11 +142,6 @@ double memory_efficiency(KernelClass c, const CostParams& p) {
 
 namespace {
 
-struct Tiling {
-  double tiles = 0;
-  double waves = 0;
-};
-
 // Output tiles of a GEMM for a tile of tm x tn.
 double tiles_of(const KernelShape& k, double tm, double tn) {
   return k.batch * std::ceil(k.m / tm) * std::ceil(k.n / tn);

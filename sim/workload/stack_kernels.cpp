@@ -57,6 +57,7 @@ Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
 }
 
 bool applies(StackScope scope, PieceId piece, const Tensors& t) {
+  const bool router = piece.kind == PieceKind::attention && t.moe;  // the router is there
   switch (scope) {
     case StackScope::attention:
       return piece.kind == PieceKind::attention;
@@ -69,15 +70,15 @@ bool applies(StackScope scope, PieceId piece, const Tensors& t) {
     case StackScope::rotary:
       return piece.kind == PieceKind::attention && t.rotary > 0;
     case StackScope::router:
-      return piece.kind == PieceKind::attention && t.moe;
+      return router;
     case StackScope::softmax_router:
-      return piece.kind == PieceKind::attention && t.moe && !t.sigmoid;
+      return router && !t.sigmoid;
     case StackScope::sigmoid_router:
-      return piece.kind == PieceKind::attention && t.moe && t.sigmoid;
+      return router && t.sigmoid;
     case StackScope::top_k_router:
-      return piece.kind == PieceKind::attention && t.moe && !t.group_limited;
+      return router && !t.group_limited;
     case StackScope::group_limited_router:
-      return piece.kind == PieceKind::attention && t.moe && t.group_limited;
+      return router && t.group_limited;
   }
   return false;
 }

@@ -18,7 +18,7 @@
 namespace codesim::cost {
 namespace {
 
-using testing::median_and_worst;
+using testing::held_out_summary;
 
 const hardware::GpuSpec kHopper = hardware::find_preset("h200")->gpu;
 
@@ -152,9 +152,7 @@ TEST(GroupedGemm, HeldOutH200CasesWithinTheTargets) {
   EXPECT_EQ(errors["bf16"].size(), 35u);
   EXPECT_EQ(errors["fp8"].size(), 27u);
   for (const auto& [dtype, e] : errors) {
-    const auto [median, worst] = median_and_worst(e);
-    std::cout << dtype << ": " << e.size() << " held out, median " << 100 * median << "%, worst "
-              << 100 * worst << "%\n";
+    const auto [median, worst] = held_out_summary(dtype, e);
     EXPECT_LE(median, 0.08) << dtype;
     EXPECT_LE(worst, dtype == "fp8" ? 0.34 : 0.25) << dtype;
   }

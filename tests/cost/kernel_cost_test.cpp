@@ -19,7 +19,7 @@
 namespace codesim::cost {
 namespace {
 
-using testing::median_and_worst;
+using testing::held_out_summary;
 
 const hardware::GpuSpec kH200 = hardware::find_preset("h200")->gpu;
 
@@ -182,9 +182,7 @@ TEST(KernelCost, HeldOutH200CasesWithinTheTargets) {
   }
   ASSERT_EQ(errors.size(), 3u);
   for (const auto& [cls, e] : errors) {
-    const auto [median, worst] = median_and_worst(e);
-    std::cout << cls << ": " << e.size() << " held out, median " << 100 * median << "%, worst "
-              << 100 * worst << "%\n";
+    const auto [median, worst] = held_out_summary(cls, e);
     EXPECT_LE(median, 0.10) << cls;
     EXPECT_LE(worst, 0.40) << cls;
   }

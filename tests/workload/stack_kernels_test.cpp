@@ -20,7 +20,7 @@
 namespace codesim::workload {
 namespace {
 
-using testing::median_and_worst;
+using testing::held_out_summary;
 
 const hardware::GpuSpec kGpu = hardware::find_preset("h200")->gpu;
 
@@ -157,9 +157,7 @@ TEST(StackKernels, HeldOutRouterAndPermutationCasesWithinTheTargets) {
   EXPECT_EQ(errors["router"].size(), 26u);
   EXPECT_EQ(errors["permute"].size(), 15u);
   for (const auto& [cls, e] : errors) {
-    const auto [median, worst] = median_and_worst(e);
-    std::cout << cls << ": " << e.size() << " held out, median " << 100 * median << "%, worst "
-              << 100 * worst << "%\n";
+    const auto [median, worst] = held_out_summary(cls, e);
     EXPECT_LE(median, 0.15) << cls;
     EXPECT_LE(worst, 0.47) << cls;
   }
