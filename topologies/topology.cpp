@@ -48,6 +48,8 @@ bool is_switch(VertexKind k) {
 NodeSpec node_spec_from(const hardware::HardwareSpec& h, core::Seconds switch_latency) {
   return NodeSpec{.gpus_per_node = h.gpus_per_node,
                   .nvlink_bandwidth = h.scale_up.bandwidth,
+                  .nvlink_nominal_bandwidth = h.scale_up.nominal_bandwidth,
+                  .architecture = h.gpu.architecture,
                   .nvlink_latency = h.scale_up.latency,
                   .pcie_bandwidth = h.pcie_bandwidth,
                   .nic_bandwidth = h.nic.bandwidth,

@@ -52,6 +52,8 @@ using EdgeId = Graph::edge_descriptor;
 struct NodeSpec {
   int gpus_per_node = 8;
   core::BytesPerSecond nvlink_bandwidth;  // per GPU per direction
+  core::BytesPerSecond nvlink_nominal_bandwidth;  // the same, line rate (NCCL's channel search)
+  hardware::Architecture architecture = hardware::Architecture::unknown;  // the GPUs'
   core::Seconds nvlink_latency;           // GPU to GPU through the NVSwitch
   core::BytesPerSecond pcie_bandwidth;
   core::BytesPerSecond nic_bandwidth;

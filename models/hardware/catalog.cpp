@@ -41,12 +41,12 @@ constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
           .architecture = Architecture::hopper};
 }
 
-// NVLink 4 between two H200s: 370 GB/s per direction of the 450 nominal, fitted with NCCL's
+// NVLink 4 between two H200s: 366 GB/s per direction of the 450 nominal, fitted with NCCL's
 // costs (tools/calibration/fit_nccl.py on models/calibration/h200x2/nccl_algos.json; a 4 GiB
 // send moves 372).
-constexpr double kNvlinkAchievableFraction = 370.0 / 450.0;
+constexpr double kNvlinkAchievableFraction = 366.0 / 450.0;
 
-// NVLink 4 (H100, H200, 450 nominal): 370 GB/s, the measured figure. Other generations have
+// NVLink 4 (H100, H200, 450 nominal): 366 GB/s, the measured figure. Other generations have
 // none: the same fraction of their nominal bandwidth is assumed.
 constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
   return {.bandwidth = nominal * kNvlinkAchievableFraction,
@@ -55,8 +55,10 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
           .domain_gpus = domain_gpus};
 }
 
-// NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): the protocols' per-call costs and the
-// collectives' efficiencies, fitted to 4 KiB - 4 GiB (a third held out). DeepEP: its EP8 normal
+// NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): the protocols' per-call costs (LL128's
+// are not identified, NCCL never ran it there: Simple's are taken), the collectives' rates per
+// channel (24 channels on an H200) and grouped point-to-point's link efficiency, fitted to 4 KiB
+// - 4 GiB (a third held out), NCCL's protocol choice taken from its tuner. DeepEP: its EP8 normal
 // row (153 GB/s NVLink) leaves no room for a fixed cost; the low-latency kernels' fixed cost is
 // fitted to their EP8 dispatch with intra-node NVLink; the internode normal kernels' forwarding
 // rate per SM to their EP16 dispatch (43 GB/s in DeepEP's accounting with 24 SMs, 12 of them
@@ -66,23 +68,23 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // cost, with that rate, to its EP8 dispatch (77 us). Taken for every preset: the same libraries,
 // and no other GPU was measured.
 constexpr CommCosts kNcclHopper{
-    .protocols = {NcclProtocol{.efficiency = 0.5, .collective_call = 2.25_us, .p2p_call = 8.5_us},
+    .protocols = {NcclProtocol{.efficiency = 0.5, .collective_call = 1.5_us, .p2p_call = 8.25_us},
                   NcclProtocol{
-                      .efficiency = 120.0 / 128, .collective_call = 15.5_us, .p2p_call = 11.25_us},
-                  NcclProtocol{.efficiency = 1, .collective_call = 28.75_us, .p2p_call = 34.5_us}},
+                      .efficiency = 120.0 / 128, .collective_call = 14.5_us, .p2p_call = 11_us},
+                  NcclProtocol{.efficiency = 1, .collective_call = 14.5_us, .p2p_call = 11_us}},
     .ep_call = 0_us,
     .ep_low_latency_call = 0_us,
     .ep_low_latency_nvlink_call = 23.6_us,
     .ep_forward_rate_per_sm = 9.27_GBps,
     .ep_low_latency_rate = 1.0914,
-    .ring_all_gather = 0.695,
-    .ring_reduce_scatter = 0.695,
-    .ring_all_reduce = 0.905,
-    .tree_all_reduce = 0.820,
-    // Not measurable here (NVLink multicast is off on the lent
-    // machines): the ring's efficiency is assumed.
-    .nvls_all_reduce = 0.905,
-    .all_to_all = 0.845,
+    .all_gather_per_channel = 10.5_GBps,
+    .reduce_scatter_per_channel = 10.5_GBps,
+    .ring_all_reduce_per_channel = 13.5_GBps,
+    .tree_all_reduce_per_channel = 13.0_GBps,
+    // Not measurable here (NVLink multicast is off on the lent machines): the ring's at its 24
+    // channels on an H200 (24 x 13.5 / 366) is assumed.
+    .nvls_all_reduce = 0.885,
+    .all_to_all = 0.82,
     .nvls = true};
 
 CommCosts without_nvls(CommCosts c) {

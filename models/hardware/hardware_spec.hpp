@@ -51,9 +51,9 @@ struct NcclProtocol {
 };
 
 // What the communication libraries add to the links' time (models/calibration/README.md): a
-// fixed cost per call, and each NCCL algorithm's efficiency inside one NVLink domain (its payload
-// over what the bottleneck link could carry meanwhile with the Simple protocol; 1 across nodes,
-// where nothing was measured).
+// fixed cost per call and, inside one NVLink domain, what NCCL's channels can move: a
+// collective's rate is min(NVLink, channels x its rate per channel), the channels NCCL's own
+// rules give (sim/comm/nccl_tuner.hpp); across nodes, where nothing was measured, the links'.
 struct CommCosts {
   std::array<NcclProtocol, 3> protocols;  // LL, LL128, Simple
   core::Seconds ep_call;              // a DeepEP normal dispatch or combine kernel
@@ -65,12 +65,15 @@ struct CommCosts {
   // DeepEP's low-latency kernels (one message per token and expert): their rate against the
   // NIC's small-message rate (NicSpec::small_message_efficiency).
   double ep_low_latency_rate = 1;
-  double ring_all_gather = 1;         // also ring reduce-scatter, and direct all-gather
-  double ring_reduce_scatter = 1;
-  double ring_all_reduce = 1;  // also hierarchical all-reduce inside the node
-  double tree_all_reduce = 1;
-  double nvls_all_reduce = 1;
-  double all_to_all = 1;
+  // Payload per second one NCCL channel moves with the Simple protocol: ring (and direct)
+  // all-gather, ring reduce-scatter (also the phases of a hierarchical all-reduce inside the
+  // nodes), ring all-reduce, tree all-reduce.
+  core::BytesPerSecond all_gather_per_channel{1e15};
+  core::BytesPerSecond reduce_scatter_per_channel{1e15};
+  core::BytesPerSecond ring_all_reduce_per_channel{1e15};
+  core::BytesPerSecond tree_all_reduce_per_channel{1e15};
+  double nvls_all_reduce = 1;  // payload over what the links carry meanwhile
+  double all_to_all = 1;       // the same, for grouped point-to-point (no channel bound found)
   bool nvls = false;  // the NVSwitch reduces in the switch (NVLink SHARP: Hopper and later)
 };
 

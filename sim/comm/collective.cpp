@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+
+#include "sim/comm/nccl_tuner.hpp"
 
 namespace codesim::comm {
 namespace {
@@ -117,15 +120,94 @@ Transfer nvls_all_reduce(const CollectiveSpec& c, const topologies::Topology& t)
   return ring;
 }
 
-// The fixed cost of the call on its first phase, and each phase's efficiency where it stays
-// inside one node.
-void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
-               const topologies::Topology& t) {
-  const hardware::CommCosts& k = t.node_spec().comm;
+// The largest number of bytes one rank sends to one other in the call.
+core::Bytes largest_to_one_peer(const CollectiveSpec& c) {
+  if (c.kind == CollectiveKind::send) {
+    return c.size;
+  }
+  if (c.kind == CollectiveKind::all_to_all) {
+    return c.size / static_cast<double>(c.gpus.size());
+  }
+  core::Bytes most;
+  for (const auto& row : c.matrix) {
+    for (const auto& bytes : row) {
+      most = std::max(most, bytes);
+    }
+  }
+  return most;
+}
+
+// NCCL's rate inside one node for the collective's phase, with `protocol`, against the node's
+// NVLink: min(1, channels x the collective's rate per channel / NVLink) for collectives (NVLS:
+// its assumed efficiency), the link efficiency of grouped point-to-point for all-to-all.
+double efficiency_inside(const CollectiveSpec& c, const Transfer& phase,
+                         const topologies::NodeSpec& node, NcclProtocolId protocol) {
+  const hardware::CommCosts& k = node.comm;
   using K = CollectiveKind;
   using A = CollectiveAlgorithm;
+  core::BytesPerSecond per_channel;
+  switch (c.kind) {
+    case K::all_to_all:
+    case K::all_to_all_v:
+      return k.all_to_all;
+    case K::send:
+      return 1;
+    case K::all_gather:
+      per_channel = k.all_gather_per_channel;
+      break;
+    case K::reduce_scatter:
+      per_channel = k.reduce_scatter_per_channel;
+      break;
+    case K::all_reduce:
+      if (c.algorithm == A::nvls) {
+        return k.nvls_all_reduce;
+      }
+      per_channel = c.algorithm == A::tree   ? k.tree_all_reduce_per_channel
+                    : c.algorithm == A::ring ? k.ring_all_reduce_per_channel
+                    // hierarchical: its phases inside the nodes are a reduce-scatter and an
+                    // all-gather ring
+                    : phase.name == "reduce-scatter in nodes" ? k.reduce_scatter_per_channel
+                                                              : k.all_gather_per_channel;
+      break;
+  }
+  const int channels =
+      nccl_channels_at(node, c.algorithm, protocol, static_cast<int>(c.gpus.size()), c.size);
+  return std::min(1.0, channels * per_channel.value / node.nvlink_bandwidth.value);
+}
+
+bool inside_one_node(const Transfer& phase, const topologies::Topology& t) {
+  bool inside = true;
+  for (const auto& f : phase.flows) {
+    inside = inside && t.vertex(t.gpu(f.src)).node == t.vertex(t.gpu(f.dst)).node;
+  }
+  for (const int gpu : phase.every_pair.gpus) {
+    inside = inside && t.vertex(t.gpu(gpu)).node == t.vertex(t.gpu(phase.every_pair.gpus[0])).node;
+  }
+  return inside;
+}
+
+// The call's protocols and fixed cost on its first phase, the protocol NCCL runs, and each
+// phase's efficiency where it stays inside one node. Point-to-point calls take NCCL's
+// send/recv rule anywhere; a collective inside one node its tuner's choice; a collective across
+// nodes the fastest protocol (NCCL's inter-node tuning needs the NIC and PCIe graph it
+// searches, which codesim does not model).
+void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
+               const topologies::Topology& t) {
+  const topologies::NodeSpec& node = t.node_spec();
+  using K = CollectiveKind;
   const bool p2p = c.kind == K::all_to_all || c.kind == K::all_to_all_v || c.kind == K::send;
-  phases.front().calls = nccl_calls(k, p2p);
+  bool inside = true;
+  for (const auto& phase : phases) {
+    inside = inside && inside_one_node(phase, t);
+  }
+  std::optional<NcclProtocolId> protocol;
+  if (p2p) {
+    protocol = nccl_p2p_protocol(largest_to_one_peer(c));
+  } else if (inside) {
+    protocol = nccl_collective_protocol(node, c.kind, c.algorithm, static_cast<int>(c.gpus.size()),
+                                        c.size);
+  }
+  phases.front().calls = nccl_calls(node.comm, p2p);
   for (auto& phase : phases) {
     if (&phase != &phases.front()) {
       // The later phases of a hierarchical all-reduce: the same call, its costs paid once.
@@ -133,39 +215,13 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
         phase.calls.push_back({.efficiency = call.efficiency});
       }
     }
-    bool inside = true;
-    for (const auto& f : phase.flows) {
-      inside = inside && t.vertex(t.gpu(f.src)).node == t.vertex(t.gpu(f.dst)).node;
+    if (protocol) {
+      phase.chosen_call = static_cast<int>(*protocol);
     }
-    for (const int gpu : phase.every_pair.gpus) {
-      inside =
-          inside && t.vertex(t.gpu(gpu)).node == t.vertex(t.gpu(phase.every_pair.gpus[0])).node;
-    }
-    if (!inside) {
-      continue;
-    }
-    switch (c.kind) {
-      case K::all_to_all:
-      case K::all_to_all_v:
-        phase.efficiency = k.all_to_all;
-        break;
-      case K::all_gather:
-        phase.efficiency = k.ring_all_gather;
-        break;
-      case K::reduce_scatter:
-        phase.efficiency = k.ring_reduce_scatter;
-        break;
-      case K::all_reduce:
-        phase.efficiency = c.algorithm == A::tree   ? k.tree_all_reduce
-                           : c.algorithm == A::nvls ? k.nvls_all_reduce
-                           : c.algorithm == A::ring ? k.ring_all_reduce
-                           // hierarchical: its phases inside the nodes are a reduce-scatter
-                           // and an all-gather ring
-                           : phase.name == "reduce-scatter in nodes" ? k.ring_reduce_scatter
-                                                                     : k.ring_all_gather;
-        break;
-      case K::send:
-        break;
+    if (inside_one_node(phase, t)) {
+      // Across nodes nothing was measured: the links' rate.
+      phase.efficiency =
+          efficiency_inside(c, phase, node, protocol.value_or(NcclProtocolId::simple));
     }
   }
 }

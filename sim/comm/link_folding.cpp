@@ -76,6 +76,9 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
         out.call = static_cast<int>(i);
       }
     }
+    if (t.chosen_call >= 0) {
+      out.call = t.chosen_call;
+    }
     const auto& chosen = t.calls[static_cast<std::size_t>(out.call)];
     fixed_cost = chosen.fixed_cost.value;
     link_time /= chosen.efficiency;

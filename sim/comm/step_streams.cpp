@@ -6,6 +6,7 @@
 
 #include "sim/comm/algorithm_choice.hpp"
 #include "sim/comm/collective.hpp"
+#include "sim/comm/nccl_tuner.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text.hpp"
 
@@ -78,6 +79,7 @@ class Transfers {
         t.flows = {topologies::Flow{
             .src = first_gpu(c.from_rank), .dst = first_gpu(c.to_rank), .bytes = c.bytes}};
         t.calls = nccl_calls(topology_.node_spec().comm, true);
+        t.chosen_call = static_cast<int>(nccl_p2p_protocol(c.bytes));
         break;
       case CommKind::tp_all_gather:
       case CommKind::tp_reduce_scatter:

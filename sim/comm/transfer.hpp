@@ -30,6 +30,9 @@ struct Transfer {
     double efficiency = 1;
   };
   std::vector<Call> calls;
+  // The call the library itself picks (NCCL's tuner; sim/comm/nccl_tuner.hpp), an index in
+  // `calls`; -1: the least time.
+  int chosen_call = -1;
   // Payload over what the links could carry meanwhile (NCCL's protocol and channel overheads,
   // measured per collective): the links carry bytes / efficiency.
   double efficiency = 1;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tests/support/run_cli.hpp"
@@ -137,14 +138,14 @@ TEST(A2aCli, LowLatencyKernelsReachTheirOwnNodeThroughTheNicOrOverNvlink) {
 }
 
 TEST(CollectiveCli, RingAllReduceInANodeFollowsTheFormula) {
-  // t = c + 2 (p - 1) / p * S / (B e) + 2 (p - 1) alpha with B = 160 GB/s, alpha = 3.33 us (H800
-  // NVLink), c = 28.75 us per NCCL call with the Simple protocol (the fastest at 1 GB) and
-  // e = 0.905 the ring all-reduce's efficiency (both fitted on 2 H200); bus bandwidth = S / t *
-  // 2 (p - 1) / p.
+  // t = c + 2 (p - 1) / p * S / B + 2 (p - 1) alpha with B = 160 GB/s, alpha = 3.33 us (H800
+  // NVLink), c = 14.5 us per NCCL call with the Simple protocol (NCCL's choice at 1 GB; fitted on
+  // 2 H200); the ring's 16 channels at 13.5 GB/s would move 216 GB/s, so NVLink bounds it; bus
+  // bandwidth = S / t * 2 (p - 1) / p.
   const auto j = run_json("collective --kind all-reduce --algorithm ring --gpus 8 --sizes 1GB");
   EXPECT_EQ(j["algorithm"], "ring");
   EXPECT_EQ(j["results"][0]["algorithm"], "ring");
-  const double t = 28.75e-6 + 2.0 * 7 / 8 * 1e9 / (160e9 * 0.905) + 2 * 7 * 3.33e-6;
+  const double t = 14.5e-6 + 2.0 * 7 / 8 * 1e9 / 160e9 + 2 * 7 * 3.33e-6;
   const auto& r = j["results"][0];
   EXPECT_NEAR(r["time_us"].get<double>(), t * 1e6, 1e-6);
   EXPECT_NEAR(r["busbw_GBps"].get<double>(), 1e9 / t * 2 * 7 / 8 / 1e9, 1e-9);
@@ -157,10 +158,14 @@ TEST(CollectiveCli, NcclsChoiceIsReportedPerSize) {
   const auto node = run_json("collective --kind all-reduce --gpus 8 --sizes 4KB,1MB,1GB");
   EXPECT_EQ(node["algorithm"], "auto");
   EXPECT_EQ(node["results"][2]["algorithm"], "nvls");
-  // NCCL's protocol by size: LL (cheapest call, half the bandwidth) for a 4 KB call, Simple for
-  // 1 GB.
-  EXPECT_EQ(node["results"][0]["protocol"], "LL");
-  EXPECT_EQ(node["results"][2]["protocol"], "Simple");
+  EXPECT_EQ(node["results"][2]["protocol"], "Simple");  // NVLS has no other
+  // NCCL's protocol by size (its tuner, docs/model/nccl.md): a ring of 8 H800s runs LL for a 4 KB
+  // call (latency 6.6 + 14 x 0.6 us against Simple's 8.4 + 14 x 3.4) and Simple for 1 GB (LL's
+  // 80 GB/s of bus bandwidth, half the 8 rings x 20 GB/s, against Simple's 160).
+  const auto ring =
+      run_json("collective --kind all-reduce --algorithm ring --gpus 8 --sizes 4KB,1GB");
+  EXPECT_EQ(ring["results"][0]["protocol"], "LL");
+  EXPECT_EQ(ring["results"][1]["protocol"], "Simple");
   const auto ft2 =
       run_json("collective --kind all-reduce --gpus 32 --topology ft2 --radix 8 --sizes 1GB");
   const std::string chosen = ft2["results"][0]["algorithm"];
@@ -179,9 +184,10 @@ TEST(CollectiveCli, NcclsChoiceIsReportedPerSize) {
 TEST(CollectiveCli, TwoH200sWithinTheFitsErrorOnHeldOutSizes) {
   // models/calibration/h200x2/nccl_algos.json: NCCL on 2 H200, CUDA-graph timed. Every third size
   // (64 KiB, 2, 16, 128 MiB, 1 GiB) was kept out of tools/calibration/fit_nccl.py's fit; the
-  // model must predict them as that script reports: median |error| 7.9%, worst 49.6% (the
-  // 64 KiB all-to-all: send and all-to-all share one point-to-point call cost, and their small
-  // calls take 18.5 and 6.7 us).
+  // model must predict them as that script reports: from 1 MiB up (24 cases) median |error| 5.8%,
+  // worst 20.3% (the 2 MiB all-gather, NCCL's LL; issue 34 asks 8% and 20%); all 30 median 7.6%,
+  // worst 79.4% (the 64 KiB all-to-all: send and all-to-all share one point-to-point call cost,
+  // and their small calls take 18.5 and 6.7 us).
   std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200x2/nccl_algos.json");
   const auto measured = nlohmann::json::parse(in);
   const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
@@ -192,6 +198,7 @@ TEST(CollectiveCli, TwoH200sWithinTheFitsErrorOnHeldOutSizes) {
       {"ring", "all_reduce", "--kind all-reduce --algorithm ring"},
       {"tree", "all_reduce", "--kind all-reduce --algorithm tree"}};
   std::vector<double> errors;
+  std::vector<double> from_1mib;
   for (const auto& [config, op, flags] : cases) {
     const auto j = run_json("collective --hardware h200 --gpus 2 " + flags +
                             " --sizes 64KiB,2MiB,16MiB,128MiB,1GiB");
@@ -206,13 +213,24 @@ TEST(CollectiveCli, TwoH200sWithinTheFitsErrorOnHeldOutSizes) {
       }
       ASSERT_GT(time, 0) << config << " " << op << " " << size;
       errors.push_back(std::abs(j["results"][i++]["time_us"].get<double>() / time - 1));
+      if (size >= (1 << 20)) {
+        from_1mib.push_back(errors.back());
+      }
     }
   }
-  std::sort(errors.begin(), errors.end());
+  const auto median_and_worst = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return std::pair{(v[n / 2 - 1] + v[n / 2]) / 2, v.back()};
+  };
   ASSERT_EQ(errors.size(), 30U);
-  const double median = (errors[14] + errors[15]) / 2;
-  EXPECT_NEAR(median, 0.079, 0.002);
-  EXPECT_NEAR(errors.back(), 0.496, 0.002);
+  ASSERT_EQ(from_1mib.size(), 24U);
+  const auto [median, worst] = median_and_worst(errors);
+  EXPECT_NEAR(median, 0.076, 0.002);
+  EXPECT_NEAR(worst, 0.794, 0.002);
+  const auto [median_1mib, worst_1mib] = median_and_worst(from_1mib);
+  EXPECT_NEAR(median_1mib, 0.058, 0.002);
+  EXPECT_NEAR(worst_1mib, 0.203, 0.002);
 }
 
 TEST(CollectiveCli, SizesRunOneAfterTheOther) {

@@ -36,13 +36,13 @@ TEST(HardwareCatalog, PresetsMatchTheDatasheetTable) {
     const double nic_gbps = std::string(r.name) == "a100" ? 200 : 400;
     EXPECT_DOUBLE_EQ(h->nic.bandwidth.value, nic_gbps * 1e9 / 8) << r.name;
   }
-  // Achievable NVLink: DeepSeek's 160 GB/s on H800; 370 GB/s fitted to NCCL on 2 H200
+  // Achievable NVLink: DeepSeek's 160 GB/s on H800; 366 GB/s fitted to NCCL on 2 H200
   // (H100: the same NVLink 4); other generations the same fraction of their line rate.
   EXPECT_DOUBLE_EQ(find_preset("h800")->scale_up.bandwidth.value, 160e9);
-  EXPECT_DOUBLE_EQ(find_preset("h200")->scale_up.bandwidth.value, 370e9);
-  EXPECT_DOUBLE_EQ(find_preset("h100")->scale_up.bandwidth.value, 370e9);
-  EXPECT_DOUBLE_EQ(find_preset("b200")->scale_up.bandwidth.value, 900e9 * 370 / 450);
-  EXPECT_DOUBLE_EQ(find_preset("a100")->scale_up.bandwidth.value, 300e9 * 370 / 450);
+  EXPECT_DOUBLE_EQ(find_preset("h200")->scale_up.bandwidth.value, 366e9);
+  EXPECT_DOUBLE_EQ(find_preset("h100")->scale_up.bandwidth.value, 366e9);
+  EXPECT_DOUBLE_EQ(find_preset("b200")->scale_up.bandwidth.value, 900e9 * 366 / 450);
+  EXPECT_DOUBLE_EQ(find_preset("a100")->scale_up.bandwidth.value, 300e9 * 366 / 450);
   EXPECT_FALSE(find_preset("a100")->comm.nvls);  // NVLink SHARP came with Hopper's NVSwitch
   EXPECT_DOUBLE_EQ(find_preset("h800")->nic.small_message_efficiency, 0.8);  // 40 of 50 GB/s
   EXPECT_DOUBLE_EQ(find_preset("a100")->pcie_bandwidth.value, 32e9);  // PCIe Gen4 x16
