@@ -69,3 +69,34 @@ def eager_times(fn, inputs, repeats):
         torch.cuda.synchronize()
         times.append(ev[0].elapsed_time(ev[1]) * 1000.0)
     return times
+
+
+def run_cases(parts, result, path, budget_s, repeats):
+    """Times every (case, fn, args, launches) the `parts` yield as CUDA-graph replays (median of
+    `repeats`), into result["cases"] (a case that raises, or comes after `budget_s` seconds, into
+    result["skipped"] with why), rewriting `path` after each so a cut run keeps what it took."""
+    import json
+    import statistics
+    import time
+    start = time.time()
+    for part in parts:
+        for case, fn, fn_args, launches in part:
+            if time.time() - start > budget_s:
+                result["skipped"].append({**case, "why": "over budget"})
+                continue
+            try:
+                times = graph_times(fn, [fn_args], launches, repeats)
+                median = statistics.median(times)
+                result["cases"].append({**case, "time_us": median, "times_us": times,
+                                        "launches_per_replay": launches})
+                print(json.dumps({k: v for k, v in case.items() if k != "weight_bytes"}),
+                      f"{median:.1f} us", flush=True)
+            except Exception as e:  # noqa: BLE001 - a shape that fails is a result
+                result["skipped"].append({**case, "why": f"{type(e).__name__}: {str(e)[:200]}"})
+                print(json.dumps(case), "skipped:", type(e).__name__, str(e)[:120], flush=True)
+            finally:
+                torch.cuda.empty_cache()
+            with open(path, "w") as f:
+                json.dump(result, f, indent=1)
+    print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped, "
+          f"{time.time() - start:.0f} s")

@@ -19,17 +19,13 @@ Writes OUT/h200_decode.json: device facts, method, and per case its part, shape,
 (us) and every repeat. `--quick` runs a few cases of each part (a smoke test).
 """
 import argparse
-import json
-import math
 import os
-import statistics
-import time
 
 import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from h200_common import device_facts, graph_times
+from h200_common import device_facts, run_cases
 
 DEV = "cuda"
 BF16 = torch.bfloat16
@@ -40,10 +36,6 @@ KV_CAP_BYTES = 100e9
 BACKENDS = {"flash": SDPBackend.FLASH_ATTENTION, "efficient": SDPBackend.EFFICIENT_ATTENTION,
             "cudnn": SDPBackend.CUDNN_ATTENTION, "math": SDPBackend.MATH}
 
-
-def timed(fn, args, launches=1):
-    times = graph_times(fn, [args], launches, REPEATS)
-    return statistics.median(times), times
 
 
 def attention_cases(batches, contexts):
@@ -153,7 +145,6 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--budget-s", type=float, default=480)
     args = parser.parse_args()
-    start = time.time()
     batches = [1, 64] if args.quick else [1, 8, 32, 64, 128, 256]
     contexts = [1024] if args.quick else [1024, 2048, 4096, 8192]
     decode_grid = [(8, 1024)] if args.quick else [(b, c) for b in batches for c in contexts]
@@ -168,26 +159,7 @@ def main():
     path = os.path.join(args.out, "h200_decode.json")
     parts = [attention_cases(batches, contexts), gemm_cases(batches),
              model_cases(decode_grid, prefill_grid)]
-    for part in parts:
-        for case, fn, fn_args, launches in part:
-            if time.time() - start > args.budget_s:
-                result["skipped"].append({**case, "why": "over budget"})
-                continue
-            try:
-                median, times = timed(fn, fn_args, launches)
-                result["cases"].append({**case, "time_us": median, "times_us": times,
-                                        "launches_per_replay": launches})
-                print(json.dumps({k: v for k, v in case.items() if k != "weight_bytes"}),
-                      f"{median:.1f} us", flush=True)
-            except Exception as e:  # noqa: BLE001 - a backend that refuses a shape is a result
-                result["skipped"].append({**case, "why": f"{type(e).__name__}: {str(e)[:200]}"})
-                print(json.dumps(case), "skipped:", type(e).__name__, str(e)[:120], flush=True)
-            finally:
-                torch.cuda.empty_cache()
-            with open(path, "w") as f:
-                json.dump(result, f, indent=1)
-    print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped, "
-          f"{time.time() - start:.0f} s")
+    run_cases(parts, result, path, args.budget_s, REPEATS)
 
 
 if __name__ == "__main__":

@@ -26,16 +26,13 @@ Writes OUT/h200_moe_decode.json: device facts, method, and per case its part, sh
 (us) and every repeat. `--quick` runs a few cases of each part (a smoke test).
 """
 import argparse
-import json
 import math
 import os
-import statistics
-import time
 
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts, graph_times
+from h200_common import device_facts, run_cases
 from h200_layers import MoE
 
 DEV = "cuda"
@@ -52,10 +49,6 @@ MODELS = {
                     attention="gqa", experts=8, topk=2, expert_ffn=14336, shared=0, vocab=32000),
 }
 
-
-def timed(fn, args, launches=1):
-    times = graph_times(fn, [args], launches, REPEATS)
-    return statistics.median(times), times
 
 
 def w(*shape, fan_in=None):
@@ -260,7 +253,6 @@ def main():
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--budget-s", type=float, default=480)
     args = parser.parse_args()
-    start = time.time()
     batches = [1, 64] if args.quick else [1, 8, 32, 64, 128, 256]
     contexts = [1024] if args.quick else [1024, 2048, 4096, 8192]
     decode_grid = ([(8, 1024)] if args.quick else
@@ -276,26 +268,7 @@ def main():
     path = os.path.join(args.out, "h200_moe_decode.json")
     parts = [mla_attention_cases(batches, contexts),
              model_cases(args.models.split(","), decode_grid, prefill_grid)]
-    for part in parts:
-        for case, fn, fn_args, launches in part:
-            if time.time() - start > args.budget_s:
-                result["skipped"].append({**case, "why": "over budget"})
-                continue
-            try:
-                median, times = timed(fn, fn_args, launches)
-                result["cases"].append({**case, "time_us": median, "times_us": times,
-                                        "launches_per_replay": launches})
-                print(json.dumps({k: v for k, v in case.items() if k != "weight_bytes"}),
-                      f"{median:.1f} us", flush=True)
-            except Exception as e:  # noqa: BLE001 - a shape that fails is a result
-                result["skipped"].append({**case, "why": f"{type(e).__name__}: {str(e)[:200]}"})
-                print(json.dumps(case), "skipped:", type(e).__name__, str(e)[:120], flush=True)
-            finally:
-                torch.cuda.empty_cache()
-            with open(path, "w") as f:
-                json.dump(result, f, indent=1)
-    print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped, "
-          f"{time.time() - start:.0f} s")
+    run_cases(parts, result, path, args.budget_s, REPEATS)
 
 
 if __name__ == "__main__":
