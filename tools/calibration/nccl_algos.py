@@ -3,7 +3,10 @@
 
 Run on the lent machine (tool `device`): python3 tools/calibration/nccl_algos.py --out DIR
 Writes DIR/nccl_algos.json: machine facts, then per configuration (NCCL_ALGO unset = NCCL's own
-choice, Ring, Tree), operation and size the time of one call.
+choice, Ring, Tree), operation and size the time of one call. With --forced (issue 34, not yet
+run): DIR/nccl_forced.json, ring all-reduce and all-gather of 1 MiB - 1 GiB with NCCL_PROTO and
+NCCL_MIN/MAX_NCHANNELS forced (LL, LL128, Simple x 2-24 channels), and NCCL's INFO log of its
+channel search and tuning in DIR/nccl_debug.<pid>.log.
 
 Timing: each measurement captures k calls of the operation back to back into one CUDA graph (so
 no host launch gap sits between them), replays it once to warm up, then times R replays between
@@ -42,6 +45,15 @@ CONFIGS = [
      "ops": ["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send", "sendrecv"]},
     {"name": "ring", "algo": "Ring", "ops": ["all_reduce", "all_gather", "reduce_scatter"]},
     {"name": "tree", "algo": "Tree", "ops": ["all_reduce"]},
+]
+# --forced (issue 34: the channel model's terms one at a time): ring all-reduce and all-gather
+# with NCCL's protocol and channel count forced, 1 MiB - 1 GiB.
+FORCED_SIZES = [(1 << 20) << i for i in range(0, 11, 2)]
+FORCED_CONFIGS = [
+    {"name": f"ring_{proto}_{ch}ch", "algo": "Ring", "ops": ["all_reduce", "all_gather"],
+     "env": {"NCCL_PROTO": proto, "NCCL_MIN_NCHANNELS": str(ch), "NCCL_MAX_NCHANNELS": str(ch)},
+     "sizes": FORCED_SIZES}
+    for proto in ("LL", "LL128", "Simple") for ch in (2, 4, 8, 16, 24)
 ]
 
 
@@ -122,6 +134,9 @@ def worker(rank, n, config, port, queue):
         os.environ["NCCL_ALGO"] = config["algo"]
     else:
         os.environ.pop("NCCL_ALGO", None)
+    for key in ("NCCL_PROTO", "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"):
+        os.environ.pop(key, None)
+    os.environ.update(config.get("env", {}))
     torch.cuda.set_device(rank)
     dist.init_process_group("nccl", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
                             world_size=n, device_id=torch.device(f"cuda:{rank}"))
@@ -129,7 +144,7 @@ def worker(rank, n, config, port, queue):
     stream = torch.cuda.Stream()
     results = []
     for op in config["ops"]:
-        for size in SIZES:
+        for size in config.get("sizes", SIZES):
             fn, factor = operation(op, rank, n, size, dev)
             k = calls_per_graph(size)
             method = "graph"
@@ -162,11 +177,21 @@ def worker(rank, n, config, port, queue):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
+    p.add_argument("--forced", action="store_true",
+                   help="protocol and channel count forced (nccl_forced.json), with NCCL's "
+                        "INFO log of its channels and tuning (nccl_debug.<pid>.log)")
     args = p.parse_args()
+    configs = FORCED_CONFIGS if args.forced else CONFIGS
+    name = "nccl_forced.json" if args.forced else "nccl_algos.json"
+    if args.forced:
+        os.makedirs(args.out, exist_ok=True)
+        os.environ["NCCL_DEBUG"] = "INFO"
+        os.environ["NCCL_DEBUG_SUBSYS"] = "INIT,GRAPH,TUNING,ENV"
+        os.environ["NCCL_DEBUG_FILE"] = os.path.join(args.out, "nccl_debug.%p.log")
     n = torch.cuda.device_count()
     ctx = mp.get_context("spawn")
     results = []
-    for i, config in enumerate(CONFIGS):
+    for i, config in enumerate(configs):
         queue = ctx.Queue()
         procs = [ctx.Process(target=worker, args=(r, n, config, 29600 + i, queue))
                  for r in range(n)]
@@ -197,7 +222,7 @@ def main():
         "results": results,
     }
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "nccl_algos.json"), "w") as f:
+    with open(os.path.join(args.out, name), "w") as f:
         json.dump(out, f, indent=1)
     print(f"{out['gpu']} x{n}, driver {out['driver']}, NCCL {out['nccl']}, torch {out['torch']}")
 
