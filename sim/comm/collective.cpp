@@ -196,10 +196,11 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
   const topologies::NodeSpec& node = t.node_spec();
   using K = CollectiveKind;
   const bool p2p = c.kind == K::all_to_all || c.kind == K::all_to_all_v || c.kind == K::send;
-  bool inside = true;
+  std::vector<bool> in_node;
   for (const auto& phase : phases) {
-    inside = inside && inside_one_node(phase, t);
+    in_node.push_back(inside_one_node(phase, t));
   }
+  const bool inside = std::ranges::all_of(in_node, [](bool b) { return b; });
   std::optional<NcclProtocolId> protocol;
   if (p2p) {
     protocol = nccl_p2p_protocol(largest_to_one_peer(c));
@@ -208,8 +209,9 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
                                         c.size);
   }
   phases.front().calls = nccl_calls(node.comm, p2p);
-  for (auto& phase : phases) {
-    if (&phase != &phases.front()) {
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    Transfer& phase = phases[i];
+    if (i > 0) {
       // The later phases of a hierarchical all-reduce: the same call, its costs paid once.
       for (const auto& call : phases.front().calls) {
         phase.calls.push_back({.efficiency = call.efficiency});
@@ -218,8 +220,10 @@ void add_costs(std::vector<Transfer>& phases, const CollectiveSpec& c,
     if (protocol) {
       phase.chosen_call = static_cast<int>(*protocol);
     }
-    if (inside_one_node(phase, t)) {
-      // Across nodes nothing was measured: the links' rate.
+    if (in_node[i]) {
+      // Across nodes nothing was measured: the links' rate. (A hierarchical call spanning
+      // nodes runs the least-time protocol; its phases inside the nodes count Simple's channels,
+      // all of them from 1 MiB.)
       phase.efficiency =
           efficiency_inside(c, phase, node, protocol.value_or(NcclProtocolId::simple));
     }

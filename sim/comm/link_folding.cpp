@@ -67,17 +67,18 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
   }
   double fixed_cost = 0;
   if (!t.calls.empty()) {
-    double best = -1;
-    for (std::size_t i = 0; i < t.calls.size(); ++i) {
-      const auto& c = t.calls[i];
-      const double time = c.fixed_cost.value + t.repeat * link_time / c.efficiency;
-      if (best < 0 || time < best) {
-        best = time;
-        out.call = static_cast<int>(i);
-      }
-    }
     if (t.chosen_call >= 0) {
       out.call = t.chosen_call;
+    } else {
+      double best = -1;
+      for (std::size_t i = 0; i < t.calls.size(); ++i) {
+        const auto& c = t.calls[i];
+        const double time = c.fixed_cost.value + t.repeat * link_time / c.efficiency;
+        if (best < 0 || time < best) {
+          best = time;
+          out.call = static_cast<int>(i);
+        }
+      }
     }
     const auto& chosen = t.calls[static_cast<std::size_t>(out.call)];
     fixed_cost = chosen.fixed_cost.value;

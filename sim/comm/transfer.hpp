@@ -22,9 +22,9 @@ struct Transfer {
   // pays its depth up and down once, whatever it carries.
   int latency_steps = 0;
   // The ways the library can make the call (NCCL's protocols; one for a DeepEP kernel), each a
-  // fixed cost (launch, setup) and the fraction of the bytes it moves that is payload: the one
-  // whose fixed cost + time alone is least is used (as NCCL picks a protocol). Empty: nothing
-  // added.
+  // fixed cost (launch, setup) and the fraction of the bytes it moves that is payload: the
+  // library's own pick (chosen_call) where it is given, else the one whose fixed cost + time
+  // alone is least. Empty: nothing added.
   struct Call {
     core::Seconds fixed_cost;
     double efficiency = 1;
