@@ -5,7 +5,9 @@
 // GEMMs (C[m,n] = A[m,k] B[k,n]; grouped expert GEMMs: grouped_gemm.hpp):
 //   tiles  = batch x ceil(m / tm) ceil(n / tn), the best of 128x128, 128x64, 64x128
 //   compute = FLOPs / (dtype peak x SM share x e_dtype x tiles / (waves x SMs) x k / (k + k0))
-//   memory  = bytes / (HBM x e_mem_dtype x min(1, tiles / SMs))   (few tiles: few SMs load)
+//   splits  = max(1, floor(k / k_split_dtype))   (cuBLAS splits K across SMs when tiles are few;
+//             BF16 only: the FP8 kernels timed did not)
+//   memory  = bytes / (HBM x e_mem_dtype x min(1, tiles x splits / SMs))   (few: few SMs load)
 //   time    = max(compute, memory) + fixed cost
 // A plain BF16 GEMM whose contiguous dimensions (k and n of row-major A[m, k] B[k, n]) are not
 // both multiples of 8 runs cuBLAS's fallback kernels: its compute efficiency is multiplied by the
@@ -102,6 +104,12 @@ struct CostParams {
   // GEMMs bound by their operands (small m, as in decode): fraction of HBM bandwidth.
   double gemm_memory_efficiency_bf16;
   double gemm_memory_efficiency_fp8;
+  // K elements per split-K slice when the loads are spread over SMs (0: K is not split).
+  double gemm_k_split_bf16;
+  double gemm_k_split_fp8;
+  // The narrowest N tile the FP8 GEMM library picks to fill the SMs when M is small, 64 rows
+  // high (0: none narrower than 64; DeepGEMM's 16).
+  double gemm_fp8_narrow_tile_n = 0;
   // BF16 GEMMs whose contiguous dimensions are multiples of 4 but not 8, and of neither: factor
   // on the compute efficiency (cuBLAS's fallback kernels).
   double gemm_align4_factor;

@@ -2,6 +2,7 @@
 #include "sim/study/inference.hpp"
 
 #include <algorithm>
+#include <variant>
 
 #include "models/kernels/batch_routing.hpp"
 #include "models/llm/analytics.hpp"
@@ -34,12 +35,11 @@ double channel_bytes(WirePrecision p) {
   return 2;
 }
 
-// FP8 inference weights, as DeepSeek serves V3.
-constexpr double kInferenceWeightBytes = 1;
-
 // Weights one GPU holds: its share of everything but the routed experts (attention split over
-// the TP group), plus the routed experts it hosts.
+// the TP group), plus the routed experts it hosts; one byte per parameter with FP8 GEMMs (as
+// DeepSeek serves V3), two with BF16.
 core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
+  const double bytes = s.workload.precision.gemm == config::GemmPrecision::fp8 ? 1.0 : 2.0;
   const auto& m = s.model.spec;
   const llm::ModelAnalytics a = llm::analyze(m, s.workload.seq_len);
   const int moe_layers = m.moe ? m.layers - m.dense_layers : 0;
@@ -47,7 +47,7 @@ core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
   const double routed = m.moe ? expert * m.moe->routed_experts * moe_layers : 0.0;
   return core::Bytes(
       ((a.params_total - routed) / s.parallelism.tp + expert * experts_per_gpu * moe_layers) *
-      kInferenceWeightBytes);
+      bytes);
 }
 
 void bound_step(const Scenario& s, metrics::InferenceResult& r) {
@@ -117,14 +117,31 @@ double ep_round(const Scenario& s, metrics::InferenceResult& r, double shared_sc
   return *std::max_element(load.begin(), load.end()) * shared_scale;
 }
 
-std::string bound_by(const metrics::InferenceResult& r, const workload::LayerPieces& pieces) {
+std::string bound_by(const Scenario& s, const metrics::InferenceResult& r,
+                     const workload::LayerPieces& pieces) {
   if (r.comm_busy >= r.compute_busy) {
     return "communication (dispatch + combine busy " + core::fixed(100 * r.comm_busy, 0) +
            "% of the step)";
   }
-  const bool attention = pieces.attention >= pieces.moe;
-  return std::string("compute: ") + (attention ? "attention" : "experts") + " (" +
-         (attention ? pieces.attention_bound : pieces.moe_bound) + "-bound)";
+  const bool moe = s.model.spec.moe.has_value();
+  const core::Seconds ffn = moe ? pieces.moe : pieces.dense_mlp;
+  const bool attention = pieces.attention >= ffn;
+  return std::string("compute: ") + (attention ? "attention" : (moe ? "experts" : "FFN")) + " (" +
+         (attention ? pieces.attention_bound : pieces.moe_bound) + ")";
+}
+
+// The decode attention kernel the scenario's stack runs for its model's attention.
+std::string decode_kernel_name(const Scenario& s) {
+  const bool mla = std::holds_alternative<llm::MlaSpec>(s.model.spec.attention);
+  switch (s.software.stack) {
+    case workload::SoftwareStack::deepseek:
+      return mla ? "FlashMLA at its published H800 rates" : "cuDNN SDPA";
+    case workload::SoftwareStack::fused:
+      return mla ? "absorbed MLA, score kernels fused (assumed)" : "cuDNN SDPA";
+    case workload::SoftwareStack::pytorch:
+      break;
+  }
+  return mla ? "absorbed MLA as PyTorch ops" : "cuDNN SDPA";
 }
 
 // `experts_per_gpu`: routed and redundant experts each GPU of the EP group hosts.
@@ -139,8 +156,8 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   const double shared_scale = decode && in.shared_expert_routed && m.moe && topk > 0
                                   ? static_cast<double>(topk + m.moe->shared_experts) / topk
                                   : 1.0;
-  const double busiest_expert_tokens =
-      m.moe && s.parallelism.ep > 1 ? ep_round(s, r, shared_scale, budget) : 0.0;
+  const bool expert_parallel = m.moe && s.parallelism.ep > 1;
+  const double busiest_expert_tokens = expert_parallel ? ep_round(s, r, shared_scale, budget) : 0.0;
   const workload::InferenceSpec spec{
       .model = &m,
       .gpu = s.hardware.spec.gpu,
@@ -150,7 +167,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
       .tp = s.parallelism.tp,
       .experts_per_gpu = std::max(1, experts_per_gpu),
       .expert_tokens = busiest_expert_tokens,
-      .shared_expert = !decode,
+      .shared_expert = !(decode && in.shared_expert_routed),
       .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
       .held_sms = decode ? 0 : s.hardware.comm_sms,
       .pieces = workload::stack_profile(
@@ -162,33 +179,35 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   const auto o = workload::overlap_step(pieces, {.dispatch = r.dispatch,
                                                  .combine = r.combine,
                                                  .layers = m.layers,
-                                                 .dense_layers = m.dense_layers,
+                                                 .dense_layers = m.moe ? m.dense_layers : m.layers,
                                                  .micro_batches = in.micro_batches});
   r.step_time = o.step;
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
-  r.bound_by = bound_by(r, pieces);
+  r.bound_by = bound_by(s, r, pieces);
   for (const auto& note :
        workload::piece_model_notes(spec.pieces, s.hardware.spec.gpu)) {
     r.notes.push_back(note);
   }
   if (decode) {
-    r.notes.push_back({core::NoteKind::method,
-                       "decode's core attention by its FLOPs and the KV cache it reads (BF16)"});
+    r.notes.push_back(
+        {core::NoteKind::method, "decode attention by shape with the stack's kernel (" +
+                                     decode_kernel_name(s) + ") over the KV cache (BF16)"});
   }
-  r.notes.push_back({core::NoteKind::method,
-                     "dispatch and combine of one micro-batch simulated on SimGrid over the EP" +
-                         std::to_string(s.parallelism.ep) + " group (" +
-                         std::string(config::enum_name(s.routing.dispatch)) + ")"});
+  if (expert_parallel) {
+    r.notes.push_back({core::NoteKind::method,
+                       "dispatch and combine of one micro-batch simulated on SimGrid over the EP" +
+                           std::to_string(s.parallelism.ep) + " group (" +
+                           std::string(config::enum_name(s.routing.dispatch)) + ")"});
+  }
   if (shared_scale != 1.0) {
     r.notes.push_back({core::NoteKind::estimated,
                        "shared expert as a routed one: dispatch, combine and the busiest GPU's "
                        "expert tokens scaled by " +
                            core::fixed(shared_scale, 3)});
   }
-  r.notes.push_back({core::NoteKind::omitted,
-                     "attention TP collectives, embedding and output head, and the MTP draft's "
-                     "own compute"});
+  r.notes.push_back(
+      {core::NoteKind::omitted, "attention TP collectives and the MTP draft's own compute"});
 }
 
 // Decode: TPOT with MTP, output tokens per second and the KV cache of every request; prefill:
@@ -221,9 +240,6 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
 metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& budget) {
   const auto& in = s.inference;
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
-  if (!s.model.spec.moe) {
-    config::scenario_error(s, "model", "inference steps are modelled for MoE models only");
-  }
   metrics::InferenceResult r;
   r.scenario = s.name;
   r.phase = s.workload.kind == config::WorkloadKind::prefill ? metrics::InferencePhase::prefill
@@ -238,7 +254,8 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   r.micro_batches = shape.micro_batches;
   r.tokens_per_micro_batch = shape.tokens_per_gpu();
   r.context_len = decode ? in.context_len : s.workload.seq_len;
-  const int experts_per_gpu = (s.model.spec.moe->routed_experts + in.redundant_experts) / shape.ep;
+  const int experts_per_gpu =
+      s.model.spec.moe ? (s.model.spec.moe->routed_experts + in.redundant_experts) / shape.ep : 0;
   if (in.mode == config::InferenceMode::bound) {
     bound_step(s, r);
   } else {

@@ -1,14 +1,12 @@
-// Inference pieces from the kernel model (decode: its GEMMs and the core attention by FLOPs and
-// KV bytes; prefill: the training forward pieces), the two-resource overlap of micro-batches, and
-// the ISCA bound.
+// Inference pieces from the kernel model (the forward pieces' kernels; decode's attention core by
+// its kernel and shape), the two-resource overlap of micro-batches, and the ISCA bound.
 #include "sim/workload/inference.hpp"
 
 #include <algorithm>
-#include <variant>
+#include <cmath>
 #include <vector>
 
 #include "models/cost/kernel_cost.hpp"
-#include "models/llm/layer_ops.hpp"
 #include "sim/workload/piece_model.hpp"
 
 namespace codesim::workload {
@@ -18,130 +16,81 @@ using cost::DType;
 using cost::KernelClass;
 using cost::KernelShape;
 
-// Attention weights of one layer: its GEMMs' (projections in and out; norms are negligible).
-double attention_params(const llm::LlmSpec& m) {
-  double params = 0;
-  for (const auto& op : llm::attention_ops(m, llm::OpShape{})) {
-    params += op.op_class == llm::OpClass::gemm ? op.params : 0.0;
+// Experts `pairs` token-expert pairs reach among `n`, routing uniform: n (1 - (1 - 1/n)^pairs),
+// rounded, at least one. A decode batch of a few tokens reads only the experts it reaches.
+double experts_reached(double n, double pairs) {
+  return std::max(1.0, std::round(n * (1.0 - std::pow(1.0 - 1.0 / n, pairs))));
+}
+
+// The GPU's kernels' setting: the TP group's tokens (sequence parallel), decode's cache, and the
+// rows of the experts it hosts (the busiest GPU's pairs from the EP round, or the group's tokens
+// x top-k) spread over the experts they reach.
+KernelContext kernel_context(const InferenceSpec& s) {
+  const bool decode = s.phase == InferencePhase::decode;
+  KernelContext k{.tokens = s.tokens * s.tp,
+                  .seq_len = decode ? 1 : s.context_len,
+                  .fp8_gemm = s.fp8_gemm,
+                  .tp = s.tp,
+                  .sequence_parallel = true,
+                  .decode_context = decode ? s.context_len : 0,
+                  .shared_experts = s.shared_expert};
+  if (s.model->moe) {
+    const double own_pairs = s.expert_tokens > 0
+                                 ? s.expert_tokens
+                                 : static_cast<double>(s.tokens) * s.model->moe->activated_experts;
+    const double reached = experts_reached(s.experts_per_gpu, own_pairs);
+    // KernelContext splits the rows over the TP group (sequence parallelism).
+    k.expert_rows.assign(static_cast<std::size_t>(reached), own_pairs * s.tp / reached);
   }
-  return params;
+  return k;
 }
 
-// Core attention of one decoded token against a context of `ctx` tokens, per head: FLOPs, and
-// the KV-cache bytes it reads per request (BF16).
-struct DecodeCore {
-  double flops_per_head_token = 0;
-  double kv_bytes_per_context_token = 0;
-};
+PieceCost piece(const InferenceSpec& s, PieceKind kind, bool dense_layer) {
+  const PieceContext context{
+      .model = s.model, .gpu = s.gpu, .kernels = kernel_context(s), .held_sms = s.held_sms};
+  return piece_cost(s.pieces, context, {kind, Pass::forward}, dense_layer);
+}
 
-DecodeCore decode_core(const llm::LlmSpec& m) {
-  if (const auto* mla = std::get_if<llm::MlaSpec>(&m.attention)) {
-    // Absorbed MLA: scores over the latent plus the RoPE part, values over the latent.
-    return {2.0 * (2.0 * mla->kv_lora_rank + mla->qk_rope_head_dim),
-            2.0 * (mla->kv_lora_rank + mla->qk_rope_head_dim)};
+std::string bound_of(const PieceCost& c) {
+  return c.memory > c.gemm + c.attention ? "memory-bound kernels" : "matrix and attention";
+}
+
+// The output head: every decoded token, or the last token of each prompt; sampling reads the
+// logits once more.
+core::Seconds head(const InferenceSpec& s) {
+  InferenceSpec last = s;
+  if (s.phase == InferencePhase::prefill) {
+    last.tokens = std::max(1, s.tokens / std::max(1, s.context_len));
   }
-  const auto& g = std::get<llm::GqaSpec>(m.attention);
-  return {2.0 * 2.0 * g.head_dim, 2.0 * 2.0 * g.kv_heads * g.head_dim};
-}
-
-cost::KernelCost gemm(const InferenceSpec& s, KernelClass kind, double m, double n, double k,
-                      double batch) {
-  KernelShape shape{.kind = kind,
-                    .dtype = s.fp8_gemm ? DType::fp8 : DType::bf16,
-                    .m = m,
-                    .n = n,
-                    .k = k,
-                    .batch = batch};
-  return cost::predict(shape, s.gpu, s.gpu.sms - s.held_sms, s.pieces.params.kernel);
-}
-
-// The busiest GPU's experts: each takes an equal share of its token-expert pairs.
-KernelContext kernel_context(const InferenceSpec& s, int tokens) {
-  const double per_expert = std::max(1.0, s.expert_tokens / s.experts_per_gpu);
-  return {.tokens = tokens,
-          .seq_len = s.context_len,
-          .fp8_gemm = s.fp8_gemm,
-          .expert_rows = std::vector<double>(static_cast<std::size_t>(s.experts_per_gpu), per_expert)};
-}
-
-// A forward piece's setting at `tokens` tokens on the spec's GPU, less the SMs held.
-PieceContext piece_context(const InferenceSpec& s, int tokens) {
-  return {
-      .model = s.model, .gpu = s.gpu, .kernels = kernel_context(s, tokens), .held_sms = s.held_sms};
-}
-
-// The memory-bound kernels (norms, casts, activations, rotary, permutes) of a forward piece.
-// (Decode prices its GEMMs and core attention itself, so only this part of the piece is kept.)
-core::Seconds memory_kernels(const InferenceSpec& s, PieceKind kind, int layer, int tokens) {
-  return piece_cost(s.pieces, piece_context(s, tokens), {kind, Pass::forward},
-                    !s.model->is_moe_layer(layer))
-      .memory;
-}
-
-LayerPieces decode_pieces(const InferenceSpec& s) {
-  const auto& m = *s.model;
-  const int moe_layer = m.moe ? m.dense_layers : 0;
-  LayerPieces p;
-  // Projections: the TP group's tokens through this GPU's share of the weights.
-  const double group_tokens = static_cast<double>(s.tokens) * s.tp;
-  const double params = attention_params(m) / s.tp;
-  const auto projections = gemm(s, KernelClass::gemm, group_tokens, params / m.hidden, m.hidden, 1);
-  // Core attention over the GPU's own requests, every head (sequence parallel: the KV cache of a
-  // request lives on one GPU of its TP group).
-  const DecodeCore core = decode_core(m);
-  const double own = s.tokens;
-  KernelShape attention{.kind = KernelClass::attention_forward, .dtype = DType::bf16};
-  attention.flops = core::Flops(own * m.heads * s.context_len * core.flops_per_head_token);
-  attention.bytes = core::Bytes(own * s.context_len * core.kv_bytes_per_context_token);
-  const auto core_cost = cost::predict(attention, s.gpu, s.gpu.sms - s.held_sms,
-                                       s.pieces.params.kernel);
-  p.attention = projections.time + core_cost.time +
-                memory_kernels(s, PieceKind::attention, moe_layer, s.tokens);
-  p.attention_bound = core_cost.time > projections.time ? core_cost.bound : projections.bound;
-  const double ffn = m.ffn_inter_dim;
-  p.dense_mlp = gemm(s, KernelClass::gemm, s.tokens, 2 * ffn, m.hidden, 1).time +
-                gemm(s, KernelClass::gemm, s.tokens, m.hidden, ffn, 1).time +
-                memory_kernels(s, PieceKind::mlp, 0, s.tokens);
-  if (m.moe) {
-    const double inter = m.moe->expert_inter_dim;
-    const double per_expert = std::max(1.0, s.expert_tokens / s.experts_per_gpu);
-    const auto up =
-        gemm(s, KernelClass::grouped_gemm, per_expert, 2 * inter, m.hidden, s.experts_per_gpu);
-    const auto down =
-        gemm(s, KernelClass::grouped_gemm, per_expert, m.hidden, inter, s.experts_per_gpu);
-    p.moe = up.time + down.time + memory_kernels(s, PieceKind::mlp, moe_layer, s.tokens);
-    p.moe_bound = up.bound;
-    if (s.shared_expert && m.moe->shared_experts > 0) {
-      const double shared = inter * m.moe->shared_experts;
-      p.moe += gemm(s, KernelClass::gemm, s.tokens, 2 * shared, m.hidden, 1).time +
-               gemm(s, KernelClass::gemm, s.tokens, m.hidden, shared, 1).time;
-    }
+  core::Seconds t = piece(last, PieceKind::head, true).total;
+  if (s.sampling) {
+    // The TP group's tokens x its share of the vocabulary = the GPU's own tokens' logits.
+    const double logits = static_cast<double>(last.tokens) * s.model->vocab;
+    t += cost::predict({.kind = KernelClass::elementwise, .bytes = core::Bytes(logits * 2.0 * 2.0)},
+                       s.gpu, s.gpu.sms - s.held_sms, s.pieces.params.kernel)
+             .time;
   }
-  return p;
-}
-
-LayerPieces prefill_pieces(const InferenceSpec& s) {
-  const PieceContext context = piece_context(s, s.tokens);
-  // A piece's time, and whether its memory-bound kernels outweigh its matrix work.
-  auto piece = [&](PieceKind kind, int layer, std::string& bound) {
-    const PieceCost c =
-        piece_cost(s.pieces, context, {kind, Pass::forward}, !s.model->is_moe_layer(layer));
-    bound = c.memory > c.gemm + c.attention ? "memory" : "compute";
-    return c.total;
-  };
-  const int moe_layer = s.model->moe ? s.model->dense_layers : 0;
-  LayerPieces p;
-  std::string dense_bound;
-  p.attention = piece(PieceKind::attention, moe_layer, p.attention_bound);
-  p.dense_mlp = piece(PieceKind::mlp, 0, dense_bound);
-  p.moe = s.model->moe ? piece(PieceKind::mlp, moe_layer, p.moe_bound) : core::Seconds(0);
-  return p;
+  return t;
 }
 
 }  // namespace
 
 LayerPieces inference_pieces(const InferenceSpec& s) {
-  return s.phase == InferencePhase::decode ? decode_pieces(s) : prefill_pieces(s);
+  LayerPieces p;
+  const bool moe = s.model->moe.has_value();
+  const PieceCost attention = piece(s, PieceKind::attention, !moe);
+  p.attention = attention.total;
+  p.attention_bound = bound_of(attention);
+  const PieceCost dense = piece(s, PieceKind::mlp, true);
+  p.dense_mlp = dense.total;
+  p.moe_bound = bound_of(dense);
+  if (moe) {
+    const PieceCost experts = piece(s, PieceKind::mlp, false);
+    p.moe = experts.total;
+    p.moe_bound = bound_of(experts);
+  }
+  p.head = head(s);
+  return p;
 }
 
 OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
@@ -190,7 +139,13 @@ OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
     ready[pick] = free_at[piece.on] = start + piece.time;
     (piece.on == compute ? r.compute_busy : r.comm_busy) += core::Seconds(piece.time);
   }
-  r.step = core::Seconds(*std::max_element(ready.begin(), ready.end()));
+  // Each micro-batch's output head after its last layer.
+  double end = 0;
+  for (std::size_t mb = 0; mb < mbs; ++mb) {
+    end = std::max(end, free_at[compute] = std::max(ready[mb], free_at[compute]) + p.head.value);
+    r.compute_busy += p.head;
+  }
+  r.step = core::Seconds(end);
   return r;
 }
 

@@ -1,5 +1,5 @@
-// Prefill and decode steps on one GPU of an expert-parallel deployment (docs/model/deepseek-v3.md
-// §8), and DeepSeek's ISCA 2025 §2.3.2 upper bound on decode speed.
+// Prefill and decode steps on one GPU, dense or expert-parallel (docs/model/inference.md;
+// docs/model/deepseek-v3.md §8), and DeepSeek's ISCA 2025 §2.3.2 upper bound on decode speed.
 //
 // Per layer and micro-batch a GPU runs attention (attention TP with sequence parallelism: the TP
 // group's tokens through the GPU's share of the projection weights, and the core attention of
@@ -8,12 +8,14 @@
 // micro-batches alternate so that one's attention runs while another's tokens travel: the step is
 // list-scheduled on two resources, the GPU's compute and its communication (DeepEP's low-latency
 // kernels and hook-based overlap hold no SMs in decode; in prefill the normal kernels hold
-// comm_sms, which the compute pieces lose).
+// comm_sms, which the compute pieces lose). A dense layer runs its FFN instead; each micro-batch
+// ends with the output head (prefill: the last token of each prompt) and sampling.
 //
-// Pieces come from the kernel model (sim/workload/piece_model.hpp): prefill's are the training
-// forward pieces' kernels; decode's are its GEMMs (at tens of requests per GPU the weight reads
-// bound them), the core attention by FLOPs and KV-cache bytes, and the pieces' memory-bound
-// kernels, each with its fixed cost.
+// Pieces are the forward pieces' kernels as the software stack runs them
+// (sim/workload/piece_model.hpp); decode's attention core is decode attention by shape, with the
+// stack's kernel (models/cost/decode_attention.hpp), after writing the new token into the cache.
+// The routed experts' rows go to the experts they reach (n (1 - (1 - 1/n)^pairs) of the n a GPU
+// hosts, routing uniform): a small decode batch reads only those experts' weights.
 #pragma once
 
 #include <string>
@@ -37,7 +39,8 @@ struct InferenceSpec {
   int tp = 1;                 // attention tensor parallelism (decode: the TP group's requests)
   int experts_per_gpu = 1;    // routed (and redundant) experts hosted per GPU
   double expert_tokens = 0;   // token-expert pairs the busiest GPU's experts take per micro-batch
-  bool shared_expert = true;  // the GPU runs the shared expert on its own tokens (prefill)
+  bool shared_expert = true;  // the shared experts run on the GPU's tokens (else as routed ones)
+  bool sampling = true;       // a sampling kernel reads the logits (else the step ends at them)
   bool fp8_gemm = true;
   int held_sms = 0;  // SMs the communication kernels hold while compute runs
   PieceModel pieces = deepseek_profile();  // the software stack's kernel costs
@@ -47,8 +50,9 @@ struct LayerPieces {
   core::Seconds attention;      // projections, core attention, norms
   core::Seconds dense_mlp;      // the FFN of a dense layer
   core::Seconds moe;            // the experts of a MoE layer (and the shared one in prefill)
-  std::string attention_bound;  // "memory" or "compute"
-  std::string moe_bound;
+  core::Seconds head;           // final norm, output head (and sampling), once per micro-batch
+  std::string attention_bound;  // what dominates: "memory-bound kernels" or "matrix and attention"
+  std::string moe_bound;        // the FFN's: the experts', or a dense model's FFN
 };
 
 LayerPieces inference_pieces(const InferenceSpec& s);

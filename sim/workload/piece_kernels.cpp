@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 namespace codesim::workload {
 namespace {
@@ -24,6 +25,9 @@ class Lister {
       : m_(m), piece_(piece), c_(c) {}
 
   void add(const llm::LayerOp& op) {
+    if (op.moe == llm::MoeRole::shared && !c_.shared_experts) {
+      return;
+    }
     switch (op.op_class) {
       case llm::OpClass::gemm:
       case llm::OpClass::grouped_gemm:
@@ -195,6 +199,10 @@ class Lister {
     const double rows = op.gemm.rows;
     memory("rotary", KernelClass::elementwise,
            rows * (a.heads + a.rope_key_heads) / tp() * a.rope * kBf16 * 2.0);
+    if (c_.decode_context > 0) {
+      decode_attention(op);
+      return;
+    }
     cost::AttentionShape shape{.batch = rows / c_.seq_len,
                                .heads = a.heads / tp(),
                                .seq = static_cast<double>(c_.seq_len),
@@ -207,6 +215,41 @@ class Lister {
                     KernelShape{.kind = pass() == Pass::forward ? KernelClass::attention_forward
                                                                 : KernelClass::attention_backward},
                     false, shape});
+  }
+
+  // One query per request against its cache: the TP group's requests split by sequence
+  // parallelism, each GPU all heads of its own (their cache lives there); the new token's K and
+  // V (MLA: its latent) written into the cache first.
+  void decode_attention(const llm::LayerOp& op) {
+    const llm::AttentionDims& a = op.attention;
+    cost::DecodeAttentionShape d{.requests = op.gemm.rows / tp(),
+                                 .context = static_cast<double>(c_.decode_context),
+                                 .heads = a.heads,
+                                 .kv_heads = a.kv_heads,
+                                 .d_qk = a.d_qk,
+                                 .d_v = a.d_v};
+    int cached_tensors = 2;
+    if (const auto* mla = std::get_if<llm::MlaSpec>(&m_.attention)) {
+      d.kv_heads = 1;
+      d.d_qk = mla->kv_lora_rank + mla->qk_rope_head_dim;
+      d.d_v = mla->kv_lora_rank;
+      d.latent = true;
+      cached_tensors = 1;
+    }
+    const double token_bytes = cost::decode_kv_bytes({.requests = d.requests,
+                                                      .context = 1,
+                                                      .kv_heads = d.kv_heads,
+                                                      .d_qk = d.d_qk,
+                                                      .d_v = d.d_v,
+                                                      .latent = d.latent})
+                                   .value;
+    for (int i = 0; i < cached_tensors; ++i) {
+      memory("kv cache write", KernelClass::memcpy, token_bytes / cached_tensors * 2.0);
+    }
+    PieceKernel k{op.name, KernelShape{.kind = KernelClass::attention_forward}, false,
+                  std::nullopt};
+    k.decode_attention = d;
+    out_.push_back(std::move(k));
   }
 
   const llm::LlmSpec& m_;
@@ -292,6 +335,15 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
   wgrad.fp8_compute_scale *= p.fp8_wgrad_scale;
   wgrad.fp8_grouped_compute_scale *= p.fp8_grouped_wgrad_scale;
   for (const PieceKernel& k : kernels) {
+    if (k.decode_attention) {
+      const auto d =
+          cost::predict_decode_attention(k.decode_attention->latent ? p.decode_mla : p.decode_gqa,
+                                         *k.decode_attention, gpu, sms, p.kernel);
+      total.total += d.time;
+      total.attention += d.time;
+      total.kernels += d.kernels;
+      continue;
+    }
     const cost::KernelCost c =
         k.attention ? cost::predict_attention(*k.attention, gpu, sms, p.attention, p.kernel)
                     : cost::predict(k.shape, gpu, sms, k.weight_gradient ? wgrad : p.kernel);

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "models/cost/attention_cost.hpp"
+#include "models/cost/decode_attention.hpp"
 #include "models/cost/kernel_cost.hpp"
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/layer_ops.hpp"
@@ -52,6 +53,11 @@ struct KernelContext {
   bool sequence_parallel = true;  // tp > 1: norms and the experts' tokens split too
   // Rows each expert hosted by the busiest GPU takes; empty: tokens x top-k spread evenly.
   std::vector<double> expert_rows;
+  // Decoding: KV-cache tokens per request; each token is a request's one new query and the
+  // attention core is decode attention over its cache (0: not decoding).
+  int decode_context = 0;
+  // The MoE's shared experts run in the mlp piece (false: they run as routed ones).
+  bool shared_experts = true;
 };
 
 struct PieceKernel {
@@ -61,6 +67,8 @@ struct PieceKernel {
   std::optional<cost::AttentionShape> attention;  // set for the fused attention kernel
   bool gated_activation = false;  // SwiGLU's activation (a stack may run it as several kernels)
   bool residual_norm = false;     // a norm of the residual stream (a stack may fuse the add in)
+  // Set for decode attention (the stack picks its kernel).
+  std::optional<cost::DecodeAttentionShape> decode_attention;
 };
 
 // Rows each routed expert hosted here takes (of `experts` in all): the routing plan's, or tokens
@@ -110,6 +118,9 @@ struct KernelParams {
   // plain and grouped.
   double fp8_wgrad_scale = 1;
   double fp8_grouped_wgrad_scale = 1;
+  // The stack's decode attention kernels: grouped-query (and multi-head) attention, and MLA.
+  cost::DecodeAttentionKernel decode_gqa = cost::DecodeAttentionKernel::sdpa;
+  cost::DecodeAttentionKernel decode_mla = cost::DecodeAttentionKernel::mla_ops;
 };
 
 // `sms`: SMs left to the piece (the GPU's less those communication holds meanwhile).

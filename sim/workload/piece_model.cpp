@@ -14,12 +14,18 @@ PieceModel deepseek_profile() {
   PieceModel pm;
   // Fitted by fit_trace to DeepSeek's trace (tests/workload/piece_model_test.cpp re-fits it).
   pm.trace.fp8_gemm_scale = 0.75440;
-  pm.trace.fp8_wgrad_scale = 0.82703;
+  pm.trace.fp8_wgrad_scale = 0.82777;
   pm.trace.fp8_grouped_scale = 1.21772;
-  pm.trace.fp8_grouped_wgrad_scale = 0.39399;
+  pm.trace.fp8_grouped_wgrad_scale = 0.39395;
   pm.trace.memory_scale = 0.31418;
   pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
   pm.stack = stack_inventory(SoftwareStack::deepseek);
+  // DeepSeek decodes MLA with FlashMLA (its published rates: cost/decode_attention.cpp).
+  pm.params.decode_mla = cost::DecodeAttentionKernel::flash_mla;
+  // DeepGEMM fills the SMs of a few-row GEMM with 64 x 16 tiles and streams its operands at 0.82
+  // of HBM: tools/calibration/fit_deepgemm.py, on DeepGEMM's published H800 table.
+  pm.params.kernel.gemm_fp8_narrow_tile_n = 16;
+  pm.params.kernel.gemm_memory_efficiency_fp8 = 0.82;
   return pm;
 }
 
@@ -30,6 +36,10 @@ PieceModel stack_profile(SoftwareStack s, LaunchMode launch) {
   } else {
     pm.params = {cost::default_params(), cost::attention_params()};
     pm.stack = stack_inventory(s);
+    if (s == SoftwareStack::fused) {
+      // Assumed: the compiler fuses the absorbed MLA's four score kernels into one.
+      pm.params.decode_mla = cost::DecodeAttentionKernel::mla_fused;
+    }
   }
   if (!launch.cuda_graphs) {
     pm.host_per_kernel = launch.inference ? pm.stack.host.inference : pm.stack.host.training;

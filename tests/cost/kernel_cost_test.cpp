@@ -120,17 +120,34 @@ TEST(KernelCost, OneTileMoreThanAWaveCostsPartOfAnother) {
               133.0 / 132 / (266.0 / 396), 1e-9);
 }
 
-TEST(KernelCost, FewTilesLoadFromHbmOnFewSms) {
-  // Decode: 1 x 16384 by 16384 x 7168 in BF16 reads 235 MB of weights. 56 tiles of 128 wide, or
-  // 112 of 64 wide: 112 SMs load, 112 / 132 of the memory efficiency.
+TEST(KernelCost, FewTilesSplitKSoThatEverySmLoads) {
+  // Decode: 1 x 16384 by 16384 x 7168 in BF16 reads 235 MB of weights. 112 tiles of 64 wide, K
+  // split in 16384 / 128 = 128 slices: 14,336 tile slices, every SM loads.
   const CostParams p = default_params();
   const KernelCost c =
       predict({.kind = KernelClass::gemm, .m = 1, .n = 7168, .k = 16384}, kH200, 132, p);
   const double bytes = (16384.0 + 16384.0 * 7168) * 2 + 7168 * 2;
   EXPECT_EQ(c.bound, "memory");
   EXPECT_NEAR(c.time.value,
-              bytes / (4.8e12 * p.gemm_memory_efficiency_bf16 * 112 / 132) + p.launch_overhead.value,
-              1e-12);
+              bytes / (4.8e12 * p.gemm_memory_efficiency_bf16) + p.launch_overhead.value, 1e-12);
+  // 1 x 512 by 512 x 256: 4 tiles of 128 x 64, K in 512 / 128 = 4 slices: 16 SMs load.
+  const KernelCost small =
+      predict({.kind = KernelClass::gemm, .m = 1, .n = 256, .k = 512}, kH200, 132, p);
+  const double small_bytes = (512.0 + 512.0 * 256) * 2 + 256 * 2;
+  EXPECT_EQ(small.bound, "memory");
+  EXPECT_NEAR(
+      small.time.value,
+      small_bytes / (4.8e12 * p.gemm_memory_efficiency_bf16 * 16 / 132) + p.launch_overhead.value,
+      1e-12);
+  // FP8 kernels were not seen splitting K: 56 tiles of 128 wide load on 56 SMs... or 112 of 64.
+  const KernelCost fp8 =
+      predict({.kind = KernelClass::gemm, .dtype = DType::fp8, .m = 1, .n = 7168, .k = 16384},
+              kH200, 132, p);
+  const double fp8_bytes = 16384.0 + 16384.0 * 7168 + 7168 * 2;
+  EXPECT_NEAR(
+      fp8.time.value,
+      fp8_bytes / (4.8e12 * p.gemm_memory_efficiency_fp8 * 112 / 132) + p.launch_overhead.value,
+      1e-12);
 }
 
 TEST(KernelCost, SmsHeldByCommunicationSlowComputeDown) {

@@ -84,10 +84,11 @@ TEST(Mtp, AcceptanceZeroIsNoMtp) {
   EXPECT_EQ(effective_tpot(Seconds(0.02), false, 0.85).value, 0.02);
 }
 
-TEST(DecodePieces, KvReadsGrowWithContextAndFewTokensLeaveExpertsMemoryBound) {
-  // Absorbed MLA decode: per request and cached token, 128 heads x 2 x (2 x 512 + 64) FLOPs
-  // against 1152 B of KV cache (576 BF16): about 240 FLOP/B, so at 32 requests x 4096 tokens the
-  // core attention is near H800's ridge and grows with the context either way.
+TEST(DecodePieces, FlashMlaTimeGrowsWithTheContextAndFewTokensReadOnlyTheExpertsTheyReach) {
+  // Absorbed MLA decode with DeepSeek's FlashMLA: per request and cached token, 128 heads x 2 x
+  // (576 + 512) FLOPs against 1152 B of latent, about 240 FLOP/B, over the H800's ridge at
+  // 580 TFLOPS / 3000 GB/s = 193: compute-bound, so doubling the context adds
+  // 32 requests x 128 heads x 4096 tokens x 2 x 1088 FLOPs / 580 TFLOPS = 62.9 us.
   const auto v3 = *llm::find_preset("deepseek-v3");
   InferenceSpec s{.model = &v3,
                   .gpu = hardware::find_preset("h800")->gpu,
@@ -99,11 +100,21 @@ TEST(DecodePieces, KvReadsGrowWithContextAndFewTokensLeaveExpertsMemoryBound) {
                   .shared_expert = false};
   const auto p = inference_pieces(s);
   s.context_len = 8192;
-  EXPECT_GT(inference_pieces(s).attention.value, 1.5 * p.attention.value);
-  // One request per GPU: the expert reads its 44 MB of FP8 weights for 9 tokens.
+  EXPECT_NEAR(inference_pieces(s).attention.value - p.attention.value,
+              32.0 * 128 * 4096 * 2 * 1088 / 580e12, 1e-12);
+  // Two token-expert pairs reach round(8 (1 - (7/8)^2)) = round(1.9) = 2 of 8 hosted experts,
+  // and round(2 (1 - (1/2)^2)) = round(1.5) = 2 of 2: the same two experts' weights either way.
+  // Eight pairs reach round(8 (1 - (7/8)^8)) = 5 of 8: three more experts' FP8 weights,
+  // 3 x 3 x 7168 x 2048 B = 132 MB, which take at least 132 MB / 3.35 TB/s = 39.4 us more.
   s.tokens = 1;
-  s.expert_tokens = 9;
-  EXPECT_EQ(inference_pieces(s).moe_bound, "memory");
+  s.expert_tokens = 2;
+  s.experts_per_gpu = 8;
+  const double of_eight = inference_pieces(s).moe.value;
+  s.experts_per_gpu = 2;
+  EXPECT_DOUBLE_EQ(inference_pieces(s).moe.value, of_eight);
+  s.experts_per_gpu = 8;
+  s.expert_tokens = 8;
+  EXPECT_GT(inference_pieces(s).moe.value - of_eight, 3.0 * 3 * 7168 * 2048 / 3.35e12);
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ def today_us(c):
     dtype's own e, k0, e_mem, times the grouped factors 0.94 and 0.50; the weight gradient at its
     mean K)."""
     ps = problems(c)
-    params = {"bf16": (0.74, 224, 0.70), "fp8": (0.70, 480, 0.80)}[c["dtype"]]
+    params = {"bf16": (0.74, 224, 0.70, 0), "fp8": (0.70, 480, 0.80, 0)}[c["dtype"]]
     flops = c.get("flops") or 2.0 * sum(m * n * k for m, n, k in ps)
     hbm = c.get("hbm_bytes") or sum(m * k + k * n for m, n, k in ps) * BYTES[c["dtype"]]
     return gemm_us([m for m, _, _ in ps], ps[0][1], sum(k for _, _, k in ps) / len(ps),

@@ -7,8 +7,10 @@ Pure Python, no GPU: python3 tools/calibration/fit_kernels.py   (about a minute)
 
 GEMM model, per dtype (the C++ is the reference; this mirrors it):
     tiles   = ceil(m / tm) ceil(n / tn) per group, the best of 128x128, 128x64 and 64x128
-    compute = 2mnk / (peak x e x tiles / (waves x 132) x k / (k + k0))
-    memory  = bytes / (4.8 TB/s x e_mem x min(1, tiles / 132))
+    splits  = max(1, floor(k / k_split))   (BF16: cuBLAS splits K when few tiles; FP8: 1)
+    units   = tiles x min(splits, ceil(132 / tiles))   (split-K fills at most one wave)
+    compute = 2mnk / (peak x e x units / (waves x 132) x k / (k + k0)), waves = ceil(units / 132)
+    memory  = bytes / (4.8 TB/s x e_mem x min(1, units / 132))
     time    = max(compute, memory) + 1.33 us      (the tiny graphed kernel of the same file)
 Grid search on the mean absolute log error plus 0.3 x the worst. Grouped GEMMs have a model of
 their own (fit_grouped.py, on the CUDA-graph-timed h200/moe data); this file's six grouped cases,
@@ -24,6 +26,11 @@ import math
 import statistics
 
 DATA = "models/calibration/h200/h200_kernels.json"
+# Decode-size BF16 GEMMs of Llama 3.1 8B (M = 1-256 against its projections and head), CUDA-graph
+# timed on the same H200 a day later (tools/calibration/h200_decode.py): fitted with the BF16
+# cases, every third held out.
+DECODE = "models/calibration/h200/decode/h200_decode.json"
+K_SPLITS = {"bf16": (0, 128, 256, 512, 1024), "fp8": (0,)}
 PEAK = {"bf16": 989e12, "fp8": 1979e12}  # the h200 preset (models/hardware/catalog.cpp)
 HBM = 4.8e12
 SMS = 132
@@ -35,14 +42,16 @@ def launch_us(cases):
 
 
 def gemm_us(group_m, n, k, dtype, flops, hbm_bytes, p, launch, factor=1.0, mem_factor=1.0):
-    eff, k0, e_mem = p
+    eff, k0, e_mem, k_split = p
+    splits = max(1, k // k_split) if k_split else 1
     best = None
     for tm, tn in TILES:
         tiles = sum(math.ceil(m / tm) for m in group_m) * math.ceil(n / tn)
-        waves = math.ceil(tiles / SMS)
-        e = eff * factor * tiles / (waves * SMS) * k / (k + k0)
+        units = tiles * min(splits, math.ceil(SMS / tiles))
+        waves = math.ceil(units / SMS)
+        e = eff * factor * units / (waves * SMS) * k / (k + k0)
         compute = flops / (PEAK[dtype] * e)
-        memory = hbm_bytes / (HBM * e_mem * mem_factor * min(1.0, tiles / SMS))
+        memory = hbm_bytes / (HBM * e_mem * mem_factor * min(1.0, units / SMS))
         t = max(compute, memory)
         best = t if best is None else min(best, t)
     return best * 1e6 + launch
@@ -58,16 +67,37 @@ def loss(errors):
     return statistics.mean(logs) + 0.3 * max(logs)
 
 
-def fit_gemm(cases, launch):
+def fit_gemm(cases, decode, launch, k_splits):
+    """All three terms on h200_kernels.json's cases; where K may be split (BF16), e_mem and the
+    split depth again with the decode GEMMs added."""
     best = None
     for eff in [x / 100 for x in range(60, 86)]:
         for k0 in range(0, 1024, 32):
             for e_mem in [x / 20 for x in range(8, 20)]:
-                p = (eff, k0, e_mem)
+                p = (eff, k0, e_mem, 0)
                 l = loss([plain(c, p, launch) / c["time_us"] - 1 for c in cases])
                 if best is None or l < best[0]:
                     best = (l, p)
+    if len(k_splits) == 1:
+        return best[1]
+    eff, k0 = best[1][:2]
+    cases = cases + decode
+    best = None
+    for k_split in k_splits:
+        for e_mem in [x / 100 for x in range(40, 100)]:
+            p = (eff, k0, e_mem, k_split)
+            l = loss([plain(c, p, launch) / c["time_us"] - 1 for c in cases])
+            if best is None or l < best[0]:
+                best = (l, p)
     return best[1]
+
+
+def decode_gemms():
+    """h200_decode.json's GEMM cases in h200_kernels.json's form, every third held out."""
+    cases = [c for c in json.load(open(DECODE))["cases"] if c["part"] == "gemm"]
+    return [{**c, "class": "gemm_bf16", "dtype": "bf16", "batch": 1,
+             "flops": 2 * c["m"] * c["n"] * c["k"], "held_out": i % 3 == 2}
+            for i, c in enumerate(cases)]
 
 
 def report(name, fitted, held_out):
@@ -81,14 +111,18 @@ def report(name, fitted, held_out):
 
 def main():
     cases = json.load(open(DATA))["cases"]
+    decode = decode_gemms()
     launch = launch_us(cases)
     print(f"fixed cost per kernel: {launch:.2f} us")
     params = {}
     for dtype in ("bf16", "fp8"):
         mine = [c for c in cases if c["class"] == f"gemm_{dtype}"]
-        p = fit_gemm([c for c in mine if not c["held_out"]], launch)
+        p = fit_gemm([c for c in mine if not c["held_out"]],
+                     [c for c in decode if not c["held_out"] and c["dtype"] == dtype], launch,
+                     K_SPLITS[dtype])
         params[dtype] = p
-        print(f"gemm {dtype}: efficiency {p[0]:.2f}, k0 {p[1]}, memory efficiency {p[2]:.2f}")
+        print(f"gemm {dtype}: efficiency {p[0]:.2f}, k0 {p[1]}, memory efficiency {p[2]:.2f}, "
+              f"K per split {p[3] or 'no split'}")
     kernels = {"silu_mul_32768x2048": 2}
     moved = {"silu_mul_32768x2048": 32768 * 2048 * 2 * 5}
     memory = {c["name"]: moved.get(c["name"], c["hbm_bytes"]) /
@@ -99,7 +133,7 @@ def main():
     print()
     print("| class              | fitted: median, worst | held out: median, worst |")
     for dtype in ("bf16", "fp8"):
-        mine = [c for c in cases if c["class"] == f"gemm_{dtype}"]
+        mine = [c for c in cases + decode if c["class"] == f"gemm_{dtype}"]
         errs = {h: [plain(c, params[dtype], launch) / c["time_us"] - 1 for c in mine
                     if c["held_out"] == h] for h in (False, True)}
         report(f"gemm {dtype}", errs[False], errs[True])
