@@ -196,6 +196,7 @@ struct InferenceSection {
   bool shared_expert_routed{};  // decode: the shared expert as one more routed expert
   bool mtp{};                   // multi-token prediction as a speculative draft
   double mtp_acceptance{};      // of the drafted token
+  bool sampling{};              // a sampling kernel reads the logits at the step's end
   int bound_hidden{};           // bound mode: channels per token on the wire; 0 = model's
 };
 

@@ -137,11 +137,13 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                  "model: the simulator's full model (compute, latencies, overlap); "
                                  "bound: DeepSeek's ISCA 2.3.2 upper bound, communication only.")));
   f.push_back(field("inference.micro_batches", MEMBER(inference.micro_batches),
-                    between(with_default("2",
-                                         "Micro-batches overlapped in a prefill or decode "
-                                         "step (one's attention under the other's "
-                                         "dispatch, MoE and combine)."),
+                    between(derived("2 for an MoE model with ep > 1, else 1",
+                                    "Micro-batches overlapped in a prefill or decode step (one's "
+                                    "attention under the other's dispatch, MoE and combine)."),
                             1, 16)));
+  f.back().derive = [](const Scenario& s) {
+    return Value(std::int64_t{s.model.spec.moe && s.parallelism.ep > 1 ? 2 : 1});
+  };
   f.push_back(field("inference.prompt_tokens_per_gpu", MEMBER(inference.prompt_tokens_per_gpu),
                     between(with_default("16384",
                                          "Prefill: prompt tokens each GPU computes per "
@@ -173,6 +175,11 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                          "Decode with mtp: how often the drafted token "
                                          "is accepted (DeepSeek: 0.80 to 0.90)."),
                             0, 1)));
+  f.push_back(field("inference.sampling", MEMBER(inference.sampling),
+                    with_default("true",
+                                 "The step ends with a sampling kernel that reads the logits "
+                                 "(false: it ends at the logits, as a timed forward pass "
+                                 "does).")));
   f.push_back(field("inference.bound_hidden", MEMBER(inference.bound_hidden),
                     between(with_default("0",
                                          "Bound mode: channels per token on the wire; 0 = "

@@ -62,10 +62,17 @@ std::string inference_table(const metrics::InferenceResult& r) {
            fixed(r.tokens_per_s_per_gpu, 0) + " tokens/s per GPU, " +
            fixed(r.tokens_per_s_per_node, 0) + " per node\n";
   }
-  out += "per layer and micro-batch: attention " + fixed(r.attention.value * 1e6, 1) + " us, MoE " +
-         fixed(r.moe.value * 1e6, 1) + " us, dispatch " + fixed(r.dispatch.value * 1e6, 1) +
-         " us, combine " + fixed(r.combine.value * 1e6, 1) + " us (dense FFN " +
-         fixed(r.dense_mlp.value * 1e6, 1) + " us)\n";
+  const auto us = [](core::Seconds t) { return fixed(t.value * 1e6, 1) + " us"; };
+  out += "per layer and micro-batch: attention " + us(r.attention);
+  if (r.moe.value > 0) {
+    out += ", MoE " + us(r.moe);
+    if (r.dispatch.value > 0 || r.combine.value > 0) {
+      out += ", dispatch " + us(r.dispatch) + ", combine " + us(r.combine);
+    }
+    out += " (dense FFN " + us(r.dense_mlp) + ")\n";
+  } else {
+    out += ", FFN " + us(r.dense_mlp) + "\n";
+  }
   out += "bound by " + r.bound_by + "; compute busy " + fixed(100 * r.compute_busy, 0) +
          "% of the step, communication " + fixed(100 * r.comm_busy, 0) + "%\n";
   out += "memory per GPU: weights " + fixed(r.weights_per_gpu.value / 1e9, 1) + " GB, KV cache " +

@@ -168,8 +168,10 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
       .experts_per_gpu = std::max(1, experts_per_gpu),
       .expert_tokens = busiest_expert_tokens,
       .shared_expert = !(decode && in.shared_expert_routed),
+      .sampling = in.sampling,
       .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-      .held_sms = decode ? 0 : s.hardware.comm_sms,
+      // Prefill's dispatch and combine (DeepEP normal) hold SMs while the experts compute.
+      .held_sms = decode || !expert_parallel ? 0 : s.hardware.comm_sms,
       .pieces = workload::stack_profile(
           s.software.stack, {.cuda_graphs = s.software.cuda_graphs, .inference = true})};
   const auto pieces = workload::inference_pieces(spec);

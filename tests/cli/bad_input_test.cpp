@@ -137,7 +137,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_choice.yaml",
                  "tests/bad_input/unknown_choice.yaml:4:11: error: schedule.method: unknown value "
                  "'dualpip'\n"
-                 "  hint: did you mean 'dualpipe'? (one of: 1f1b, zb1p, dualpipe, dualpipev, interleaved-1f1b)\n"},
+                 "  hint: did you mean 'dualpipe'? (one of: 1f1b, zb1p, dualpipe, dualpipev, "
+                 "interleaved-1f1b)\n"},
         BadInput{
             "unknown_key.yaml",
             "tests/bad_input/unknown_key.yaml:4:3: error: hardware.nvlink_bandwith: unknown key\n"
@@ -146,7 +147,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/unknown_model.yaml:2:11: error: model.preset: unknown value "
                  "'deepseek-v4'\n"
                  "  hint: did you mean 'deepseek-v3'? (one of: deepseek-v3, deepseek-v2, "
-                 "deepseek-v2-lite, qwen2.5-72b, llama3.1-405b, llama3.1-70b, llama3.1-8b, gpt3-175b)\n"},
+                 "deepseek-v2-lite, qwen2.5-72b, llama3.1-405b, llama3.1-70b, llama3.1-8b, "
+                 "mixtral-8x7b, gpt3-175b)\n"},
         BadInput{"unknown_section.yaml",
                  "tests/bad_input/unknown_section.yaml:3:1: error: hardwre: unknown key\n"
                  "  hint: did you mean 'hardware'?\n"},

@@ -78,7 +78,7 @@ TEST(ExitCodes, UnknownModelNamesThePresets) {
       r.err,
       "codesim model: error: unknown model 'deepseek-v4'\n"
       "  hint: did you mean 'deepseek-v3'? presets: deepseek-v3, deepseek-v2, deepseek-v2-lite, "
-      "qwen2.5-72b, llama3.1-405b, llama3.1-70b, llama3.1-8b, gpt3-175b\n");
+      "qwen2.5-72b, llama3.1-405b, llama3.1-70b, llama3.1-8b, mixtral-8x7b, gpt3-175b\n");
   EXPECT_EQ(r.out, "");
 }
 
