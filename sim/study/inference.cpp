@@ -144,6 +144,44 @@ std::string decode_kernel_name(const Scenario& s) {
   return mla ? "absorbed MLA as PyTorch ops" : "cuDNN SDPA";
 }
 
+// The GPU's compute at a load: tokens per micro-batch, context, the experts it hosts and the
+// token-expert pairs the busiest GPU's experts take (0: tokens x top-k spread evenly).
+workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, int experts_per_gpu,
+                                       double busiest_expert_tokens) {
+  const bool decode = s.workload.kind == config::WorkloadKind::decode;
+  const bool expert_parallel = s.model.spec.moe && s.parallelism.ep > 1;
+  return {.model = &s.model.spec,
+          .gpu = s.hardware.spec.gpu,
+          .phase = decode ? workload::InferencePhase::decode : workload::InferencePhase::prefill,
+          .tokens = load.tokens,
+          .context_len = load.context,
+          .tp = s.parallelism.tp,
+          .experts_per_gpu = std::max(1, experts_per_gpu),
+          .expert_tokens = busiest_expert_tokens,
+          .shared_expert = !(decode && s.inference.shared_expert_routed),
+          .sampling = s.inference.sampling,
+          .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+          // Prefill's dispatch and combine (DeepEP normal) hold SMs while the experts compute.
+          .held_sms = decode || !expert_parallel ? 0 : s.hardware.comm_sms,
+          .pieces = workload::stack_profile(
+              s.software.stack, {.cuda_graphs = s.software.cuda_graphs, .inference = true})};
+}
+
+workload::OverlapSpec overlap_spec(const Scenario& s, core::Seconds dispatch,
+                                   core::Seconds combine) {
+  const auto& m = s.model.spec;
+  return {.dispatch = dispatch,
+          .combine = combine,
+          .layers = m.layers,
+          .dense_layers = m.moe ? m.dense_layers : m.layers,
+          .micro_batches = s.inference.micro_batches};
+}
+
+int experts_per_gpu_of(const Scenario& s) {
+  const auto& m = s.model.spec;
+  return m.moe ? (m.moe->routed_experts + s.inference.redundant_experts) / s.parallelism.ep : 0;
+}
+
 // `experts_per_gpu`: routed and redundant experts each GPU of the EP group hosts.
 void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult& r,
                 const Budget& budget) {
@@ -158,31 +196,14 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
                                   : 1.0;
   const bool expert_parallel = m.moe && s.parallelism.ep > 1;
   const double busiest_expert_tokens = expert_parallel ? ep_round(s, r, shared_scale, budget) : 0.0;
-  const workload::InferenceSpec spec{
-      .model = &m,
-      .gpu = s.hardware.spec.gpu,
-      .phase = decode ? workload::InferencePhase::decode : workload::InferencePhase::prefill,
-      .tokens = r.tokens_per_micro_batch,
-      .context_len = r.context_len,
-      .tp = s.parallelism.tp,
-      .experts_per_gpu = std::max(1, experts_per_gpu),
-      .expert_tokens = busiest_expert_tokens,
-      .shared_expert = !(decode && in.shared_expert_routed),
-      .sampling = in.sampling,
-      .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-      // Prefill's dispatch and combine (DeepEP normal) hold SMs while the experts compute.
-      .held_sms = decode || !expert_parallel ? 0 : s.hardware.comm_sms,
-      .pieces = workload::stack_profile(
-          s.software.stack, {.cuda_graphs = s.software.cuda_graphs, .inference = true})};
+  const workload::InferenceSpec spec =
+      inference_spec(s, {.tokens = r.tokens_per_micro_batch, .context = r.context_len},
+                     experts_per_gpu, busiest_expert_tokens);
   const auto pieces = workload::inference_pieces(spec);
   r.attention = pieces.attention;
   r.dense_mlp = pieces.dense_mlp;
   r.moe = pieces.moe;
-  const auto o = workload::overlap_step(pieces, {.dispatch = r.dispatch,
-                                                 .combine = r.combine,
-                                                 .layers = m.layers,
-                                                 .dense_layers = m.moe ? m.dense_layers : m.layers,
-                                                 .micro_batches = in.micro_batches});
+  const auto o = workload::overlap_step(pieces, overlap_spec(s, r.dispatch, r.combine));
   r.step_time = o.step;
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
@@ -239,6 +260,15 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
 
 }  // namespace
 
+core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
+  const auto pieces = workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0));
+  return workload::overlap_step(pieces, overlap_spec(s, load.dispatch, load.combine)).step;
+}
+
+core::Bytes weights_per_gpu(const Scenario& s) {
+  return weights_per_gpu(s, experts_per_gpu_of(s));
+}
+
 metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& budget) {
   const auto& in = s.inference;
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
@@ -256,8 +286,7 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   r.micro_batches = shape.micro_batches;
   r.tokens_per_micro_batch = shape.tokens_per_gpu();
   r.context_len = decode ? in.context_len : s.workload.seq_len;
-  const int experts_per_gpu =
-      s.model.spec.moe ? (s.model.spec.moe->routed_experts + in.redundant_experts) / shape.ep : 0;
+  const int experts_per_gpu = experts_per_gpu_of(s);
   if (in.mode == config::InferenceMode::bound) {
     bound_step(s, r);
   } else {

@@ -14,4 +14,20 @@ namespace codesim::study {
 // platform exceeds the budget (checked before it is built).
 metrics::InferenceResult simulate_inference(const config::Scenario& s, const Budget& budget = {});
 
+// A step of the scenario's model (its workload.kind) at another load, the routing uniform (what
+// the serving loop prices each step with): `tokens` per micro-batch on each GPU (decode:
+// requests; prefill: prompt tokens), `context` each decode request's cached tokens or the prompt
+// length, dispatch and combine per layer and micro-batch as given (zero without EP).
+struct StepLoad {
+  int tokens = 1;
+  int context = 1;
+  core::Seconds dispatch;
+  core::Seconds combine;
+};
+core::Seconds step_time_at(const config::Scenario& s, const StepLoad& load);
+
+// The weights one GPU of the scenario holds (its share of attention and dense layers, its hosted
+// experts): FP8 GEMMs one byte per parameter, BF16 two.
+core::Bytes weights_per_gpu(const config::Scenario& s);
+
 }  // namespace codesim::study
