@@ -184,6 +184,15 @@ struct RunOptions {
 // `codesim run`: simulate one training, prefill or decode step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);
 
+struct ServeOptions {
+  std::string scenario;
+  std::vector<std::string> settings;  // --set key.path=value, applied over the file
+  report::Format format = report::Format::table;
+  std::string report;  // also write the JSON report here
+};
+// `codesim serve`: the scenario's serving run (serve: section), reported.
+void run_serve(const ServeOptions& o, std::ostream& out);
+
 struct CompareOptions {
   std::vector<std::string> scenarios;
   int jobs = 2;                                   // scenarios simulated at once (one process each)

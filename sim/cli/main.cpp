@@ -375,6 +375,20 @@ Command add_run(CLI::App& app) {
   return {cmd, printing(o, &cli::run_run)};
 }
 
+Command add_serve(CLI::App& app) {
+  using report::Format;
+  auto o = options<cli::ServeOptions>();
+  auto* cmd = app.add_subcommand(
+      "serve",
+      "Serve requests with a scenario's prefill and decode instances (its serve: section): TTFT, "
+      "TPOT, throughput and goodput");
+  cmd->add_option("scenario", o->scenario, "Scenario YAML")->required();
+  cmd->add_option("--set", o->settings, "Override a key: --set serve.arrivals.rate=8");
+  add_format(cmd, o->format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
+  cmd->add_option("--report", o->report, "Also write the JSON report to this file");
+  return {cmd, printing(o, &cli::run_serve)};
+}
+
 Command add_sweep(CLI::App& app) {
   using report::Format;
   auto o = options<cli::SweepOptions>();
@@ -471,9 +485,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   const std::vector<Command> commands{
-      add_model(app), add_describe(app), add_check(app),  add_topo(app),       add_kernels(app),
-      add_cost(app),  add_trace(app),    add_a2a(app),    add_collective(app), add_schedule(app),
-      add_run(app),   add_sweep(app),    add_search(app), add_compare(app)};
+      add_model(app), add_describe(app), add_check(app), add_topo(app),       add_kernels(app),
+      add_cost(app),  add_trace(app),    add_a2a(app),   add_collective(app), add_schedule(app),
+      add_run(app),   add_serve(app),    add_sweep(app), add_search(app),     add_compare(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -104,7 +104,12 @@ Value decode(const FieldSpec& f, const YAML::Node& n, SourceLocation& where) {
         return text;
       }
       const fs::path p(text);
-      return (p.is_absolute() ? p : (fs::path(file).parent_path() / p)).lexically_normal().string();
+      // A path written in a file is relative to that file; one given on the command line (--set:
+      // no line) to the working directory, as a shell user expects.
+      const bool from_file = where.line > 0;
+      return (p.is_absolute() || !from_file ? p : (fs::path(file).parent_path() / p))
+          .lexically_normal()
+          .string();
     }
     case FieldType::choice:
       return to_choice(f, scalar(n, "a name"));

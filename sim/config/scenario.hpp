@@ -200,6 +200,34 @@ struct InferenceSection {
   int bound_hidden{};           // bound mode: channels per token on the wire; 0 = model's
 };
 
+// One kind of serving instance (serve.prefill, serve.decode): how many, and each one's GPUs
+// (nodes of hardware.gpus_per_node) and parallelism.
+struct ServeInstanceSection {
+  int instances{};
+  int nodes{};
+  int tp{};
+  int ep{};
+};
+
+// A request-level serving run (`codesim serve`): prefill and decode instances, arrivals, SLOs.
+struct ServeSection {
+  ServeInstanceSection prefill;
+  ServeInstanceSection decode;
+  int chunk_tokens_per_gpu{};   // new prompt tokens each prefill GPU computes per step
+  int max_requests_per_gpu{};   // requests each decode GPU batches
+  double kv_memory_fraction{};  // of a decode GPU's HBM left after its weights, for KV cache
+  double rate{};                // Poisson arrivals per second
+  int requests{};               // Poisson arrivals in all
+  int prompt_tokens{};
+  int cached_tokens{};
+  int output_tokens{};
+  int seed{};
+  std::string trace;        // a request trace file instead of the Poisson arrivals
+  core::Seconds slo_ttft;   // 0: none
+  core::Seconds slo_tpot;   // 0: none
+  double slo_attainment{};  // share of requests that must meet both
+};
+
 struct Scenario {
   std::string source_file;  // the YAML it was loaded from
   // Where each key written in a file (or set from outside) stands; keys left to their defaults
@@ -217,6 +245,7 @@ struct Scenario {
   RoutingSection routing;
   InferenceSection inference;
   SoftwareSection software;
+  ServeSection serve;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }
 };

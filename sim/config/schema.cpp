@@ -14,6 +14,7 @@ std::vector<FieldSpec> build_schema() {
   std::vector<FieldSpec> f;
   schema_fields::add_system_fields(f);
   schema_fields::add_run_fields(f);
+  schema_fields::add_serve_fields(f);
   return f;
 }
 

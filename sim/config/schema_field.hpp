@@ -97,5 +97,7 @@ FieldSpec field(std::string path, Access access, FieldInfo info) {
 void add_system_fields(std::vector<FieldSpec>& f);
 // What runs on it: parallelism, schedule, workload, routing, inference.
 void add_run_fields(std::vector<FieldSpec>& f);
+// A request-level serving run's: instances, arrivals, SLOs (`codesim serve`).
+void add_serve_fields(std::vector<FieldSpec>& f);
 
 }  // namespace codesim::config::schema_fields

@@ -82,6 +82,20 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenRun, ::testing::ValuesIn(golden_runs()), test_name);
 
+// Serving scenarios (a serve: section): `codesim serve` as recorded.
+class GoldenServe : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenServe, ShippedServingScenarioReportsAsRecorded) {
+  const std::string stem = GetParam();
+  const auto r = run_codesim("serve scenarios/" + stem + ".yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+  expect_same(json::parse(r.out),
+              json::parse(read_source_file("tests/golden/" + stem + ".serve.json")), stem);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenServe, ::testing::ValuesIn(golden_stems(".serve.json")),
+                         test_name);
+
 // The fast tier against the full one on every shipped training scenario: the step within 5% of
 // the recorded full-tier step (the fast tier times each transfer alone, so where links are
 // shared it can only come out faster), and the report says which tier made it.

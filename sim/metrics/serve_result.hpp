@@ -1,0 +1,67 @@
+// What a request-level serving run gives (`codesim serve`). Plain data; sim/study fills it,
+// sim/report writes it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/note.hpp"
+#include "sim/core/units.hpp"
+
+namespace codesim::metrics {
+
+// A latency's distribution over the requests, in seconds.
+struct LatencySummary {
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double mean = 0;
+};
+
+// One kind of instance as it ran.
+struct ServeInstances {
+  int instances = 0;
+  int gpus_each = 0;
+  int tp = 0;
+  int ep = 0;
+  double busy = 0;  // share of the instances' time spent in steps
+  long long steps = 0;
+  core::Seconds reference_step;  // one step at the instance's full load (chunk or batch)
+};
+
+enum class SloVerdict { none, met, unmet };
+std::string_view slo_verdict_name(SloVerdict v);  // "none", "met", "unmet"
+
+struct ServeResult {
+  std::string scenario;
+  std::string arrivals;  // "Poisson, 4 requests/s" or "trace file.csv"
+  int requests = 0;
+  int gpus = 0;  // prefill and decode instances together
+  int gpus_per_node = 0;
+  ServeInstances prefill;
+  ServeInstances decode;
+  double decode_kv_tokens = 0;  // KV-cache tokens one decode instance holds
+  core::Seconds horizon;        // the first arrival to the last request's last token
+  LatencySummary ttft;
+  LatencySummary tpot;
+  LatencySummary latency;   // arrival to last token
+  double arrival_rate = 0;  // requests per second over the horizon
+  double mean_in_flight = 0;
+  double output_tokens_per_s = 0;
+  double output_tokens_per_s_per_gpu = 0;
+  double output_tokens_per_s_per_node = 0;
+  double prompt_tokens_per_s = 0;
+  double mean_decode_batch = 0;  // requests per decode step
+  long long waited_for_kv = 0;   // requests that waited for decode KV-cache room or a slot
+  int peak_decode_waiting = 0;
+  // SLOs: the share of requests meeting both targets, those per second, and the verdict.
+  core::Seconds slo_ttft;
+  core::Seconds slo_tpot;
+  double slo_attainment_target = 0;
+  double slo_attainment = 0;
+  double goodput = 0;  // requests per second meeting both targets
+  SloVerdict slo = SloVerdict::none;
+  std::vector<core::Note> notes;
+};
+
+}  // namespace codesim::metrics

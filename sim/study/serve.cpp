@@ -1,0 +1,340 @@
+// Serving: the instances' step costs from the inference model (one EP round per instance kind,
+// each in a child process), the requests, the loop, the figures.
+#include "sim/study/serve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include "models/llm/analytics.hpp"
+#include "sim/core/quantity_parse.hpp"
+#include "sim/core/text.hpp"
+#include "sim/serve/arrivals.hpp"
+#include "sim/serve/latency_stats.hpp"
+#include "sim/serve/request_trace.hpp"
+#include "sim/serve/serving_loop.hpp"
+#include "sim/study/inference.hpp"
+#include "sim/study/isolated.hpp"
+
+namespace codesim::study {
+namespace {
+
+using config::Scenario;
+using config::ServeInstanceSection;
+
+// One kind of instance: its scenario at its reference load, and that load's dispatch and combine
+// per layer and micro-batch (zero without EP).
+struct Instance {
+  std::string role;  // "prefill" | "decode"
+  Scenario scenario;
+  int gpus = 0;
+  int micro_batches = 1;
+  int reference_tokens = 1;  // per micro-batch and GPU
+  core::Seconds dispatch;
+  core::Seconds combine;
+};
+
+config::Setting set(const Scenario& base, const std::string& key, const std::string& value,
+                    const std::string& located_at) {
+  config::Setting s = config::parse_setting(key + "=" + value);
+  const auto w = base.where.find(located_at);
+  if (w != base.where.end()) {
+    s.where = w->second;
+  }
+  return s;
+}
+
+// The instance's scenario: the base with the instance's nodes and parallelism, at its full load
+// (a prefill chunk on every GPU; a decode batch of the most requests, at the mean request's
+// context half way through its output).
+Instance instance(const std::string& path, std::vector<config::Setting> settings,
+                  const Scenario& base, const std::string& role) {
+  const bool prefill = role == "prefill";
+  const ServeInstanceSection& i = prefill ? base.serve.prefill : base.serve.decode;
+  const std::string key = "serve." + role;
+  const bool moe_ep = base.model.spec.moe && i.ep > 1;
+  const int mb = base.where.contains("inference.micro_batches") ? base.inference.micro_batches
+                                                                : (moe_ep ? 2 : 1);
+  Instance inst{.role = role, .micro_batches = mb};
+  const auto add = [&](const std::string& k, long long v, const std::string& at) {
+    settings.push_back(set(base, k, std::to_string(v), at));
+  };
+  settings.push_back(set(base, "workload.kind", role, key + ".nodes"));
+  add("hardware.nodes", i.nodes, key + ".nodes");
+  add("parallelism.tp", i.tp, key + ".tp");
+  add("parallelism.ep", i.ep, key + ".ep");
+  add("inference.micro_batches", mb, key + ".ep");
+  if (prefill) {
+    const int chunk = (base.serve.chunk_tokens_per_gpu + mb - 1) / mb * mb;
+    inst.reference_tokens = chunk / mb;
+    add("inference.prompt_tokens_per_gpu", chunk, "serve.prefill.chunk_tokens_per_gpu");
+    add("workload.seq_len", static_cast<long long>(chunk) * i.tp / mb,
+        "serve.prefill.chunk_tokens_per_gpu");
+  } else {
+    const int batch = (base.serve.max_requests_per_gpu + mb - 1) / mb * mb;
+    inst.reference_tokens = batch / mb;
+    add("inference.requests_per_gpu", batch, "serve.decode.max_requests_per_gpu");
+    add("inference.context_len", base.serve.prompt_tokens + base.serve.output_tokens / 2,
+        "serve.arrivals.prompt_tokens");
+  }
+  inst.scenario = config::load_scenario(path, settings);
+  inst.gpus = inst.scenario.gpus();
+  return inst;
+}
+
+// Each instance kind's dispatch and combine at its reference load, simulated in a child process
+// (SimGrid allows one engine per process).
+void ep_rounds(std::vector<Instance*> instances, const Budget& budget) {
+  std::vector<IsolatedWork> works;
+  std::vector<Instance*> ran;
+  for (Instance* inst : instances) {
+    if (!inst->scenario.model.spec.moe || inst->scenario.parallelism.ep <= 1) {
+      continue;
+    }
+    works.push_back([inst, budget] {
+      const auto r = simulate_inference(inst->scenario, budget);
+      return core::format_number(r.dispatch.value) + " " + core::format_number(r.combine.value);
+    });
+    ran.push_back(inst);
+  }
+  const auto outcomes = run_isolated(works, 2);
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    if (outcomes[k].exit_code != 0) {
+      throw core::InputError(core::Diagnostic{
+          {ran[k]->scenario.source_file, 0, 0},
+          "serve." + ran[k]->role,
+          "the " + ran[k]->role + " instance's expert-parallel round failed: " + outcomes[k].error,
+          ""});
+    }
+    std::istringstream in(outcomes[k].payload);
+    double d = 0;
+    double c = 0;
+    in >> d >> c;
+    ran[k]->dispatch = core::Seconds(d);
+    ran[k]->combine = core::Seconds(c);
+  }
+}
+
+int per(int total, int parts) {
+  return std::max(1, (total + parts - 1) / parts);
+}
+
+// A step of `inst` with `tokens` per micro-batch and GPU: dispatch and combine in proportion to
+// the tokens.
+core::Seconds step(const Instance& inst, int tokens, int context) {
+  const double scale = static_cast<double>(tokens) / inst.reference_tokens;
+  return step_time_at(inst.scenario, {.tokens = tokens,
+                                      .context = std::max(1, context),
+                                      .dispatch = inst.dispatch * scale,
+                                      .combine = inst.combine * scale});
+}
+
+std::vector<serve::Request> requests_of(const Scenario& s, std::string& described) {
+  if (!s.serve.trace.empty()) {
+    described = "trace " + s.serve.trace;
+    return serve::read_request_trace(s.serve.trace);
+  }
+  if (s.serve.cached_tokens > s.serve.prompt_tokens) {
+    config::scenario_error(s, "serve.arrivals.cached_tokens",
+                           "cached tokens (" + std::to_string(s.serve.cached_tokens) +
+                               ") cannot exceed the prompt's (" +
+                               std::to_string(s.serve.prompt_tokens) + ")");
+  }
+  described = "Poisson, " + core::format_number(s.serve.rate) + " requests/s";
+  return serve::poisson_requests({.rate = s.serve.rate,
+                                  .requests = s.serve.requests,
+                                  .prompt_tokens = s.serve.prompt_tokens,
+                                  .cached_tokens = s.serve.cached_tokens,
+                                  .output_tokens = s.serve.output_tokens,
+                                  .seed = static_cast<std::uint64_t>(s.serve.seed)});
+}
+
+metrics::LatencySummary summary(const std::vector<double>& sample) {
+  const auto p = serve::percentiles(sample);
+  return {.p50 = p.p50, .p90 = p.p90, .p99 = p.p99, .mean = p.mean};
+}
+
+metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSection& sec,
+                                     double busy, long long steps, core::Seconds reference) {
+  return {.instances = sec.instances,
+          .gpus_each = inst.gpus,
+          .tp = inst.scenario.parallelism.tp,
+          .ep = inst.scenario.parallelism.ep,
+          .busy = busy,
+          .steps = steps,
+          .reference_step = reference};
+}
+
+// SLO attainment, goodput and the verdict; a target no load can meet is said so.
+void slo(const Scenario& s, const serve::ServingRun& run, const serve::StepCosts& costs,
+         metrics::ServeResult& r) {
+  r.slo_ttft = s.serve.slo_ttft;
+  r.slo_tpot = s.serve.slo_tpot;
+  r.slo_attainment_target = s.serve.slo_attainment;
+  if (r.slo_ttft.value <= 0 && r.slo_tpot.value <= 0) {
+    return;
+  }
+  int met = 0;
+  for (const auto& q : run.requests) {
+    const bool ttft_ok = r.slo_ttft.value <= 0 || (q.first_token - q.arrival) <= r.slo_ttft;
+    const bool tpot_ok = r.slo_tpot.value <= 0 || q.tpot() <= r.slo_tpot;
+    met += ttft_ok && tpot_ok;
+  }
+  r.slo_attainment = static_cast<double>(met) / r.requests;
+  r.goodput = met / r.horizon.value;
+  r.slo = r.slo_attainment >= r.slo_attainment_target ? metrics::SloVerdict::met
+                                                      : metrics::SloVerdict::unmet;
+  // One request alone: its prefill (every chunk), and a decode step of one request.
+  const int prompt = s.serve.prompt_tokens;
+  const int fresh = std::max(1, prompt - s.serve.cached_tokens);
+  const int chunk = s.serve.chunk_tokens_per_gpu * r.prefill.gpus_each;
+  core::Seconds alone_ttft(0);
+  for (int left = fresh; left > 0; left -= chunk) {
+    alone_ttft += costs.prefill(std::min(left, chunk), prompt);
+  }
+  const core::Seconds alone_tpot = costs.decode(1, prompt);
+  if (r.slo_ttft.value > 0 && alone_ttft > r.slo_ttft) {
+    r.notes.push_back(
+        {core::NoteKind::warning,
+         "SLO unmet at any load: a request alone takes " + core::fixed(alone_ttft.value * 1e3, 1) +
+             " ms to its first token (target " + core::fixed(r.slo_ttft.value * 1e3, 1) + " ms)"});
+  }
+  if (r.slo_tpot.value > 0 && alone_tpot > r.slo_tpot) {
+    r.notes.push_back(
+        {core::NoteKind::warning, "SLO unmet at any load: a decode step of one request takes " +
+                                      core::fixed(alone_tpot.value * 1e3, 2) + " ms (TPOT target " +
+                                      core::fixed(r.slo_tpot.value * 1e3, 2) + " ms)"});
+  }
+}
+
+}  // namespace
+
+metrics::ServeResult simulate_serving(const std::string& path,
+                                      const std::vector<config::Setting>& settings,
+                                      const Budget& budget) {
+  const Scenario base = config::load_scenario(path, settings);
+  Instance prefill = instance(path, settings, base, "prefill");
+  Instance decode = instance(path, settings, base, "decode");
+  ep_rounds({&prefill, &decode}, budget);
+
+  // The KV cache a decode instance holds: each GPU's HBM left after its weights, the fraction
+  // given, over the model's KV bytes per token (every layer).
+  const auto& gpu = decode.scenario.hardware.spec.gpu;
+  const core::Bytes free = gpu.hbm_capacity - weights_per_gpu(decode.scenario);
+  const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
+  if (free.value <= 0) {
+    config::scenario_error(
+        base, "serve.decode.nodes",
+        "a decode GPU's weights (" + core::fixed(weights_per_gpu(decode.scenario).value / 1e9, 1) +
+            " GB) leave no room for KV cache in its " +
+            core::fixed(gpu.hbm_capacity.value / 1e9, 0) + " GB",
+        "spread the experts over more GPUs (serve.decode.nodes, serve.decode.ep)");
+  }
+  const double kv_tokens = free.value * base.serve.kv_memory_fraction * decode.gpus / kv_per_token;
+
+  // KV transfer: the prompt's cache over the prefill TP group's NICs.
+  const auto& nic = prefill.scenario.hardware.spec.nic;
+  const int tp = prefill.scenario.parallelism.tp;
+  std::map<std::pair<int, int>, core::Seconds> decode_memo;
+  const serve::StepCosts costs{
+      .prefill =
+          [&](int tokens, int prompt) {
+            const int t = per(per(tokens, prefill.gpus), prefill.micro_batches);
+            return step(prefill, t, std::min(prompt, t * tp));
+          },
+      .decode =
+          [&](int requests, int context) {
+            const int t = per(per(requests, decode.gpus), decode.micro_batches);
+            // Contexts priced to the nearest 64 tokens above (a step's cost barely moves within).
+            const int c = (context + 63) / 64 * 64;
+            const auto key = std::pair{t, c};
+            auto it = decode_memo.find(key);
+            if (it == decode_memo.end()) {
+              it = decode_memo.emplace(key, step(decode, t, c)).first;
+            }
+            return it->second;
+          },
+      .kv_transfer =
+          [&](int tokens) {
+            return nic.latency_cross_leaf +
+                   core::Bytes(tokens * kv_per_token) / (nic.bandwidth * static_cast<double>(tp));
+          }};
+
+  metrics::ServeResult r;
+  r.scenario = base.name;
+  const auto requests = requests_of(base, r.arrivals);
+  serve::ServingRun run;
+  try {
+    run =
+        serve::run_serving(requests,
+                           {.prefill_instances = base.serve.prefill.instances,
+                            .decode_instances = base.serve.decode.instances,
+                            .prefill_chunk_tokens = base.serve.chunk_tokens_per_gpu * prefill.gpus,
+                            .decode_max_requests = base.serve.max_requests_per_gpu * decode.gpus,
+                            .decode_kv_tokens = kv_tokens},
+                           costs);
+  } catch (const core::KeyedError& e) {
+    // The request's lengths come from the trace or from the Poisson arrivals' keys.
+    config::scenario_error(
+        base, base.serve.trace.empty() ? "serve.arrivals.prompt_tokens" : "serve.arrivals.trace",
+        e.what(), e.hint());
+  }
+
+  r.requests = static_cast<int>(requests.size());
+  r.gpus_per_node = base.hardware.spec.gpus_per_node;
+  r.gpus = prefill.gpus * base.serve.prefill.instances + decode.gpus * base.serve.decode.instances;
+  r.prefill = instances_of(
+      prefill, base.serve.prefill, run.prefill_busy, run.prefill_steps,
+      costs.prefill(base.serve.chunk_tokens_per_gpu * prefill.gpus, base.serve.prompt_tokens));
+  r.decode = instances_of(decode, base.serve.decode, run.decode_busy, run.decode_steps,
+                          costs.decode(base.serve.max_requests_per_gpu * decode.gpus,
+                                       base.serve.prompt_tokens + base.serve.output_tokens / 2));
+  r.decode_kv_tokens = kv_tokens;
+  r.horizon = run.end - run.start;
+  std::vector<double> ttft;
+  std::vector<double> tpot;
+  std::vector<double> latency;
+  double output = 0;
+  double prompt = 0;
+  for (std::size_t k = 0; k < run.requests.size(); ++k) {
+    const auto& q = run.requests[k];
+    ttft.push_back((q.first_token - q.arrival).value);
+    latency.push_back((q.finish - q.arrival).value);
+    if (q.output_tokens > 1) {
+      tpot.push_back(q.tpot().value);
+    }
+    output += q.output_tokens;
+    prompt += requests[k].prompt_tokens;
+  }
+  r.ttft = summary(ttft);
+  r.tpot = summary(tpot);
+  r.latency = summary(latency);
+  r.arrival_rate = r.requests / r.horizon.value;
+  r.mean_in_flight = run.mean_in_flight;
+  r.output_tokens_per_s = output / r.horizon.value;
+  r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / r.gpus;
+  r.output_tokens_per_s_per_node = r.output_tokens_per_s_per_gpu * r.gpus_per_node;
+  r.prompt_tokens_per_s = prompt / r.horizon.value;
+  r.mean_decode_batch = run.mean_decode_batch;
+  r.waited_for_kv = run.waited_for_kv;
+  r.peak_decode_waiting = run.peak_decode_waiting;
+  slo(base, run, costs, r);
+  r.notes.push_back(
+      {core::NoteKind::method,
+       "request-level discrete-event loop: chunked prefill first come first served, the KV "
+       "cache sent over the prefill TP group's NICs, continuous-batching decode admitting a "
+       "request when its prompt and output fit the instance's KV cache (no eviction)"});
+  r.notes.push_back(
+      {core::NoteKind::method,
+       "each step priced by the inference model at its load (routing uniform); dispatch and "
+       "combine in proportion to the step's tokens from one simulated EP round per instance "
+       "kind at its full load"});
+  r.notes.push_back({core::NoteKind::omitted,
+                     "MTP in serving, a chunk's attention to the prompt's earlier chunks, "
+                     "preemption, and the host's scheduling time between steps"});
+  return r;
+}
+
+}  // namespace codesim::study

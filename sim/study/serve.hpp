@@ -1,0 +1,22 @@
+// A request-level serving run (`codesim serve`): prefill and decode instances of the scenario's
+// model, each with its own GPUs and parallelism (serve: section), requests arriving as a Poisson
+// process or from a trace file, the serving loop of sim/serve with every step priced by the
+// inference model at that step's load.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/config/loader.hpp"
+#include "sim/metrics/serve_result.hpp"
+#include "sim/study/budget.hpp"
+
+namespace codesim::study {
+
+// Reads `path` with `settings` over it. Throws core::InputError (located at the scenario key, or
+// at the trace file's line) for a scenario, instance or trace the model cannot run.
+metrics::ServeResult simulate_serving(const std::string& path,
+                                      const std::vector<config::Setting>& settings,
+                                      const Budget& budget = {});
+
+}  // namespace codesim::study

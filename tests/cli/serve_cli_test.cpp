@@ -1,0 +1,78 @@
+// `codesim serve`: the shipped example trace end to end (Little's law on what it reports), bad
+// traces and requests located word for word, an SLO no load meets, every report format.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace codesim::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::string kServe = "serve scenarios/llama3.1-8b-serve-h200.yaml";
+
+TEST(ServeCli, TraceRunObeysLittlesLaw) {
+  // Over the horizon from the first arrival to the last token, every request drained: mean
+  // requests in flight = arrival rate x mean latency.
+  const auto r = run_codesim("serve scenarios/llama3.1-8b-serve-trace-h200.yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["requests"], 60);
+  EXPECT_EQ(j["arrivals"], "trace examples/requests-small.csv");
+  const double little =
+      j["arrival_rate"].get<double>() * j["latency_ms"]["mean"].get<double>() / 1e3;
+  EXPECT_NEAR(j["mean_in_flight"].get<double>(), little, 0.01 * little);
+  // Tokens out per second: the requests' output over the horizon.
+  EXPECT_GT(j["output_tokens_per_s"].get<double>(), 0);
+  EXPECT_EQ(j["slo"]["verdict"], "met");
+}
+
+TEST(ServeCli, ATraceGoingBackInTimeIsRefusedAtItsLine) {
+  const auto r =
+      run_codesim(kServe + " --set serve.arrivals.trace=tests/bad_input/trace_backwards.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "tests/bad_input/trace_backwards.csv:3:1: error: timestamp_s: timestamps must not go "
+            "back (0.25 s after 0.5 s)\n"
+            "  hint: sort the trace by timestamp\n");
+}
+
+TEST(ServeCli, ARequestLargerThanTheKvCacheIsRefused) {
+  const auto r = run_codesim(kServe + " --set serve.arrivals.prompt_tokens=900000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "--set serve.arrivals.prompt_tokens=900000: error: serve.arrivals.prompt_tokens: "
+            "request 1 needs 900256 KV-cache tokens (prompt + output), more than a decode instance "
+            "holds (857891)\n"
+            "  hint: give the decode instances more GPUs (serve.decode.nodes) or shorten the "
+            "request\n");
+}
+
+TEST(ServeCli, AnSloNoLoadMeetsIsUnmetAndSaysWhy) {
+  const auto r = run_codesim(kServe +
+                             " --set serve.arrivals.requests=50 --set serve.slo.ttft=10ms "
+                             "--set serve.slo.tpot=1ms --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["slo"]["verdict"], "unmet");
+  EXPECT_EQ(j["slo"]["goodput"], 0);
+  int at_any_load = 0;
+  for (const auto& n : j["notes"]) {
+    at_any_load += n["text"].get<std::string>().starts_with("SLO unmet at any load") ? 1 : 0;
+  }
+  EXPECT_EQ(at_any_load, 2);
+}
+
+TEST(ServeCli, EveryFormatCarriesTheFigures) {
+  for (const char* format : {"table", "csv", "md", "html"}) {
+    const auto r = run_codesim(kServe + " --set serve.arrivals.requests=20 --format " + format);
+    ASSERT_EQ(r.exit_code, 0) << format << ": " << r.err;
+    EXPECT_NE(r.out.find("TTFT p50 / p90 / p99"), std::string::npos) << format;
+    EXPECT_NE(r.out.find("output tokens/s per node"), std::string::npos) << format;
+  }
+}
+
+}  // namespace
+}  // namespace codesim::testing
