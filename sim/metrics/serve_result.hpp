@@ -27,6 +27,8 @@ struct ServeInstances {
   double busy = 0;  // share of the instances' time spent in steps
   long long steps = 0;
   core::Seconds reference_step;  // one step at the instance's full load (chunk or batch)
+  // That step's tokens per second per node: prompt tokens (prefill) or output tokens (decode).
+  double full_load_tokens_per_s_per_node = 0;
 };
 
 enum class SloVerdict { none, met, unmet };

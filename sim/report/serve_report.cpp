@@ -22,7 +22,8 @@ nlohmann::ordered_json instances_json(const metrics::ServeInstances& i) {
           {"ep", i.ep},
           {"busy", i.busy},
           {"steps", i.steps},
-          {"reference_step_ms", i.reference_step.value * 1e3}};
+          {"reference_step_ms", i.reference_step.value * 1e3},
+          {"full_load_tokens_per_s_per_node", i.full_load_tokens_per_s_per_node}};
 }
 
 std::string latency_text(const metrics::LatencySummary& l) {
@@ -34,7 +35,8 @@ std::string instances_text(const metrics::ServeInstances& i) {
   return std::to_string(i.instances) + " x " + std::to_string(i.gpus_each) + " GPUs (TP" +
          std::to_string(i.tp) + ", EP" + std::to_string(i.ep) + "), busy " +
          fixed(100 * i.busy, 0) + "%, " + std::to_string(i.steps) + " steps, full-load step " +
-         fixed(i.reference_step.value * 1e3, 2) + " ms";
+         fixed(i.reference_step.value * 1e3, 2) + " ms (" +
+         fixed(i.full_load_tokens_per_s_per_node, 0) + " tokens/s per node)";
 }
 
 std::string slo_text(const metrics::ServeResult& r) {

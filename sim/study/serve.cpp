@@ -156,15 +156,19 @@ metrics::LatencySummary summary(const std::vector<double>& sample) {
   return {.p50 = p.p50, .p90 = p.p90, .p99 = p.p99, .mean = p.mean};
 }
 
+// `tokens`: what the reference step of the whole instance computes or emits.
 metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSection& sec,
-                                     double busy, long long steps, core::Seconds reference) {
+                                     double busy, long long steps, core::Seconds reference,
+                                     double tokens) {
+  const double nodes = static_cast<double>(inst.gpus) / inst.scenario.hardware.spec.gpus_per_node;
   return {.instances = sec.instances,
           .gpus_each = inst.gpus,
           .tp = inst.scenario.parallelism.tp,
           .ep = inst.scenario.parallelism.ep,
           .busy = busy,
           .steps = steps,
-          .reference_step = reference};
+          .reference_step = reference,
+          .full_load_tokens_per_s_per_node = tokens / reference.value / nodes};
 }
 
 // SLO attainment, goodput and the verdict; a target no load can meet is said so.
@@ -285,12 +289,13 @@ metrics::ServeResult simulate_serving(const std::string& path,
   r.requests = static_cast<int>(requests.size());
   r.gpus_per_node = base.hardware.spec.gpus_per_node;
   r.gpus = prefill.gpus * base.serve.prefill.instances + decode.gpus * base.serve.decode.instances;
-  r.prefill = instances_of(
-      prefill, base.serve.prefill, run.prefill_busy, run.prefill_steps,
-      costs.prefill(base.serve.chunk_tokens_per_gpu * prefill.gpus, base.serve.prompt_tokens));
-  r.decode = instances_of(decode, base.serve.decode, run.decode_busy, run.decode_steps,
-                          costs.decode(base.serve.max_requests_per_gpu * decode.gpus,
-                                       base.serve.prompt_tokens + base.serve.output_tokens / 2));
+  const int chunk = base.serve.chunk_tokens_per_gpu * prefill.gpus;
+  const int batch = base.serve.max_requests_per_gpu * decode.gpus;
+  r.prefill = instances_of(prefill, base.serve.prefill, run.prefill_busy, run.prefill_steps,
+                           costs.prefill(chunk, base.serve.prompt_tokens), chunk);
+  r.decode = instances_of(
+      decode, base.serve.decode, run.decode_busy, run.decode_steps,
+      costs.decode(batch, base.serve.prompt_tokens + base.serve.output_tokens / 2), batch);
   r.decode_kv_tokens = kv_tokens;
   r.horizon = run.end - run.start;
   std::vector<double> ttft;
