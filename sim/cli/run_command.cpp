@@ -6,6 +6,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/network_flags.hpp"
 #include "sim/cli/usage.hpp"
+#include "sim/cli/write_report.hpp"
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/report/atomic_file.hpp"
@@ -25,36 +26,6 @@ using report::Format;
 
 report::PageFooter footer(const config::Scenario& s) {
   return {config::to_yaml(s), "codesim " CODESIM_VERSION};
-}
-
-// A result's writers, one per text format (JSON is given as a document).
-struct Writers {
-  std::function<std::string()> csv, md, html, table;
-};
-
-// The report in the format asked for, and the JSON document to --report too.
-void write_report(const nlohmann::ordered_json& j, const Writers& w, const RunOptions& o,
-                  std::ostream& out) {
-  if (!o.report.empty()) {
-    report::write_file_atomically(o.report, j.dump(2) + "\n");
-  }
-  switch (o.format) {
-    case Format::json:
-      out << j.dump(2) << "\n";
-      return;
-    case Format::csv:
-      out << w.csv();
-      return;
-    case Format::md:
-      out << w.md();
-      return;
-    case Format::html:
-      out << w.html();
-      return;
-    case Format::table:
-      out << w.table();
-      return;
-  }
 }
 
 nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
@@ -99,7 +70,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
         {[&] { return report::inference_csv(r); }, [&] { return report::inference_markdown(r); },
          [&] { return report::inference_html(r, footer(s)); },
          [&] { return report::inference_table(r); }},
-        o, out);
+        o.format, o.report, out);
     return;
   }
   const study::TrainingRun run =
@@ -120,7 +91,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
                {[&] { return report::run_csv(r); }, [&] { return report::run_markdown(r); },
                 [&] { return report::run_html(r, footer(s)); },
                 [&] { return report::run_table(r) + (o.bench ? bench_line(run.bench) : ""); }},
-               o, out);
+               o.format, o.report, out);
 }
 
 }  // namespace codesim::cli

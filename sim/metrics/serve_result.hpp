@@ -7,16 +7,12 @@
 
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
+#include "sim/serve/latency_stats.hpp"
 
 namespace codesim::metrics {
 
 // A latency's distribution over the requests, in seconds.
-struct LatencySummary {
-  double p50 = 0;
-  double p90 = 0;
-  double p99 = 0;
-  double mean = 0;
-};
+using LatencySummary = serve::Percentiles;
 
 // One kind of instance as it ran.
 struct ServeInstances {

@@ -151,11 +151,6 @@ std::vector<serve::Request> requests_of(const Scenario& s, std::string& describe
                                   .seed = static_cast<std::uint64_t>(s.serve.seed)});
 }
 
-metrics::LatencySummary summary(const std::vector<double>& sample) {
-  const auto p = serve::percentiles(sample);
-  return {.p50 = p.p50, .p90 = p.p90, .p99 = p.p99, .mean = p.mean};
-}
-
 // `tokens`: what the reference step of the whole instance computes or emits.
 metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSection& sec,
                                      double busy, long long steps, core::Seconds reference,
@@ -313,9 +308,9 @@ metrics::ServeResult simulate_serving(const std::string& path,
     output += q.output_tokens;
     prompt += requests[k].prompt_tokens;
   }
-  r.ttft = summary(ttft);
-  r.tpot = summary(tpot);
-  r.latency = summary(latency);
+  r.ttft = serve::percentiles(ttft);
+  r.tpot = serve::percentiles(tpot);
+  r.latency = serve::percentiles(latency);
   r.arrival_rate = r.requests / r.horizon.value;
   r.mean_in_flight = run.mean_in_flight;
   r.output_tokens_per_s = output / r.horizon.value;
