@@ -15,10 +15,12 @@
 #include "sim/report/inference_report.hpp"
 #include "sim/report/run_report.hpp"
 #include "sim/report/search_report.hpp"
+#include "sim/report/serve_report.hpp"
 #include "sim/report/sweep_report.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/point_runs.hpp"
+#include "sim/study/serve.hpp"
 #include "sim/study/training.hpp"
 
 namespace py = pybind11;
@@ -102,6 +104,11 @@ std::string search(const std::string& path, const std::vector<std::string>& sett
       .dump();
 }
 
+// The serving run of the file's serve: section (its EP rounds in forked children), as JSON text.
+std::string serve(const std::string& path, const std::vector<std::string>& settings) {
+  return report::serve_json(study::simulate_serving(path, config::parse_settings(settings))).dump();
+}
+
 }  // namespace
 }  // namespace codesim::python
 
@@ -137,6 +144,7 @@ PYBIND11_MODULE(_codesim, m) {
         py::arg("settings"), py::arg("fidelity"));
   m.def("sweep", &python::sweep, py::arg("path"), py::arg("settings"), py::arg("fidelity"),
         py::arg("jobs"));
+  m.def("serve", &python::serve, py::arg("path"), py::arg("settings"));
   m.def("compare", &python::compare, py::arg("files"), py::arg("fidelity"), py::arg("jobs"));
   m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),
         py::arg("jobs"));

@@ -73,6 +73,17 @@ def test_inference_steps():
         codesim.simulate(codesim.load(bound), fidelity="fast")
 
 
+def test_serve_returns_the_cli_report():
+    path = os.path.join(ROOT, "scenarios", "llama3.1-8b-serve-h200.yaml")
+    scenario = codesim.load(path).set("serve.arrivals.requests", 40)
+    result = codesim.serve(scenario)
+    out = subprocess.run([BINARY, "serve", path, "--set", "serve.arrivals.requests=40",
+                          "--format", "json"], check=True, capture_output=True, text=True).stdout
+    assert result.to_dict() == json.loads(out)
+    assert result.requests == 40
+    assert result.ttft_ms["p90"] >= result.ttft_ms["p50"]
+
+
 def test_sweep_is_a_table_of_its_points():
     # small-sweep.yaml: node_limit [1, 2] x schedule [dualpipe, 1f1b], cartesian: 4 points; the
     # same figures as the sweep the golden test records (fast tier here: quicker, same points).

@@ -17,7 +17,8 @@ import json
 
 from . import _codesim
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "sweep", "compare", "search"]
+__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "serve", "sweep", "compare",
+           "search"]
 
 ScenarioError = _codesim.InputError
 ScenarioError.__doc__ = ("A scenario codesim refuses; `.diagnostics` lists each problem as a dict "
@@ -137,6 +138,14 @@ def sweep(scenario, fidelity="full", jobs=2):
                                        jobs))
     return _table([{"point": p["point"], **p["values"], "error": p["error"],
                     **_figures(p["result"])} for p in report["points"]])
+
+
+def serve(scenario):
+    """The scenario file's `serve:` section (with the scenario's settings): requests through its
+    prefill and decode instances; the report (TTFT, TPOT and latency percentiles, throughput,
+    SLO attainment, notes) as a Result."""
+    return Result(json.loads(_codesim.serve(_file_of(scenario, "serve reads its section"),
+                                            scenario._settings)))
 
 
 def compare(*scenarios, fidelity="full", jobs=2):
