@@ -117,10 +117,6 @@ void check_hardware(const Scenario& s, const std::map<std::string, SourceLocatio
 
 void check_inference(const Scenario& s, Rules& r) {
   const auto& in = s.inference;
-  if (s.parallelism.pp != 1) {
-    r.fail({"parallelism.pp"}, "prefill and decode run every layer on every GPU: pp must be 1",
-           "attention parallelism is tp x dp, MoE parallelism ep");
-  }
   if (s.workload.kind == WorkloadKind::decode && in.requests_per_gpu % in.micro_batches != 0) {
     r.fail({"inference.requests_per_gpu", "inference.micro_batches"},
            "requests_per_gpu (" + n(in.requests_per_gpu) + ") must split evenly into " +

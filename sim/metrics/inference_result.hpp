@@ -23,6 +23,7 @@ struct InferenceResult {
   int gpus_per_node = 0;
   int ep = 0;
   int tp = 0;
+  int pp = 1;  // pipeline stages (a request's token passes each in turn)
   int micro_batches = 0;
   int tokens_per_micro_batch = 0;  // per GPU: requests (decode) or prompt tokens (prefill)
   int context_len = 0;

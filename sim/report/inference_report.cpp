@@ -16,6 +16,7 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
   j["gpus"] = r.gpus;
   j["ep"] = r.ep;
   j["tp"] = r.tp;
+  j["pp"] = r.pp;
   j["micro_batches"] = r.micro_batches;
   j["tokens_per_micro_batch"] = r.tokens_per_micro_batch;
   j["context_len"] = r.context_len;
@@ -45,7 +46,8 @@ std::string inference_table(const metrics::InferenceResult& r) {
   std::string out =
       r.scenario + " (" + std::string(metrics::inference_phase_name(r.phase)) + ", " +
       std::string(metrics::inference_mode_name(r.mode)) + "): " + std::to_string(r.gpus) +
-      " GPUs, EP" + std::to_string(r.ep) + ", attention TP" + std::to_string(r.tp) + ", " +
+      " GPUs, EP" + std::to_string(r.ep) + ", attention TP" + std::to_string(r.tp) +
+      (r.pp > 1 ? ", PP" + std::to_string(r.pp) : std::string()) + ", " +
       std::to_string(r.micro_batches) + " micro-batches of " +
       std::to_string(r.tokens_per_micro_batch) +
       (r.phase == metrics::InferencePhase::decode ? " requests" : " tokens") + " per GPU\n";

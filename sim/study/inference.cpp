@@ -45,9 +45,10 @@ core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
   const int moe_layers = m.moe ? m.layers - m.dense_layers : 0;
   const double expert = m.moe ? 3.0 * m.hidden * m.moe->expert_inter_dim : 0.0;
   const double routed = m.moe ? expert * m.moe->routed_experts * moe_layers : 0.0;
+  // A pipeline stage holds its share of the layers (the embedding and head counted as spread).
   return core::Bytes(
       ((a.params_total - routed) / s.parallelism.tp + expert * experts_per_gpu * moe_layers) *
-      bytes);
+      bytes / s.parallelism.pp);
 }
 
 void bound_step(const Scenario& s, metrics::InferenceResult& r) {
@@ -177,6 +178,43 @@ workload::OverlapSpec overlap_spec(const Scenario& s, core::Seconds dispatch,
           .micro_batches = s.inference.micro_batches};
 }
 
+// A step through pp pipeline stages: the first holds ceil(layers / pp) layers, the dense ones
+// first, the last floor(layers / pp) and the output head; the pipeline keeps pp batches in flight,
+// so a request's token passes every stage in turn: pp x the slower end stage, plus the hops between
+// stages (each GPU's activations of its batch, over the NICs when a stage fills whole nodes, else
+// NVLink). pp = 1: the plain overlap.
+workload::OverlapResult pipelined_step(const Scenario& s, const workload::LayerPieces& pieces,
+                                       core::Seconds dispatch, core::Seconds combine,
+                                       int tokens_per_micro_batch) {
+  workload::OverlapSpec spec = overlap_spec(s, dispatch, combine);
+  const int pp = s.parallelism.pp;
+  if (pp == 1) {
+    return workload::overlap_step(pieces, spec);
+  }
+  const int stage_layers = (spec.layers + pp - 1) / pp;
+  workload::OverlapSpec first = spec;
+  first.layers = stage_layers;
+  first.dense_layers = std::min(spec.dense_layers, stage_layers);
+  first.head = false;
+  workload::OverlapSpec last = spec;
+  last.layers = spec.layers / pp;  // the head's stage takes the lighter share
+  last.dense_layers = std::max(0, spec.dense_layers - (spec.layers - last.layers));
+  const auto a = workload::overlap_step(pieces, first);
+  const auto b = workload::overlap_step(pieces, last);
+  workload::OverlapResult o = a.step >= b.step ? a : b;
+  const auto& hw = s.hardware.spec;
+  const bool across_nodes = s.gpus() / pp >= hw.gpus_per_node;
+  const core::Bytes activations(static_cast<double>(tokens_per_micro_batch) *
+                                s.inference.micro_batches * s.model.spec.hidden * 2.0);
+  const core::Seconds hop = across_nodes
+                                ? hw.nic.latency_cross_leaf + activations / hw.nic.bandwidth
+                                : hw.scale_up.latency + activations / hw.scale_up.bandwidth;
+  o.step = o.step * static_cast<double>(pp) + hop * static_cast<double>(pp - 1);
+  o.compute_busy = o.compute_busy * static_cast<double>(pp);
+  o.comm_busy = o.comm_busy * static_cast<double>(pp);
+  return o;
+}
+
 int experts_per_gpu_of(const Scenario& s) {
   const auto& m = s.model.spec;
   return m.moe ? (m.moe->routed_experts + s.inference.redundant_experts) / s.parallelism.ep : 0;
@@ -203,7 +241,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   r.attention = pieces.attention;
   r.dense_mlp = pieces.dense_mlp;
   r.moe = pieces.moe;
-  const auto o = workload::overlap_step(pieces, overlap_spec(s, r.dispatch, r.combine));
+  const auto o = pipelined_step(s, pieces, r.dispatch, r.combine, r.tokens_per_micro_batch);
   r.step_time = o.step;
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
@@ -262,7 +300,7 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
 
 core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
   const auto pieces = workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0));
-  return workload::overlap_step(pieces, overlap_spec(s, load.dispatch, load.combine)).step;
+  return pipelined_step(s, pieces, load.dispatch, load.combine, load.tokens).step;
 }
 
 core::Bytes weights_per_gpu(const Scenario& s) {
@@ -283,6 +321,7 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   r.gpus_per_node = s.hardware.spec.gpus_per_node;
   r.ep = shape.ep;
   r.tp = shape.tp;
+  r.pp = shape.pp;
   r.micro_batches = shape.micro_batches;
   r.tokens_per_micro_batch = shape.tokens_per_gpu();
   r.context_len = decode ? in.context_len : s.workload.seq_len;

@@ -30,8 +30,9 @@ workload::StepShape inference_shape(const config::Scenario& s) {
   const int tokens_per_group =
       (decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu) * tp / in.micro_batches;
   const int seq_len = decode ? 1 : s.workload.seq_len;
-  return {.pp = 1,
-          .dp = s.gpus() / tp,
+  const int pp = s.parallelism.pp;
+  return {.pp = pp,
+          .dp = s.gpus() / (tp * pp),
           .tp = tp,
           .ep = s.model.spec.moe ? s.parallelism.ep : 1,
           .sequence_parallel = true,

@@ -11,8 +11,9 @@ namespace codesim::study {
 // workload.seq_len tokens per data-parallel replica.
 workload::StepShape training_shape(const config::Scenario& s);
 
-// One inference step on gpus() GPUs: attention in TP groups of parallelism.tp with sequence
-// parallelism (dp = GPUs / tp groups), the MoE in EP groups of parallelism.ep, no pipeline. A
+// One inference step on gpus() GPUs: pp pipeline stages of the layers, in each attention in TP
+// groups of parallelism.tp with sequence parallelism (dp = GPUs / (tp x pp)), the MoE in EP
+// groups of parallelism.ep. A
 // micro-batch of a TP group: decode, one token of each of its requests (seq_len 1, requests_per_gpu
 // x tp / micro_batches sequences); prefill, whole prompts of workload.seq_len
 // (prompt_tokens_per_gpu x tp / micro_batches tokens). tokens_per_gpu() is then what one GPU

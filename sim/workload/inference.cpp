@@ -140,10 +140,11 @@ OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
     (piece.on == compute ? r.compute_busy : r.comm_busy) += core::Seconds(piece.time);
   }
   // Each micro-batch's output head after its last layer.
+  const double head = s.head ? p.head.value : 0.0;
   double end = 0;
   for (std::size_t mb = 0; mb < mbs; ++mb) {
-    end = std::max(end, free_at[compute] = std::max(ready[mb], free_at[compute]) + p.head.value);
-    r.compute_busy += p.head;
+    end = std::max(end, free_at[compute] = std::max(ready[mb], free_at[compute]) + head);
+    r.compute_busy += core::Seconds(head);
   }
   r.step = core::Seconds(end);
   return r;

@@ -72,6 +72,7 @@ struct OverlapSpec {
   int layers = 1;
   int dense_layers = 0;
   int micro_batches = 1;
+  bool head = true;  // the output head ends each micro-batch (a pipeline's last stage only)
 };
 OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s);
 

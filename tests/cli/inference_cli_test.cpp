@@ -64,13 +64,12 @@ TEST(InferenceCli, KvCachePerGpuIsTheModelsPerTokenCacheTimesTokens) {
 
 TEST(InferenceCli, BadInferenceScenariosFailWithExactMessages) {
   const auto r = run_codesim(
-      "run scenarios/deepseek-v3-decode-h800.yaml --set parallelism.pp=2 --set parallelism.tp=2 "
-      "--set parallelism.ep=160");
+      "run scenarios/deepseek-v3-decode-h800.yaml --set parallelism.pp=64 --set parallelism.tp=1 "
+      "--set parallelism.ep=5");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "--set parallelism.pp=2: error: parallelism.pp: prefill and decode run every layer on "
-            "every GPU: pp must be 1\n"
-            "  hint: attention parallelism is tp x dp, MoE parallelism ep\n");
+            "--set parallelism.pp=64: error: parallelism.pp: pp = 64 exceeds the model's 61 "
+            "layers\n");
   const auto bound =
       run_codesim("run scenarios/deepseek-v3-prefill-h800.yaml --set inference.mode=bound");
   EXPECT_EQ(bound.exit_code, 2);

@@ -37,5 +37,23 @@ TEST(SimulateInference, TheIscaBoundIsItsClosedForm) {
   EXPECT_EQ(r.notes.front().kind, core::NoteKind::method);
 }
 
+TEST(SimulateInference, PipelineStagesPassEachTokenInTurn) {
+  // Llama 3.1 8B's 32 layers on 2 stages of one GPU each: a token passes both, so TPOT is twice
+  // the slower stage (16 layers and the head) plus one hop, above the single GPU's 32 layers and
+  // one head; each GPU holds half the weights and the same KV cache (its layers of twice the
+  // requests).
+  const std::string llama = CODESIM_SOURCE_DIR "/scenarios/llama3.1-8b-decode-h200.yaml";
+  const auto one = simulate_inference(config::load_scenario(llama));
+  const auto two = simulate_inference(
+      config::load_scenario(llama, {config::parse_setting("hardware.gpus_per_node=2"),
+                                    config::parse_setting("parallelism.pp=2")}));
+  EXPECT_EQ(two.pp, 2);
+  EXPECT_GT(two.step_time.value, one.step_time.value);
+  EXPECT_LT(two.step_time.value, one.step_time.value * 1.1);
+  EXPECT_NEAR(two.weights_per_gpu.value, one.weights_per_gpu.value / 2, 1);
+  EXPECT_DOUBLE_EQ(two.kv_cache_per_gpu.value, one.kv_cache_per_gpu.value);
+  EXPECT_NEAR(two.tokens_per_s_per_gpu, 64 / two.tpot.value, 1e-9);
+}
+
 }  // namespace
 }  // namespace codesim::study
