@@ -1,0 +1,250 @@
+#include "sim/campaign/run_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "sim/core/error.hpp"
+
+namespace codesim::campaign {
+namespace {
+
+struct Rates {
+  double stop = 0;     // per second, the whole job
+  double degrade = 0;  // per second
+  double software = 0;
+};
+
+Rates rates_of(const RunSpec& s) {
+  Rates r;
+  const bool degradable = s.degraded_step.value > 0;
+  for (const auto& c : s.causes) {
+    const double per_s = c.per_gpu_hour * s.gpus / 3600.0;
+    (c.network && degradable ? r.degrade : r.stop) += per_s;
+    if (c.name == "software") {
+      r.software += per_s;
+    }
+  }
+  return r;
+}
+
+// A stop's restart: detection, then rescheduling (software, or hardware with a spare node) or the
+// repair (hardware, no spare), then the checkpoint's load.
+double restart_s(const RunSpec& s, bool software) {
+  const double wait = software || s.spare_nodes > 0 ? s.reschedule.value : s.repair.value;
+  return s.detection.value + wait + s.checkpoint_load.value;
+}
+
+double mean_restart_s(const RunSpec& s, const Rates& r) {
+  if (r.stop <= 0) {
+    return restart_s(s, true);
+  }
+  return (r.software * restart_s(s, true) + (r.stop - r.software) * restart_s(s, false)) / r.stop;
+}
+
+// Work in healthy-speed seconds, degradation folded in to first order.
+double work_s(const RunSpec& s, const Rates& r) {
+  const double base = s.steps * s.step.value;
+  if (r.degrade <= 0) {
+    return base;
+  }
+  const double slow = s.degraded_step.value / s.step.value - 1;
+  return base * (1 + std::min(1.0, r.degrade * s.repair.value) * slow);
+}
+
+// Expected wall time of a segment of T seconds restarted from its start on each failure.
+double segment_s(double t, double lambda, double restart) {
+  if (lambda <= 0) {
+    return t;
+  }
+  return std::expm1(lambda * t) * (1 / lambda + restart);
+}
+
+double quantile(std::vector<double>& v, double p) {
+  std::sort(v.begin(), v.end());
+  const auto k = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
+  return v[std::max<std::size_t>(k, 1) - 1];
+}
+
+Quantiles quantiles(std::vector<double> v, double expected) {
+  double sum = 0;
+  for (const double x : v) {
+    sum += x;
+  }
+  Quantiles q{.mean = sum / static_cast<double>(v.size()), .expected = expected};
+  q.p10 = quantile(v, 0.10);
+  q.p50 = quantile(v, 0.50);
+  q.p90 = quantile(v, 0.90);
+  return q;
+}
+
+struct Trial {
+  double wall = 0;
+  double stops = 0;
+  double degradations = 0;
+  double checkpoints = 0;
+};
+
+// One run: training segments of the interval, each ended by a checkpoint write (but the last);
+// failures by the summed rate, each a stop or a degradation by its cause's share.
+Trial one_run(const RunSpec& s, const Rates& r, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto gap = [&](double rate) {
+    return rate > 0 ? -std::log(1.0 - unit(rng)) / rate : INFINITY;
+  };
+  const double total = s.steps * s.step.value;  // work at healthy speed
+  const double tau = s.checkpoint_interval.value;
+  const double write = s.checkpoint_write.value;
+  const double slow = s.degraded_step.value > 0 ? s.step.value / s.degraded_step.value : 1.0;
+  const double rate = r.stop + r.degrade;
+  Trial out;
+  double t = 0;
+  double saved = 0;
+  double degraded_until = -1;
+  double next_failure = gap(rate);
+  while (saved < total) {
+    const double target = std::min(tau, total - saved);
+    const bool last = saved + target >= total;
+    double done = 0;     // work of this segment
+    double written = 0;  // of its checkpoint write
+    bool lost = false;
+    while (true) {
+      const double speed = t < degraded_until ? slow : 1.0;
+      // The next boundary: the work's end, the write's end, the degradation's end, a failure.
+      double until;
+      bool ends_work = false;  // the boundary is the work's end (set exactly: no rounding stall)
+      if (done < target) {
+        until = t + (target - done) / speed;
+        ends_work = true;
+        if (t < degraded_until && degraded_until < until) {
+          until = degraded_until;
+          ends_work = false;
+        }
+      } else {
+        until = t + (write - written);
+      }
+      if (next_failure < until) {
+        const double dt = next_failure - t;
+        if (done < target) {
+          done += dt * speed;
+        } else {
+          written += dt;
+        }
+        t = next_failure;
+        if (unit(rng) * rate < r.degrade) {
+          ++out.degradations;
+          degraded_until = t + s.repair.value;
+        } else {
+          ++out.stops;
+          const bool software = unit(rng) * r.stop < r.software;
+          t += restart_s(s, software);
+          degraded_until = -1;  // the job restarts on a healthy fabric
+          lost = true;
+        }
+        next_failure = t + gap(rate);
+        if (lost) {
+          break;
+        }
+        continue;
+      }
+      const double dt = until - t;
+      if (done < target) {
+        done = ends_work ? target : std::min(target, done + dt * speed);
+      } else {
+        written = write;
+      }
+      t = until;
+      if (done >= target && (last || written >= write)) {
+        break;
+      }
+    }
+    if (lost) {
+      continue;
+    }
+    saved += target;
+    out.checkpoints += last ? 0 : 1;
+  }
+  out.wall = t;
+  return out;
+}
+
+}  // namespace
+
+core::Seconds daly_interval(core::Seconds c, core::Seconds mtbf) {
+  const double m = mtbf.value;
+  const double x = c.value / (2 * m);
+  if (c.value >= 2 * m) {
+    return mtbf;
+  }
+  return core::Seconds(std::sqrt(2 * c.value * m) * (1 + std::sqrt(x) / 3 + x / 9) - c.value);
+}
+
+double expected_wall_s(const RunSpec& s) {
+  const Rates r = rates_of(s);
+  const double work = work_s(s, r);
+  const double tau = s.checkpoint_interval.value;
+  const double restart = mean_restart_s(s, r);
+  const double full = std::floor(work / tau);
+  const double rest = work - full * tau;
+  // Every full segment but the run's last one ends with a write.
+  if (rest > 0) {
+    return full * segment_s(tau + s.checkpoint_write.value, r.stop, restart) +
+           segment_s(rest, r.stop, restart);
+  }
+  return std::max(0.0, full - 1) * segment_s(tau + s.checkpoint_write.value, r.stop, restart) +
+         segment_s(tau, r.stop, restart);
+}
+
+RunStats simulate_run(const RunSpec& s) {
+  const Rates r = rates_of(s);
+  RunStats stats;
+  stats.stop_rate_per_s = r.stop;
+  stats.degrade_rate_per_s = r.degrade;
+  stats.mean_restart = core::Seconds(mean_restart_s(s, r));
+  if (r.stop > 0 && 1 / r.stop <= stats.mean_restart.value + s.checkpoint_write.value) {
+    throw core::KeyedError(
+        "campaign.checkpoint_interval",
+        "the job cannot progress: failures every " + std::to_string(1 / r.stop / 3600) +
+            " h on average, no longer than a restart plus a checkpoint write (" +
+            std::to_string((stats.mean_restart.value + s.checkpoint_write.value) / 3600) + " h)",
+        "fewer GPUs, faster checkpoints or restarts, or a lower failure rate");
+  }
+  const double segment = s.checkpoint_interval.value + s.checkpoint_write.value;
+  if (r.stop * segment > 20) {
+    throw core::KeyedError("campaign.checkpoint_interval",
+                           "a checkpoint interval this long is almost never reached: " +
+                               std::to_string(r.stop * segment) + " failures expected within one",
+                           "checkpoint more often (campaign.checkpoint_interval: auto)");
+  }
+  std::mt19937_64 rng(s.seed);
+  std::vector<double> wall;
+  std::vector<double> stops;
+  std::vector<double> degradations;
+  double ettr = 0;
+  double checkpoints = 0;
+  const double productive = s.steps * s.step.value;
+  for (int i = 0; i < s.trials; ++i) {
+    const Trial t = one_run(s, r, rng);
+    wall.push_back(t.wall);
+    stops.push_back(t.stops);
+    degradations.push_back(t.degradations);
+    ettr += productive / t.wall;
+    checkpoints += t.checkpoints;
+  }
+  const double expected = expected_wall_s(s);
+  stats.wall_s = quantiles(wall, expected);
+  // Interruptions expected: the stopping rate over the wall time less the restarts' (no failure
+  // strikes during one): lambda W' / (1 + lambda R) with W' the wall time.
+  const double up = expected / (1 + r.stop * stats.mean_restart.value);
+  stats.interruptions = quantiles(stops, r.stop * up);
+  stats.degradations = quantiles(degradations, r.degrade * up);
+  stats.ettr_mean = ettr / s.trials;
+  stats.ettr_expected = productive / expected;
+  stats.checkpoints = checkpoints / s.trials;
+  for (const auto& c : s.causes) {
+    stats.expected_by_cause.push_back(c.per_gpu_hour * s.gpus / 3600.0 * up);
+  }
+  return stats;
+}
+
+}  // namespace codesim::campaign
