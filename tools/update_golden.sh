@@ -24,6 +24,10 @@ for f in scenarios/*.yaml; do
     mv "tests/golden/$stem.sweep.txt.tmp" "tests/golden/$stem.sweep.txt"
     continue
   fi
+  if grep -q '^campaign:' "$f"; then
+    "$bin" campaign "$f" --format json > "tests/golden/$stem.campaign.json.tmp"
+    mv "tests/golden/$stem.campaign.json.tmp" "tests/golden/$stem.campaign.json"
+  fi
   if grep -q '^serve:' "$f"; then
     "$bin" serve "$f" --format json > "tests/golden/$stem.serve.json.tmp"
     mv "tests/golden/$stem.serve.json.tmp" "tests/golden/$stem.serve.json"

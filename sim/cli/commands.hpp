@@ -193,6 +193,16 @@ struct ServeOptions {
 // `codesim serve`: the scenario's serving run (serve: section), reported.
 void run_serve(const ServeOptions& o, std::ostream& out);
 
+struct CampaignOptions {
+  std::string scenario;
+  std::vector<std::string> settings;  // --set key.path=value, applied over the file
+  report::Format format = report::Format::table;
+  std::string report;                                    // also write the JSON report here
+  metrics::Fidelity fidelity = metrics::Fidelity::fast;  // of the step simulations
+};
+// `codesim campaign`: the scenario's training run (campaign: section), reported.
+void run_campaign(const CampaignOptions& o, std::ostream& out);
+
 struct CompareOptions {
   std::vector<std::string> scenarios;
   int jobs = 2;                                   // scenarios simulated at once (one process each)

@@ -389,6 +389,24 @@ Command add_serve(CLI::App& app) {
   return {cmd, printing(o, &cli::run_serve)};
 }
 
+Command add_campaign(CLI::App& app) {
+  using report::Format;
+  auto o = options<cli::CampaignOptions>();
+  auto* cmd = app.add_subcommand(
+      "campaign",
+      "A training run from a scenario's step (its campaign: section): days, GPU-hours, ETTR, "
+      "interruptions, energy and cost under failures and checkpoints");
+  cmd->add_option("scenario", o->scenario, "Scenario YAML")->required();
+  cmd->add_option("--set", o->settings, "Override a key: --set campaign.spare_nodes=0");
+  add_format(cmd, o->format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
+  cmd->add_option("--fidelity", o->fidelity,
+                  "The step's tier: fast (default: critical path) or full (SimGrid)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, metrics::Fidelity>{
+          {"full", metrics::Fidelity::full}, {"fast", metrics::Fidelity::fast}}));
+  cmd->add_option("--report", o->report, "Also write the JSON report to this file");
+  return {cmd, printing(o, &cli::run_campaign)};
+}
+
 Command add_sweep(CLI::App& app) {
   using report::Format;
   auto o = options<cli::SweepOptions>();
@@ -485,9 +503,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   const std::vector<Command> commands{
-      add_model(app), add_describe(app), add_check(app), add_topo(app),       add_kernels(app),
-      add_cost(app),  add_trace(app),    add_a2a(app),   add_collective(app), add_schedule(app),
-      add_run(app),   add_serve(app),    add_sweep(app), add_search(app),     add_compare(app)};
+      add_model(app),      add_describe(app), add_check(app),  add_topo(app),
+      add_kernels(app),    add_cost(app),     add_trace(app),  add_a2a(app),
+      add_collective(app), add_schedule(app), add_run(app),    add_serve(app),
+      add_campaign(app),   add_sweep(app),    add_search(app), add_compare(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -228,6 +228,29 @@ struct ServeSection {
   double slo_attainment{};  // share of requests that must meet both
 };
 
+// A training run from the scenario's step (`codesim campaign`): tokens, failures, checkpoints,
+// power and price.
+struct CampaignSection {
+  double tokens{};                    // to train
+  core::Seconds checkpoint_interval;  // of training between checkpoints; 0: Daly's optimum
+  core::Seconds checkpoint_write;     // the job's pause per checkpoint; 0: from the state's bytes
+  core::Seconds checkpoint_load;      // 0: from the state's bytes
+  core::BytesPerSecond storage_bandwidth;
+  double checkpoint_bytes_per_param{};
+  bool async_checkpoint{};
+  core::Seconds detection;
+  core::Seconds reschedule;
+  core::Seconds repair;
+  int spare_nodes{};
+  double node_failure_rate{};  // per 1,000 node-days; 0: Llama 3's table per GPU-hour
+  double price_per_gpu_hour{};
+  double gpu_power_w{};
+  double node_power_w{};
+  double pue{};
+  int trials{};
+  int seed{};
+};
+
 struct Scenario {
   std::string source_file;  // the YAML it was loaded from
   // Where each key written in a file (or set from outside) stands; keys left to their defaults
@@ -246,6 +269,7 @@ struct Scenario {
   InferenceSection inference;
   SoftwareSection software;
   ServeSection serve;
+  CampaignSection campaign;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }
 };

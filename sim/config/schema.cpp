@@ -15,6 +15,7 @@ std::vector<FieldSpec> build_schema() {
   schema_fields::add_system_fields(f);
   schema_fields::add_run_fields(f);
   schema_fields::add_serve_fields(f);
+  schema_fields::add_campaign_fields(f);
   return f;
 }
 

@@ -99,5 +99,7 @@ void add_system_fields(std::vector<FieldSpec>& f);
 void add_run_fields(std::vector<FieldSpec>& f);
 // A request-level serving run's: instances, arrivals, SLOs (`codesim serve`).
 void add_serve_fields(std::vector<FieldSpec>& f);
+// A training run's: tokens, failures, checkpoints, power, price (`codesim campaign`).
+void add_campaign_fields(std::vector<FieldSpec>& f);
 
 }  // namespace codesim::config::schema_fields

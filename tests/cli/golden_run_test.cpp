@@ -96,6 +96,20 @@ TEST_P(GoldenServe, ShippedServingScenarioReportsAsRecorded) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenServe, ::testing::ValuesIn(golden_stems(".serve.json")),
                          test_name);
 
+// Campaign scenarios (a campaign: section): `codesim campaign` as recorded.
+class GoldenCampaign : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenCampaign, ShippedCampaignReportsAsRecorded) {
+  const std::string stem = GetParam();
+  const auto r = run_codesim("campaign scenarios/" + stem + ".yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+  expect_same(json::parse(r.out),
+              json::parse(read_source_file("tests/golden/" + stem + ".campaign.json")), stem);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenCampaign,
+                         ::testing::ValuesIn(golden_stems(".campaign.json")), test_name);
+
 // The fast tier against the full one on every shipped training scenario: the step within 5% of
 // the recorded full-tier step (the fast tier times each transfer alone, so where links are
 // shared it can only come out faster), and the report says which tier made it.

@@ -1,0 +1,55 @@
+// What a training run's campaign gives (`codesim campaign`). Plain data; sim/study fills it,
+// sim/report writes it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/campaign/run_model.hpp"
+#include "sim/core/note.hpp"
+#include "sim/core/units.hpp"
+
+namespace codesim::metrics {
+
+// p10, p50, p90 and mean over the Monte-Carlo runs, and the analytic expectation.
+using RunQuantiles = campaign::Quantiles;
+
+struct CauseExpectation {
+  std::string cause;
+  double per_gpu_hour = 0;
+  bool degrades = false;  // routed around by the fabric instead of stopping the job
+  double expected = 0;    // over the run
+};
+
+struct CampaignResult {
+  std::string scenario;
+  std::string fidelity;  // of the step simulations
+  int gpus = 0;
+  int nodes = 0;
+  core::Seconds step_time;           // healthy
+  core::Seconds degraded_step_time;  // one plane failed; 0 when the fabric cannot route around
+  double tokens = 0;
+  double tokens_per_step = 0;
+  double steps = 0;
+  core::Bytes checkpoint_bytes;
+  core::Seconds checkpoint_interval;
+  bool checkpoint_interval_auto = false;
+  core::Seconds checkpoint_write;
+  core::Seconds checkpoint_load;
+  core::Seconds mean_restart;
+  double mtbf_hours = 0;  // between failures that stop the job
+  int trials = 0;
+  RunQuantiles days;
+  RunQuantiles gpu_hours;
+  RunQuantiles interruptions;
+  RunQuantiles degradations;
+  RunQuantiles cost_usd;
+  RunQuantiles energy_mwh;
+  double ettr_mean = 0;
+  double ettr_expected = 0;
+  double checkpoints = 0;  // written, mean over the runs
+  std::vector<CauseExpectation> causes;
+  std::vector<core::Note> notes;
+};
+
+}  // namespace codesim::metrics

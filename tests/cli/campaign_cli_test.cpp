@@ -1,0 +1,58 @@
+// `codesim campaign`: the Monte Carlo against its expectation on a small run, the keys, and bad
+// input word for word.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.hpp"
+
+namespace codesim::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::string kSmall = "campaign tests/scenarios/small-step.yaml";
+
+TEST(CampaignCli, MonteCarloAgreesWithTheExpectation) {
+  // A failure rate raised to 500 per 1,000 node-days so that the small run sees several.
+  const auto r = run_codesim(kSmall +
+                             " --set campaign.tokens=2e10 --set campaign.node_failure_rate=500 "
+                             "--set campaign.trials=3000 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (const char* key : {"days", "gpu_hours", "cost_usd", "energy_mwh"}) {
+    EXPECT_NEAR(j[key]["mean"].get<double>(), j[key]["expected"].get<double>(),
+                0.02 * j[key]["expected"].get<double>())
+        << key;
+  }
+  EXPECT_GT(j["interruptions"]["mean"].get<double>(), 1);
+  EXPECT_LT(j["ettr"]["mean"].get<double>(), 1);
+  EXPECT_TRUE(j["checkpoint"]["interval_auto"].get<bool>());
+  // GPU-hours = days x 24 x GPUs; cost = GPU-hours x $2.
+  EXPECT_NEAR(j["gpu_hours"]["p50"].get<double>(),
+              j["days"]["p50"].get<double>() * 24 * j["gpus"].get<double>(), 1e-6);
+  EXPECT_NEAR(j["cost_usd"]["p50"].get<double>(), 2 * j["gpu_hours"]["p50"].get<double>(), 1e-6);
+}
+
+TEST(CampaignCli, BadCampaignsFailWithExactMessages) {
+  const auto none = run_codesim(kSmall);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err,
+            "tests/scenarios/small-step.yaml: error: campaign.tokens: a campaign needs the tokens "
+            "to train\n"
+            "  hint: e.g. campaign: {tokens: 14.8e12}\n");
+  const auto stuck =
+      run_codesim(kSmall + " --set campaign.tokens=2e10 --set campaign.node_failure_rate=1e6");
+  EXPECT_EQ(stuck.exit_code, 2);
+  EXPECT_NE(stuck.err.find("error: campaign.checkpoint_interval: the job cannot progress"),
+            std::string::npos)
+      << stuck.err;
+  const auto negative = run_codesim(kSmall + " --set campaign.node_failure_rate=-1");
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_EQ(negative.err,
+            "--set campaign.node_failure_rate=-1: error: campaign.node_failure_rate: must be at "
+            "least 0, got -1\n");
+}
+
+}  // namespace
+}  // namespace codesim::testing
