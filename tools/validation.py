@@ -20,8 +20,8 @@ ISCA = "ISCA 2025 (arXiv 2505.09343)"
 V3_REPORT = "DeepSeek-V3 report (arXiv 2412.19437)"
 
 
-def golden(name):
-    with open(os.path.join(ROOT, "tests", "golden", name + ".run.json")) as f:
+def golden(name, kind="run"):
+    with open(os.path.join(ROOT, "tests", "golden", name + "." + kind + ".json")) as f:
         return json.load(f)
 
 
@@ -54,6 +54,10 @@ def training_cases():
          mrft["step_time_s"] / v3["step_time_s"], 1.001, "ratio"),
         ("DeepSeek-V3 tokens per day (the run's average: 14.8T tokens in 2.664M GPU hours on 2048)",
          V3_REPORT, v3["tokens_per_day"] / 1e9, 14.8e12 / (2.664e6 / 2048) * 24 / 1e9, "B"),
+        ("DeepSeek-V3 pre-training run, 14.8T tokens under failures and checkpoints "
+         "(`deepseek-v3-h800-campaign`, fast tier, p50): GPU hours",
+         V3_REPORT, golden("deepseek-v3-h800-campaign", "campaign")["gpu_hours"]["p50"] / 1e6,
+         2.664, "M"),
         ("DeepSeek-V2, 1024 H800 assumed (`deepseek-v2-h800`): GPU hours per trillion tokens",
          "DeepSeek-V2 report (arXiv 2405.04434)",
          gpu_hours_per_trillion(golden("deepseek-v2-h800")) / 1e3, 172.8, "K"),
