@@ -11,12 +11,14 @@
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/campaign_report.hpp"
 #include "sim/report/compare_report.hpp"
 #include "sim/report/inference_report.hpp"
 #include "sim/report/run_report.hpp"
 #include "sim/report/search_report.hpp"
 #include "sim/report/serve_report.hpp"
 #include "sim/report/sweep_report.hpp"
+#include "sim/study/campaign.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/point_runs.hpp"
@@ -109,6 +111,14 @@ std::string serve(const std::string& path, const std::vector<std::string>& setti
   return report::serve_json(study::simulate_serving(path, config::parse_settings(settings))).dump();
 }
 
+// The training run of the file's campaign: section (its steps in forked children), as JSON text.
+std::string campaign(const std::string& path, const std::vector<std::string>& settings,
+                     const std::string& fidelity) {
+  return report::campaign_json(
+             study::run_campaign(path, config::parse_settings(settings), fidelity_of(fidelity)))
+      .dump();
+}
+
 }  // namespace
 }  // namespace codesim::python
 
@@ -145,6 +155,7 @@ PYBIND11_MODULE(_codesim, m) {
   m.def("sweep", &python::sweep, py::arg("path"), py::arg("settings"), py::arg("fidelity"),
         py::arg("jobs"));
   m.def("serve", &python::serve, py::arg("path"), py::arg("settings"));
+  m.def("campaign", &python::campaign, py::arg("path"), py::arg("settings"), py::arg("fidelity"));
   m.def("compare", &python::compare, py::arg("files"), py::arg("fidelity"), py::arg("jobs"));
   m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),
         py::arg("jobs"));

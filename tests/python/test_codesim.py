@@ -84,6 +84,16 @@ def test_serve_returns_the_cli_report():
     assert result.ttft_ms["p90"] >= result.ttft_ms["p50"]
 
 
+def test_campaign_returns_the_cli_report():
+    scenario = codesim.load(SMALL).set("campaign.tokens", 2e10).set("campaign.trials", 200)
+    result = codesim.campaign(scenario)
+    out = subprocess.run([BINARY, "campaign", SMALL, "--set", "campaign.tokens=2e10", "--set",
+                          "campaign.trials=200", "--format", "json"], check=True,
+                         capture_output=True, text=True).stdout
+    assert result.to_dict() == json.loads(out)
+    assert result.days["p90"] >= result.days["p10"]
+
+
 def test_sweep_is_a_table_of_its_points():
     # small-sweep.yaml: node_limit [1, 2] x schedule [dualpipe, 1f1b], cartesian: 4 points; the
     # same figures as the sweep the golden test records (fast tier here: quicker, same points).

@@ -17,8 +17,8 @@ import json
 
 from . import _codesim
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "serve", "sweep", "compare",
-           "search"]
+__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "serve", "campaign", "sweep",
+           "compare", "search"]
 
 ScenarioError = _codesim.InputError
 ScenarioError.__doc__ = ("A scenario codesim refuses; `.diagnostics` lists each problem as a dict "
@@ -146,6 +146,14 @@ def serve(scenario):
     SLO attainment, notes) as a Result."""
     return Result(json.loads(_codesim.serve(_file_of(scenario, "serve reads its section"),
                                             scenario._settings)))
+
+
+def campaign(scenario, fidelity="fast"):
+    """The scenario file's `campaign:` section (with the scenario's settings): its training run
+    under failures and checkpoints; the report (days, GPU-hours, ETTR, interruptions, cost and
+    energy, each with p10/p50/p90 and the expectation) as a Result."""
+    return Result(json.loads(_codesim.campaign(_file_of(scenario, "campaign reads its section"),
+                                               scenario._settings, fidelity)))
 
 
 def compare(*scenarios, fidelity="full", jobs=2):
