@@ -5,6 +5,7 @@
 #include <random>
 
 #include "sim/core/error.hpp"
+#include "sim/core/statistics.hpp"
 
 namespace codesim::campaign {
 namespace {
@@ -60,22 +61,17 @@ double segment_s(double t, double lambda, double restart) {
   return std::expm1(lambda * t) * (1 / lambda + restart);
 }
 
-double quantile(std::vector<double>& v, double p) {
-  std::sort(v.begin(), v.end());
-  const auto k = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
-  return v[std::max<std::size_t>(k, 1) - 1];
-}
-
 Quantiles quantiles(std::vector<double> v, double expected) {
   double sum = 0;
   for (const double x : v) {
     sum += x;
   }
-  Quantiles q{.mean = sum / static_cast<double>(v.size()), .expected = expected};
-  q.p10 = quantile(v, 0.10);
-  q.p50 = quantile(v, 0.50);
-  q.p90 = quantile(v, 0.90);
-  return q;
+  std::sort(v.begin(), v.end());
+  return {.p10 = core::nearest_rank(v, 0.10),
+          .p50 = core::nearest_rank(v, 0.50),
+          .p90 = core::nearest_rank(v, 0.90),
+          .mean = sum / static_cast<double>(v.size()),
+          .expected = expected};
 }
 
 struct Trial {

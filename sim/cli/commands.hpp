@@ -184,20 +184,19 @@ struct RunOptions {
 // `codesim run`: simulate one training, prefill or decode step of a scenario and report it.
 void run_run(const RunOptions& o, std::ostream& out);
 
-struct ServeOptions {
+// A study of one scenario file reported in any format (serve, campaign).
+struct ScenarioReportOptions {
   std::string scenario;
   std::vector<std::string> settings;  // --set key.path=value, applied over the file
   report::Format format = report::Format::table;
   std::string report;  // also write the JSON report here
 };
+
+using ServeOptions = ScenarioReportOptions;
 // `codesim serve`: the scenario's serving run (serve: section), reported.
 void run_serve(const ServeOptions& o, std::ostream& out);
 
-struct CampaignOptions {
-  std::string scenario;
-  std::vector<std::string> settings;  // --set key.path=value, applied over the file
-  report::Format format = report::Format::table;
-  std::string report;                                    // also write the JSON report here
+struct CampaignOptions : ScenarioReportOptions {
   metrics::Fidelity fidelity = metrics::Fidelity::fast;  // of the step simulations
 };
 // `codesim campaign`: the scenario's training run (campaign: section), reported.

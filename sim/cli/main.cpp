@@ -375,35 +375,36 @@ Command add_run(CLI::App& app) {
   return {cmd, printing(o, &cli::run_run)};
 }
 
-Command add_serve(CLI::App& app) {
+// The scenario, --set, every format and --report of a one-scenario study.
+void add_scenario_report(CLI::App* cmd, cli::ScenarioReportOptions& o, const std::string& example) {
   using report::Format;
+  cmd->add_option("scenario", o.scenario, "Scenario YAML")->required();
+  cmd->add_option("--set", o.settings, "Override a key: --set " + example);
+  add_format(cmd, o.format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
+  cmd->add_option("--report", o.report, "Also write the JSON report to this file");
+}
+
+Command add_serve(CLI::App& app) {
   auto o = options<cli::ServeOptions>();
   auto* cmd = app.add_subcommand(
       "serve",
       "Serve requests with a scenario's prefill and decode instances (its serve: section): TTFT, "
       "TPOT, throughput and goodput");
-  cmd->add_option("scenario", o->scenario, "Scenario YAML")->required();
-  cmd->add_option("--set", o->settings, "Override a key: --set serve.arrivals.rate=8");
-  add_format(cmd, o->format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
-  cmd->add_option("--report", o->report, "Also write the JSON report to this file");
+  add_scenario_report(cmd, *o, "serve.arrivals.rate=8");
   return {cmd, printing(o, &cli::run_serve)};
 }
 
 Command add_campaign(CLI::App& app) {
-  using report::Format;
   auto o = options<cli::CampaignOptions>();
   auto* cmd = app.add_subcommand(
       "campaign",
       "A training run from a scenario's step (its campaign: section): days, GPU-hours, ETTR, "
       "interruptions, energy and cost under failures and checkpoints");
-  cmd->add_option("scenario", o->scenario, "Scenario YAML")->required();
-  cmd->add_option("--set", o->settings, "Override a key: --set campaign.spare_nodes=0");
-  add_format(cmd, o->format, {Format::table, Format::json, Format::csv, Format::md, Format::html});
+  add_scenario_report(cmd, *o, "campaign.spare_nodes=0");
   cmd->add_option("--fidelity", o->fidelity,
                   "The step's tier: fast (default: critical path) or full (SimGrid)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, metrics::Fidelity>{
           {"full", metrics::Fidelity::full}, {"fast", metrics::Fidelity::fast}}));
-  cmd->add_option("--report", o->report, "Also write the JSON report to this file");
   return {cmd, printing(o, &cli::run_campaign)};
 }
 

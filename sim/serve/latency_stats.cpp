@@ -1,8 +1,9 @@
 #include "sim/serve/latency_stats.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
+
+#include "sim/core/statistics.hpp"
 
 namespace codesim::serve {
 
@@ -11,13 +12,9 @@ Percentiles percentiles(std::vector<double> sample) {
     return {};
   }
   std::sort(sample.begin(), sample.end());
-  const auto rank = [&](double p) {
-    const auto k = static_cast<std::size_t>(std::ceil(p * static_cast<double>(sample.size())));
-    return sample[std::max<std::size_t>(k, 1) - 1];
-  };
-  return {.p50 = rank(0.50),
-          .p90 = rank(0.90),
-          .p99 = rank(0.99),
+  return {.p50 = core::nearest_rank(sample, 0.50),
+          .p90 = core::nearest_rank(sample, 0.90),
+          .p99 = core::nearest_rank(sample, 0.99),
           .mean = std::accumulate(sample.begin(), sample.end(), 0.0) /
                   static_cast<double>(sample.size())};
 }
