@@ -79,11 +79,35 @@ struct Trial {
   double stops = 0;
   double degradations = 0;
   double checkpoints = 0;
+  std::vector<RunSpan> spans;  // kept when asked (the first run)
 };
+
+// The cause a hardware stop (network false) or a degradation (true) is charged to, by rate.
+std::string cause_of(const RunSpec& s, bool network, double pick) {
+  const bool degradable = s.degraded_step.value > 0;
+  const auto counts = [&](const FailureCause& c) {
+    return (c.network && degradable) == network && c.name != "software";
+  };
+  double total = 0;
+  for (const auto& c : s.causes) {
+    total += counts(c) ? c.per_gpu_hour : 0.0;
+  }
+  double acc = 0;
+  for (const auto& c : s.causes) {
+    if (!counts(c)) {
+      continue;
+    }
+    acc += c.per_gpu_hour;
+    if (pick * total < acc) {
+      return c.name;
+    }
+  }
+  return s.causes.empty() ? std::string() : s.causes.back().name;
+}
 
 // One run: training segments of the interval, each ended by a checkpoint write (but the last);
 // failures by the summed rate, each a stop or a degradation by its cause's share.
-Trial one_run(const RunSpec& s, const Rates& r, std::mt19937_64& rng) {
+Trial one_run(const RunSpec& s, const Rates& r, std::mt19937_64& rng, bool keep_spans) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const auto gap = [&](double rate) {
     return rate > 0 ? -std::log(1.0 - unit(rng)) / rate : INFINITY;
@@ -130,10 +154,19 @@ Trial one_run(const RunSpec& s, const Rates& r, std::mt19937_64& rng) {
         if (unit(rng) * rate < r.degrade) {
           ++out.degradations;
           degraded_until = t + s.repair.value;
+          if (keep_spans) {
+            out.spans.push_back(
+                {RunSpan::degraded, t, degraded_until, cause_of(s, true, unit(rng))});
+          }
         } else {
           ++out.stops;
           const bool software = unit(rng) * r.stop < r.software;
-          t += restart_s(s, software);
+          const double restarted = t + restart_s(s, software);
+          if (keep_spans) {
+            out.spans.push_back({RunSpan::restart, t, restarted,
+                                 software ? "software" : cause_of(s, false, unit(rng))});
+          }
+          t = restarted;
           degraded_until = -1;  // the job restarts on a healthy fabric
           lost = true;
         }
@@ -220,7 +253,11 @@ RunStats simulate_run(const RunSpec& s) {
   double checkpoints = 0;
   const double productive = s.steps * s.step.value;
   for (int i = 0; i < s.trials; ++i) {
-    const Trial t = one_run(s, r, rng);
+    const Trial t = one_run(s, r, rng, i == 0);
+    if (i == 0) {
+      stats.first_run = t.spans;
+      stats.first_run_wall_s = t.wall;
+    }
     wall.push_back(t.wall);
     stops.push_back(t.stops);
     degradations.push_back(t.degradations);

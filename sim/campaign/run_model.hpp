@@ -47,6 +47,15 @@ struct Quantiles {
   double expected = 0;  // the analytic expectation
 };
 
+// A stretch of one run that is not healthy training: a restart (from the failure to training
+// again, the lost work not counted) or a degraded period.
+struct RunSpan {
+  enum Kind { restart, degraded } kind = restart;
+  double start_s = 0;
+  double end_s = 0;
+  std::string cause;
+};
+
 struct RunStats {
   Quantiles wall_s;         // wall-clock time of the run
   Quantiles interruptions;  // failures that stopped the job
@@ -59,6 +68,9 @@ struct RunStats {
   double stop_rate_per_s = 0;     // the summed rate of the causes that stop the job
   double degrade_rate_per_s = 0;  // of those the fabric routes around
   core::Seconds mean_restart;     // over the stopping causes, weighted by rate
+  // The first Monte-Carlo run as a timeline: its restarts and degraded periods, and its length.
+  std::vector<RunSpan> first_run;
+  double first_run_wall_s = 0;
 };
 
 // Throws core::KeyedError ("campaign.checkpoint_interval") when the job cannot progress: the mean

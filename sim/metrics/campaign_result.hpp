@@ -49,6 +49,10 @@ struct CampaignResult {
   double ettr_expected = 0;
   double checkpoints = 0;  // written, mean over the runs
   std::vector<CauseExpectation> causes;
+  // The first Monte-Carlo run: its restarts and degraded periods, and its length (the HTML
+  // report's timeline).
+  std::vector<campaign::RunSpan> first_run;
+  core::Seconds first_run_wall;
   std::vector<core::Note> notes;
 };
 

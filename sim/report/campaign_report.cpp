@@ -1,6 +1,8 @@
 // JSON, terminal, CSV, Markdown and HTML writers of a campaign.
 #include "sim/report/campaign_report.hpp"
 
+#include <algorithm>
+
 #include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/labels.hpp"
@@ -19,6 +21,34 @@ nlohmann::ordered_json quantiles_json(const metrics::RunQuantiles& q) {
 std::string quantiles_text(const metrics::RunQuantiles& q, int digits) {
   return fixed(q.p10, digits) + " / " + fixed(q.p50, digits) + " / " + fixed(q.p90, digits) +
          " (expected " + fixed(q.expected, digits) + ")";
+}
+
+// The first run as one bar over its days: training green, restarts grey, degraded periods
+// orange, each with a tooltip; the checkpoints (too many to draw) counted in the caption.
+std::string run_timeline_svg(const metrics::CampaignResult& r) {
+  const double width = 900;
+  const double wall = r.first_run_wall.value;
+  if (wall <= 0) {
+    return "";
+  }
+  const auto x = [&](double t) { return fixed(t / wall * width, 2); };
+  std::string svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"920\" height=\"70\">\n"
+      "<rect x=\"0\" y=\"10\" width=\"" +
+      fixed(width, 0) + "\" height=\"30\" fill=\"#4caf50\"><title>training</title></rect>\n";
+  for (const auto& span : r.first_run) {
+    const bool restart = span.kind == campaign::RunSpan::restart;
+    const double w = std::max(1.0, (span.end_s - span.start_s) / wall * width);
+    svg += "<rect x=\"" + x(span.start_s) + "\" y=\"10\" width=\"" + fixed(w, 2) +
+           "\" height=\"30\" fill=\"" + (restart ? "#616161" : "#ff9800") + "\"><title>" +
+           escape_xml((restart ? "restart after a " : "degraded after a ") + span.cause +
+                      " failure, day " + fixed(span.start_s / 86400, 2) + ", " +
+                      fixed((span.end_s - span.start_s) / 60, 0) + " min") +
+           "</title></rect>\n";
+  }
+  svg += "<text x=\"0\" y=\"58\" font-size=\"12\">day 0</text><text x=\"" + fixed(width - 60, 0) +
+         "\" y=\"58\" font-size=\"12\">day " + fixed(wall / 86400, 1) + "</text>\n</svg>\n";
+  return svg;
 }
 
 }  // namespace
@@ -138,6 +168,11 @@ std::string campaign_html(const metrics::CampaignResult& r, const PageFooter& fo
     rows.push_back({label, value});
   }
   out += "<h2>Figures</h2>\n" + html_table({"figure", "value"}, rows);
+  out +=
+      "<h2>One run</h2>\n<p>The first Monte-Carlo run: training (green), restarts (grey) and "
+      "degraded periods (orange); " +
+      std::to_string(r.first_run.size()) + " events, a checkpoint every " +
+      fixed(r.checkpoint_interval.value / 60, 0) + " min of training.</p>\n" + run_timeline_svg(r);
   return out + provenance(r.notes) + footer_html(footer);
 }
 

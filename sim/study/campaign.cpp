@@ -157,6 +157,8 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.ettr_mean = stats.ettr_mean;
   r.ettr_expected = stats.ettr_expected;
   r.checkpoints = stats.checkpoints;
+  r.first_run = stats.first_run;
+  r.first_run_wall = core::Seconds(stats.first_run_wall_s);
   for (std::size_t i = 0; i < causes.size(); ++i) {
     r.causes.push_back({causes[i].name, causes[i].per_gpu_hour,
                         causes[i].network && degraded.value > 0, stats.expected_by_cause[i]});
