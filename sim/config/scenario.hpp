@@ -207,6 +207,7 @@ struct ServeInstanceSection {
   int nodes{};
   int tp{};
   int ep{};
+  int pp{};
 };
 
 // A request-level serving run (`codesim serve`): prefill and decode instances, arrivals, SLOs.

@@ -31,6 +31,13 @@ void add_instance(std::vector<FieldSpec>& f, const std::string& role,
                                             "sharing a layer's experts)."),
               1, 1'000'000)));
   f.back().derive = [](const Scenario& s) { return Value(std::int64_t{s.parallelism.ep}); };
+  f.push_back(field(
+      prefix + "pp", [member](auto& s) -> auto& { return (s.serve.*member).pp; },
+      between(derived("parallelism.pp", "Pipeline stages of a " + role +
+                                            " instance (a request's "
+                                            "tokens pass each in turn)."),
+              1, 1024)));
+  f.back().derive = [](const Scenario& s) { return Value(std::int64_t{s.parallelism.pp}); };
 }
 
 }  // namespace

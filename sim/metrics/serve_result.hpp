@@ -20,6 +20,7 @@ struct ServeInstances {
   int gpus_each = 0;
   int tp = 0;
   int ep = 0;
+  int pp = 1;
   double busy = 0;  // share of the instances' time spent in steps
   long long steps = 0;
   core::Seconds reference_step;  // one step at the instance's full load (chunk or batch)

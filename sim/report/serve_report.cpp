@@ -20,6 +20,7 @@ nlohmann::ordered_json instances_json(const metrics::ServeInstances& i) {
           {"gpus_each", i.gpus_each},
           {"tp", i.tp},
           {"ep", i.ep},
+          {"pp", i.pp},
           {"busy", i.busy},
           {"steps", i.steps},
           {"reference_step_ms", i.reference_step.value * 1e3},
@@ -33,7 +34,8 @@ std::string latency_text(const metrics::LatencySummary& l) {
 
 std::string instances_text(const metrics::ServeInstances& i) {
   return std::to_string(i.instances) + " x " + std::to_string(i.gpus_each) + " GPUs (TP" +
-         std::to_string(i.tp) + ", EP" + std::to_string(i.ep) + "), busy " +
+         std::to_string(i.tp) + ", EP" + std::to_string(i.ep) +
+         (i.pp > 1 ? ", PP" + std::to_string(i.pp) : std::string()) + "), busy " +
          fixed(100 * i.busy, 0) + "%, " + std::to_string(i.steps) + " steps, full-load step " +
          fixed(i.reference_step.value * 1e3, 2) + " ms (" +
          fixed(i.full_load_tokens_per_s_per_node, 0) + " tokens/s per node)";

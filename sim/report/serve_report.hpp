@@ -13,7 +13,7 @@
 namespace codesim::report {
 
 // Keys: schema_version, scenario, arrivals, requests, gpus, gpus_per_node, prefill and decode
-// {instances, gpus_each, tp, ep, busy, steps, reference_step_ms,
+// {instances, gpus_each, tp, ep, pp, busy, steps, reference_step_ms,
 // full_load_tokens_per_s_per_node}, decode_kv_tokens, horizon_s,
 // ttft_ms, tpot_ms, latency_ms {p50, p90, p99, mean}, arrival_rate, mean_in_flight,
 // output_tokens_per_s (and _per_gpu, _per_node), prompt_tokens_per_s, mean_decode_batch,

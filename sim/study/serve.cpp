@@ -65,6 +65,7 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
   add("hardware.nodes", i.nodes, key + ".nodes");
   add("parallelism.tp", i.tp, key + ".tp");
   add("parallelism.ep", i.ep, key + ".ep");
+  add("parallelism.pp", i.pp, key + ".pp");
   add("inference.micro_batches", mb, key + ".ep");
   if (prefill) {
     const int chunk = (base.serve.chunk_tokens_per_gpu + mb - 1) / mb * mb;
@@ -160,6 +161,7 @@ metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSe
           .gpus_each = inst.gpus,
           .tp = inst.scenario.parallelism.tp,
           .ep = inst.scenario.parallelism.ep,
+          .pp = inst.scenario.parallelism.pp,
           .busy = busy,
           .steps = steps,
           .reference_step = reference,

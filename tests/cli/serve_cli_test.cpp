@@ -65,6 +65,21 @@ TEST(ServeCli, AnSloNoLoadMeetsIsUnmetAndSaysWhy) {
   EXPECT_EQ(at_any_load, 2);
 }
 
+TEST(ServeCli, ADecodeInstanceMayPipelineItsLayers) {
+  // Two decode GPUs per instance as two stages: each holds half the weights, so its KV cache
+  // holds more tokens than one GPU's; every step passes both stages.
+  const auto one = run_codesim(kServe + " --set serve.arrivals.requests=20 --format json");
+  const auto two = run_codesim(kServe +
+                               " --set hardware.gpus_per_node=2 --set serve.decode.pp=2 "
+                               "--set serve.arrivals.requests=20 --format json");
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  const json a = json::parse(one.out);
+  const json b = json::parse(two.out);
+  EXPECT_EQ(b["decode"]["pp"], 2);
+  EXPECT_EQ(b["decode"]["gpus_each"], 2);
+  EXPECT_GT(b["decode_kv_tokens"].get<double>(), 2 * a["decode_kv_tokens"].get<double>());
+}
+
 TEST(ServeCli, EveryFormatCarriesTheFigures) {
   for (const char* format : {"table", "csv", "md", "html"}) {
     const auto r = run_codesim(kServe + " --set serve.arrivals.requests=20 --format " + format);
