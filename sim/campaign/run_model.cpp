@@ -208,7 +208,22 @@ core::Seconds daly_interval(core::Seconds c, core::Seconds mtbf) {
   return core::Seconds(std::sqrt(2 * c.value * m) * (1 + std::sqrt(x) / 3 + x / 9) - c.value);
 }
 
-double expected_wall_s(const RunSpec& s) {
+namespace {
+
+// The spec with its checkpoint interval chosen when it gave none.
+RunSpec resolved(RunSpec s) {
+  if (s.checkpoint_interval.value <= 0) {
+    const double stop = rates_of(s).stop;
+    s.checkpoint_interval =
+        stop > 0 ? daly_interval(s.checkpoint_write, core::Seconds(1 / stop)) : s.step * s.steps;
+  }
+  return s;
+}
+
+}  // namespace
+
+double expected_wall_s(const RunSpec& spec) {
+  const RunSpec s = resolved(spec);
   const Rates r = rates_of(s);
   const double work = work_s(s, r);
   const double tau = s.checkpoint_interval.value;
@@ -224,9 +239,11 @@ double expected_wall_s(const RunSpec& s) {
          segment_s(tau, r.stop, restart);
 }
 
-RunStats simulate_run(const RunSpec& s) {
+RunStats simulate_run(const RunSpec& spec) {
+  const RunSpec s = resolved(spec);
   const Rates r = rates_of(s);
   RunStats stats;
+  stats.checkpoint_interval = s.checkpoint_interval;
   stats.stop_rate_per_s = r.stop;
   stats.degrade_rate_per_s = r.degrade;
   stats.mean_restart = core::Seconds(mean_restart_s(s, r));

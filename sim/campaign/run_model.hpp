@@ -28,7 +28,9 @@ struct RunSpec {
   core::Seconds degraded_step;  // with a network fault routed around; 0: network faults stop too
   int gpus = 1;
   std::vector<FailureCause> causes;
-  core::Seconds checkpoint_interval;  // training between checkpoints
+  // Training between checkpoints; 0: Daly's optimum for the write and the stopping rate (the
+  // whole run when nothing stops it).
+  core::Seconds checkpoint_interval;
   core::Seconds checkpoint_write;     // the job's pause per checkpoint
   core::Seconds checkpoint_load;
   core::Seconds detection;
@@ -68,6 +70,7 @@ struct RunStats {
   double stop_rate_per_s = 0;     // the summed rate of the causes that stop the job
   double degrade_rate_per_s = 0;  // of those the fabric routes around
   core::Seconds mean_restart;     // over the stopping causes, weighted by rate
+  core::Seconds checkpoint_interval;  // the one used (Daly's when the spec gave 0)
   // The first Monte-Carlo run as a timeline: its restarts and degraded periods, and its length.
   std::vector<RunSpan> first_run;
   double first_run_wall_s = 0;

@@ -273,6 +273,8 @@ struct Scenario {
   CampaignSection campaign;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }
+  // An MoE model whose experts are spread over more than one GPU (dispatch and combine run).
+  bool expert_parallel() const { return model.spec.moe.has_value() && parallelism.ep > 1; }
 };
 
 }  // namespace codesim::config

@@ -142,7 +142,7 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                     "attention under the other's dispatch, MoE and combine)."),
                             1, 16)));
   f.back().derive = [](const Scenario& s) {
-    return Value(std::int64_t{s.model.spec.moe && s.parallelism.ep > 1 ? 2 : 1});
+    return Value(std::int64_t{s.expert_parallel() ? 2 : 1});
   };
   f.push_back(field("inference.prompt_tokens_per_gpu", MEMBER(inference.prompt_tokens_per_gpu),
                     between(with_default("16384",

@@ -3,10 +3,9 @@
 
 #include <algorithm>
 
-#include "sim/report/csv.hpp"
+#include "sim/report/figure_list.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/labels.hpp"
-#include "sim/report/markdown.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/svg_chart.hpp"
 
@@ -93,9 +92,8 @@ nlohmann::ordered_json campaign_json(const metrics::CampaignResult& r) {
   return j;
 }
 
-std::vector<std::pair<std::string, std::string>> campaign_figures(
-    const metrics::CampaignResult& r) {
-  std::vector<std::pair<std::string, std::string>> out{
+FigureList campaign_figures(const metrics::CampaignResult& r) {
+  FigureList out{
       {"GPUs", std::to_string(r.gpus)},
       {"step (s)", fixed(r.step_time.value, 3) + " (" + r.fidelity + " tier)" +
                        (r.degraded_step_time.value > 0
@@ -124,35 +122,16 @@ std::vector<std::pair<std::string, std::string>> campaign_figures(
 }
 
 std::string campaign_table(const metrics::CampaignResult& r) {
-  std::string out = r.scenario + " (campaign, " + std::to_string(r.trials) + " runs)\n";
-  for (const auto& [label, value] : campaign_figures(r)) {
-    out += label + ": " + value + "\n";
-  }
-  for (const auto& n : r.notes) {
-    out += "note: " + note_line(n) + "\n";
-  }
-  return out;
+  return figure_list_table(r.scenario + " (campaign, " + std::to_string(r.trials) + " runs)",
+                           campaign_figures(r), r.notes);
 }
 
 std::string campaign_csv(const metrics::CampaignResult& r) {
-  std::string out = csv_row({"figure", "value"});
-  for (const auto& [label, value] : campaign_figures(r)) {
-    out += csv_row({label, value});
-  }
-  return out;
+  return figure_list_csv(campaign_figures(r));
 }
 
 std::string campaign_markdown(const metrics::CampaignResult& r) {
-  std::string out =
-      "# " + r.scenario + " (campaign)\n\n" + md_row({"figure", "value"}) + md_rule(2, 1);
-  for (const auto& [label, value] : campaign_figures(r)) {
-    out += md_row({label, value});
-  }
-  out += "\n";
-  for (const auto& n : r.notes) {
-    out += "- " + note_line(n) + "\n";
-  }
-  return out;
+  return figure_list_markdown(r.scenario + " (campaign)", campaign_figures(r), r.notes);
 }
 
 std::string campaign_html(const metrics::CampaignResult& r, const PageFooter& footer) {
@@ -163,11 +142,7 @@ std::string campaign_html(const metrics::CampaignResult& r, const PageFooter& fo
                     fixed(r.gpu_hours.p50 / 1e6, 3) + "M GPU-hours, $" +
                     fixed(r.cost_usd.p50 / 1e6, 2) + "M") +
          ".</p>\n";
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& [label, value] : campaign_figures(r)) {
-    rows.push_back({label, value});
-  }
-  out += "<h2>Figures</h2>\n" + html_table({"figure", "value"}, rows);
+  out += figure_list_html(campaign_figures(r));
   out +=
       "<h2>One run</h2>\n<p>The first Monte-Carlo run: training (green), restarts (grey) and "
       "degraded periods (orange); " +

@@ -4,10 +4,9 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "sim/metrics/campaign_result.hpp"
+#include "sim/report/figure_list.hpp"
 #include "sim/report/html_page.hpp"
 
 namespace codesim::report {
@@ -19,7 +18,7 @@ namespace codesim::report {
 // causes [{cause, per_gpu_hour, degrades, expected}], notes.
 nlohmann::ordered_json campaign_json(const metrics::CampaignResult& r);
 
-std::vector<std::pair<std::string, std::string>> campaign_figures(const metrics::CampaignResult& r);
+FigureList campaign_figures(const metrics::CampaignResult& r);
 
 std::string campaign_table(const metrics::CampaignResult& r);
 std::string campaign_csv(const metrics::CampaignResult& r);

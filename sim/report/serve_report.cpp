@@ -1,10 +1,9 @@
 // JSON, terminal, CSV, Markdown and HTML writers of a serving run.
 #include "sim/report/serve_report.hpp"
 
-#include "sim/report/csv.hpp"
+#include "sim/report/figure_list.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/labels.hpp"
-#include "sim/report/markdown.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/svg_chart.hpp"
 
@@ -94,7 +93,7 @@ nlohmann::ordered_json serve_json(const metrics::ServeResult& r) {
   return j;
 }
 
-std::vector<std::pair<std::string, std::string>> serve_figures(const metrics::ServeResult& r) {
+FigureList serve_figures(const metrics::ServeResult& r) {
   return {{"arrivals", r.arrivals},
           {"requests", std::to_string(r.requests)},
           {"GPUs", std::to_string(r.gpus)},
@@ -117,35 +116,15 @@ std::vector<std::pair<std::string, std::string>> serve_figures(const metrics::Se
 }
 
 std::string serve_table(const metrics::ServeResult& r) {
-  std::string out = r.scenario + " (serve)\n";
-  for (const auto& [label, value] : serve_figures(r)) {
-    out += label + ": " + value + "\n";
-  }
-  for (const auto& n : r.notes) {
-    out += "note: " + note_line(n) + "\n";
-  }
-  return out;
+  return figure_list_table(r.scenario + " (serve)", serve_figures(r), r.notes);
 }
 
 std::string serve_csv(const metrics::ServeResult& r) {
-  std::string out = csv_row({"figure", "value"});
-  for (const auto& [label, value] : serve_figures(r)) {
-    out += csv_row({label, value});
-  }
-  return out;
+  return figure_list_csv(serve_figures(r));
 }
 
 std::string serve_markdown(const metrics::ServeResult& r) {
-  std::string out =
-      "# " + r.scenario + " (serve)\n\n" + md_row({"figure", "value"}) + md_rule(2, 1);
-  for (const auto& [label, value] : serve_figures(r)) {
-    out += md_row({label, value});
-  }
-  out += "\n";
-  for (const auto& n : r.notes) {
-    out += "- " + note_line(n) + "\n";
-  }
-  return out;
+  return figure_list_markdown(r.scenario + " (serve)", serve_figures(r), r.notes);
 }
 
 std::string serve_html(const metrics::ServeResult& r, const PageFooter& footer) {
@@ -156,11 +135,7 @@ std::string serve_html(const metrics::ServeResult& r, const PageFooter& footer) 
                  fixed(r.tpot.p90 * 1e3, 2) + " ms, " + fixed(r.output_tokens_per_s_per_node, 0) +
                  " output tokens/s per node; SLO " + slo_text(r)) +
       ".</p>\n";
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& [label, value] : serve_figures(r)) {
-    rows.push_back({label, value});
-  }
-  out += "<h2>Figures</h2>\n" + html_table({"figure", "value"}, rows);
+  out += figure_list_html(serve_figures(r));
   return out + provenance(r.notes) + footer_html(footer);
 }
 

@@ -4,10 +4,9 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "sim/metrics/serve_result.hpp"
+#include "sim/report/figure_list.hpp"
 #include "sim/report/html_page.hpp"
 
 namespace codesim::report {
@@ -22,7 +21,7 @@ namespace codesim::report {
 nlohmann::ordered_json serve_json(const metrics::ServeResult& r);
 
 // Every figure as (label, value) in the order the text formats print them.
-std::vector<std::pair<std::string, std::string>> serve_figures(const metrics::ServeResult& r);
+FigureList serve_figures(const metrics::ServeResult& r);
 
 std::string serve_table(const metrics::ServeResult& r);
 std::string serve_csv(const metrics::ServeResult& r);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <deque>
 #include <queue>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -47,7 +46,8 @@ class Loop {
         decode_(s.decode_instances),
         left_(r.size()),
         generated_(r.size(), 0),
-        out_(r.size()) {
+        out_(r.size()),
+        counted_wait_(r.size(), false) {
     for (std::size_t i = 0; i < r.size(); ++i) {
       left_[i] = std::max(1, r[i].prompt_tokens - r[i].cached_tokens);
       out_[i].arrival = r[i].arrival;
@@ -197,13 +197,11 @@ class Loop {
       d.reserved += kv_need(i);
       d.batch.push_back(i);
     }
-    if (!d.waiting.empty()) {
-      // Counted once per request: when it is first left waiting at a boundary.
-      for (const int i : d.waiting) {
-        if (!counted_wait_.contains(i)) {
-          counted_wait_.insert(i);
-          ++waited_;
-        }
+    // Counted once per request: when it is first left waiting at a boundary.
+    for (const int i : d.waiting) {
+      if (!counted_wait_[static_cast<std::size_t>(i)]) {
+        counted_wait_[static_cast<std::size_t>(i)] = true;
+        ++waited_;
       }
     }
     if (d.batch.empty()) {
@@ -253,7 +251,7 @@ class Loop {
   std::vector<int> generated_;
   std::vector<RequestOutcome> out_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::set<int> counted_wait_;
+  std::vector<bool> counted_wait_;  // by request: already counted as waiting
   long long order_ = 0;
   double now_ = 0;
   double prefill_time_ = 0;

@@ -114,32 +114,21 @@ metrics::CampaignResult run_campaign(const std::string& path,
       c.node_failure_rate > 0
           ? campaign::scaled_failure_table(c.node_failure_rate, s.hardware.spec.gpus_per_node)
           : campaign::llama3_failure_table();
-  campaign::RunSpec spec{.steps = r.steps,
-                         .step = step.time,
-                         .degraded_step = degraded,
-                         .gpus = r.gpus,
-                         .causes = causes,
-                         .checkpoint_interval = c.checkpoint_interval,
-                         .checkpoint_write = r.checkpoint_write,
-                         .checkpoint_load = r.checkpoint_load,
-                         .detection = c.detection,
-                         .reschedule = c.reschedule,
-                         .repair = c.repair,
-                         .spare_nodes = c.spare_nodes,
-                         .trials = c.trials,
-                         .seed = static_cast<std::uint64_t>(c.seed)};
-  double stop_rate = 0;
-  for (const auto& cause : causes) {
-    stop_rate += cause.network && degraded.value > 0 ? 0 : cause.per_gpu_hour * r.gpus / 3600.0;
-  }
-  r.mtbf_hours = stop_rate > 0 ? 1 / stop_rate / 3600 : 0;
+  const campaign::RunSpec spec{.steps = r.steps,
+                               .step = step.time,
+                               .degraded_step = degraded,
+                               .gpus = r.gpus,
+                               .causes = causes,
+                               .checkpoint_interval = c.checkpoint_interval,
+                               .checkpoint_write = r.checkpoint_write,
+                               .checkpoint_load = r.checkpoint_load,
+                               .detection = c.detection,
+                               .reschedule = c.reschedule,
+                               .repair = c.repair,
+                               .spare_nodes = c.spare_nodes,
+                               .trials = c.trials,
+                               .seed = static_cast<std::uint64_t>(c.seed)};
   r.checkpoint_interval_auto = c.checkpoint_interval.value <= 0;
-  if (r.checkpoint_interval_auto) {
-    spec.checkpoint_interval =
-        stop_rate > 0 ? campaign::daly_interval(r.checkpoint_write, core::Seconds(1 / stop_rate))
-                      : step.time * r.steps;
-  }
-  r.checkpoint_interval = spec.checkpoint_interval;
   campaign::RunStats stats;
   try {
     stats = campaign::simulate_run(spec);
@@ -147,6 +136,8 @@ metrics::CampaignResult run_campaign(const std::string& path,
     config::scenario_error(s, e);
   }
   r.mean_restart = stats.mean_restart;
+  r.checkpoint_interval = stats.checkpoint_interval;
+  r.mtbf_hours = stats.stop_rate_per_s > 0 ? 1 / stats.stop_rate_per_s / 3600 : 0;
   r.days = scaled(stats.wall_s, 1.0 / 86400);
   r.gpu_hours = scaled(stats.wall_s, r.gpus / 3600.0);
   r.cost_usd = scaled(r.gpu_hours, c.price_per_gpu_hour);

@@ -150,7 +150,6 @@ std::string decode_kernel_name(const Scenario& s) {
 workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, int experts_per_gpu,
                                        double busiest_expert_tokens) {
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
-  const bool expert_parallel = s.model.spec.moe && s.parallelism.ep > 1;
   return {.model = &s.model.spec,
           .gpu = s.hardware.spec.gpu,
           .phase = decode ? workload::InferencePhase::decode : workload::InferencePhase::prefill,
@@ -163,7 +162,7 @@ workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, 
           .sampling = s.inference.sampling,
           .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
           // Prefill's dispatch and combine (DeepEP normal) hold SMs while the experts compute.
-          .held_sms = decode || !expert_parallel ? 0 : s.hardware.comm_sms,
+          .held_sms = decode || !s.expert_parallel() ? 0 : s.hardware.comm_sms,
           .pieces = workload::stack_profile(
               s.software.stack, {.cuda_graphs = s.software.cuda_graphs, .inference = true})};
 }
@@ -232,8 +231,8 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   const double shared_scale = decode && in.shared_expert_routed && m.moe && topk > 0
                                   ? static_cast<double>(topk + m.moe->shared_experts) / topk
                                   : 1.0;
-  const bool expert_parallel = m.moe && s.parallelism.ep > 1;
-  const double busiest_expert_tokens = expert_parallel ? ep_round(s, r, shared_scale, budget) : 0.0;
+  const double busiest_expert_tokens =
+      s.expert_parallel() ? ep_round(s, r, shared_scale, budget) : 0.0;
   const workload::InferenceSpec spec =
       inference_spec(s, {.tokens = r.tokens_per_micro_batch, .context = r.context_len},
                      experts_per_gpu, busiest_expert_tokens);
@@ -255,7 +254,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
         {core::NoteKind::method, "decode attention by shape with the stack's kernel (" +
                                      decode_kernel_name(s) + ") over the KV cache (BF16)"});
   }
-  if (expert_parallel) {
+  if (s.expert_parallel()) {
     r.notes.push_back({core::NoteKind::method,
                        "dispatch and combine of one micro-batch simulated on SimGrid over the EP" +
                            std::to_string(s.parallelism.ep) + " group (" +

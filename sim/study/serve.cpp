@@ -29,11 +29,12 @@ using config::ServeInstanceSection;
 struct Instance {
   std::string role;  // "prefill" | "decode"
   Scenario scenario;
-  int gpus = 0;
-  int micro_batches = 1;
   int reference_tokens = 1;  // per micro-batch and GPU
   core::Seconds dispatch;
   core::Seconds combine;
+
+  int gpus() const { return scenario.gpus(); }
+  int micro_batches() const { return scenario.inference.micro_batches; }
 };
 
 config::Setting set(const Scenario& base, const std::string& key, const std::string& value,
@@ -57,7 +58,7 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
   const bool moe_ep = base.model.spec.moe && i.ep > 1;
   const int mb = base.where.contains("inference.micro_batches") ? base.inference.micro_batches
                                                                 : (moe_ep ? 2 : 1);
-  Instance inst{.role = role, .micro_batches = mb};
+  Instance inst{.role = role};
   const auto add = [&](const std::string& k, long long v, const std::string& at) {
     settings.push_back(set(base, k, std::to_string(v), at));
   };
@@ -81,7 +82,6 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
         "serve.arrivals.prompt_tokens");
   }
   inst.scenario = config::load_scenario(path, settings);
-  inst.gpus = inst.scenario.gpus();
   return inst;
 }
 
@@ -91,7 +91,7 @@ void ep_rounds(std::vector<Instance*> instances, const Budget& budget) {
   std::vector<IsolatedWork> works;
   std::vector<Instance*> ran;
   for (Instance* inst : instances) {
-    if (!inst->scenario.model.spec.moe || inst->scenario.parallelism.ep <= 1) {
+    if (!inst->scenario.expert_parallel()) {
       continue;
     }
     works.push_back([inst, budget] {
@@ -156,9 +156,9 @@ std::vector<serve::Request> requests_of(const Scenario& s, std::string& describe
 metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSection& sec,
                                      double busy, long long steps, core::Seconds reference,
                                      double tokens) {
-  const double nodes = static_cast<double>(inst.gpus) / inst.scenario.hardware.spec.gpus_per_node;
+  const double nodes = static_cast<double>(inst.gpus()) / inst.scenario.hardware.spec.gpus_per_node;
   return {.instances = sec.instances,
-          .gpus_each = inst.gpus,
+          .gpus_each = inst.gpus(),
           .tp = inst.scenario.parallelism.tp,
           .ep = inst.scenario.parallelism.ep,
           .pp = inst.scenario.parallelism.pp,
@@ -223,17 +223,19 @@ metrics::ServeResult simulate_serving(const std::string& path,
   // The KV cache a decode instance holds: each GPU's HBM left after its weights, the fraction
   // given, over the model's KV bytes per token (every layer).
   const auto& gpu = decode.scenario.hardware.spec.gpu;
-  const core::Bytes free = gpu.hbm_capacity - weights_per_gpu(decode.scenario);
+  const core::Bytes weights = weights_per_gpu(decode.scenario);
+  const core::Bytes free = gpu.hbm_capacity - weights;
   const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
   if (free.value <= 0) {
     config::scenario_error(
         base, "serve.decode.nodes",
-        "a decode GPU's weights (" + core::fixed(weights_per_gpu(decode.scenario).value / 1e9, 1) +
+        "a decode GPU's weights (" + core::fixed(weights.value / 1e9, 1) +
             " GB) leave no room for KV cache in its " +
             core::fixed(gpu.hbm_capacity.value / 1e9, 0) + " GB",
         "spread the experts over more GPUs (serve.decode.nodes, serve.decode.ep)");
   }
-  const double kv_tokens = free.value * base.serve.kv_memory_fraction * decode.gpus / kv_per_token;
+  const double kv_tokens =
+      free.value * base.serve.kv_memory_fraction * decode.gpus() / kv_per_token;
 
   // KV transfer: the prompt's cache over the prefill TP group's NICs.
   const auto& nic = prefill.scenario.hardware.spec.nic;
@@ -242,12 +244,12 @@ metrics::ServeResult simulate_serving(const std::string& path,
   const serve::StepCosts costs{
       .prefill =
           [&](int tokens, int prompt) {
-            const int t = per(per(tokens, prefill.gpus), prefill.micro_batches);
+            const int t = per(per(tokens, prefill.gpus()), prefill.micro_batches());
             return step(prefill, t, std::min(prompt, t * tp));
           },
       .decode =
           [&](int requests, int context) {
-            const int t = per(per(requests, decode.gpus), decode.micro_batches);
+            const int t = per(per(requests, decode.gpus()), decode.micro_batches());
             // Contexts priced to the nearest 64 tokens above (a step's cost barely moves within).
             const int c = (context + 63) / 64 * 64;
             const auto key = std::pair{t, c};
@@ -263,19 +265,21 @@ metrics::ServeResult simulate_serving(const std::string& path,
                    core::Bytes(tokens * kv_per_token) / (nic.bandwidth * static_cast<double>(tp));
           }};
 
+  // A whole instance's prefill chunk and decode batch.
+  const int chunk = base.serve.chunk_tokens_per_gpu * prefill.gpus();
+  const int batch = base.serve.max_requests_per_gpu * decode.gpus();
   metrics::ServeResult r;
   r.scenario = base.name;
   const auto requests = requests_of(base, r.arrivals);
   serve::ServingRun run;
   try {
-    run =
-        serve::run_serving(requests,
-                           {.prefill_instances = base.serve.prefill.instances,
-                            .decode_instances = base.serve.decode.instances,
-                            .prefill_chunk_tokens = base.serve.chunk_tokens_per_gpu * prefill.gpus,
-                            .decode_max_requests = base.serve.max_requests_per_gpu * decode.gpus,
-                            .decode_kv_tokens = kv_tokens},
-                           costs);
+    run = serve::run_serving(requests,
+                             {.prefill_instances = base.serve.prefill.instances,
+                              .decode_instances = base.serve.decode.instances,
+                              .prefill_chunk_tokens = chunk,
+                              .decode_max_requests = batch,
+                              .decode_kv_tokens = kv_tokens},
+                             costs);
   } catch (const core::KeyedError& e) {
     // The request's lengths come from the trace or from the Poisson arrivals' keys.
     config::scenario_error(
@@ -285,9 +289,8 @@ metrics::ServeResult simulate_serving(const std::string& path,
 
   r.requests = static_cast<int>(requests.size());
   r.gpus_per_node = base.hardware.spec.gpus_per_node;
-  r.gpus = prefill.gpus * base.serve.prefill.instances + decode.gpus * base.serve.decode.instances;
-  const int chunk = base.serve.chunk_tokens_per_gpu * prefill.gpus;
-  const int batch = base.serve.max_requests_per_gpu * decode.gpus;
+  r.gpus =
+      prefill.gpus() * base.serve.prefill.instances + decode.gpus() * base.serve.decode.instances;
   r.prefill = instances_of(prefill, base.serve.prefill, run.prefill_busy, run.prefill_steps,
                            costs.prefill(chunk, base.serve.prompt_tokens), chunk);
   r.decode = instances_of(

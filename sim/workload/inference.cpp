@@ -12,9 +12,7 @@
 namespace codesim::workload {
 namespace {
 
-using cost::DType;
 using cost::KernelClass;
-using cost::KernelShape;
 
 // Experts `pairs` token-expert pairs reach among `n`, routing uniform: n (1 - (1 - 1/n)^pairs),
 // rounded, at least one. A decode batch of a few tokens reads only the experts it reaches.
