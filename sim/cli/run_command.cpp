@@ -32,10 +32,11 @@ nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
   return {{"program_seconds", b.program.value},
           {"routing_seconds", b.routing.value},
           {"simulation_seconds", b.simulation.value},
+          {"variability_seconds", b.variability.value},
           {"tasks", b.tasks},
           {"transfers", b.transfers},
-          {"transfer_runs", {{"solo", b.solo}, {"solo_then_solved", b.interrupted},
-                             {"solved", b.solved}}},
+          {"transfer_runs",
+           {{"solo", b.solo}, {"solo_then_solved", b.interrupted}, {"solved", b.solved}}},
           {"peak_rss_MB", peak_rss_mb()}};
 }
 
@@ -43,10 +44,14 @@ std::string bench_line(const study::TrainingBench& b) {
   return "bench: program " + report::fixed(b.program.value, 2) + " s, routing " +
          report::fixed(b.routing.value, 2) + " s, simulation " +
          report::fixed(b.simulation.value, 2) + " s (" + std::to_string(b.tasks) + " tasks, " +
-         std::to_string(b.transfers) + " distinct transfers; transfer runs: " +
-         std::to_string(b.solo) + " solo, " + std::to_string(b.interrupted) +
-         " solo then solved, " + std::to_string(b.solved) + " solved), peak memory " +
-         report::fixed(peak_rss_mb(), 0) + " MB\n";
+         std::to_string(b.transfers) +
+         " distinct transfers; transfer runs: " + std::to_string(b.solo) + " solo, " +
+         std::to_string(b.interrupted) + " solo then solved, " + std::to_string(b.solved) +
+         " solved), " +
+         (b.variability.value > 0
+              ? "replicas at drawn paces " + report::fixed(b.variability.value, 2) + " s, "
+              : std::string()) +
+         "peak memory " + report::fixed(peak_rss_mb(), 0) + " MB\n";
 }
 
 }  // namespace

@@ -252,6 +252,24 @@ struct CampaignSection {
   int seed{};
 };
 
+// What varies between a training step's GPUs and NICs (sim/variability): per step, a lognormal
+// spread and fail-slow episodes; off, every replica is identical.
+struct FailSlowSection {
+  double rate{};  // episodes per 1,000 part-days
+  core::Seconds duration;
+  double slowdown{};  // time multiplier while slow
+};
+struct VariabilitySection {
+  bool enabled{};  // codesim campaign: on unless the scenario gives it
+  int steps{};
+  int seed{};
+  double gpu_cv{};
+  double nic_cv{};
+  FailSlowSection gpu_slow;
+  FailSlowSection link_slow;
+  int simulated_units{};  // 0: every unit
+};
+
 struct Scenario {
   std::string source_file;  // the YAML it was loaded from
   // Where each key written in a file (or set from outside) stands; keys left to their defaults
@@ -271,6 +289,7 @@ struct Scenario {
   SoftwareSection software;
   ServeSection serve;
   CampaignSection campaign;
+  VariabilitySection variability;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }
   // An MoE model whose experts are spread over more than one GPU (dispatch and combine run).

@@ -16,6 +16,7 @@ std::vector<FieldSpec> build_schema() {
   schema_fields::add_run_fields(f);
   schema_fields::add_serve_fields(f);
   schema_fields::add_campaign_fields(f);
+  schema_fields::add_variability_fields(f);
   return f;
 }
 

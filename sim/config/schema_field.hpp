@@ -101,5 +101,7 @@ void add_run_fields(std::vector<FieldSpec>& f);
 void add_serve_fields(std::vector<FieldSpec>& f);
 // A training run's: tokens, failures, checkpoints, power, price (`codesim campaign`).
 void add_campaign_fields(std::vector<FieldSpec>& f);
+// What varies between a training step's GPUs and NICs.
+void add_variability_fields(std::vector<FieldSpec>& f);
 
 }  // namespace codesim::config::schema_fields

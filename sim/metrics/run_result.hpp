@@ -12,6 +12,7 @@
 #include "sim/core/units.hpp"
 #include "sim/metrics/comm_group.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
+#include "sim/metrics/step_spread.hpp"
 
 namespace codesim::metrics {
 
@@ -97,8 +98,11 @@ struct RunResult {
   std::string scenario;
   Fidelity fidelity = Fidelity::full;
   NetworkUse network;
-  core::Seconds step_time;
-  Breakdown breakdown;
+  core::Seconds step_time;  // with variability: the mean of the steps drawn
+  // Variability on (sim/variability): the steps drawn, each replica at its pace. Off: none, and
+  // every replica is identical.
+  std::optional<StepSpread> spread;
+  Breakdown breakdown;  // of the identical-replica step
   double tokens_per_step = 0;
   double tokens_per_day = 0;
   double tflops_causal = 0;  // per GPU

@@ -72,23 +72,6 @@ double recomputed_flops_per_token(const llm::ModelAnalytics& a, workload::Recomp
   return flops / a.seq_len;
 }
 
-// Tokens per day, and model FLOPs per GPU against the BF16 peak (causal and non-causal); HFU
-// adds the recomputed FLOPs.
-void throughput(metrics::RunResult& r, const StepFacts& f) {
-  const double step = r.step_time.value;
-  r.tokens_per_step = f.shape.sequences_per_step() * f.shape.seq_len;
-  r.tokens_per_day = r.tokens_per_step / step * kSecondsPerDay;
-  const auto a = llm::analyze(*f.model, f.shape.seq_len);
-  const double per_gpu = r.tokens_per_step / step / f.shape.gpus();
-  r.tflops_causal = a.training_flops_per_token.value * per_gpu / 1e12;
-  r.tflops_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / 1e12;
-  r.mfu_causal = a.training_flops_per_token.value * per_gpu / f.gpu.bf16_peak.value;
-  r.hfu_causal =
-      (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.shape.recompute)) *
-      per_gpu / f.gpu.bf16_peak.value;
-  r.mfu_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / f.gpu.bf16_peak.value;
-}
-
 // On the first rank: its compute stream's busy time, and per group the communication time its
 // compute does not cover (the exposed spans of its lanes).
 void exposed_communication(metrics::RunResult& r, const RankActivity& first,
@@ -319,6 +302,23 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
                      workload::kActivationHiddensPerTokenLayer));
   }
   return m;
+}
+
+// Tokens per day, and model FLOPs per GPU against the BF16 peak (causal and non-causal); HFU
+// adds the recomputed FLOPs.
+void throughput(metrics::RunResult& r, const StepFacts& f) {
+  const double step = r.step_time.value;
+  r.tokens_per_step = f.shape.sequences_per_step() * f.shape.seq_len;
+  r.tokens_per_day = r.tokens_per_step / step * kSecondsPerDay;
+  const auto a = llm::analyze(*f.model, f.shape.seq_len);
+  const double per_gpu = r.tokens_per_step / step / f.shape.gpus();
+  r.tflops_causal = a.training_flops_per_token.value * per_gpu / 1e12;
+  r.tflops_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / 1e12;
+  r.mfu_causal = a.training_flops_per_token.value * per_gpu / f.gpu.bf16_peak.value;
+  r.hfu_causal =
+      (a.training_flops_per_token.value + recomputed_flops_per_token(a, f.shape.recompute)) *
+      per_gpu / f.gpu.bf16_peak.value;
+  r.mfu_noncausal = a.training_flops_per_token_noncausal.value * per_gpu / f.gpu.bf16_peak.value;
 }
 
 metrics::RunResult measure_step(const workload::StepProgram& p, const ReplayedStep& t,

@@ -28,6 +28,9 @@ core::Note activation_note();
 // Needs no simulation: a run checks it before it starts.
 metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
 
+// Tokens per step and per day, TFLOPS, MFU and HFU at r.step_time.
+void throughput(metrics::RunResult& r, const StepFacts& facts);
+
 metrics::RunResult measure_step(const workload::StepProgram& program, const ReplayedStep& step,
                                 const StepFacts& facts);
 

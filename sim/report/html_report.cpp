@@ -23,13 +23,16 @@ std::string headline(const RunResult& r) {
 std::string run_html(const RunResult& r, const PageFooter& footer) {
   std::string out = open_page("codesim: " + r.scenario);
   out += "<p>" + escape_xml(headline(r)) + "</p>\n";
+  if (r.spread) {
+    out += "<p>" + escape_xml(spread_line(r)) + "</p>\n";
+  }
   out += "<h2>Step time</h2>\n" + stacked_bars_svg(breakdown_chart({r.scenario}, {&r})) + "\n";
   if (!r.lanes.empty()) {
     out +=
         "<h2>Timeline</h2>\n<p>The replayed step per pipeline rank: chunks on the compute "
         "lane, transfers on the communication lane, in black under it the communication no compute "
         "covered. Hover a chunk for its times.</p>\n" +
-        timeline_svg(r.lanes, r.step_time) + "\n";
+        timeline_svg(r.lanes, breakdown_step(r)) + "\n";
   }
   std::vector<std::vector<std::string>> exposed_rows;
   for (const auto g : metrics::kCommGroups) {

@@ -55,6 +55,22 @@ std::vector<std::string> tier_row(const metrics::TierUse& t) {
           fixed(100 * t.max_in_flight_utilization, 1) + "%"};
 }
 
+core::Seconds breakdown_step(const metrics::RunResult& r) {
+  return r.spread ? r.spread->identical : r.step_time;
+}
+
+std::string spread_line(const metrics::RunResult& r) {
+  if (!r.spread) {
+    return "";
+  }
+  const metrics::StepSpread& s = *r.spread;
+  return "step under variability: mean " + fixed(s.mean.value, 3) + " s, p10 " +
+         fixed(s.p10.value, 3) + " s, p50 " + fixed(s.p50.value, 3) + " s, p90 " +
+         fixed(s.p90.value, 3) + " s over " + std::to_string(s.steps) +
+         " steps drawn; identical replicas " + fixed(s.identical.value, 3) + " s (+" +
+         fixed(100 * (s.mean / s.identical - 1), 1) + "%)";
+}
+
 core::Seconds exposed(const metrics::RunResult& r, metrics::CommGroup g) {
   const auto it = r.exposed_comm.find(g);
   return it == r.exposed_comm.end() ? core::Seconds(0) : it->second;

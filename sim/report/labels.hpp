@@ -47,6 +47,13 @@ std::string note_line(const core::Note& n);
 nlohmann::ordered_json notes_json(const std::vector<core::Note>& notes);
 std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j);
 
+// The step the breakdown adds up to: the identical-replica step (with variability, step_time is
+// the mean of the steps drawn).
+core::Seconds breakdown_step(const metrics::RunResult& r);
+
+// "step under variability: mean 19.563 s, p10 ... over 20 steps ...", or empty without it.
+std::string spread_line(const metrics::RunResult& r);
+
 // Exposed communication of a group, zero when absent.
 core::Seconds exposed(const metrics::RunResult& r, metrics::CommGroup g);
 

@@ -42,6 +42,9 @@ std::string run_markdown(const metrics::RunResult& r) {
          " B tokens/day, " + fixed(r.tflops_causal, 0) + " TFLOPS per GPU causal, MFU " +
          fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) +
          "% non-causal).\n\n";
+  if (r.spread) {
+    out += spread_line(r) + ".\n\n";
+  }
   std::vector<std::string> header;
   std::vector<std::string> row;
   for (const auto& part : kBreakdownParts) {
@@ -49,7 +52,7 @@ std::string run_markdown(const metrics::RunResult& r) {
     row.push_back(fixed((r.breakdown.*part.member).value, 3));
   }
   header.emplace_back("step (s)");
-  row.push_back(fixed(r.step_time.value, 3));
+  row.push_back(fixed(breakdown_step(r).value, 3));
   out += md_row(header) + md_rule(header.size(), 0) + md_row(row);
   out += "\n" + md_row(link_header()) + md_rule(link_header().size(), 1);
   for (const auto& l : r.busiest_links) {

@@ -13,6 +13,20 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["scenario"] = r.scenario;
   j["fidelity"] = metrics::fidelity_name(r.fidelity);
   j["step_time_s"] = r.step_time.value;
+  if (r.spread) {
+    const metrics::StepSpread& sp = *r.spread;
+    j["step_time_p10_s"] = sp.p10.value;
+    j["step_time_p50_s"] = sp.p50.value;
+    j["step_time_p90_s"] = sp.p90.value;
+    j["variability"] = {{"identical_step_s", sp.identical.value},
+                        {"steps", sp.steps},
+                        {"gpus", sp.gpus},
+                        {"units_per_rank", sp.units},
+                        {"units_replayed", sp.units_replayed},
+                        {"slow_gpus_per_step", sp.slow_gpus},
+                        {"slow_links_per_step", sp.slow_links},
+                        {"step_times_s", sp.step_times_s}};
+  }
   nlohmann::ordered_json breakdown;
   for (const auto& part : kBreakdownParts) {
     breakdown[std::string(part.label)] = (r.breakdown.*part.member).value;
@@ -78,6 +92,21 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
   r.fidelity =
       metrics::fidelity_from_name(j.value("fidelity", "full")).value_or(metrics::Fidelity::full);
   r.step_time = Seconds(j.at("step_time_s").get<double>());
+  if (j.contains("variability")) {
+    const auto& v = j.at("variability");
+    r.spread = metrics::StepSpread{.identical = Seconds(v.at("identical_step_s").get<double>()),
+                                   .mean = r.step_time,
+                                   .p10 = Seconds(j.at("step_time_p10_s").get<double>()),
+                                   .p50 = Seconds(j.at("step_time_p50_s").get<double>()),
+                                   .p90 = Seconds(j.at("step_time_p90_s").get<double>()),
+                                   .steps = v.at("steps").get<int>(),
+                                   .units = v.at("units_per_rank").get<int>(),
+                                   .units_replayed = v.at("units_replayed").get<int>(),
+                                   .gpus = v.at("gpus").get<int>(),
+                                   .slow_gpus = v.at("slow_gpus_per_step").get<double>(),
+                                   .slow_links = v.at("slow_links_per_step").get<double>(),
+                                   .step_times_s = v.at("step_times_s").get<std::vector<double>>()};
+  }
   const auto& b = j.at("breakdown_s");
   for (const auto& part : kBreakdownParts) {
     r.breakdown.*part.member = Seconds(b.at(std::string(part.label)).get<double>());
@@ -132,7 +161,11 @@ std::string run_table(const metrics::RunResult& r) {
          fixed(r.tokens_per_day / 1e9, 2) + " B tokens/day, " + fixed(r.tflops_causal, 0) +
          " TFLOPS per GPU causal (" + fixed(r.tflops_noncausal, 0) + " non-causal), MFU " +
          fixed(100 * r.mfu_causal, 1) + "% (" + fixed(100 * r.mfu_noncausal, 1) + "%), HFU " +
-         fixed(100 * r.hfu_causal, 1) + "%\n\n";
+         fixed(100 * r.hfu_causal, 1) + "%\n";
+  if (r.spread) {
+    out += spread_line(r) + "\n";
+  }
+  out += "\n";
   using Align = Table::Align;
   std::vector<std::string> header;
   std::vector<std::string> row;
@@ -142,7 +175,7 @@ std::string run_table(const metrics::RunResult& r) {
     row.push_back(s(r.breakdown.*part.member));
   }
   header.emplace_back("step");
-  row.push_back(s(r.step_time));
+  row.push_back(s(breakdown_step(r)));
   Table b(header, std::vector(header.size(), Align::right));
   b.add_row(row);
   out += "first pipeline rank:\n" + b.render() + "\n";

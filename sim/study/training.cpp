@@ -18,6 +18,7 @@
 #include "sim/metrics/step_metrics.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/step_shape.hpp"
+#include "sim/variability/step_spread.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "topologies/properties.hpp"
 
@@ -224,6 +225,62 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
   }
 }
 
+// The scenario's variability section as the replay of every replica takes it.
+variability::VariabilitySpec variability_spec(const Scenario& s) {
+  const auto& v = s.variability;
+  const auto slow = [](const config::FailSlowSection& f) {
+    return variability::FailSlow{
+        .per_1000_part_days = f.rate, .duration = f.duration, .slowdown = f.slowdown};
+  };
+  return {.steps = v.steps,
+          .seed = v.seed,
+          .gpu_cv = v.gpu_cv,
+          .nic_cv = v.nic_cv,
+          .gpu_slow = slow(v.gpu_slow),
+          .link_slow = slow(v.link_slow),
+          .simulated_units = v.simulated_units};
+}
+
+// Every replica replayed at its drawn pace for the scenario's steps: step_time becomes their
+// mean, the throughput figures follow it, and a note says what was drawn.
+void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepProgram& program,
+                 const comm::StepTimeline& timeline, const metrics::StepFacts& facts) {
+  r.spread = variability::spread_steps(program, timeline, facts.shape,
+                                       s.hardware.spec.gpus_per_node, variability_spec(s));
+  r.step_time = r.spread->mean;
+  metrics::throughput(r, facts);
+  const auto& v = s.variability;
+  const metrics::StepSpread& sp = *r.spread;
+  r.notes.push_back(
+      {core::NoteKind::method,
+       "variability: " + std::to_string(sp.steps) + " steps drawn (seed " + std::to_string(v.seed) +
+           "), each replaying " +
+           (sp.units_replayed == sp.units
+                ? "every one of the " + std::to_string(sp.gpus) + " GPUs"
+                : std::to_string(sp.units_replayed) + " of " + std::to_string(sp.units) +
+                      " units per rank, the slowest by their draws (order statistics)") +
+           " at its drawn pace, each synchronization waiting for its slowest member; the "
+           "identical-replica step is " +
+           core::fixed(sp.identical.value * 1e3, 1) + " ms, the breakdown is its"});
+  r.notes.push_back({core::NoteKind::assumed,
+                     "per step, each GPU's compute x a lognormal of mean 1 and cv " +
+                         core::format_number(v.gpu_cv) + ", each NIC's transfers x one of cv " +
+                         core::format_number(v.nic_cv) + "; fail-slow GPUs " +
+                         core::format_number(v.gpu_slow.rate) + " and links " +
+                         core::format_number(v.link_slow.rate) + " per 1,000 part-days lasting " +
+                         core::fixed(v.gpu_slow.duration.value / 3600, 1) + " and " +
+                         core::fixed(v.link_slow.duration.value / 3600, 1) + " h, at " +
+                         core::format_number(v.gpu_slow.slowdown) + "x and " +
+                         core::format_number(v.link_slow.slowdown) + "x the time (" +
+                         core::fixed(sp.slow_gpus, 2) + " GPUs and " +
+                         core::fixed(sp.slow_links, 2) +
+                         " links slow per step on average); docs/model/variability.md"});
+  r.notes.push_back({core::NoteKind::omitted,
+                     "variability: the replicas' transfers keep the folded replica's times "
+                     "(contention between replicas' traffic is not re-simulated); draws are "
+                     "independent between steps"});
+}
+
 }  // namespace
 
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
@@ -282,6 +339,13 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     r.placement.push_back(workload::describe(st));
   }
   add_notes(r, s, program, network, routing.notes);
+  if (s.variability.enabled) {
+    say("replaying every replica for " + std::to_string(s.variability.steps) +
+        " steps of drawn variability...");
+    const auto spread_start = std::chrono::steady_clock::now();
+    spread_step(r, s, program, timeline, facts);
+    run.bench.variability = core::Seconds(core::seconds_since(spread_start));
+  }
   if (options.keep_trace) {
     run.trace = workload::to_step_trace(program);
     for (const auto& t : timeline.tasks) {

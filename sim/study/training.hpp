@@ -21,6 +21,7 @@ struct TrainingBench {
   core::Seconds program;     // building the step program
   core::Seconds routing;     // the reference gate's routing plans
   core::Seconds simulation;  // platform and replay on SimGrid
+  core::Seconds variability;  // every replica's drawn steps (variability on)
   long long tasks = 0;
   long long transfers = 0;  // distinct transfers routed
   // Transfer runs that stayed out of SimGrid's solver, entered it when another began on their

@@ -222,7 +222,7 @@ TEST(LoaderErrors, NullValueAndListOfWrongThings) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\noutput: {formats: [json]}\n"),
             "s.yaml:2:1: error: output: unknown key\n  hint: keys here: name, description, "
             "include, model, hardware, topology, cost, parallelism, schedule, workload, routing, "
-            "inference, software, serve, campaign, sweep, search");
+            "inference, software, serve, campaign, variability, sweep, search");
   EXPECT_EQ(error_of("- a\n- b\n"),
             "s.yaml:1:1: error: a scenario must be a map of sections, got a list");
 }

@@ -146,6 +146,56 @@ TEST(SimulateTraining, DataParallelismDerivedAfterContextParallelismRuns) {
               1e-6 * run.result.tokens_per_day);
 }
 
+// Variability with no spread and no fail-slow part: every replica replays the folded timeline,
+// so every drawn step is the identical-replica step (to rounding), at either tier.
+void expect_zero_variability_is_the_folded_step(metrics::Fidelity fidelity) {
+  config::Scenario s = config::load_scenario(kSmallStep);
+  s.variability = {.enabled = true,
+                   .steps = 3,
+                   .seed = 1,
+                   .gpu_cv = 0,
+                   .nic_cv = 0,
+                   .gpu_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
+                   .link_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
+                   .simulated_units = 0};
+  const metrics::RunResult r = run_training(s, {.fidelity = fidelity}).result;
+  ASSERT_TRUE(r.spread.has_value());
+  const metrics::StepSpread& sp = *r.spread;
+  EXPECT_EQ(sp.gpus, 64);
+  EXPECT_EQ(sp.units, 1);  // an EP group of 16 is the whole rank
+  for (const double t : sp.step_times_s) {
+    EXPECT_NEAR(t, sp.identical.value, 1e-12 * sp.identical.value);
+  }
+  EXPECT_NEAR(r.step_time.value, sp.identical.value, 1e-12 * sp.identical.value);
+  EXPECT_NEAR(r.breakdown.total().value, sp.identical.value, 1e-9);
+}
+
+TEST(SimulateTraining, ZeroVariabilityReproducesTheFoldedStepFullTier) {
+  expect_zero_variability_is_the_folded_step(metrics::Fidelity::full);
+}
+
+TEST(SimulateTraining, ZeroVariabilityReproducesTheFoldedStepFastTier) {
+  expect_zero_variability_is_the_folded_step(metrics::Fidelity::fast);
+}
+
+TEST(SimulateTraining, VariabilityMakesTheMeanStepSlowerAndThroughputFollowsIt) {
+  config::Scenario s = config::load_scenario(kSmallStep);
+  s.variability.enabled = true;
+  s.variability.gpu_cv = 0.05;
+  const metrics::RunResult r = run_training(s, {.fidelity = metrics::Fidelity::fast}).result;
+  ASSERT_TRUE(r.spread.has_value());
+  const metrics::StepSpread& sp = *r.spread;
+  // Every synchronization waits for the slowest of its members: with cv 0.05 over 64 GPUs the
+  // slowest of a group is well above the mean pace, so the mean step is above the identical one.
+  EXPECT_GT(sp.mean.value, sp.identical.value);
+  EXPECT_LE(sp.p10.value, sp.p50.value);
+  EXPECT_LE(sp.p50.value, sp.p90.value);
+  EXPECT_EQ(r.step_time.value, sp.mean.value);
+  // tokens per day = global batch x sequence length / mean step x 86400 s.
+  EXPECT_NEAR(r.tokens_per_day, 128.0 * 4096 / sp.mean.value * 86400, 1e-6 * r.tokens_per_day);
+  EXPECT_TRUE(has_note(r, core::NoteKind::method, "variability: 20 steps drawn"));
+}
+
 TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {
   const config::Scenario s = config::load_scenario(kSmallStep);
   EXPECT_THROW(simulate_training(s, {.max_tasks = 10}), core::InputError);

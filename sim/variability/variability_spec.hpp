@@ -1,0 +1,33 @@
+// What varies between the GPUs and NICs of a training step, and how many steps are drawn. Every
+// default with a source is in docs/model/variability.md; the others are labelled assumed there.
+#pragma once
+
+#include "sim/core/units.hpp"
+
+namespace codesim::variability {
+
+// A part that runs slow for a while (FALCON, arXiv 2410.12588: fail-slow episodes last from tens
+// of seconds to about 10 hours): at a given step a part is in an episode with probability
+// rate x duration, and then takes `slowdown` times as long.
+struct FailSlow {
+  double per_1000_part_days = 0;  // episodes starting per part
+  core::Seconds duration;         // mean episode
+  double slowdown = 1;            // time multiplier while slow
+  double probability() const;     // of a part being slow at a given step, at most 1
+};
+
+struct VariabilitySpec {
+  int steps = 20;  // steps drawn, each with its own draws
+  int seed = 1;
+  // Per GPU and step, its compute takes a lognormal multiple of its modelled time, of mean 1 and
+  // this coefficient of variation; per NIC and step, its transfers likewise.
+  double gpu_cv = 0;
+  double nic_cv = 0;
+  FailSlow gpu_slow;
+  FailSlow link_slow;
+  // Units (the GPUs that TP, CP and EP bind into one pipeline column) replayed explicitly: 0,
+  // every one; n, the n with the largest draws (order statistics of their slowdowns).
+  int simulated_units = 0;
+};
+
+}  // namespace codesim::variability

@@ -1,0 +1,157 @@
+// Every replica at its drawn pace, on programs small enough to time by hand.
+#include "sim/variability/replica_replay.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/variability/speed_draw.hpp"
+#include "sim/variability/step_spread.hpp"
+
+namespace codesim::variability {
+namespace {
+
+using workload::CommKind;
+using workload::CommRef;
+using workload::StepStream;
+
+// One pipeline rank of four GPUs (dp 4, ep 2): compute A (1 s), an EP dispatch (0.5 s on the
+// network), compute B (1 s), a dense DP reduce-scatter (0.2 s). Folded: 0-1, 1-1.5, 1.5-2.5,
+// 2.5-2.7.
+struct Small {
+  workload::StepProgram program;
+  comm::StepTimeline timeline;
+  workload::StepShape shape{.pp = 1, .dp = 4, .ep = 2};
+
+  Small() {
+    program.schedule.ranks = 1;
+    auto add = [&](StepStream stream, double duration, std::optional<CommRef> comm,
+                   std::vector<int> deps, double start, double end) {
+      const int id = static_cast<int>(program.tasks.size());
+      program.tasks.push_back(workload::make_step_task(id, 0, stream, core::Seconds(duration), {},
+                                                       deps, std::move(comm)));
+      timeline.tasks.push_back({core::Seconds(start), core::Seconds(end)});
+    };
+    add(StepStream::compute, 1, std::nullopt, {}, 0, 1);
+    add(StepStream::comm, 0, CommRef{.kind = CommKind::ep_dispatch}, {0}, 1, 1.5);
+    add(StepStream::compute, 1, std::nullopt, {1}, 1.5, 2.5);
+    add(StepStream::data_parallel, 0, CommRef{.kind = CommKind::dp_reduce_scatter}, {2}, 2.5, 2.7);
+  }
+};
+
+StepDraw ones(int gpus) {
+  return {.compute = std::vector<double>(static_cast<std::size_t>(gpus), 1.0),
+          .network = std::vector<double>(static_cast<std::size_t>(gpus), 1.0)};
+}
+
+TEST(ReplicaReplay, IdenticalPacesGiveTheFoldedStep) {
+  const Small s;
+  const ReplicaProgram p = replica_program(s.program, s.timeline, s.shape, 8);
+  ReplayScratch scratch;
+  EXPECT_DOUBLE_EQ(replay_step(p, ones(4), {0, 1}, scratch), 2.7);
+}
+
+TEST(ReplicaReplay, GroupsWaitForTheirSlowestMember) {
+  // GPU 3 computes at half speed. GPU 3: A ends at 2; its EP group {2, 3} dispatches 2 -> 2.5;
+  // GPU 2's B 2.5 -> 3.5, GPU 3's 2.5 -> 4.5 (GPUs 0 and 1 end B at 2.5); the DP group of all
+  // four starts at 4.5 and ends at 4.7.
+  const Small s;
+  const ReplicaProgram p = replica_program(s.program, s.timeline, s.shape, 8);
+  StepDraw d = ones(4);
+  d.compute[3] = 2;
+  ReplayScratch scratch;
+  EXPECT_DOUBLE_EQ(replay_step(p, d, {0, 1}, scratch), 4.7);
+}
+
+TEST(ReplicaReplay, AGroupAcrossNodesMovesAtItsSlowestNic) {
+  // One GPU per node: the EP group {0, 1} crosses nodes and GPU 1's NIC takes 3x: the dispatch
+  // takes 1.5 s, then B and the DP collective (its NIC too): 1 + 1.5 + 1 + 0.2 x 3 = 4.1.
+  const Small s;
+  const ReplicaProgram p = replica_program(s.program, s.timeline, s.shape, 1);
+  StepDraw d = ones(4);
+  d.network[1] = 3;
+  ReplayScratch scratch;
+  EXPECT_DOUBLE_EQ(replay_step(p, d, {0, 1}, scratch), 4.1);
+  // Within one node the NICs carry nothing of it: the folded step.
+  const ReplicaProgram one_node = replica_program(s.program, s.timeline, s.shape, 8);
+  EXPECT_DOUBLE_EQ(replay_step(one_node, d, {0, 1}, scratch), 2.7);
+}
+
+TEST(ReplicaReplay, OrderStatisticsPickTheSlowestUnit) {
+  // Units are EP groups of two GPUs; GPU 3 (unit 1) is slow: replaying unit 1 alone gives the
+  // exact step.
+  const Small s;
+  const ReplicaProgram p = replica_program(s.program, s.timeline, s.shape, 8);
+  EXPECT_EQ(p.unit_gpus, 2);
+  EXPECT_EQ(unit_count(p), 2);
+  StepDraw d = ones(4);
+  d.compute[3] = 2;
+  EXPECT_EQ(choose_units(p, d, 1), std::vector<int>{1});
+  EXPECT_EQ(choose_units(p, d, 0), (std::vector<int>{0, 1}));
+  ReplayScratch scratch;
+  EXPECT_DOUBLE_EQ(replay_step(p, d, {1}, scratch), 4.7);
+  // The other unit alone misses the slow GPU: the DP collective waits only for what is replayed.
+  EXPECT_DOUBLE_EQ(replay_step(p, d, {0}, scratch), 2.7);
+}
+
+TEST(ReplicaReplay, ZeroSpreadDrawsGiveTheFoldedStepEveryStep) {
+  const Small s;
+  const VariabilitySpec spec{.steps = 5};
+  const metrics::StepSpread sp = spread_steps(s.program, s.timeline, s.shape, 8, spec);
+  EXPECT_EQ(sp.steps, 5);
+  EXPECT_DOUBLE_EQ(sp.identical.value, 2.7);
+  EXPECT_DOUBLE_EQ(sp.mean.value, 2.7);
+  EXPECT_DOUBLE_EQ(sp.p90.value, 2.7);
+  EXPECT_EQ(sp.gpus, 4);
+}
+
+TEST(SpeedDraws, LognormalOfMeanOneAndTheGivenSpread) {
+  // 200,000 draws: the sample mean's standard error is cv / sqrt(n) = 0.00022, the sample cv's
+  // about cv / sqrt(2n) = 0.00016 (the lognormal's excess kurtosis at cv 0.1 adds little).
+  const VariabilitySpec spec{.gpu_cv = 0.1, .nic_cv = 0.05};
+  SpeedDraws draws(spec, 200'000);
+  const StepDraw d = draws.next();
+  auto moments = [](const std::vector<double>& x) {
+    double sum = 0;
+    double sq = 0;
+    for (const double v : x) {
+      sum += v;
+      sq += v * v;
+    }
+    const double mean = sum / static_cast<double>(x.size());
+    return std::pair{mean, std::sqrt(sq / static_cast<double>(x.size()) - mean * mean) / mean};
+  };
+  const auto [gm, gcv] = moments(d.compute);
+  const auto [nm, ncv] = moments(d.network);
+  EXPECT_NEAR(gm, 1.0, 0.001);
+  EXPECT_NEAR(gcv, 0.1, 0.001);
+  EXPECT_NEAR(nm, 1.0, 0.001);
+  EXPECT_NEAR(ncv, 0.05, 0.001);
+}
+
+TEST(SpeedDraws, FailSlowPartsAtRateTimesDuration) {
+  // 1,000 episodes per 1,000 part-days (one a day) lasting 6 h: a part is slow at a given step
+  // with probability 1/4; of 100,000 GPUs about 25,000 (standard deviation 137).
+  const FailSlow slow{
+      .per_1000_part_days = 1000, .duration = core::Seconds(6 * 3600), .slowdown = 2};
+  EXPECT_DOUBLE_EQ(slow.probability(), 0.25);
+  SpeedDraws draws({.gpu_slow = slow}, 100'000);
+  const StepDraw d = draws.next();
+  EXPECT_NEAR(d.slow_gpus, 25'000, 700);
+  EXPECT_EQ(d.slow_links, 0);
+  int doubled = 0;
+  for (const double m : d.compute) {
+    doubled += m == 2.0 ? 1 : 0;
+  }
+  EXPECT_EQ(doubled, d.slow_gpus);
+}
+
+TEST(SpeedDraws, ASeedGivesTheSameDraws) {
+  const VariabilitySpec spec{.seed = 7, .gpu_cv = 0.02};
+  SpeedDraws a(spec, 100);
+  SpeedDraws b(spec, 100);
+  EXPECT_EQ(a.next().compute, b.next().compute);
+}
+
+}  // namespace
+}  // namespace codesim::variability
