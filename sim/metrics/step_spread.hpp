@@ -14,13 +14,16 @@ struct StepSpread {
   core::Seconds p10;
   core::Seconds p50;
   core::Seconds p90;
-  int steps = 0;
+  int steps = 0;           // drawn
   int units = 0;           // per rank: groups of GPUs TP, CP and EP bind
   int units_replayed = 0;  // per step; fewer than units: the slowest by order statistics
   int gpus = 0;
   double slow_gpus = 0;              // in a fail-slow episode, mean per step
   double slow_links = 0;             // NICs likewise
-  std::vector<double> step_times_s;  // in draw order
+  // In draw order, each with its weight (steps are drawn by stratum of how many parts are slow,
+  // sim/variability/speed_draw.hpp): the mean and percentiles are weighted.
+  std::vector<double> step_times_s;
+  std::vector<double> step_weights;
 };
 
 }  // namespace codesim::metrics

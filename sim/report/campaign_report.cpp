@@ -60,6 +60,12 @@ nlohmann::ordered_json campaign_json(const metrics::CampaignResult& r) {
   j["gpus"] = r.gpus;
   j["nodes"] = r.nodes;
   j["step_time_s"] = r.step_time.value;
+  if (r.step_spread) {
+    j["step_time_p10_s"] = r.step_spread->p10.value;
+    j["step_time_p50_s"] = r.step_spread->p50.value;
+    j["step_time_p90_s"] = r.step_spread->p90.value;
+    j["identical_step_s"] = r.step_spread->identical.value;
+  }
   j["degraded_step_time_s"] = r.degraded_step_time.value;
   j["tokens"] = r.tokens;
   j["tokens_per_step"] = r.tokens_per_step;
@@ -95,10 +101,17 @@ nlohmann::ordered_json campaign_json(const metrics::CampaignResult& r) {
 FigureList campaign_figures(const metrics::CampaignResult& r) {
   FigureList out{
       {"GPUs", std::to_string(r.gpus)},
-      {"step (s)", fixed(r.step_time.value, 3) + " (" + r.fidelity + " tier)" +
-                       (r.degraded_step_time.value > 0
-                            ? "; one plane failed: " + fixed(r.degraded_step_time.value, 3)
-                            : std::string())},
+      {"step (s)",
+       fixed(r.step_time.value, 3) + " (" + r.fidelity + " tier" +
+           (r.step_spread ? ", mean of " + std::to_string(r.step_spread->steps) + " drawn: p10 " +
+                                fixed(r.step_spread->p10.value, 3) + ", p90 " +
+                                fixed(r.step_spread->p90.value, 3) + "; identical replicas " +
+                                fixed(r.step_spread->identical.value, 3)
+                          : std::string()) +
+           ")" +
+           (r.degraded_step_time.value > 0
+                ? "; one plane failed: " + fixed(r.degraded_step_time.value, 3)
+                : std::string())},
       {"steps to train", fixed(r.steps, 0)},
       {"checkpoint", fixed(r.checkpoint_bytes.value / 1e12, 2) + " TB, every " +
                          fixed(r.checkpoint_interval.value / 3600, 2) + " h" +

@@ -25,7 +25,8 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
                         {"units_replayed", sp.units_replayed},
                         {"slow_gpus_per_step", sp.slow_gpus},
                         {"slow_links_per_step", sp.slow_links},
-                        {"step_times_s", sp.step_times_s}};
+                        {"step_times_s", sp.step_times_s},
+                        {"step_weights", sp.step_weights}};
   }
   nlohmann::ordered_json breakdown;
   for (const auto& part : kBreakdownParts) {
@@ -105,7 +106,8 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
                                    .gpus = v.at("gpus").get<int>(),
                                    .slow_gpus = v.at("slow_gpus_per_step").get<double>(),
                                    .slow_links = v.at("slow_links_per_step").get<double>(),
-                                   .step_times_s = v.at("step_times_s").get<std::vector<double>>()};
+                                   .step_times_s = v.at("step_times_s").get<std::vector<double>>(),
+                                   .step_weights = v.at("step_weights").get<std::vector<double>>()};
   }
   const auto& b = j.at("breakdown_s");
   for (const auto& part : kBreakdownParts) {

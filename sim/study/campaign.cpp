@@ -2,6 +2,8 @@
 #include "sim/study/campaign.hpp"
 
 #include <cmath>
+#include <iterator>
+#include <optional>
 #include <sstream>
 
 #include "models/llm/analytics.hpp"
@@ -19,8 +21,9 @@ namespace {
 using config::Scenario;
 
 struct Step {
-  core::Seconds time;
+  core::Seconds time;  // with variability: the mean of the steps drawn
   double tokens = 0;
+  std::optional<metrics::StepSpread> spread;  // the steps drawn (no per-step times)
 };
 
 // The healthy step, and the step with plane 0 failed where the fabric routes around it (a
@@ -38,12 +41,28 @@ std::pair<Step, core::Seconds> steps_of(const std::string& path,
       const auto r =
           run_training(config::load_scenario(path, with), {.budget = budget, .fidelity = fidelity})
               .result;
-      return core::format_number(r.step_time.value) + " " + core::format_number(r.tokens_per_step);
+      std::string out =
+          core::format_number(r.step_time.value) + " " + core::format_number(r.tokens_per_step);
+      if (r.spread) {
+        const auto& sp = *r.spread;
+        for (const double x : {sp.identical.value, sp.p10.value, sp.p50.value, sp.p90.value,
+                               static_cast<double>(sp.steps), static_cast<double>(sp.units),
+                               static_cast<double>(sp.units_replayed), static_cast<double>(sp.gpus),
+                               sp.slow_gpus, sp.slow_links}) {
+          out += " " + core::format_number(x);
+        }
+      }
+      return out;
     };
   };
-  works.push_back(work(settings));
+  // A campaign's steps vary unless the scenario says otherwise (variability.enabled).
+  auto base = settings;
+  if (s.where.count("variability.enabled") == 0) {
+    base.push_back(config::parse_setting("variability.enabled=true"));
+  }
+  works.push_back(work(base));
   if (degradable) {
-    auto with = settings;
+    auto with = base;
     with.push_back(config::parse_setting("topology.failed_planes=[0]"));
     works.push_back(work(with));
   }
@@ -58,7 +77,22 @@ std::pair<Step, core::Seconds> steps_of(const std::string& path,
     double t = 0;
     double tokens = 0;
     in >> t >> tokens;
-    out.push_back({core::Seconds(t), tokens});
+    Step step{core::Seconds(t), tokens, std::nullopt};
+    std::vector<double> v{std::istream_iterator<double>(in), std::istream_iterator<double>()};
+    if (v.size() == 10) {
+      step.spread = metrics::StepSpread{.identical = core::Seconds(v[0]),
+                                        .mean = core::Seconds(t),
+                                        .p10 = core::Seconds(v[1]),
+                                        .p50 = core::Seconds(v[2]),
+                                        .p90 = core::Seconds(v[3]),
+                                        .steps = static_cast<int>(v[4]),
+                                        .units = static_cast<int>(v[5]),
+                                        .units_replayed = static_cast<int>(v[6]),
+                                        .gpus = static_cast<int>(v[7]),
+                                        .slow_gpus = v[8],
+                                        .slow_links = v[9]};
+    }
+    out.push_back(std::move(step));
   }
   return {out.front(), out.size() > 1 ? out[1].time : core::Seconds(0)};
 }
@@ -91,6 +125,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.gpus = s.gpus();
   r.nodes = s.hardware.nodes;
   r.step_time = step.time;
+  r.step_spread = step.spread;
   r.degraded_step_time = degraded;
   r.tokens = c.tokens;
   r.tokens_per_step = step.tokens;
@@ -177,10 +212,24 @@ metrics::CampaignResult run_campaign(const std::string& path,
                          " B of state per parameter, " + core::format_number(c.gpu_power_w) +
                          " W per GPU and " + core::format_number(c.node_power_w) +
                          " W per node besides (scenario inputs; defaults assumed)"});
+  if (step.spread) {
+    const metrics::StepSpread& sp = *step.spread;
+    r.notes.push_back(
+        {core::NoteKind::method,
+         "the step is the mean of " + std::to_string(sp.steps) +
+             " steps drawn under variability (every replica at its drawn pace, fail-slow GPUs "
+             "and links included: " +
+             core::fixed(sp.slow_gpus, 2) + " GPUs and " + core::fixed(sp.slow_links, 2) +
+             " links slow per step on average), " +
+             core::fixed(100 * (sp.mean / sp.identical - 1), 1) +
+             "% above the identical-replica step; variability.* in docs/model/variability.md"});
+  }
   r.notes.push_back({core::NoteKind::omitted,
-                     "variability inside a step (every replica identical), fail-slow episodes, "
-                     "failures during restarts, a spare pool running dry, loss spikes and "
-                     "rollbacks"});
+                     std::string(step.spread ? ""
+                                             : "variability inside a step (every replica "
+                                               "identical, variability.enabled false), ") +
+                         "failures during restarts, a spare pool running dry, loss spikes and "
+                         "rollbacks"});
   return r;
 }
 

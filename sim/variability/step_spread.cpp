@@ -1,9 +1,8 @@
 #include "sim/variability/step_spread.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <utility>
 
-#include "sim/core/statistics.hpp"
 #include "sim/variability/replica_replay.hpp"
 
 namespace codesim::variability {
@@ -21,24 +20,37 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
   out.gpus = shape.pp * shape.gpus_per_rank();
   SpeedDraws draws(spec, out.gpus);
   ReplayScratch scratch;
-  for (int s = 0; s < spec.steps; ++s) {
-    const StepDraw d = draws.next();
-    const std::vector<int> units = choose_units(p, d, spec.simulated_units);
-    out.units_replayed = static_cast<int>(units.size());
-    out.step_times_s.push_back(replay_step(p, d, units, scratch));
-    out.slow_gpus += d.slow_gpus;
-    out.slow_links += d.slow_links;
+  std::vector<std::pair<double, double>> weighted;  // (step, weight)
+  for (const SlowStratum& stratum : slow_strata(spec, out.gpus)) {
+    const double weight = stratum.probability / stratum.steps;
+    for (int s = 0; s < stratum.steps; ++s) {
+      const StepDraw d = draws.next(stratum);
+      const std::vector<int> units = choose_units(p, d, spec.simulated_units);
+      out.units_replayed = static_cast<int>(units.size());
+      const double t = replay_step(p, d, units, scratch);
+      out.step_times_s.push_back(t);
+      out.step_weights.push_back(weight);
+      weighted.emplace_back(t, weight);
+      out.mean += core::Seconds(t * weight);
+      out.slow_gpus += d.slow_gpus * weight;
+      out.slow_links += d.slow_links * weight;
+    }
   }
-  const auto n = static_cast<double>(spec.steps);
-  out.steps = spec.steps;
-  out.slow_gpus /= n;
-  out.slow_links /= n;
-  std::vector<double> sorted = out.step_times_s;
-  std::sort(sorted.begin(), sorted.end());
-  out.mean = core::Seconds(std::accumulate(sorted.begin(), sorted.end(), 0.0) / n);
-  out.p10 = core::Seconds(core::nearest_rank(sorted, 0.10));
-  out.p50 = core::Seconds(core::nearest_rank(sorted, 0.50));
-  out.p90 = core::Seconds(core::nearest_rank(sorted, 0.90));
+  out.steps = static_cast<int>(weighted.size());
+  std::sort(weighted.begin(), weighted.end());
+  const auto percentile = [&](double q) {
+    double below = 0;
+    for (const auto& [t, w] : weighted) {
+      below += w;
+      if (below >= q - 1e-12) {
+        return core::Seconds(t);
+      }
+    }
+    return core::Seconds(weighted.back().first);
+  };
+  out.p10 = percentile(0.10);
+  out.p50 = percentile(0.50);
+  out.p90 = percentile(0.90);
   return out;
 }
 

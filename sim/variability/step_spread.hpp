@@ -1,5 +1,6 @@
-// The steps of a replayed training step under variability: `spec.steps` draws, each replayed over
-// every replica (or the units order statistics pick), their mean and percentiles.
+// The steps of a replayed training step under variability: about `spec.steps` draws by stratum of
+// the number of fail-slow parts (speed_draw.hpp), each replayed over every replica (or the units
+// order statistics pick); their weighted mean and percentiles.
 #pragma once
 
 #include "sim/comm/step_streams.hpp"

@@ -193,7 +193,11 @@ TEST(SimulateTraining, VariabilityMakesTheMeanStepSlowerAndThroughputFollowsIt) 
   EXPECT_EQ(r.step_time.value, sp.mean.value);
   // tokens per day = global batch x sequence length / mean step x 86400 s.
   EXPECT_NEAR(r.tokens_per_day, 128.0 * 4096 / sp.mean.value * 86400, 1e-6 * r.tokens_per_day);
-  EXPECT_TRUE(has_note(r, core::NoteKind::method, "variability: 20 steps drawn"));
+  // Steps by stratum of slow parts: each of 64 GPUs and 64 NICs is slow with probability 0.5 /
+  // 1,000 days x 1 h = 2.083e-5; none slow 0.99734 (20 x that = 20 steps), one slow 0.00266
+  // (at least 2 steps), and less than 1e-3 is left: 22 steps.
+  EXPECT_EQ(sp.steps, 22);
+  EXPECT_TRUE(has_note(r, core::NoteKind::method, "variability: 22 steps drawn"));
 }
 
 TEST(SimulateTraining, TheBudgetRefusesBeforeSimulating) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/variability/speed_draw.hpp"
@@ -144,6 +145,40 @@ TEST(SpeedDraws, FailSlowPartsAtRateTimesDuration) {
     doubled += m == 2.0 ? 1 : 0;
   }
   EXPECT_EQ(doubled, d.slow_gpus);
+}
+
+TEST(SlowStrata, BinomialCountsOfSlowPartsUntilLessThanAThousandthIsLeft) {
+  // 10 GPUs, each slow with probability 240 / 1,000 days x 1 h = 0.01, no slow link:
+  // P(0) = 0.99^10 = 0.904382, P(1) = 10 x 0.01 x 0.99^9 = 0.091352, P(2) = 45 x 0.01^2 x
+  // 0.99^8 = 0.004152; 1.14e-4 is left after 2, lumped into it. Steps: round(20 x P), at least 2.
+  const VariabilitySpec spec{
+      .steps = 20,
+      .gpu_slow = {.per_1000_part_days = 240, .duration = core::Seconds(3600), .slowdown = 2}};
+  const std::vector<SlowStratum> strata = slow_strata(spec, 10);
+  ASSERT_EQ(strata.size(), 3u);
+  EXPECT_NEAR(strata[0].probability, 0.904382, 1e-6);
+  EXPECT_NEAR(strata[1].probability, 0.091352, 1e-6);
+  EXPECT_NEAR(strata[2].probability, 0.004152 + 0.000114, 1e-6);
+  EXPECT_EQ(strata[0].steps, 18);
+  EXPECT_EQ(strata[1].steps, 2);
+  EXPECT_EQ(strata[2].steps, 2);
+  EXPECT_EQ(strata[2].gpu_split, (std::vector<double>{0, 0, 1}));  // no link is ever slow
+  // A step of stratum 2 has exactly two GPUs at twice the time.
+  SpeedDraws draws(spec, 10);
+  const StepDraw d = draws.next(strata[2]);
+  EXPECT_EQ(d.slow_gpus, 2);
+  EXPECT_EQ(std::count(d.compute.begin(), d.compute.end(), 2.0), 2);
+}
+
+TEST(SlowStrata, ManyPartsSlowAtOnceDrawEachPartInstead) {
+  // Half of 1,000 parts slow: hundreds of strata, more than the steps; one stratum instead.
+  const VariabilitySpec spec{
+      .steps = 20,
+      .gpu_slow = {.per_1000_part_days = 12'000, .duration = core::Seconds(3600), .slowdown = 2}};
+  const std::vector<SlowStratum> strata = slow_strata(spec, 1000);
+  ASSERT_EQ(strata.size(), 1u);
+  EXPECT_EQ(strata[0].slow, -1);
+  EXPECT_EQ(strata[0].steps, 20);
 }
 
 TEST(SpeedDraws, ASeedGivesTheSameDraws) {
