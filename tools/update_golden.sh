@@ -19,6 +19,11 @@ for f in scenarios/*.yaml; do
     mv "tests/golden/$stem.search.txt.tmp" "tests/golden/$stem.search.txt"
     continue
   fi
+  if grep -q '^  campaign\.' "$f"; then  # a sweep of campaign keys: every point's run (seconds)
+    "$bin" campaign "$f" --sweep --format json > "tests/golden/$stem.campaign-sweep.json.tmp"
+    mv "tests/golden/$stem.campaign-sweep.json.tmp" "tests/golden/$stem.campaign-sweep.json"
+    continue
+  fi
   if grep -q '^sweep:' "$f"; then
     "$bin" sweep "$f" --dry-run > "tests/golden/$stem.sweep.txt.tmp"
     mv "tests/golden/$stem.sweep.txt.tmp" "tests/golden/$stem.sweep.txt"

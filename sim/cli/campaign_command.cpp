@@ -3,16 +3,44 @@
 #include <ostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/usage.hpp"
 #include "sim/cli/write_report.hpp"
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/report/campaign_report.hpp"
+#include "sim/report/campaign_sweep_report.hpp"
 #include "sim/study/campaign.hpp"
+#include "sim/study/campaign_sweep.hpp"
 
 namespace codesim::cli {
 
+namespace {
+
+void run_campaign_sweep(const CampaignOptions& o, const std::vector<config::Setting>& settings,
+                        std::ostream& out) {
+  const metrics::CampaignSweep r =
+      study::run_campaign_sweep(o.scenario, settings, o.fidelity, {},
+                                [](const std::string& line) { progress("campaign", line); });
+  write_report(
+      report::campaign_sweep_json(r),
+      {[&] { return report::campaign_sweep_csv(r); },
+       [&] { return report::campaign_sweep_markdown(r); },
+       [&] {
+         const config::Scenario s = config::load_scenario(o.scenario, settings);
+         return report::campaign_sweep_html(r, {config::to_yaml(s), "codesim " CODESIM_VERSION});
+       },
+       [&] { return report::campaign_sweep_table(r); }},
+      o.format, o.report, out);
+}
+
+}  // namespace
+
 void run_campaign(const CampaignOptions& o, std::ostream& out) {
   const auto settings = config::parse_settings(o.settings);
+  if (o.sweep) {
+    run_campaign_sweep(o, settings, out);
+    return;
+  }
   const metrics::CampaignResult r = study::run_campaign(o.scenario, settings, o.fidelity);
   write_report(
       report::campaign_json(r),

@@ -405,6 +405,9 @@ Command add_campaign(CLI::App& app) {
                   "The step's tier: fast (default: critical path) or full (SimGrid)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, metrics::Fidelity>{
           {"full", metrics::Fidelity::full}, {"fast", metrics::Fidelity::fast}}));
+  cmd->add_flag("--sweep", o->sweep,
+                "A campaign at every point of the scenario's sweep: section (checkpoint interval, "
+                "spares, topology, cluster size, ...), one row per point");
   return {cmd, printing(o, &cli::run_campaign)};
 }
 

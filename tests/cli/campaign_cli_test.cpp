@@ -2,6 +2,7 @@
 // input word for word.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_cli.hpp"
@@ -52,6 +53,39 @@ TEST(CampaignCli, BadCampaignsFailWithExactMessages) {
   EXPECT_EQ(negative.err,
             "--set campaign.node_failure_rate=-1: error: campaign.node_failure_rate: must be at "
             "least 0, got -1\n");
+}
+
+TEST(CampaignCli, ASweepOfTheIntervalFindsDalysOptimumAndKeepsRefusedPoints) {
+  // tests/scenarios/small-campaign-sweep.yaml: 2 failure rates x 6 checkpoint intervals, auto
+  // (Daly's) among intervals a factor 2 apart. The step is simulated once for all 12 points
+  // (healthy and with a plane failed: 2 steps).
+  const auto r =
+      run_codesim("campaign tests/scenarios/small-campaign-sweep.yaml --sweep --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["keys"], json({"campaign.node_failure_rate", "campaign.checkpoint_interval"}));
+  EXPECT_EQ(j["steps_simulated"].get<int>(), 2);
+  ASSERT_EQ(j["points"].size(), 12u);
+  double daly = 0;
+  double best_other = 1e300;
+  for (const auto& p : j["points"]) {
+    if (p["values"][0] == "1e6") {
+      // Failures every 12 s: no interval lets the job progress; the point says why.
+      EXPECT_EQ(p["error"].get<std::string>().rfind(
+                    "campaign.checkpoint_interval: the job cannot progress: failures every", 0),
+                0u)
+          << p;
+      continue;
+    }
+    const double days = p["campaign"]["days"]["expected"].get<double>();
+    if (p["values"][1] == "auto") {
+      daly = days;
+    } else {
+      best_other = std::min(best_other, days);
+    }
+  }
+  EXPECT_GT(daly, 0);
+  EXPECT_LE(daly, best_other);
 }
 
 }  // namespace

@@ -110,6 +110,20 @@ TEST_P(GoldenCampaign, ShippedCampaignReportsAsRecorded) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenCampaign,
                          ::testing::ValuesIn(golden_stems(".campaign.json")), test_name);
 
+// Sweeps of campaign keys: `codesim campaign --sweep` as recorded.
+class GoldenCampaignSweep : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenCampaignSweep, ShippedCampaignSweepReportsAsRecorded) {
+  const std::string stem = GetParam();
+  const auto r = run_codesim("campaign scenarios/" + stem + ".yaml --sweep --format json");
+  ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+  expect_same(json::parse(r.out),
+              json::parse(read_source_file("tests/golden/" + stem + ".campaign-sweep.json")), stem);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenCampaignSweep,
+                         ::testing::ValuesIn(golden_stems(".campaign-sweep.json")), test_name);
+
 // The fast tier against the full one on every shipped training scenario: the step within 5% of
 // the recorded full-tier step (the fast tier times each transfer alone, so where links are
 // shared it can only come out faster), and the report says which tier made it.
@@ -159,7 +173,8 @@ TEST(GoldenRuns, EveryShippedScenarioHasOne) {
     scenarios += entry.path().extension() == ".yaml" ? 1 : 0;
   }
   EXPECT_EQ(static_cast<int>(golden_runs().size() + golden_sweeps().size() +
-                             golden_searches().size()),
+                             golden_searches().size() +
+                             golden_stems(".campaign-sweep.json").size()),
             scenarios);
 }
 

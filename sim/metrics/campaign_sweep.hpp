@@ -1,0 +1,28 @@
+// What a campaign sweep gives (`codesim campaign --sweep`): per point of the scenario's sweep:
+// section, the values of the varied keys and the run's campaign (or why it could not run).
+// Plain data; sim/study fills it, sim/report writes it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/metrics/campaign_result.hpp"
+
+namespace codesim::metrics {
+
+struct CampaignSweepPoint {
+  std::vector<std::string> values;  // one per varied key, as written
+  std::optional<CampaignResult> result;
+  std::string error;  // why the point could not run (a job that cannot progress, ...)
+};
+
+struct CampaignSweep {
+  std::string scenario;
+  std::string mode;  // "cartesian" or "zip"
+  std::vector<std::string> keys;
+  std::vector<CampaignSweepPoint> points;
+  int steps_simulated = 0;  // distinct steps: points differing only in campaign keys share one
+};
+
+}  // namespace codesim::metrics

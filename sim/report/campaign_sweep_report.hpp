@@ -1,0 +1,22 @@
+// Writers for a campaign sweep (metrics::CampaignSweep, `codesim campaign --sweep`): one row per
+// point with the varied keys' values and the run's figures (p50 and expectation), in every format.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/metrics/campaign_sweep.hpp"
+#include "sim/report/html_page.hpp"
+
+namespace codesim::report {
+
+// Keys: schema_version, scenario, mode, keys, steps_simulated, points [{values, campaign (as
+// campaign_json) | error}].
+nlohmann::ordered_json campaign_sweep_json(const metrics::CampaignSweep& s);
+
+std::string campaign_sweep_table(const metrics::CampaignSweep& s);
+std::string campaign_sweep_csv(const metrics::CampaignSweep& s);
+std::string campaign_sweep_markdown(const metrics::CampaignSweep& s);
+std::string campaign_sweep_html(const metrics::CampaignSweep& s, const PageFooter& footer);
+
+}  // namespace codesim::report

@@ -1,0 +1,25 @@
+// A campaign at every point of a scenario's sweep: section (the checkpoint interval, spare nodes,
+// the topology under failures, the cluster's size, ...): each point's run as `codesim campaign`
+// gives it, the step simulated once per distinct step.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/config/loader.hpp"
+#include "sim/metrics/campaign_sweep.hpp"
+#include "sim/metrics/run_result.hpp"
+#include "sim/study/budget.hpp"
+
+namespace codesim::study {
+
+// Every point decoded before any runs (study::plan_sweep: a bad value fails with its location in
+// the sweep); a point whose campaign is refused (say, its job cannot progress) keeps the reason
+// and the others run. `progress` hears one line per point; may be empty.
+metrics::CampaignSweep run_campaign_sweep(
+    const std::string& path, const std::vector<config::Setting>& settings,
+    metrics::Fidelity fidelity = metrics::Fidelity::fast, const Budget& budget = {},
+    const std::function<void(const std::string&)>& progress = {});
+
+}  // namespace codesim::study
