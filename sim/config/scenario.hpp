@@ -264,6 +264,7 @@ struct VariabilitySection {
   int steps{};
   int seed{};
   double gpu_cv{};
+  core::Seconds gpu_pace_interval;
   double nic_cv{};
   FailSlowSection gpu_slow;
   FailSlowSection link_slow;

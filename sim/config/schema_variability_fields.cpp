@@ -44,11 +44,20 @@ void add_variability_fields(std::vector<FieldSpec>& f) {
   f.push_back(field("variability.seed", MEMBER(variability.seed),
                     between(with_default("1", "The draws' seed."), 0, 2'000'000'000)));
   f.push_back(field("variability.gpu_cv", MEMBER(variability.gpu_cv),
-                    between(with_default("0.01",
-                                         "Coefficient of variation of a GPU's compute time per "
-                                         "step (lognormal, mean 1; assumed until measured: "
-                                         "docs/model/variability.md)."),
+                    between(with_default("0.045",
+                                         "Coefficient of variation of a GPU's pace (its compute "
+                                         "time's multiplier, lognormal of mean 1) over each "
+                                         "block of variability.gpu_pace_interval: measured on an "
+                                         "H200 under its power cap, a step-like CUDA graph "
+                                         "replayed for a minute (docs/model/variability.md)."),
                             0, 1)));
+  f.push_back(field("variability.gpu_pace_interval", MEMBER(variability.gpu_pace_interval),
+                    at_least(with_default("20ms",
+                                          "How long a GPU's pace holds before an independent "
+                                          "one follows; 0: one pace for the whole step. Fitted "
+                                          "to how the H200's spread shrinks over longer windows "
+                                          "(docs/model/variability.md)."),
+                             0)));
   f.push_back(field("variability.nic_cv", MEMBER(variability.nic_cv),
                     between(with_default("0.01",
                                          "Coefficient of variation of a NIC's transfer time per "

@@ -235,6 +235,7 @@ variability::VariabilitySpec variability_spec(const Scenario& s) {
   return {.steps = v.steps,
           .seed = v.seed,
           .gpu_cv = v.gpu_cv,
+          .gpu_pace_interval = v.gpu_pace_interval,
           .nic_cv = v.nic_cv,
           .gpu_slow = slow(v.gpu_slow),
           .link_slow = slow(v.link_slow),

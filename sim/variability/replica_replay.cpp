@@ -26,7 +26,7 @@ std::vector<int> choose_units(const ReplicaProgram& p, const StepDraw& d, int wa
       double network = 0;
       for (int b = 0; b < p.unit_gpus; ++b) {
         const auto gpu = static_cast<std::size_t>(r * g_rank + u * p.unit_gpus + b);
-        compute = std::max(compute, d.compute[gpu]);
+        compute = std::max(compute, d.compute[gpu] * d.mean_pace[gpu]);
         network = std::max(network, d.network[gpu]);
       }
       severity[static_cast<std::size_t>(u)] += compute + network;
@@ -84,7 +84,9 @@ double replay_step(const ReplicaProgram& p, const StepDraw& d, const std::vector
             nic = std::max(nic, d.network[peer + j]);
           }
         }
-        e[k] += task.own * (task.compute ? d.compute[base + j] : 1.0) + task.network * nic;
+        const double pace =
+            task.compute ? d.compute[base + j] * d.pace_over(base + j, e[k], task.own) : 1.0;
+        e[k] += task.own * pace + task.network * nic;
       }
     } else {
       const auto g = static_cast<std::size_t>(task.group);

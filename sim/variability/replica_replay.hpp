@@ -4,7 +4,8 @@
 //   pipeline receive: on GPU j of the sending rank); a communication task starts when every
 //   member of its group is ready (the slowest) and ends after its own work plus its transfer's
 //   time x the slowest NIC multiplier of the group (when the group spans nodes); a compute task
-//   takes its modelled time x its GPU's multiplier.
+//   takes its modelled time x its GPU's fail-slow factor x its GPU's mean pace over the span it
+//   would take at its modelled time.
 //
 // The step ends when the last task of any GPU ends. With every multiplier 1 each GPU replays the
 // folded timeline, and the step is the folded step (to rounding).
@@ -26,7 +27,8 @@ namespace codesim::variability {
 int unit_count(const ReplicaProgram& p);
 
 // All units when `wanted` is 0 or at least unit_count; else the `wanted` units whose summed
-// per-rank slowest compute and NIC multipliers are largest (ascending unit order).
+// per-rank slowest compute (fail-slow factor x mean pace over the step) and NIC multipliers are
+// largest (ascending unit order).
 std::vector<int> choose_units(const ReplicaProgram& p, const StepDraw& d, int wanted);
 
 // Reusable storage of replay_step (task end times per replayed GPU).

@@ -10,17 +10,46 @@ double FailSlow::probability() const {
   return std::min(1.0, per_1000_part_days / 1000.0 * duration.value / 86400.0);
 }
 
-SpeedDraws::SpeedDraws(const VariabilitySpec& spec, int gpus)
-    : spec_(spec), gpus_(gpus), engine_(static_cast<std::uint64_t>(spec.seed)) {}
+double StepDraw::pace_over(std::size_t gpu, double t, double duration) const {
+  const float* p = pace.data() + gpu * static_cast<std::size_t>(blocks);
+  if (blocks == 1) {
+    return p[0];
+  }
+  const double from = t / block_s;
+  const double to = (t + duration) / block_s;
+  const int last = blocks - 1;
+  const int b0 = std::min(static_cast<int>(from), last);
+  const int b1 = std::min(static_cast<int>(to), last);
+  if (b0 == b1) {
+    return p[b0];
+  }
+  // Whole blocks between the ends, and the parts of the two end blocks.
+  double sum = p[b0] * (b0 + 1 - from);
+  for (int b = b0 + 1; b < b1; ++b) {
+    sum += p[b];
+  }
+  sum += p[b1] * (std::min(to, static_cast<double>(blocks)) - b1);
+  return sum / (std::min(to, static_cast<double>(blocks)) - from);
+}
+
+SpeedDraws::SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon)
+    : spec_(spec), gpus_(gpus), horizon_(horizon), engine_(static_cast<std::uint64_t>(spec.seed)) {}
 
 double SpeedDraws::uniform() {
   return (static_cast<double>(engine_() >> 11) + 0.5) / 9007199254740992.0;
 }
 
+// Box-Muller: two independent normals per pair of uniforms, the second kept for the next call.
 double SpeedDraws::normal() {
-  const double u = uniform();
-  const double v = uniform();
-  return std::sqrt(-2 * std::log(u)) * std::cos(2 * std::numbers::pi * v);
+  if (spare_) {
+    const double z = *spare_;
+    spare_.reset();
+    return z;
+  }
+  const double r = std::sqrt(-2 * std::log(uniform()));
+  const double angle = 2 * std::numbers::pi * uniform();
+  spare_ = r * std::sin(angle);
+  return r * std::cos(angle);
 }
 
 // Lognormal of mean 1 and coefficient of variation cv: exp(sigma z - sigma^2 / 2) with sigma^2 =
@@ -61,9 +90,34 @@ void SpeedDraws::slow_exactly(std::vector<double>& m, const FailSlow& slow, int 
   }
 }
 
+// Per GPU and block a lognormal pace; the mean over the first two thirds of the horizon (the
+// identical-replica step) for choose_units.
+void SpeedDraws::draw_pace(StepDraw& d) {
+  const double interval = spec_.gpu_pace_interval.value;
+  d.blocks = interval > 0 ? std::max(1, static_cast<int>(std::ceil(horizon_ / interval))) : 1;
+  d.block_s = interval > 0 ? interval : horizon_;
+  d.pace.assign(static_cast<std::size_t>(gpus_) * static_cast<std::size_t>(d.blocks), 1.0F);
+  d.mean_pace.assign(static_cast<std::size_t>(gpus_), 1.0);
+  if (spec_.gpu_cv <= 0) {
+    return;
+  }
+  const double sigma = std::sqrt(std::log1p(spec_.gpu_cv * spec_.gpu_cv));
+  const int step_blocks = std::max(1, (2 * d.blocks + 2) / 3);
+  for (std::size_t g = 0; g < d.mean_pace.size(); ++g) {
+    float* p = d.pace.data() + g * static_cast<std::size_t>(d.blocks);
+    double sum = 0;
+    for (int b = 0; b < d.blocks; ++b) {
+      p[b] = static_cast<float>(std::exp(sigma * normal() - sigma * sigma / 2));
+      sum += b < step_blocks ? p[b] : 0.0;
+    }
+    d.mean_pace[g] = sum / step_blocks;
+  }
+}
+
 StepDraw SpeedDraws::next() {
   StepDraw d;
-  d.compute = spread(spec_.gpu_cv);
+  draw_pace(d);
+  d.compute.assign(static_cast<std::size_t>(gpus_), 1.0);
   slow_random(d.compute, spec_.gpu_slow, d.slow_gpus);
   d.network = spread(spec_.nic_cv);
   slow_random(d.network, spec_.link_slow, d.slow_links);
@@ -71,25 +125,17 @@ StepDraw SpeedDraws::next() {
 }
 
 StepDraw SpeedDraws::next(const SlowStratum& stratum) {
-  if (stratum.slow < 0) {
+  if (stratum.gpus < 0) {
     return next();
   }
-  double u = uniform();
-  int slow_gpus = stratum.slow;
-  for (std::size_t a = 0; a < stratum.gpu_split.size(); ++a) {
-    u -= stratum.gpu_split[a];
-    if (u < 0) {
-      slow_gpus = static_cast<int>(a);
-      break;
-    }
-  }
   StepDraw d;
-  d.compute = spread(spec_.gpu_cv);
-  slow_exactly(d.compute, spec_.gpu_slow, slow_gpus);
-  d.slow_gpus = slow_gpus;
+  draw_pace(d);
+  d.compute.assign(static_cast<std::size_t>(gpus_), 1.0);
+  slow_exactly(d.compute, spec_.gpu_slow, stratum.gpus);
+  d.slow_gpus = stratum.gpus;
   d.network = spread(spec_.nic_cv);
-  d.slow_links = stratum.slow - slow_gpus;
-  slow_exactly(d.network, spec_.link_slow, d.slow_links);
+  slow_exactly(d.network, spec_.link_slow, stratum.links);
+  d.slow_links = stratum.links;
   return d;
 }
 
@@ -117,37 +163,47 @@ std::vector<SlowStratum> slow_strata(const VariabilitySpec& spec, int parts) {
   const auto active = [](const FailSlow& f) { return f.slowdown != 1 ? f.probability() : 0.0; };
   const std::vector<double> g = binomial(parts, active(spec.gpu_slow));
   const std::vector<double> l = binomial(parts, active(spec.link_slow));
+  // Counts beyond which either binomial has less than 1e-4 left cannot matter at 1e-3.
+  const auto reach = [](const std::vector<double>& p) {
+    double sum = 0;
+    std::size_t k = 0;
+    while (k < p.size() && 1 - sum >= 1e-4) {
+      sum += p[k++];
+    }
+    return std::max<std::size_t>(k, 1);
+  };
+  std::vector<SlowStratum> all;
+  for (std::size_t a = 0; a < reach(g); ++a) {
+    for (std::size_t b = 0; b < reach(l); ++b) {
+      if (g[a] * l[b] > 0) {
+        all.push_back({.gpus = static_cast<int>(a),
+                       .links = static_cast<int>(b),
+                       .probability = g[a] * l[b]});
+      }
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const SlowStratum& x, const SlowStratum& y) {
+    return x.probability > y.probability;
+  });
   std::vector<SlowStratum> out;
   double sum = 0;
-  for (int k = 0; k <= 2 * parts; ++k) {
-    SlowStratum s{.slow = k};
-    for (int a = std::max(0, k - parts); a <= std::min(k, parts); ++a) {
-      const double p = g[static_cast<std::size_t>(a)] * l[static_cast<std::size_t>(k - a)];
-      s.gpu_split.resize(static_cast<std::size_t>(a) + 1, 0.0);
-      s.gpu_split[static_cast<std::size_t>(a)] = p;
-      s.probability += p;
-    }
-    sum += s.probability;
-    if (s.probability > 0) {
-      for (double& x : s.gpu_split) {
-        x /= s.probability;
-      }
-      out.push_back(std::move(s));
-    }
-    if (1 - sum < 1e-3 || 2 * static_cast<int>(out.size()) > spec.steps) {
+  for (const SlowStratum& s : all) {
+    if (1 - sum < 1e-3) {
       break;
     }
+    out.push_back(s);
+    sum += s.probability;
   }
-  if (1 - sum >= 1e-3) {
+  if (1 - sum >= 1e-3 || static_cast<int>(out.size()) > spec.steps) {
     // More strata than the steps can cover (many parts slow at once): one stratum whose steps
     // draw each part slow at its probability.
-    return {{.slow = -1, .probability = 1, .steps = spec.steps, .gpu_split = {}}};
+    return {{.gpus = -1, .links = -1, .probability = 1, .steps = spec.steps}};
   }
-  out.back().probability += std::max(0.0, 1 - sum);
+  out.back().probability += 1 - sum;
   for (auto& s : out) {
     s.steps = out.size() == 1
                   ? spec.steps
-                  : std::max(2, static_cast<int>(std::lround(spec.steps * s.probability)));
+                  : std::max(1, static_cast<int>(std::lround(spec.steps * s.probability)));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -18,47 +19,60 @@
 namespace codesim::variability {
 
 struct StepDraw {
-  std::vector<double> compute;  // per GPU (pipeline rank r's GPU j: r x G + j)
+  std::vector<double> compute;  // per GPU (pipeline rank r's GPU j: r x G + j): fail-slow factor
   std::vector<double> network;  // per GPU's NIC
-  int slow_gpus = 0;            // in a fail-slow episode this step
+  // Per GPU its pace per block of block_s seconds from the step's start (blocks per GPU, the
+  // last standing for any time after it), and its mean over the step.
+  std::vector<float> pace;
+  int blocks = 1;
+  double block_s = 0;
+  std::vector<double> mean_pace;
+  int slow_gpus = 0;  // in a fail-slow episode this step
   int slow_links = 0;
+
+  // GPU `gpu`'s mean pace over [t, t + duration).
+  double pace_over(std::size_t gpu, double t, double duration) const;
 };
 
-// A stratum: how many parts (GPUs and links together) are slow at once, its probability, its
-// share of the steps, and per a = 0 .. slow the probability that a of them are GPUs.
+// A stratum: how many GPUs and how many links are slow at once, its probability, its share of the
+// steps.
 struct SlowStratum {
-  int slow = 0;
+  int gpus = 0;  // -1: every part drawn slow at its probability instead
+  int links = 0;
   double probability = 0;
   int steps = 0;
-  std::vector<double> gpu_split;
 };
 
-// The strata of `parts` GPUs (and as many NICs), slow counts 0 .. k, k the least that leaves
-// less than 1e-3 of the probability above it (lumped into stratum k); each stratum's steps:
-// spec.steps x its probability, at least 2 (all of them when there is one stratum). When more
-// than spec.steps / 2 strata would be needed: one stratum (slow -1) whose steps draw each part
-// slow at its probability.
+// The strata of `parts` GPUs (and as many NICs): (slow GPUs, slow links) pairs, most probable
+// first (binomial counts, independent), until less than 1e-3 of the probability is left (lumped
+// into the last); each stratum's steps: spec.steps x its probability, at least 1 (all of them
+// when there is one stratum). When more than spec.steps strata would be needed: one stratum
+// (gpus -1) whose steps draw each part slow at its probability.
 std::vector<SlowStratum> slow_strata(const VariabilitySpec& spec, int parts);
 
 class SpeedDraws {
  public:
-  SpeedDraws(const VariabilitySpec& spec, int gpus);
+  // Paces drawn for `horizon` seconds from the step's start (later times take the last block's
+  // pace).
+  SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon);
   // A step's spread, with each part slow at its probability.
   StepDraw next();
-  // A step of `stratum`: its slow parts split between GPUs and links by the stratum's odds, each
-  // placed at random.
+  // A step of `stratum`: its slow GPUs and links, each placed at random.
   StepDraw next(const SlowStratum& stratum);
 
  private:
   double uniform();  // on (0, 1)
   double normal();
   std::vector<double> spread(double cv);
+  void draw_pace(StepDraw& d);
   void slow_random(std::vector<double>& m, const FailSlow& slow, int& slow_count);
   void slow_exactly(std::vector<double>& m, const FailSlow& slow, int count);
 
   VariabilitySpec spec_;
   int gpus_;
+  double horizon_;
   std::mt19937_64 engine_;
+  std::optional<double> spare_;  // Box-Muller's second normal
 };
 
 }  // namespace codesim::variability

@@ -18,7 +18,9 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
   }
   out.units = unit_count(p);
   out.gpus = shape.pp * shape.gpus_per_rank();
-  SpeedDraws draws(spec, out.gpus);
+  // Paces for 1.5 x the identical-replica step: a step under the measured spread takes a few
+  // percent longer, one with a slow GPU a third; past the horizon the last block's pace holds.
+  SpeedDraws draws(spec, out.gpus, 1.5 * out.identical.value);
   ReplayScratch scratch;
   std::vector<std::pair<double, double>> weighted;  // (step, weight)
   for (const SlowStratum& stratum : slow_strata(spec, out.gpus)) {

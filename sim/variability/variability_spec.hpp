@@ -19,9 +19,12 @@ struct FailSlow {
 struct VariabilitySpec {
   int steps = 20;  // steps drawn, each with its own draws
   int seed = 1;
-  // Per GPU and step, its compute takes a lognormal multiple of its modelled time, of mean 1 and
-  // this coefficient of variation; per NIC and step, its transfers likewise.
+  // A GPU's pace: constant over blocks of gpu_pace_interval (0: the whole step), each block a
+  // lognormal multiple of the modelled time of mean 1 and coefficient of variation gpu_cv,
+  // independent of the others; a task takes its time x the mean pace over its span. Per NIC and
+  // step, its transfers x a lognormal of cv nic_cv.
   double gpu_cv = 0;
+  core::Seconds gpu_pace_interval;
   double nic_cv = 0;
   FailSlow gpu_slow;
   FailSlow link_slow;

@@ -154,6 +154,7 @@ void expect_zero_variability_is_the_folded_step(metrics::Fidelity fidelity) {
                    .steps = 3,
                    .seed = 1,
                    .gpu_cv = 0,
+                   .gpu_pace_interval = core::Seconds(0.02),
                    .nic_cv = 0,
                    .gpu_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
                    .link_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
@@ -194,8 +195,8 @@ TEST(SimulateTraining, VariabilityMakesTheMeanStepSlowerAndThroughputFollowsIt) 
   // tokens per day = global batch x sequence length / mean step x 86400 s.
   EXPECT_NEAR(r.tokens_per_day, 128.0 * 4096 / sp.mean.value * 86400, 1e-6 * r.tokens_per_day);
   // Steps by stratum of slow parts: each of 64 GPUs and 64 NICs is slow with probability 0.5 /
-  // 1,000 days x 1 h = 2.083e-5; none slow 0.99734 (20 x that = 20 steps), one slow 0.00266
-  // (at least 2 steps), and less than 1e-3 is left: 22 steps.
+  // 1,000 days x 1 h = 2.083e-5; none slow 0.99734 (20 x that = 20 steps), one GPU 0.00133 and
+  // one link 0.00133 (at least 1 step each), and less than 1e-3 is left: 22 steps.
   EXPECT_EQ(sp.steps, 22);
   EXPECT_TRUE(has_note(r, core::NoteKind::method, "variability: 22 steps drawn"));
 }

@@ -41,8 +41,13 @@ struct Small {
 };
 
 StepDraw ones(int gpus) {
-  return {.compute = std::vector<double>(static_cast<std::size_t>(gpus), 1.0),
-          .network = std::vector<double>(static_cast<std::size_t>(gpus), 1.0)};
+  const auto n = static_cast<std::size_t>(gpus);
+  return {.compute = std::vector<double>(n, 1.0),
+          .network = std::vector<double>(n, 1.0),
+          .pace = std::vector<float>(n, 1.0F),
+          .blocks = 1,
+          .block_s = 10,
+          .mean_pace = std::vector<double>(n, 1.0)};
 }
 
 TEST(ReplicaReplay, IdenticalPacesGiveTheFoldedStep) {
@@ -106,11 +111,30 @@ TEST(ReplicaReplay, ZeroSpreadDrawsGiveTheFoldedStepEveryStep) {
   EXPECT_EQ(sp.gpus, 4);
 }
 
+TEST(ReplicaReplay, AComputeTaskTakesItsGpusMeanPaceOverItsSpan) {
+  // GPU 3's pace is 1 for the first 1.5 s and 3 after (blocks of 1.5 s): A (0 -> 1 s) at 1; after
+  // the EP group's dispatch (1 -> 1.5), B's nominal span [1.5, 2.5) lies in the second block: 3 s,
+  // ending at 4.5; the DP collective 4.5 -> 4.7.
+  const Small s;
+  const ReplicaProgram p = replica_program(s.program, s.timeline, s.shape, 8);
+  StepDraw d = ones(4);
+  d.blocks = 2;
+  d.block_s = 1.5;
+  d.pace = {1, 1, 1, 1, 1, 1, 1, 3};  // per GPU, two blocks each
+  ReplayScratch scratch;
+  EXPECT_DOUBLE_EQ(replay_step(p, d, {0, 1}, scratch), 4.7);
+  // Spanning both blocks: [1, 2) is half in each, mean pace (0.5 x 1 + 0.5 x 3) / 1 = 2; beyond
+  // the last block the last block's pace.
+  EXPECT_DOUBLE_EQ(d.pace_over(3, 1.0, 1.0), 2.0);
+  EXPECT_DOUBLE_EQ(d.pace_over(3, 7.0, 1.0), 3.0);
+}
+
 TEST(SpeedDraws, LognormalOfMeanOneAndTheGivenSpread) {
-  // 200,000 draws: the sample mean's standard error is cv / sqrt(n) = 0.00022, the sample cv's
-  // about cv / sqrt(2n) = 0.00016 (the lognormal's excess kurtosis at cv 0.1 adds little).
+  // 200,000 draws (one pace per GPU: no interval): the sample mean's standard error is cv /
+  // sqrt(n) = 0.00022, the sample cv's about cv / sqrt(2n) = 0.00016 (the lognormal's excess
+  // kurtosis at cv 0.1 adds little).
   const VariabilitySpec spec{.gpu_cv = 0.1, .nic_cv = 0.05};
-  SpeedDraws draws(spec, 200'000);
+  SpeedDraws draws(spec, 200'000, 10);
   const StepDraw d = draws.next();
   auto moments = [](const std::vector<double>& x) {
     double sum = 0;
@@ -122,7 +146,7 @@ TEST(SpeedDraws, LognormalOfMeanOneAndTheGivenSpread) {
     const double mean = sum / static_cast<double>(x.size());
     return std::pair{mean, std::sqrt(sq / static_cast<double>(x.size()) - mean * mean) / mean};
   };
-  const auto [gm, gcv] = moments(d.compute);
+  const auto [gm, gcv] = moments(std::vector<double>(d.pace.begin(), d.pace.end()));
   const auto [nm, ncv] = moments(d.network);
   EXPECT_NEAR(gm, 1.0, 0.001);
   EXPECT_NEAR(gcv, 0.1, 0.001);
@@ -136,7 +160,7 @@ TEST(SpeedDraws, FailSlowPartsAtRateTimesDuration) {
   const FailSlow slow{
       .per_1000_part_days = 1000, .duration = core::Seconds(6 * 3600), .slowdown = 2};
   EXPECT_DOUBLE_EQ(slow.probability(), 0.25);
-  SpeedDraws draws({.gpu_slow = slow}, 100'000);
+  SpeedDraws draws({.gpu_slow = slow}, 100'000, 10);
   const StepDraw d = draws.next();
   EXPECT_NEAR(d.slow_gpus, 25'000, 700);
   EXPECT_EQ(d.slow_links, 0);
@@ -150,7 +174,7 @@ TEST(SpeedDraws, FailSlowPartsAtRateTimesDuration) {
 TEST(SlowStrata, BinomialCountsOfSlowPartsUntilLessThanAThousandthIsLeft) {
   // 10 GPUs, each slow with probability 240 / 1,000 days x 1 h = 0.01, no slow link:
   // P(0) = 0.99^10 = 0.904382, P(1) = 10 x 0.01 x 0.99^9 = 0.091352, P(2) = 45 x 0.01^2 x
-  // 0.99^8 = 0.004152; 1.14e-4 is left after 2, lumped into it. Steps: round(20 x P), at least 2.
+  // 0.99^8 = 0.004152; 1.14e-4 is left after 2, lumped into it. Steps: round(20 x P), at least 1.
   const VariabilitySpec spec{
       .steps = 20,
       .gpu_slow = {.per_1000_part_days = 240, .duration = core::Seconds(3600), .slowdown = 2}};
@@ -161,31 +185,67 @@ TEST(SlowStrata, BinomialCountsOfSlowPartsUntilLessThanAThousandthIsLeft) {
   EXPECT_NEAR(strata[2].probability, 0.004152 + 0.000114, 1e-6);
   EXPECT_EQ(strata[0].steps, 18);
   EXPECT_EQ(strata[1].steps, 2);
-  EXPECT_EQ(strata[2].steps, 2);
-  EXPECT_EQ(strata[2].gpu_split, (std::vector<double>{0, 0, 1}));  // no link is ever slow
+  EXPECT_EQ(strata[2].steps, 1);
+  EXPECT_EQ(strata[2].gpus, 2);
+  EXPECT_EQ(strata[2].links, 0);
   // A step of stratum 2 has exactly two GPUs at twice the time.
-  SpeedDraws draws(spec, 10);
+  SpeedDraws draws(spec, 10, 10);
   const StepDraw d = draws.next(strata[2]);
   EXPECT_EQ(d.slow_gpus, 2);
   EXPECT_EQ(std::count(d.compute.begin(), d.compute.end(), 2.0), 2);
 }
 
+TEST(SlowStrata, SlowGpusAndSlowLinksAreStrataOfTheirOwn) {
+  // 64 GPUs and 64 NICs, each slow with probability 0.5 / 1,000 days x 1 h = 2.083e-5: none slow
+  // 0.99734, one GPU 0.00133, one link 0.00133; then less than 1e-3 is left.
+  const VariabilitySpec spec{
+      .steps = 20,
+      .gpu_slow = {.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 1.5},
+      .link_slow = {.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 2}};
+  const std::vector<SlowStratum> strata = slow_strata(spec, 64);
+  ASSERT_EQ(strata.size(), 3u);
+  EXPECT_NEAR(strata[0].probability, 0.99734, 1e-5);
+  EXPECT_EQ(strata[1].gpus + strata[2].gpus, 1);
+  EXPECT_EQ(strata[1].links + strata[2].links, 1);
+  EXPECT_EQ(strata[0].steps + strata[1].steps + strata[2].steps, 22);
+}
+
 TEST(SlowStrata, ManyPartsSlowAtOnceDrawEachPartInstead) {
-  // Half of 1,000 parts slow: hundreds of strata, more than the steps; one stratum instead.
+  // Half of 1,000 parts slow: thousands of strata, more than the steps; one stratum instead.
   const VariabilitySpec spec{
       .steps = 20,
       .gpu_slow = {.per_1000_part_days = 12'000, .duration = core::Seconds(3600), .slowdown = 2}};
   const std::vector<SlowStratum> strata = slow_strata(spec, 1000);
   ASSERT_EQ(strata.size(), 1u);
-  EXPECT_EQ(strata[0].slow, -1);
+  EXPECT_EQ(strata[0].gpus, -1);
   EXPECT_EQ(strata[0].steps, 20);
+}
+
+TEST(SpeedDraws, PaceBlocksCoverTheHorizon) {
+  // 10 s in blocks of 20 ms: 500 blocks per GPU, each of mean 1; over 100 GPUs x 500 blocks the
+  // sample cv is 0.045 within 0.001.
+  const VariabilitySpec spec{.gpu_cv = 0.045, .gpu_pace_interval = core::Seconds(0.02)};
+  SpeedDraws draws(spec, 100, 10);
+  const StepDraw d = draws.next();
+  EXPECT_EQ(d.blocks, 500);
+  EXPECT_DOUBLE_EQ(d.block_s, 0.02);
+  ASSERT_EQ(d.pace.size(), 50'000u);
+  double sum = 0;
+  double sq = 0;
+  for (const float x : d.pace) {
+    sum += x;
+    sq += static_cast<double>(x) * x;
+  }
+  const double mean = sum / 50'000;
+  EXPECT_NEAR(mean, 1.0, 0.001);
+  EXPECT_NEAR(std::sqrt(sq / 50'000 - mean * mean), 0.045, 0.001);
 }
 
 TEST(SpeedDraws, ASeedGivesTheSameDraws) {
   const VariabilitySpec spec{.seed = 7, .gpu_cv = 0.02};
-  SpeedDraws a(spec, 100);
-  SpeedDraws b(spec, 100);
-  EXPECT_EQ(a.next().compute, b.next().compute);
+  SpeedDraws a(spec, 100, 10);
+  SpeedDraws b(spec, 100, 10);
+  EXPECT_EQ(a.next().pace, b.next().pace);
 }
 
 }  // namespace
