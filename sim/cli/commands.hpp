@@ -199,6 +199,7 @@ void run_serve(const ServeOptions& o, std::ostream& out);
 struct CampaignOptions : ScenarioReportOptions {
   metrics::Fidelity fidelity = metrics::Fidelity::fast;  // of the step simulations
   bool sweep = false;  // a campaign at every point of the scenario's sweep: section
+  bool bench = false;  // print where the time went and peak memory (stderr)
 };
 // `codesim campaign`: the scenario's training run (campaign: section), reported.
 void run_campaign(const CampaignOptions& o, std::ostream& out);

@@ -408,6 +408,8 @@ Command add_campaign(CLI::App& app) {
   cmd->add_flag("--sweep", o->sweep,
                 "A campaign at every point of the scenario's sweep: section (checkpoint interval, "
                 "spares, topology, cluster size, ...), one row per point");
+  cmd->add_flag("--bench", o->bench,
+                "Print the step simulations' and the Monte Carlo's times and peak memory");
   return {cmd, printing(o, &cli::run_campaign)};
 }
 

@@ -114,8 +114,8 @@ std::string serve(const std::string& path, const std::vector<std::string>& setti
 // The training run of the file's campaign: section (its steps in forked children), as JSON text.
 std::string campaign(const std::string& path, const std::vector<std::string>& settings,
                      const std::string& fidelity) {
-  return report::campaign_json(
-             study::run_campaign(path, config::parse_settings(settings), fidelity_of(fidelity)))
+  return report::campaign_json(study::run_campaign(path, config::parse_settings(settings),
+                                                   {.fidelity = fidelity_of(fidelity)}))
       .dump();
 }
 

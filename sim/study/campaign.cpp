@@ -1,6 +1,7 @@
 // Campaign: the healthy (and degraded) step in children, the run model, the figures.
 #include "sim/study/campaign.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <iterator>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "sim/campaign/run_model.hpp"
 #include "sim/config/dump.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/sweep_plan.hpp"
@@ -125,8 +127,8 @@ metrics::RunQuantiles scaled(const metrics::RunQuantiles& q, double f) {
 
 metrics::CampaignResult run_campaign(const std::string& path,
                                      const std::vector<config::Setting>& settings,
-                                     metrics::Fidelity fidelity, const Budget& budget,
-                                     CampaignStepCache* cache) {
+                                     const CampaignOptions& o) {
+  const metrics::Fidelity fidelity = o.fidelity;
   const Scenario s = config::load_scenario(path, settings);
   require_training(s, "campaign");
   const auto& c = s.campaign;
@@ -134,7 +136,14 @@ metrics::CampaignResult run_campaign(const std::string& path,
     config::scenario_error(s, "campaign.tokens", "a campaign needs the tokens to train",
                            "e.g. campaign: {tokens: 14.8e12}");
   }
-  const auto [step, degraded] = steps_of(path, settings, s, fidelity, budget, cache);
+  const auto steps_start = std::chrono::steady_clock::now();
+  const std::size_t cached = o.cache != nullptr ? o.cache->payloads.size() : 0;
+  const auto [step, degraded] = steps_of(path, settings, s, fidelity, o.budget, o.cache);
+  if (o.bench != nullptr) {
+    o.bench->steps = core::Seconds(core::seconds_since(steps_start));
+    o.bench->steps_simulated =
+        o.cache != nullptr && o.cache->payloads.size() == cached ? 0 : (degraded.value > 0 ? 2 : 1);
+  }
 
   metrics::CampaignResult r;
   r.scenario = s.name;
@@ -183,7 +192,11 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.checkpoint_interval_auto = c.checkpoint_interval.value <= 0;
   campaign::RunStats stats;
   try {
+    const auto run_start = std::chrono::steady_clock::now();
     stats = campaign::simulate_run(spec);
+    if (o.bench != nullptr) {
+      o.bench->monte_carlo = core::Seconds(core::seconds_since(run_start));
+    }
   } catch (const core::KeyedError& e) {
     config::scenario_error(s, e);
   }

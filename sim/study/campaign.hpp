@@ -22,12 +22,25 @@ struct CampaignStepCache {
   std::map<std::string, std::vector<std::string>> payloads;
 };
 
-// Reads `path` with `settings` over it; the steps run in forked children at `fidelity` (or come
-// from `cache`, which may be null). Throws core::InputError (located at the scenario key) for a
-// scenario that is not a training step, has no campaign.tokens, or whose job cannot progress.
+// Where a campaign's time went (codesim campaign --bench).
+struct CampaignBench {
+  core::Seconds steps;        // the step simulations in children (none when cached)
+  core::Seconds monte_carlo;  // the run model: Monte Carlo and expectation
+  int steps_simulated = 0;
+};
+
+struct CampaignOptions {
+  metrics::Fidelity fidelity = metrics::Fidelity::fast;  // of the step simulations
+  Budget budget;
+  CampaignStepCache* cache = nullptr;  // optional; not owned
+  CampaignBench* bench = nullptr;      // optional; filled when given
+};
+
+// Reads `path` with `settings` over it; the steps run in forked children at `o.fidelity` (or
+// come from `o.cache`). Throws core::InputError (located at the scenario key) for a scenario that
+// is not a training step, has no campaign.tokens, or whose job cannot progress.
 metrics::CampaignResult run_campaign(const std::string& path,
                                      const std::vector<config::Setting>& settings,
-                                     metrics::Fidelity fidelity = metrics::Fidelity::fast,
-                                     const Budget& budget = {}, CampaignStepCache* cache = nullptr);
+                                     const CampaignOptions& o = {});
 
 }  // namespace codesim::study

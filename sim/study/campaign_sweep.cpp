@@ -28,7 +28,8 @@ metrics::CampaignSweep run_campaign_sweep(const std::string& path,
     }
     metrics::CampaignSweepPoint p{.values = point.values};
     try {
-      p.result = run_campaign(path, with, fidelity, budget, &cache);
+      p.result =
+          run_campaign(path, with, {.fidelity = fidelity, .budget = budget, .cache = &cache});
     } catch (const core::InputError& e) {
       // The key and the reason, on one line (a table cell); the file is the sweep's own.
       for (const core::Diagnostic& d : e.diagnostics()) {
