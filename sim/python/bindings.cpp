@@ -12,6 +12,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/campaign_report.hpp"
+#include "sim/report/campaign_sweep_report.hpp"
 #include "sim/report/compare_report.hpp"
 #include "sim/report/inference_report.hpp"
 #include "sim/report/run_report.hpp"
@@ -19,6 +20,7 @@
 #include "sim/report/serve_report.hpp"
 #include "sim/report/sweep_report.hpp"
 #include "sim/study/campaign.hpp"
+#include "sim/study/campaign_sweep.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/point_runs.hpp"
@@ -119,6 +121,15 @@ std::string campaign(const std::string& path, const std::vector<std::string>& se
       .dump();
 }
 
+// The training run at every point of the file's sweep: section, as JSON text.
+std::string campaign_sweep(const std::string& path, const std::vector<std::string>& settings,
+                           const std::string& fidelity) {
+  return report::campaign_sweep_json(study::run_campaign_sweep(path,
+                                                               config::parse_settings(settings),
+                                                               fidelity_of(fidelity)))
+      .dump();
+}
+
 }  // namespace
 }  // namespace codesim::python
 
@@ -156,6 +167,8 @@ PYBIND11_MODULE(_codesim, m) {
         py::arg("jobs"));
   m.def("serve", &python::serve, py::arg("path"), py::arg("settings"));
   m.def("campaign", &python::campaign, py::arg("path"), py::arg("settings"), py::arg("fidelity"));
+  m.def("campaign_sweep", &python::campaign_sweep, py::arg("path"), py::arg("settings"),
+        py::arg("fidelity"));
   m.def("compare", &python::compare, py::arg("files"), py::arg("fidelity"), py::arg("jobs"));
   m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),
         py::arg("jobs"));

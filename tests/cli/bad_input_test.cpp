@@ -25,6 +25,13 @@ TEST_P(BadScenario, ExitsTwoWithTheExactMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadScenario,
     ::testing::Values(
+        BadInput{"bad_variability.yaml",
+                 "tests/bad_input/bad_variability.yaml:5:11: error: variability.gpu_cv: expected a "
+                 "number, got 'nan'\n"
+                 "tests/bad_input/bad_variability.yaml:6:22: error: variability.gpu_pace_interval: "
+                 "must be at least 0s, got -20ms\n"
+                 "tests/bad_input/bad_variability.yaml:7:49: error: variability.gpu_slow.slowdown: "
+                 "must be at least 1, got 0.5\n"},
         BadInput{"bad_model_json.yaml",
                  "tests/bad_input/broken_config.json:4:13: error: invalid JSON: syntax error while "
                  "parsing object - unexpected string literal; expected '}'\n"},

@@ -94,6 +94,19 @@ def test_campaign_returns_the_cli_report():
     assert result.days["p90"] >= result.days["p10"]
 
 
+def test_campaign_sweep_is_a_table_of_its_points():
+    # small-campaign-sweep.yaml: 2 failure rates x 6 checkpoint intervals; the rate of 1e6 per
+    # 1,000 node-days cannot progress at any interval, and those rows say so.
+    rows = codesim.campaign(codesim.load(os.path.join(ROOT, "tests", "scenarios",
+                                                      "small-campaign-sweep.yaml")), sweep=True)
+    rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+    assert len(rows) == 12
+    refused = [r for r in rows if r["campaign.node_failure_rate"] == "1e6"]
+    assert all("cannot progress" in r["error"] for r in refused)
+    ran = [r for r in rows if r["campaign.node_failure_rate"] == "500"]
+    assert min(ran, key=lambda r: r["days.expected"])["campaign.checkpoint_interval"] == "auto"
+
+
 def test_sweep_is_a_table_of_its_points():
     # small-sweep.yaml: node_limit [1, 2] x schedule [dualpipe, 1f1b], cartesian: 4 points; the
     # same figures as the sweep the golden test records (fast tier here: quicker, same points).

@@ -148,12 +148,29 @@ def serve(scenario):
                                             scenario._settings)))
 
 
-def campaign(scenario, fidelity="fast"):
+def campaign(scenario, fidelity="fast", sweep=False):
     """The scenario file's `campaign:` section (with the scenario's settings): its training run
     under failures and checkpoints; the report (days, GPU-hours, ETTR, interruptions, cost and
-    energy, each with p10/p50/p90 and the expectation) as a Result."""
-    return Result(json.loads(_codesim.campaign(_file_of(scenario, "campaign reads its section"),
-                                               scenario._settings, fidelity)))
+    energy, each with p10/p50/p90 and the expectation) as a Result. With `sweep`, the run at
+    every point of the file's `sweep:` section: one row per point (its swept values, its `error`
+    if it could not run, then the run's figures, `days.p50` and the like)."""
+    path = _file_of(scenario, "campaign reads its section")
+    if not sweep:
+        return Result(json.loads(_codesim.campaign(path, scenario._settings, fidelity)))
+    report = json.loads(_codesim.campaign_sweep(path, scenario._settings, fidelity))
+    return _table([{**dict(zip(report["keys"], p["values"])), "error": p.get("error", ""),
+                    **_flat(p.get("campaign"))} for p in report["points"]])
+
+
+def _flat(report):
+    """A report's scalars in one flat row, its objects of scalars as `key.item`; lists left out."""
+    row = {}
+    for key, value in (report or {}).items():
+        if isinstance(value, dict):
+            row.update({f"{key}.{k}": v for k, v in value.items() if not isinstance(v, (dict, list))})
+        elif not isinstance(value, list):
+            row[key] = value
+    return row
 
 
 def compare(*scenarios, fidelity="full", jobs=2):
