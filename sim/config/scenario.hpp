@@ -268,7 +268,8 @@ struct VariabilitySection {
   double nic_cv{};
   FailSlowSection gpu_slow;
   FailSlowSection link_slow;
-  int simulated_units{};  // 0: every unit
+  int simulated_units{};  // 0: every unit that fits replay_memory
+  core::Bytes replay_memory;
 };
 
 struct Scenario {

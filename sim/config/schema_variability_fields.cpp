@@ -71,9 +71,14 @@ void add_variability_fields(std::vector<FieldSpec>& f) {
   f.push_back(field("variability.simulated_units", MEMBER(variability.simulated_units),
                     between(with_default("0",
                                          "Units (the GPUs TP, CP and EP bind across the pipeline) "
-                                         "replayed per step: 0 every one; n the n slowest by "
-                                         "their draws (order statistics)."),
+                                         "replayed per step: n the n slowest by their draws "
+                                         "(order statistics); 0 every one while their replay "
+                                         "fits variability.replay_memory, else as many as fit."),
                             0, 10'000'000)));
+  f.push_back(field("variability.replay_memory", MEMBER(variability.replay_memory),
+                    positive(with_default("2GB",
+                                          "Memory for the replay of every replica's task end "
+                                          "times (tasks x GPUs replayed per rank x 8 B)."))));
 }
 
 }  // namespace codesim::config::schema_fields

@@ -239,7 +239,8 @@ variability::VariabilitySpec variability_spec(const Scenario& s) {
           .nic_cv = v.nic_cv,
           .gpu_slow = slow(v.gpu_slow),
           .link_slow = slow(v.link_slow),
-          .simulated_units = v.simulated_units};
+          .simulated_units = v.simulated_units,
+          .replay_memory = v.replay_memory};
 }
 
 // Every replica replayed at its drawn pace for the scenario's steps: step_time becomes their

@@ -18,6 +18,13 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
   }
   out.units = unit_count(p);
   out.gpus = shape.pp * shape.gpus_per_rank();
+  int wanted = spec.simulated_units;
+  if (wanted == 0) {
+    // Every unit where their end times fit the memory, else the slowest that fit.
+    const double per_unit = static_cast<double>(p.tasks.size()) * p.unit_gpus * sizeof(double);
+    const auto fit = static_cast<long long>(spec.replay_memory.value / per_unit);
+    wanted = fit >= out.units ? 0 : static_cast<int>(std::max(1LL, fit));
+  }
   // Paces for 1.5 x the identical-replica step: a step under the measured spread takes a few
   // percent longer, one with a slow GPU a third; past the horizon the last block's pace holds.
   SpeedDraws draws(spec, out.gpus, 1.5 * out.identical.value);
@@ -27,7 +34,7 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
     const double weight = stratum.probability / stratum.steps;
     for (int s = 0; s < stratum.steps; ++s) {
       const StepDraw d = draws.next(stratum);
-      const std::vector<int> units = choose_units(p, d, spec.simulated_units);
+      const std::vector<int> units = choose_units(p, d, wanted);
       out.units_replayed = static_cast<int>(units.size());
       const double t = replay_step(p, d, units, scratch);
       out.step_times_s.push_back(t);

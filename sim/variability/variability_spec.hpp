@@ -28,9 +28,11 @@ struct VariabilitySpec {
   double nic_cv = 0;
   FailSlow gpu_slow;
   FailSlow link_slow;
-  // Units (the GPUs that TP, CP and EP bind into one pipeline column) replayed explicitly: 0,
-  // every one; n, the n with the largest draws (order statistics of their slowdowns).
+  // Units (the GPUs that TP, CP and EP bind into one pipeline column) replayed explicitly: n, the
+  // n with the largest draws (order statistics of their slowdowns); 0, every one while their
+  // task end times (tasks x GPUs replayed per rank x 8 B) fit replay_memory, else as many as fit.
   int simulated_units = 0;
+  core::Bytes replay_memory = core::Bytes(2e9);
 };
 
 }  // namespace codesim::variability

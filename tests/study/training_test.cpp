@@ -158,7 +158,8 @@ void expect_zero_variability_is_the_folded_step(metrics::Fidelity fidelity) {
                    .nic_cv = 0,
                    .gpu_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
                    .link_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
-                   .simulated_units = 0};
+                   .simulated_units = 0,
+                   .replay_memory = core::Bytes(2e9)};
   const metrics::RunResult r = run_training(s, {.fidelity = fidelity}).result;
   ASSERT_TRUE(r.spread.has_value());
   const metrics::StepSpread& sp = *r.spread;

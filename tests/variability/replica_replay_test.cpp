@@ -129,6 +129,16 @@ TEST(ReplicaReplay, AComputeTaskTakesItsGpusMeanPaceOverItsSpan) {
   EXPECT_DOUBLE_EQ(d.pace_over(3, 7.0, 1.0), 3.0);
 }
 
+TEST(ReplicaReplay, EveryUnitWhileTheirReplayFitsTheMemory) {
+  // 4 tasks x 2 GPUs per unit x 8 B = 64 B per unit: 128 B replays both units, 100 B one.
+  const Small s;
+  VariabilitySpec spec{.steps = 2};
+  spec.replay_memory = core::Bytes(128);
+  EXPECT_EQ(spread_steps(s.program, s.timeline, s.shape, 8, spec).units_replayed, 2);
+  spec.replay_memory = core::Bytes(100);
+  EXPECT_EQ(spread_steps(s.program, s.timeline, s.shape, 8, spec).units_replayed, 1);
+}
+
 TEST(SpeedDraws, LognormalOfMeanOneAndTheGivenSpread) {
   // 200,000 draws (one pace per GPU: no interval): the sample mean's standard error is cv /
   // sqrt(n) = 0.00022, the sample cv's about cv / sqrt(2n) = 0.00016 (the lognormal's excess
