@@ -11,6 +11,9 @@ recorded, so that slow replays can be matched to clocks):
   gemm       one BF16 8192^3 GEMM (compute-bound, the clock's share of the spread)
   copy       a 1 GiB device copy (HBM-bound)
 Then the step_like graph for a sustained minute in one stretch (thermal and power steady state).
+With --duty, instead: the step_like graph for 30 s at each of two duty cycles, each replay
+followed by an idle spin kernel (torch.cuda._sleep) of 1/4 or 1 times its length, as a step's
+GPUs idle at synchronizations (OUT/h200_variability_duty.json).
 
 Run on the lent H200 (tool `device`):
     PYTHONUNBUFFERED=1 python3 tools/calibration/h200_variability.py --out "$OUT" [--quick]
@@ -111,6 +114,43 @@ def replays(g, n):
     return [a.elapsed_time(b) * 1000.0 for a, b in events], samples
 
 
+def duty_replays(g, n, idle_per_busy, per_us):
+    """n replays, each followed by a one-thread spin kernel of idle_per_busy x a replay's time
+    (at the clock's ~1.7 GHz); only the replays are timed."""
+    cycles = int(idle_per_busy * per_us * 1.7e3)
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(n)]
+    samples = []
+    for i, (a, b) in enumerate(events):
+        a.record()
+        g.replay()
+        b.record()
+        torch.cuda._sleep(cycles)
+        if i % SAMPLE_EVERY == 0:
+            b.synchronize()
+            samples.append({"replay": i, **gpu_sample()})
+    torch.cuda.synchronize()
+    return [a.elapsed_time(b) * 1000.0 for a, b in events], samples
+
+
+def duty_main(out):
+    result = {**device_facts(),
+              "method": "step_like replayed, each replay followed by an idle spin kernel of "
+                        "idle_per_busy x its time; only replays timed; nvidia-smi every 50",
+              "graphs": {}}
+    g = capture(step_like())
+    per_us = statistics.fmean(replays(g, 200)[0])
+    for idle in (0.25, 1.0):
+        n = int(30 / (per_us * (1 + idle) / 1e6))
+        times, samples = duty_replays(g, n, idle, per_us)
+        name = f"step_like_idle_{idle:g}"
+        result["graphs"][name] = {"idle_per_busy": idle, "summary": summary(times),
+                                  "times_us": times, "samples": samples}
+        print(name, json.dumps(result["graphs"][name]["summary"]), flush=True)
+    with open(os.path.join(out, "h200_variability_duty.json"), "w") as f:
+        json.dump(result, f)
+
+
 def summary(times):
     s = sorted(times)
     pick = lambda p: s[min(len(s) - 1, max(0, int(round(p * len(s))) - 1))]
@@ -124,7 +164,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--duty", action="store_true")
     args = ap.parse_args()
+    if args.duty:
+        duty_main(args.out)
+        return
     counts = {"step_like": 3000, "gemm": 3000, "copy": 3000}
     if args.quick:
         counts = {k: 100 for k in counts}
