@@ -3,9 +3,7 @@
 
 #include <chrono>
 #include <cmath>
-#include <iterator>
 #include <optional>
-#include <sstream>
 
 #include "models/llm/analytics.hpp"
 #include "sim/campaign/failure_table.hpp"
@@ -14,6 +12,7 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
+#include "sim/report/run_report.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/sweep_plan.hpp"
 #include "sim/study/training.hpp"
@@ -41,21 +40,10 @@ std::pair<Step, core::Seconds> steps_of(const std::string& path,
   std::vector<IsolatedWork> works;
   const auto work = [&](std::vector<config::Setting> with) {
     return [path, with, fidelity, budget]() -> std::string {
-      const auto r =
-          run_training(config::load_scenario(path, with), {.budget = budget, .fidelity = fidelity})
-              .result;
-      std::string out =
-          core::format_number(r.step_time.value) + " " + core::format_number(r.tokens_per_step);
-      if (r.spread) {
-        const auto& sp = *r.spread;
-        for (const double x : {sp.identical.value, sp.p10.value, sp.p50.value, sp.p90.value,
-                               static_cast<double>(sp.steps), static_cast<double>(sp.units),
-                               static_cast<double>(sp.units_replayed), static_cast<double>(sp.gpus),
-                               sp.slow_gpus, sp.slow_links}) {
-          out += " " + core::format_number(x);
-        }
-      }
-      return out;
+      return report::run_json(run_training(config::load_scenario(path, with),
+                                           {.budget = budget, .fidelity = fidelity})
+                                  .result)
+          .dump();
     };
   };
   // A campaign's steps vary unless the scenario says otherwise (variability.enabled).
@@ -91,26 +79,12 @@ std::pair<Step, core::Seconds> steps_of(const std::string& path,
   }
   std::vector<Step> out;
   for (const auto& payload : payloads) {
-    std::istringstream in(payload);
-    double t = 0;
-    double tokens = 0;
-    in >> t >> tokens;
-    Step step{core::Seconds(t), tokens, std::nullopt};
-    std::vector<double> v{std::istream_iterator<double>(in), std::istream_iterator<double>()};
-    if (v.size() == 10) {
-      step.spread = metrics::StepSpread{.identical = core::Seconds(v[0]),
-                                        .mean = core::Seconds(t),
-                                        .p10 = core::Seconds(v[1]),
-                                        .p50 = core::Seconds(v[2]),
-                                        .p90 = core::Seconds(v[3]),
-                                        .steps = static_cast<int>(v[4]),
-                                        .units = static_cast<int>(v[5]),
-                                        .units_replayed = static_cast<int>(v[6]),
-                                        .gpus = static_cast<int>(v[7]),
-                                        .slow_gpus = v[8],
-                                        .slow_links = v[9]};
+    metrics::RunResult r = report::run_from_json(nlohmann::ordered_json::parse(payload));
+    if (r.spread) {
+      r.spread->step_times_s.clear();  // the campaign keeps the steps' figures, not each step
+      r.spread->step_weights.clear();
     }
-    out.push_back(std::move(step));
+    out.push_back({r.step_time, r.tokens_per_step, r.spread});
   }
   return {out.front(), out.size() > 1 ? out[1].time : core::Seconds(0)};
 }
