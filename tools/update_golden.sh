@@ -14,6 +14,11 @@ done
 # what-if sweep or a search, its checked list of points (running them all would take minutes).
 for f in scenarios/*.yaml; do
   stem=$(basename "$f" .yaml)
+  if grep -Eq '^  objective: (days|cost_usd|gpu_hours|energy_mwh)' "$f"; then  # a campaign search
+    "$bin" campaign "$f" --search --format json > "tests/golden/$stem.campaign-search.json.tmp"
+    mv "tests/golden/$stem.campaign-search.json.tmp" "tests/golden/$stem.campaign-search.json"
+    continue
+  fi
   if grep -q '^search:' "$f"; then
     "$bin" search "$f" --dry-run > "tests/golden/$stem.search.txt.tmp"
     mv "tests/golden/$stem.search.txt.tmp" "tests/golden/$stem.search.txt"

@@ -18,11 +18,13 @@ namespace codesim::cli {
 
 namespace {
 
+// A sweep's points, or a search's ranked candidates, in the format asked for.
 void run_campaign_sweep(const CampaignOptions& o, const std::vector<config::Setting>& settings,
                         std::ostream& out) {
+  const auto say = [](const std::string& line) { progress("campaign", line); };
   const metrics::CampaignSweep r =
-      study::run_campaign_sweep(o.scenario, settings, o.fidelity, {},
-                                [](const std::string& line) { progress("campaign", line); });
+      o.search ? study::search_campaigns(o.scenario, settings, o.fidelity, {}, say)
+               : study::run_campaign_sweep(o.scenario, settings, o.fidelity, {}, say);
   write_report(
       report::campaign_sweep_json(r),
       {[&] { return report::campaign_sweep_csv(r); },
@@ -39,7 +41,7 @@ void run_campaign_sweep(const CampaignOptions& o, const std::vector<config::Sett
 
 void run_campaign(const CampaignOptions& o, std::ostream& out) {
   const auto settings = config::parse_settings(o.settings);
-  if (o.sweep) {
+  if (o.sweep || o.search) {
     run_campaign_sweep(o, settings, out);
     return;
   }

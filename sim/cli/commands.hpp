@@ -198,7 +198,8 @@ void run_serve(const ServeOptions& o, std::ostream& out);
 
 struct CampaignOptions : ScenarioReportOptions {
   metrics::Fidelity fidelity = metrics::Fidelity::fast;  // of the step simulations
-  bool sweep = false;  // a campaign at every point of the scenario's sweep: section
+  bool sweep = false;   // a campaign at every point of the scenario's sweep: section
+  bool search = false;  // every candidate of its search: section, ranked by a run objective
   bool bench = false;  // print where the time went and peak memory (stderr)
 };
 // `codesim campaign`: the scenario's training run (campaign: section), reported.

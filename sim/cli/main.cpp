@@ -408,6 +408,11 @@ Command add_campaign(CLI::App& app) {
   cmd->add_flag("--sweep", o->sweep,
                 "A campaign at every point of the scenario's sweep: section (checkpoint interval, "
                 "spares, topology, cluster size, ...), one row per point");
+  cmd->add_flag("--search", o->search,
+                "Every candidate of the scenario's search: section run as a campaign, ranked by "
+                "its run objective (days, cost_usd, gpu_hours or energy_mwh: the p50, least "
+                "first)")
+      ->excludes("--sweep");
   cmd->add_flag("--bench", o->bench,
                 "Print the step simulations' and the Monte Carlo's times and peak memory");
   return {cmd, printing(o, &cli::run_campaign)};

@@ -57,7 +57,10 @@ std::string schema_markdown() {
       "or\n"
       "`tokens_per_day_per_usd` per network dollar), `max_network_usd:` (optional bound) and\n"
       "`top:` (how many to simulate in full, default 10). A configuration that does not decode,\n"
-      "fit in memory or keep the bound is rejected with its reason.\n";
+      "fit in memory or keep the bound is rejected with its reason. `codesim campaign --sweep`\n"
+      "runs a campaign at every point of the sweep; `codesim campaign --search` at every\n"
+      "candidate of the search, ranked by a run objective: `days`, `cost_usd`, `gpu_hours` or\n"
+      "`energy_mwh` (the p50, least first).\n";
   std::string section = "-";
   for (const auto& r : schema_rows()) {
     const auto dot = r.key.find('.');

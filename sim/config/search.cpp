@@ -1,7 +1,9 @@
 // Reading the `search:` section.
 #include "sim/config/search.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "sim/core/text.hpp"
 
@@ -36,9 +38,31 @@ std::optional<double> number(const YAML::Node& n) {
 
 }  // namespace
 
+constexpr SearchObjective kObjectives[] = {
+    SearchObjective::tokens_per_day, SearchObjective::tokens_per_day_per_usd,
+    SearchObjective::days,           SearchObjective::cost_usd,
+    SearchObjective::gpu_hours,      SearchObjective::energy_mwh};
+
 std::string_view search_objective_name(SearchObjective o) {
-  return o == SearchObjective::tokens_per_day_per_usd ? "tokens_per_day_per_usd"
-                                                      : "tokens_per_day";
+  switch (o) {
+    case SearchObjective::tokens_per_day:
+      return "tokens_per_day";
+    case SearchObjective::tokens_per_day_per_usd:
+      return "tokens_per_day_per_usd";
+    case SearchObjective::days:
+      return "days";
+    case SearchObjective::cost_usd:
+      return "cost_usd";
+    case SearchObjective::gpu_hours:
+      return "gpu_hours";
+    case SearchObjective::energy_mwh:
+      return "energy_mwh";
+  }
+  return "tokens_per_day";
+}
+
+bool is_campaign_objective(SearchObjective o) {
+  return o != SearchObjective::tokens_per_day && o != SearchObjective::tokens_per_day_per_usd;
 }
 
 std::optional<Search> read_search(const FlatScenario& flat) {
@@ -66,13 +90,15 @@ std::optional<Search> read_search(const FlatScenario& flat) {
       keys = Entry{v, at(section, v.IsNull() ? kv.first : v)};
     } else if (name == "objective") {
       const std::string text = v.IsScalar() ? v.Scalar() : "";
-      if (text == search_objective_name(SearchObjective::tokens_per_day)) {
-        search.objective = SearchObjective::tokens_per_day;
-      } else if (text == search_objective_name(SearchObjective::tokens_per_day_per_usd)) {
-        search.objective = SearchObjective::tokens_per_day_per_usd;
+      const auto* found =
+          std::find_if(std::begin(kObjectives), std::end(kObjectives),
+                       [&](SearchObjective o) { return search_objective_name(o) == text; });
+      if (found != std::end(kObjectives)) {
+        search.objective = *found;
       } else {
         problem(at(section, v), "search.objective", "unknown objective '" + text + "'",
-                "tokens_per_day or tokens_per_day_per_usd");
+                "tokens_per_day or tokens_per_day_per_usd (codesim search); days, cost_usd, "
+                "gpu_hours or energy_mwh (codesim campaign --search)");
       }
     } else if (name == "max_network_usd") {
       const auto usd = number(v);

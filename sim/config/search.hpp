@@ -2,7 +2,9 @@
 // values, every combination), optional bounds, and what to maximize.
 //
 //   search:
-//     objective: tokens_per_day        # or tokens_per_day_per_usd (per network dollar)
+//     objective: tokens_per_day        # or tokens_per_day_per_usd (per network dollar); for
+//                                      # codesim campaign --search: days, cost_usd, gpu_hours
+//                                      # or energy_mwh (the run's p50, least first)
 //     max_network_usd: 2.0e7           # optional: reject configurations whose network costs more
 //     top: 10                          # simulated in full after the fast screening
 //     keys:
@@ -21,8 +23,17 @@
 
 namespace codesim::config {
 
-enum class SearchObjective { tokens_per_day, tokens_per_day_per_usd };
+enum class SearchObjective {
+  tokens_per_day,
+  tokens_per_day_per_usd,
+  days,
+  cost_usd,
+  gpu_hours,
+  energy_mwh
+};
 std::string_view search_objective_name(SearchObjective o);
+// Whether the objective ranks whole runs (codesim campaign --search) rather than steps.
+bool is_campaign_objective(SearchObjective o);
 
 struct Search {
   Sweep candidates;  // cartesian over search.keys

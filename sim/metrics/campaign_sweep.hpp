@@ -1,5 +1,6 @@
-// What a campaign sweep gives (`codesim campaign --sweep`): per point of the scenario's sweep:
-// section, the values of the varied keys and the run's campaign (or why it could not run).
+// What a campaign sweep or search gives (`codesim campaign --sweep` / `--search`): per point of
+// the scenario's sweep: section (or candidate of its search: keys), the values of the varied keys
+// and the run's campaign (or why it could not run).
 // Plain data; sim/study fills it, sim/report writes it.
 #pragma once
 
@@ -19,7 +20,9 @@ struct CampaignSweepPoint {
 
 struct CampaignSweep {
   std::string scenario;
-  std::string mode;  // "cartesian" or "zip"
+  std::string mode;       // "cartesian" or "zip"
+  std::string objective;  // a search's (days, cost_usd, ...): points ranked by its p50, least
+                          // first, those that could not run last; empty for a sweep
   std::vector<std::string> keys;
   std::vector<CampaignSweepPoint> points;
   int steps_simulated = 0;  // distinct steps: points differing only in campaign keys share one

@@ -130,6 +130,14 @@ std::string campaign_sweep(const std::string& path, const std::vector<std::strin
       .dump();
 }
 
+// Every candidate of the file's search: section run as a campaign, ranked, as JSON text.
+std::string campaign_search(const std::string& path, const std::vector<std::string>& settings,
+                            const std::string& fidelity) {
+  return report::campaign_sweep_json(
+             study::search_campaigns(path, config::parse_settings(settings), fidelity_of(fidelity)))
+      .dump();
+}
+
 }  // namespace
 }  // namespace codesim::python
 
@@ -168,6 +176,8 @@ PYBIND11_MODULE(_codesim, m) {
   m.def("serve", &python::serve, py::arg("path"), py::arg("settings"));
   m.def("campaign", &python::campaign, py::arg("path"), py::arg("settings"), py::arg("fidelity"));
   m.def("campaign_sweep", &python::campaign_sweep, py::arg("path"), py::arg("settings"),
+        py::arg("fidelity"));
+  m.def("campaign_search", &python::campaign_search, py::arg("path"), py::arg("settings"),
         py::arg("fidelity"));
   m.def("compare", &python::compare, py::arg("files"), py::arg("fidelity"), py::arg("jobs"));
   m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),

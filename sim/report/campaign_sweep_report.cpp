@@ -41,8 +41,12 @@ std::vector<std::string> row(const metrics::CampaignSweepPoint& p) {
 }
 
 std::string title(const metrics::CampaignSweep& s) {
-  return s.scenario + " (campaign sweep, " + s.mode + ", " + std::to_string(s.points.size()) +
-         " points, " + std::to_string(s.steps_simulated) + " steps simulated)";
+  const std::string what =
+      s.objective.empty()
+          ? "campaign sweep, " + s.mode + ", " + std::to_string(s.points.size()) + " points"
+          : "campaign search by " + s.objective + " (p50, least first), " +
+                std::to_string(s.points.size()) + " candidates";
+  return s.scenario + " (" + what + ", " + std::to_string(s.steps_simulated) + " steps simulated)";
 }
 
 }  // namespace
@@ -52,6 +56,9 @@ nlohmann::ordered_json campaign_sweep_json(const metrics::CampaignSweep& s) {
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = s.scenario;
   j["mode"] = s.mode;
+  if (!s.objective.empty()) {
+    j["objective"] = s.objective;
+  }
   j["keys"] = s.keys;
   j["steps_simulated"] = s.steps_simulated;
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
@@ -98,7 +105,10 @@ std::string campaign_sweep_markdown(const metrics::CampaignSweep& s) {
 
 std::string campaign_sweep_html(const metrics::CampaignSweep& s, const PageFooter& footer) {
   std::string out = open_page("codesim: " + title(s));
-  Chart days{.title = "days to train (p50) per point", .y_label = "days", .x_label = ""};
+  Chart days{.title = "days to train (p50) per " +
+                      std::string(s.objective.empty() ? "point" : "candidate, best first"),
+             .y_label = "days",
+             .x_label = ""};
   Series p50{.name = "days p50", .values = {}};
   for (std::size_t k = 0; k < s.keys.size(); ++k) {
     days.x_label += (k == 0 ? "" : ", ") + s.keys[k];

@@ -1,5 +1,6 @@
-// Writers for a campaign sweep (metrics::CampaignSweep, `codesim campaign --sweep`): one row per
-// point with the varied keys' values and the run's figures (p50 and expectation), in every format.
+// Writers for a campaign sweep or search (metrics::CampaignSweep, `codesim campaign --sweep` /
+// `--search`): one row per point with the varied keys' values and the run's figures (p50 and
+// expectation), in every format; a search's rows in its ranking.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,8 +11,8 @@
 
 namespace codesim::report {
 
-// Keys: schema_version, scenario, mode, keys, steps_simulated, points [{values, campaign (as
-// campaign_json) | error}].
+// Keys: schema_version, scenario, mode, objective (a search's), keys, steps_simulated, points
+// [{values, campaign (as campaign_json) | error}].
 nlohmann::ordered_json campaign_sweep_json(const metrics::CampaignSweep& s);
 
 std::string campaign_sweep_table(const metrics::CampaignSweep& s);

@@ -1,10 +1,67 @@
 #include "sim/study/campaign_sweep.hpp"
 
+#include <algorithm>
+
 #include "sim/core/error.hpp"
 #include "sim/study/campaign.hpp"
+#include "sim/study/search.hpp"
 #include "sim/study/sweep_plan.hpp"
 
 namespace codesim::study {
+namespace {
+
+// The key and the reason of each problem, on one line (a table cell); the file is the study's.
+std::string one_line(const core::InputError& e) {
+  std::string out;
+  for (const core::Diagnostic& d : e.diagnostics()) {
+    out += (out.empty() ? "" : "; ") +
+           (d.key_path.empty() ? d.message : d.key_path + ": " + d.message);
+  }
+  return out;
+}
+
+// A point's campaign, or why it could not run.
+metrics::CampaignSweepPoint campaign_point(const std::string& path,
+                                           std::vector<config::Setting> with,
+                                           const std::vector<config::Setting>& values,
+                                           std::vector<std::string> written,
+                                           const CampaignOptions& o) {
+  with.insert(with.end(), values.begin(), values.end());
+  metrics::CampaignSweepPoint p{.values = std::move(written)};
+  try {
+    p.result = run_campaign(path, with, o);
+  } catch (const core::InputError& e) {
+    p.error = one_line(e);
+  }
+  return p;
+}
+
+int steps_simulated(const CampaignStepCache& cache) {
+  int n = 0;
+  for (const auto& [key, payloads] : cache.payloads) {
+    n += static_cast<int>(payloads.size());
+  }
+  return n;
+}
+
+double objective_of(const metrics::CampaignResult& r, config::SearchObjective o) {
+  switch (o) {
+    case config::SearchObjective::days:
+      return r.days.p50;
+    case config::SearchObjective::cost_usd:
+      return r.cost_usd.p50;
+    case config::SearchObjective::gpu_hours:
+      return r.gpu_hours.p50;
+    case config::SearchObjective::energy_mwh:
+      return r.energy_mwh.p50;
+    case config::SearchObjective::tokens_per_day:
+    case config::SearchObjective::tokens_per_day_per_usd:
+      break;
+  }
+  return 0;
+}
+
+}  // namespace
 
 metrics::CampaignSweep run_campaign_sweep(const std::string& path,
                                           const std::vector<config::Setting>& settings,
@@ -19,29 +76,55 @@ metrics::CampaignSweep run_campaign_sweep(const std::string& path,
   }
   CampaignStepCache cache;
   for (const PlannedPoint& point : plan.points) {
-    std::vector<config::Setting> with = settings;
-    const auto& values = plan.sweep.points[point.index];
-    with.insert(with.end(), values.begin(), values.end());
     if (progress) {
       progress("point " + std::to_string(point.index + 1) + " of " +
                std::to_string(plan.points.size()) + ": " + describe_values(plan.sweep, point));
     }
-    metrics::CampaignSweepPoint p{.values = point.values};
-    try {
-      p.result =
-          run_campaign(path, with, {.fidelity = fidelity, .budget = budget, .cache = &cache});
-    } catch (const core::InputError& e) {
-      // The key and the reason, on one line (a table cell); the file is the sweep's own.
-      for (const core::Diagnostic& d : e.diagnostics()) {
-        p.error += (p.error.empty() ? "" : "; ") +
-                   (d.key_path.empty() ? d.message : d.key_path + ": " + d.message);
-      }
+    out.points.push_back(campaign_point(path, settings, plan.sweep.points[point.index],
+                                        point.values,
+                                        {.fidelity = fidelity, .budget = budget, .cache = &cache}));
+  }
+  out.steps_simulated = steps_simulated(cache);
+  return out;
+}
+
+metrics::CampaignSweep search_campaigns(const std::string& path,
+                                        const std::vector<config::Setting>& settings,
+                                        metrics::Fidelity fidelity, const Budget& budget,
+                                        const std::function<void(const std::string&)>& progress) {
+  const SearchPlan plan = plan_campaign_search(path, settings);
+  const config::SearchObjective objective = plan.search.objective;
+  metrics::CampaignSweep out{.scenario = plan.base.name,
+                             .mode = "cartesian",
+                             .objective = std::string(config::search_objective_name(objective))};
+  for (const auto& axis : plan.search.candidates.axes) {
+    out.keys.push_back(axis.key);
+  }
+  CampaignStepCache cache;
+  for (const SearchCandidate& c : plan.candidates) {
+    if (progress) {
+      progress("candidate " + std::to_string(c.point.index + 1) + " of " +
+               std::to_string(plan.candidates.size()) + ": " +
+               describe_values(plan.search.candidates, c.point));
     }
-    out.points.push_back(std::move(p));
+    if (!c.scenario) {
+      out.points.push_back({.values = c.point.values, .result = std::nullopt, .error = c.rejected});
+      continue;
+    }
+    out.points.push_back(
+        campaign_point(path, settings, plan.search.candidates.points[c.point.index], c.point.values,
+                       {.fidelity = fidelity, .budget = budget, .cache = &cache}));
   }
-  for (const auto& [key, payloads] : cache.payloads) {
-    out.steps_simulated += static_cast<int>(payloads.size());
-  }
+  out.steps_simulated = steps_simulated(cache);
+  // Least objective first; those that could not run after, in candidate order.
+  std::stable_sort(out.points.begin(), out.points.end(),
+                   [&](const metrics::CampaignSweepPoint& a, const metrics::CampaignSweepPoint& b) {
+                     if (a.result && b.result) {
+                       return objective_of(*a.result, objective) <
+                              objective_of(*b.result, objective);
+                     }
+                     return a.result.has_value() && !b.result.has_value();
+                   });
   return out;
 }
 

@@ -21,9 +21,10 @@ std::string reason(const core::InputError& e) {
   return d.key_path.empty() ? d.message : d.key_path + ": " + d.message;
 }
 
-}  // namespace
-
-SearchPlan plan_search(const std::string& path, const std::vector<config::Setting>& settings) {
+// The search of `path` whose objective ranks runs (`campaign`) or steps; the other kind is refused
+// at search.objective.
+SearchPlan plan_of(const std::string& path, const std::vector<config::Setting>& settings,
+                   bool campaign) {
   config::FlatScenario flat = config::read_scenario_yaml(path);
   config::apply_settings(flat, settings);
   SearchPlan plan{config::decode_scenario(flat, path), {}, {}};
@@ -37,6 +38,17 @@ SearchPlan plan_search(const std::string& path, const std::vector<config::Settin
         "add one, e.g. search: {keys: {parallelism.pp: [8, 16]}} (scenarios/SCHEMA.md)"});
   }
   plan.search = *search;
+  const std::string objective(config::search_objective_name(search->objective));
+  if (config::is_campaign_objective(search->objective) != campaign) {
+    throw core::InputError(core::Diagnostic{
+        {path, 0, 0},
+        "search.objective",
+        campaign ? "'" + objective + "' ranks steps; a campaign search ranks whole runs"
+                 : "'" + objective + "' ranks whole runs; codesim search ranks steps",
+        campaign ? "objective: days, cost_usd, gpu_hours or energy_mwh (or codesim search)"
+                 : "codesim campaign --search for run objectives; here tokens_per_day or "
+                   "tokens_per_day_per_usd"});
+  }
   for (std::size_t i = 0; i < search->candidates.points.size(); ++i) {
     SearchCandidate c{planned_point(i, search->candidates.points[i]), std::nullopt, {}};
     try {
@@ -49,6 +61,17 @@ SearchPlan plan_search(const std::string& path, const std::vector<config::Settin
     plan.candidates.push_back(std::move(c));
   }
   return plan;
+}
+
+}  // namespace
+
+SearchPlan plan_search(const std::string& path, const std::vector<config::Setting>& settings) {
+  return plan_of(path, settings, false);
+}
+
+SearchPlan plan_campaign_search(const std::string& path,
+                                const std::vector<config::Setting>& settings) {
+  return plan_of(path, settings, true);
 }
 
 double objective_of(const metrics::RunResult& r, config::SearchObjective objective) {

@@ -88,5 +88,37 @@ TEST(CampaignCli, ASweepOfTheIntervalFindsDalysOptimumAndKeepsRefusedPoints) {
   EXPECT_LE(daly, best_other);
 }
 
+TEST(CampaignCli, ASearchRanksItsCandidatesByTheRunObjective) {
+  // tests/scenarios/small-campaign-search.yaml: 3 intervals x 2 spare settings, by days (p50,
+  // least first): Daly's interval with a spare node first, and the days never decrease.
+  const auto r =
+      run_codesim("campaign tests/scenarios/small-campaign-search.yaml --search --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["objective"], "days");
+  ASSERT_EQ(j["points"].size(), 6u);
+  EXPECT_EQ(j["points"][0]["values"], json({"auto", "1"}));
+  for (std::size_t i = 1; i < j["points"].size(); ++i) {
+    EXPECT_LE(j["points"][i - 1]["campaign"]["days"]["p50"].get<double>(),
+              j["points"][i]["campaign"]["days"]["p50"].get<double>());
+  }
+}
+
+TEST(CampaignCli, RunAndStepObjectivesStayWithTheirSearches) {
+  const auto step = run_codesim("search tests/scenarios/small-campaign-search.yaml --dry-run");
+  EXPECT_EQ(step.exit_code, 2);
+  EXPECT_EQ(step.err,
+            "tests/scenarios/small-campaign-search.yaml: error: search.objective: 'days' ranks "
+            "whole runs; codesim search ranks steps\n"
+            "  hint: codesim campaign --search for run objectives; here tokens_per_day or "
+            "tokens_per_day_per_usd\n");
+  const auto run = run_codesim("campaign tests/scenarios/small-search.yaml --search");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err,
+            "tests/scenarios/small-search.yaml: error: search.objective: 'tokens_per_day' ranks "
+            "steps; a campaign search ranks whole runs\n"
+            "  hint: objective: days, cost_usd, gpu_hours or energy_mwh (or codesim search)\n");
+}
+
 }  // namespace
 }  // namespace codesim::testing

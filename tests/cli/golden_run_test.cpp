@@ -124,6 +124,21 @@ TEST_P(GoldenCampaignSweep, ShippedCampaignSweepReportsAsRecorded) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenCampaignSweep,
                          ::testing::ValuesIn(golden_stems(".campaign-sweep.json")), test_name);
 
+// Searches ranked by a run objective: `codesim campaign --search` as recorded.
+class GoldenCampaignSearch : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenCampaignSearch, ShippedCampaignSearchReportsAsRecorded) {
+  const std::string stem = GetParam();
+  const auto r = run_codesim("campaign scenarios/" + stem + ".yaml --search --format json");
+  ASSERT_EQ(r.exit_code, 0) << stem << ": " << r.err;
+  expect_same(json::parse(r.out),
+              json::parse(read_source_file("tests/golden/" + stem + ".campaign-search.json")),
+              stem);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenCampaignSearch,
+                         ::testing::ValuesIn(golden_stems(".campaign-search.json")), test_name);
+
 // The fast tier against the full one on every shipped training scenario: the step within 5% of
 // the recorded full-tier step (the fast tier times each transfer alone, so where links are
 // shared it can only come out faster), and the report says which tier made it.
@@ -172,10 +187,11 @@ TEST(GoldenRuns, EveryShippedScenarioHasOne) {
   for (const auto& entry : fs::directory_iterator(CODESIM_SOURCE_DIR "/scenarios")) {
     scenarios += entry.path().extension() == ".yaml" ? 1 : 0;
   }
-  EXPECT_EQ(static_cast<int>(golden_runs().size() + golden_sweeps().size() +
-                             golden_searches().size() +
-                             golden_stems(".campaign-sweep.json").size()),
-            scenarios);
+  EXPECT_EQ(
+      static_cast<int>(golden_runs().size() + golden_sweeps().size() + golden_searches().size() +
+                       golden_stems(".campaign-sweep.json").size() +
+                       golden_stems(".campaign-search.json").size()),
+      scenarios);
 }
 
 TEST(GoldenRuns, SearchesCheckTheirConfigurationsAsRecorded) {

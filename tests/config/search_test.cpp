@@ -54,7 +54,8 @@ TEST(Search, ErrorsNameTheKey) {
             "  hint: did you mean 'objective'?");
   EXPECT_EQ(search_error_of("search:\n  objective: mfu\n  keys: {parallelism.pp: [8]}\n"),
             "s.yaml:3:14: error: search.objective: unknown objective 'mfu'\n"
-            "  hint: tokens_per_day or tokens_per_day_per_usd");
+            "  hint: tokens_per_day or tokens_per_day_per_usd (codesim search); days, cost_usd, "
+            "gpu_hours or energy_mwh (codesim campaign --search)");
   EXPECT_EQ(search_error_of("search:\n  top: 0\n  keys: {parallelism.pp: [8]}\n"),
             "s.yaml:3:8: error: search.top: expected a whole number from 1 to 1000\n"
             "  hint: top: 10");

@@ -107,6 +107,15 @@ def test_campaign_sweep_is_a_table_of_its_points():
     assert min(ran, key=lambda r: r["days.expected"])["campaign.checkpoint_interval"] == "auto"
 
 
+def test_campaign_search_ranks_by_the_run_objective():
+    rows = codesim.campaign(codesim.load(os.path.join(ROOT, "tests", "scenarios",
+                                                      "small-campaign-search.yaml")), search=True)
+    rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+    days = [r["days.p50"] for r in rows]
+    assert days == sorted(days)
+    assert (rows[0]["campaign.checkpoint_interval"], rows[0]["campaign.spare_nodes"]) == ("auto", "1")
+
+
 def test_sweep_is_a_table_of_its_points():
     # small-sweep.yaml: node_limit [1, 2] x schedule [dualpipe, 1f1b], cartesian: 4 points; the
     # same figures as the sweep the golden test records (fast tier here: quicker, same points).

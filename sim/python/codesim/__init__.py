@@ -148,16 +148,19 @@ def serve(scenario):
                                             scenario._settings)))
 
 
-def campaign(scenario, fidelity="fast", sweep=False):
+def campaign(scenario, fidelity="fast", sweep=False, search=False):
     """The scenario file's `campaign:` section (with the scenario's settings): its training run
     under failures and checkpoints; the report (days, GPU-hours, ETTR, interruptions, cost and
     energy, each with p10/p50/p90 and the expectation) as a Result. With `sweep`, the run at
-    every point of the file's `sweep:` section: one row per point (its swept values, its `error`
-    if it could not run, then the run's figures, `days.p50` and the like)."""
+    every point of the file's `sweep:` section; with `search`, at every candidate of its `search:`
+    section, ranked by its run objective (days, cost_usd, gpu_hours, energy_mwh: p50, least
+    first): one row per point (its values, its `error` if it could not run, then the run's
+    figures, `days.p50` and the like)."""
     path = _file_of(scenario, "campaign reads its section")
-    if not sweep:
+    if not sweep and not search:
         return Result(json.loads(_codesim.campaign(path, scenario._settings, fidelity)))
-    report = json.loads(_codesim.campaign_sweep(path, scenario._settings, fidelity))
+    study = _codesim.campaign_search if search else _codesim.campaign_sweep
+    report = json.loads(study(path, scenario._settings, fidelity))
     return _table([{**dict(zip(report["keys"], p["values"])), "error": p.get("error", ""),
                     **_flat(p.get("campaign"))} for p in report["points"]])
 
