@@ -98,8 +98,9 @@ def capture(fn):
     return g
 
 
-def replays(g, n):
-    """n replays back to back, each between its own pair of events; clocks sampled as they run."""
+def replays(g, n, idle_cycles=0):
+    """n replays back to back, each between its own pair of events (and, with idle_cycles, followed
+    by a one-thread spin kernel of that many cycles, untimed); clocks sampled as they run."""
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
               for _ in range(n)]
     samples = []
@@ -107,25 +108,8 @@ def replays(g, n):
         a.record()
         g.replay()
         b.record()
-        if i % SAMPLE_EVERY == 0:
-            b.synchronize()
-            samples.append({"replay": i, **gpu_sample()})
-    torch.cuda.synchronize()
-    return [a.elapsed_time(b) * 1000.0 for a, b in events], samples
-
-
-def duty_replays(g, n, idle_per_busy, per_us):
-    """n replays, each followed by a one-thread spin kernel of idle_per_busy x a replay's time
-    (at the clock's ~1.7 GHz); only the replays are timed."""
-    cycles = int(idle_per_busy * per_us * 1.7e3)
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-              for _ in range(n)]
-    samples = []
-    for i, (a, b) in enumerate(events):
-        a.record()
-        g.replay()
-        b.record()
-        torch.cuda._sleep(cycles)
+        if idle_cycles:
+            torch.cuda._sleep(idle_cycles)
         if i % SAMPLE_EVERY == 0:
             b.synchronize()
             samples.append({"replay": i, **gpu_sample()})
@@ -142,7 +126,8 @@ def duty_main(out):
     per_us = statistics.fmean(replays(g, 200)[0])
     for idle in (0.25, 1.0):
         n = int(30 / (per_us * (1 + idle) / 1e6))
-        times, samples = duty_replays(g, n, idle, per_us)
+        # The spin kernel's cycles: idle x a replay's time at the clock's ~1.7 GHz.
+        times, samples = replays(g, n, int(idle * per_us * 1.7e3))
         name = f"step_like_idle_{idle:g}"
         result["graphs"][name] = {"idle_per_busy": idle, "summary": summary(times),
                                   "times_us": times, "samples": samples}
