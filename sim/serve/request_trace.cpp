@@ -16,6 +16,8 @@ namespace {
 constexpr const char* kHeader = "timestamp_s,prompt_tokens,cached_tokens,output_tokens";
 constexpr const char* kColumns[] = {"timestamp_s", "prompt_tokens", "cached_tokens",
                                     "output_tokens"};
+// Tokens per request at most, as serve.arrivals.* allow (longer than any model's context).
+constexpr double kMaxTokens = 10'000'000;
 
 [[noreturn]] void fail(const std::string& file, int line, int column, const std::string& key,
                        const std::string& message, const std::string& hint = {}) {
@@ -76,6 +78,10 @@ std::vector<Request> parse_request_trace(const std::string& text, const std::str
       }
       if (c > 0 && values[c] != std::floor(values[c])) {
         fail(file, number, column, kColumns[c], "'" + cell + "' is not a whole number of tokens");
+      }
+      if (c > 0 && values[c] > kMaxTokens) {
+        fail(file, number, column, kColumns[c],
+             "'" + cell + "' tokens: a request has at most 10000000");
       }
     }
     const auto column_of = [&](int c) { return cells[static_cast<std::size_t>(c)].second; };

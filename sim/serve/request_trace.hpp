@@ -2,7 +2,8 @@
 // and one request per line (blank lines and lines starting with # are skipped): its arrival in
 // seconds from the trace's start, its prompt, the prompt's tokens found in the prefix cache, and
 // the tokens it generates. Timestamps start at 0 or later and never go back; every request has a
-// prompt and an output of at least one token, and no more cached tokens than its prompt.
+// prompt and an output of at least one token, and no more cached tokens than its prompt; no count
+// above 10,000,000 tokens (serve.arrivals.*'s bound).
 #pragma once
 
 #include <string>

@@ -48,6 +48,10 @@ TEST(RequestTrace, BadValuesAreLocated) {
             "timestamp_s,prompt_tokens,cached_tokens,output_tokens");
   EXPECT_EQ(error_of(kHeader + "0,100.5,0,5\n"),
             "t.csv:2:3: error: prompt_tokens: '100.5' is not a whole number of tokens");
+  // As serve.arrivals.* allow (and no int overflows): at most 10,000,000 tokens.
+  EXPECT_EQ(error_of(kHeader + "0,100,0,64333333333333\n"),
+            "t.csv:2:9: error: output_tokens: '64333333333333' tokens: a request has at most "
+            "10000000");
 }
 
 }  // namespace
