@@ -82,7 +82,6 @@ ReplicaProgram replica_program(const workload::StepProgram& program,
                                int gpus_per_node) {
   ReplicaProgram out;
   out.shape = shape;
-  out.gpus_per_node = gpus_per_node;
   const int g_rank = shape.gpus_per_rank();
   const std::size_t n = program.tasks.size();
 

@@ -30,7 +30,6 @@ struct ReplicaTask {
 
 struct ReplicaProgram {
   workload::StepShape shape;
-  int gpus_per_node = 8;
   std::vector<ReplicaTask> tasks;
   std::vector<int> order;  // tasks in an order that runs each after its predecessors
   // Per task its predecessors (stream predecessor and dependencies), compressed: task i's are

@@ -52,14 +52,26 @@ double SpeedDraws::normal() {
   return r * std::cos(angle);
 }
 
-// Lognormal of mean 1 and coefficient of variation cv: exp(sigma z - sigma^2 / 2) with sigma^2 =
-// ln(1 + cv^2).
+namespace {
+
+// The log-space deviation of a lognormal of coefficient of variation cv: sigma^2 = ln(1 + cv^2).
+double sigma_of(double cv) {
+  return std::sqrt(std::log1p(cv * cv));
+}
+
+}  // namespace
+
+// Lognormal of mean 1: exp(sigma z - sigma^2 / 2).
+double SpeedDraws::lognormal(double sigma) {
+  return std::exp(sigma * normal() - sigma * sigma / 2);
+}
+
 std::vector<double> SpeedDraws::spread(double cv) {
   std::vector<double> out(static_cast<std::size_t>(gpus_), 1.0);
   if (cv > 0) {
-    const double sigma = std::sqrt(std::log1p(cv * cv));
+    const double sigma = sigma_of(cv);
     for (double& m : out) {
-      m = std::exp(sigma * normal() - sigma * sigma / 2);
+      m = lognormal(sigma);
     }
   }
   return out;
@@ -101,13 +113,13 @@ void SpeedDraws::draw_pace(StepDraw& d) {
   if (spec_.gpu_cv <= 0) {
     return;
   }
-  const double sigma = std::sqrt(std::log1p(spec_.gpu_cv * spec_.gpu_cv));
+  const double sigma = sigma_of(spec_.gpu_cv);
   const int step_blocks = std::max(1, (2 * d.blocks + 2) / 3);
   for (std::size_t g = 0; g < d.mean_pace.size(); ++g) {
     float* p = d.pace.data() + g * static_cast<std::size_t>(d.blocks);
     double sum = 0;
     for (int b = 0; b < d.blocks; ++b) {
-      p[b] = static_cast<float>(std::exp(sigma * normal() - sigma * sigma / 2));
+      p[b] = static_cast<float>(lognormal(sigma));
       sum += b < step_blocks ? p[b] : 0.0;
     }
     d.mean_pace[g] = sum / step_blocks;

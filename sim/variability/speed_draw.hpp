@@ -63,6 +63,7 @@ class SpeedDraws {
  private:
   double uniform();  // on (0, 1)
   double normal();
+  double lognormal(double sigma);  // of mean 1, log-space deviation sigma
   std::vector<double> spread(double cv);
   void draw_pace(StepDraw& d);
   void slow_random(std::vector<double>& m, const FailSlow& slow, int& slow_count);
