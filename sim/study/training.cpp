@@ -264,9 +264,17 @@ void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepP
            " at its drawn pace, each synchronization waiting for its slowest member; the "
            "identical-replica step is " +
            core::fixed(sp.identical.value * 1e3, 1) + " ms, the breakdown is its"});
+  r.notes.push_back(
+      {core::NoteKind::fitted,
+       "each GPU's compute x its pace, a lognormal of mean 1 and cv " +
+           core::format_number(v.gpu_cv) + " drawn anew every " +
+           (v.gpu_pace_interval.value > 0
+                ? core::format_number(v.gpu_pace_interval.value * 1e3) + " ms"
+                : std::string("step")) +
+           " (the defaults, 0.045 every 20 ms, fitted to an H200's run-to-run spread at its power "
+           "cap: models/calibration/h200/variability; carried over to this scenario's GPU)"});
   r.notes.push_back({core::NoteKind::assumed,
-                     "per step, each GPU's compute x a lognormal of mean 1 and cv " +
-                         core::format_number(v.gpu_cv) + ", each NIC's transfers x one of cv " +
+                     "per step, each NIC's transfers x a lognormal of mean 1 and cv " +
                          core::format_number(v.nic_cv) + "; fail-slow GPUs " +
                          core::format_number(v.gpu_slow.rate) + " and links " +
                          core::format_number(v.link_slow.rate) + " per 1,000 part-days lasting " +
