@@ -28,12 +28,19 @@ struct Step {
   std::optional<metrics::StepSpread> spread;  // the steps drawn (no per-step times)
 };
 
-// The healthy step, and the step with plane 0 failed where the fabric routes around it (a
-// multi-plane fat-tree with no plane failed already), each in a child process.
-std::pair<Step, core::Seconds> steps_of(const std::string& path,
-                                        const std::vector<config::Setting>& settings,
-                                        const Scenario& s, metrics::Fidelity fidelity,
-                                        const Budget& budget, CampaignStepCache* cache) {
+// The healthy step, the step with plane 0 failed where the fabric routes around it (a multi-plane
+// fat-tree with no plane failed already; else 0), and how many of them were simulated here (0
+// when the cache had them).
+struct Steps {
+  Step healthy;
+  core::Seconds degraded;
+  int simulated = 0;
+};
+
+// Steps, each simulated in a child process unless `cache` has them.
+Steps steps_of(const std::string& path, const std::vector<config::Setting>& settings,
+               const Scenario& s, metrics::Fidelity fidelity, const Budget& budget,
+               CampaignStepCache* cache) {
   const auto& net = s.topology.network;
   const bool degradable =
       net.family == topologies::Family::mpft && net.planes > 1 && s.topology.failed_planes.empty();
@@ -63,9 +70,11 @@ std::pair<Step, core::Seconds> steps_of(const std::string& path,
   const std::string key =
       core::format_number(static_cast<int>(fidelity)) + config::to_yaml(stepped);
   std::vector<std::string> payloads;
+  int simulated = 0;
   if (cache != nullptr && cache->payloads.count(key) > 0) {
     payloads = cache->payloads.at(key);
   } else {
+    simulated = static_cast<int>(works.size());
     for (const auto& o : run_isolated(works, 2)) {
       if (o.exit_code != 0) {
         throw core::InputError(core::Diagnostic{
@@ -86,7 +95,7 @@ std::pair<Step, core::Seconds> steps_of(const std::string& path,
     }
     out.push_back({r.step_time, r.tokens_per_step, r.spread});
   }
-  return {out.front(), out.size() > 1 ? out[1].time : core::Seconds(0)};
+  return {out.front(), out.size() > 1 ? out[1].time : core::Seconds(0), simulated};
 }
 
 metrics::RunQuantiles scaled(const metrics::RunQuantiles& q, double f) {
@@ -111,12 +120,10 @@ metrics::CampaignResult run_campaign(const std::string& path,
                            "e.g. campaign: {tokens: 14.8e12}");
   }
   const auto steps_start = std::chrono::steady_clock::now();
-  const std::size_t cached = o.cache != nullptr ? o.cache->payloads.size() : 0;
-  const auto [step, degraded] = steps_of(path, settings, s, fidelity, o.budget, o.cache);
+  const auto [step, degraded, simulated] = steps_of(path, settings, s, fidelity, o.budget, o.cache);
   if (o.bench != nullptr) {
     o.bench->steps = core::Seconds(core::seconds_since(steps_start));
-    o.bench->steps_simulated =
-        o.cache != nullptr && o.cache->payloads.size() == cached ? 0 : (degraded.value > 0 ? 2 : 1);
+    o.bench->steps_simulated = simulated;
   }
 
   metrics::CampaignResult r;

@@ -1,6 +1,7 @@
 #include "sim/study/campaign_sweep.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/core/error.hpp"
 #include "sim/study/campaign.hpp"
@@ -61,6 +62,41 @@ double objective_of(const metrics::CampaignResult& r, config::SearchObjective o)
   return 0;
 }
 
+// A point to run: planned (its values as written), or why it cannot run.
+struct Planned {
+  const PlannedPoint* point;
+  std::optional<std::string> rejected;
+};
+
+// The campaign at each planned point of `sweep` (a sweep's points or a search's candidates), the
+// keys and points into `out`; points differing only in campaign keys share one step simulation.
+void run_points(metrics::CampaignSweep& out, const std::string& path,
+                const std::vector<config::Setting>& settings, const config::Sweep& sweep,
+                const std::vector<Planned>& points, const std::string& word,
+                const CampaignOptions& options,
+                const std::function<void(const std::string&)>& progress) {
+  for (const auto& axis : sweep.axes) {
+    out.keys.push_back(axis.key);
+  }
+  CampaignStepCache cache;
+  CampaignOptions o = options;
+  o.cache = &cache;
+  for (const Planned& p : points) {
+    if (progress) {
+      progress(word + " " + std::to_string(p.point->index + 1) + " of " +
+               std::to_string(points.size()) + ": " + describe_values(sweep, *p.point));
+    }
+    if (p.rejected) {
+      out.points.push_back(
+          {.values = p.point->values, .result = std::nullopt, .error = *p.rejected});
+      continue;
+    }
+    out.points.push_back(
+        campaign_point(path, settings, sweep.points[p.point->index], p.point->values, o));
+  }
+  out.steps_simulated = steps_simulated(cache);
+}
+
 }  // namespace
 
 metrics::CampaignSweep run_campaign_sweep(const std::string& path,
@@ -71,20 +107,12 @@ metrics::CampaignSweep run_campaign_sweep(const std::string& path,
   require_training(plan.base, "campaign");
   metrics::CampaignSweep out{.scenario = plan.base.name,
                              .mode = std::string(config::sweep_mode_name(plan.sweep.mode))};
-  for (const auto& axis : plan.sweep.axes) {
-    out.keys.push_back(axis.key);
-  }
-  CampaignStepCache cache;
+  std::vector<Planned> points;
   for (const PlannedPoint& point : plan.points) {
-    if (progress) {
-      progress("point " + std::to_string(point.index + 1) + " of " +
-               std::to_string(plan.points.size()) + ": " + describe_values(plan.sweep, point));
-    }
-    out.points.push_back(campaign_point(path, settings, plan.sweep.points[point.index],
-                                        point.values,
-                                        {.fidelity = fidelity, .budget = budget, .cache = &cache}));
+    points.push_back({&point, std::nullopt});
   }
-  out.steps_simulated = steps_simulated(cache);
+  run_points(out, path, settings, plan.sweep, points, "point",
+             {.fidelity = fidelity, .budget = budget}, progress);
   return out;
 }
 
@@ -97,25 +125,13 @@ metrics::CampaignSweep search_campaigns(const std::string& path,
   metrics::CampaignSweep out{.scenario = plan.base.name,
                              .mode = "cartesian",
                              .objective = std::string(config::search_objective_name(objective))};
-  for (const auto& axis : plan.search.candidates.axes) {
-    out.keys.push_back(axis.key);
-  }
-  CampaignStepCache cache;
+  std::vector<Planned> candidates;
   for (const SearchCandidate& c : plan.candidates) {
-    if (progress) {
-      progress("candidate " + std::to_string(c.point.index + 1) + " of " +
-               std::to_string(plan.candidates.size()) + ": " +
-               describe_values(plan.search.candidates, c.point));
-    }
-    if (!c.scenario) {
-      out.points.push_back({.values = c.point.values, .result = std::nullopt, .error = c.rejected});
-      continue;
-    }
-    out.points.push_back(
-        campaign_point(path, settings, plan.search.candidates.points[c.point.index], c.point.values,
-                       {.fidelity = fidelity, .budget = budget, .cache = &cache}));
+    candidates.push_back(
+        {&c.point, c.scenario ? std::nullopt : std::optional<std::string>(c.rejected)});
   }
-  out.steps_simulated = steps_simulated(cache);
+  run_points(out, path, settings, plan.search.candidates, candidates, "candidate",
+             {.fidelity = fidelity, .budget = budget}, progress);
   // Least objective first; those that could not run after, in candidate order.
   std::stable_sort(out.points.begin(), out.points.end(),
                    [&](const metrics::CampaignSweepPoint& a, const metrics::CampaignSweepPoint& b) {
