@@ -64,8 +64,9 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // rate per SM to their EP16 dispatch (43 GB/s in DeepEP's accounting with 24 SMs, 12 of them
 // forwarding: 155 MB of NVLink per GPU in 1.40 ms is 9.27 GB/s per forwarding SM;
 // sim/engine/README.md); the low-latency kernels' rate against the NIC's small-message 40 GB/s
-// to their pure-RDMA EP8 dispatch (163 us: 1.091x, 43.7 GB/s), and the NVLink variant's fixed
-// cost, with that rate, to its EP8 dispatch (77 us). Taken for every preset: the same libraries,
+// to their pure-RDMA EP8 dispatch (163 us: 1.091x, 43.7 GB/s), and the NVLink variant's cost per
+// message its SMs copy to a GPU of their node, with that rate, to its EP8 dispatch (77 us, 913
+// such messages on the busiest sender). Taken for every preset: the same libraries,
 // and no other GPU was measured.
 constexpr CommCosts kNcclHopper{
     .protocols = {NcclProtocol{.efficiency = 0.5, .collective_call = 1.5_us, .p2p_call = 8.25_us},
@@ -74,7 +75,7 @@ constexpr CommCosts kNcclHopper{
                   NcclProtocol{.efficiency = 1, .collective_call = 14.5_us, .p2p_call = 11_us}},
     .ep_call = 0_us,
     .ep_low_latency_call = 0_us,
-    .ep_low_latency_nvlink_call = 23.6_us,
+    .ep_low_latency_nvlink_message = 0.02586_us,
     .ep_forward_rate_per_sm = 9.27_GBps,
     .ep_low_latency_rate = 1.0914,
     .all_gather_per_channel = 10.5_GBps,

@@ -58,7 +58,9 @@ struct CommCosts {
   std::array<NcclProtocol, 3> protocols;  // LL, LL128, Simple
   core::Seconds ep_call;              // a DeepEP normal dispatch or combine kernel
   core::Seconds ep_low_latency_call;  // a DeepEP low-latency kernel, pure RDMA
-  core::Seconds ep_low_latency_nvlink_call;  // the same with intra-node messages over NVLink
+  // The low-latency kernels' NVLink variant: what the sending SMs pay per token-expert message
+  // they copy to a GPU of their own node (the busiest sender's count).
+  core::Seconds ep_low_latency_nvlink_message;
   // DeepEP's internode normal kernels: half their SMs forward the tokens that arrive over RDMA
   // (and the own node's) to the node's GPUs over NVLink; what one such SM sends.
   core::BytesPerSecond ep_forward_rate_per_sm;

@@ -2,6 +2,7 @@
 #include "sim/comm/expert_parallel.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "models/kernels/logfmt.hpp"
@@ -85,15 +86,17 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
   return out;
 }
 
-void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms) {
+void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms,
+                  core::Bytes message) {
   const hardware::CommCosts& k = node.comm;
+  const auto same_node = [&](const topologies::Flow& f) {
+    return f.src / node.gpus_per_node == f.dst / node.gpus_per_node;
+  };
   switch (mode) {
     case EpMode::deepep_normal:
       t.calls = {{.fixed_cost = k.ep_call}};
       // Across nodes (GPUs are numbered node by node) the internode kernel forwards.
-      if (std::ranges::any_of(t.flows, [&](const topologies::Flow& f) {
-            return f.src / node.gpus_per_node != f.dst / node.gpus_per_node;
-          })) {
+      if (!std::ranges::all_of(t.flows, same_node)) {
         t.forward_cap = k.ep_forward_rate_per_sm * static_cast<double>(sms / 2);
       }
       break;
@@ -101,13 +104,29 @@ void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, in
       t.calls = {{.fixed_cost = k.ep_call}};
       break;
     case EpMode::deepep_low_latency:
-    case EpMode::deepep_low_latency_nvlink:
-      t.calls = {{.fixed_cost = mode == EpMode::deepep_low_latency ? k.ep_low_latency_call
-                                                                   : k.ep_low_latency_nvlink_call}};
+    case EpMode::deepep_low_latency_nvlink: {
+      core::Seconds fixed = k.ep_low_latency_call;
+      if (mode == EpMode::deepep_low_latency_nvlink && message.value > 0) {
+        // The SMs copy each message to a GPU of their node themselves: the busiest sender's
+        // count of such messages x the cost of one.
+        std::map<int, double> copied;
+        for (const auto& f : t.flows) {
+          if (same_node(f)) {
+            copied[f.src] += f.bytes.value / message.value;
+          }
+        }
+        double most = 0;
+        for (const auto& [gpu, messages] : copied) {
+          most = std::max(most, messages);
+        }
+        fixed = fixed + k.ep_low_latency_nvlink_message * most;
+      }
+      t.calls = {{.fixed_cost = fixed}};
       // One message per token and expert: the NIC's small-message rate, at the kernels' own
       // fitted share of it.
       t.efficiency = std::min(1.0, node.nic_small_message_efficiency * k.ep_low_latency_rate);
       break;
+    }
   }
 }
 

@@ -69,10 +69,12 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
                  const std::vector<int>& gpus);
 
 // What the kernel adds to its transfer (hardware::CommCosts): its fixed cost; for the
-// low-latency kernels the NIC's small-message rate (as an efficiency on the transfer); for the
-// normal kernels across nodes (flows forwarded over NVLink) the forwarding rate of half the
-// `sms` SMs the kernel holds.
-void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms);
+// low-latency kernels the NIC's small-message rate (as an efficiency on the transfer) and, in the
+// NVLink variant, a cost per message its sender copies to a GPU of its own node (`message`: the
+// bytes of one token-expert message of this transfer); for the normal kernels across nodes
+// (flows forwarded over NVLink) the forwarding rate of half the `sms` SMs the kernel holds.
+void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms,
+                  core::Bytes message);
 
 // Bytes each GPU sends over its NIC (RDMA) and over its NVLink, as the link loads show them
 // (forwarded traffic counts for the forwarder).

@@ -72,7 +72,8 @@ class Transfers {
           flow.bytes = flow.bytes * scale;
         }
         t.sender_cap = n_.ep_sender_cap;
-        add_ep_costs(t, n_.mode, topology_.node_spec(), n_.ep_sms);
+        add_ep_costs(t, n_.mode, topology_.node_spec(), n_.ep_sms,
+                     outward ? n_.payload.dispatch : n_.payload.combine);
         break;
       }
       case CommKind::pp_send:

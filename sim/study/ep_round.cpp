@@ -86,9 +86,9 @@ EpRound simulate_ep_round(const topologies::Topology& topology, const EpRoundSpe
       comm::Transfer{.name = "dispatch", .flows = flows.dispatch, .sender_cap = cap},
       comm::Transfer{.name = "combine", .flows = flows.combine, .after = {0}, .sender_cap = cap},
   };
-  for (auto& t : transfers) {
-    comm::add_ep_costs(t, spec.mode, topology.node_spec(), spec.sms);
-  }
+  comm::add_ep_costs(transfers[0], spec.mode, topology.node_spec(), spec.sms,
+                     spec.payload.dispatch);
+  comm::add_ep_costs(transfers[1], spec.mode, topology.node_spec(), spec.sms, spec.payload.combine);
   const auto timings = platform.run(transfers);
   round.simulation_time = core::Seconds(core::seconds_since(simulation_start));
   const auto& router = platform.router();

@@ -42,9 +42,8 @@ TEST(DeepEpTable, NormalKernelsWithinFifteenPercentOfThePublishedRows) {
 TEST(DeepEpTable, LowLatencyKernelsAgainstThePublishedRows) {
   // 128 tokens per GPU, no node limit, a single-plane fat tree (the first release reaches a GPU
   // of its own node through the NIC), published times in us. Fitted: pure-RDMA EP8 dispatch (the
-  // kernels' rate) and NVLink-variant EP8 dispatch (its fixed cost). Pure RDMA meets issue 34's
-  // 15% on every other cell; the NVLink variant misses it at EP64 (+17% / +15%) and EP256
-  // dispatch (+17%): its bound here is 18%, the measured miss, not the target.
+  // kernels' rate) and NVLink-variant EP8 dispatch (its cost per message copied over NVLink).
+  // Issue 34: every other cell within 15%.
   struct Published {
     int ep;
     double rdma_dispatch, rdma_combine, nvlink_dispatch, nvlink_combine;
@@ -54,17 +53,17 @@ TEST(DeepEpTable, LowLatencyKernelsAgainstThePublishedRows) {
         Published{32, 182, 350, 155, 273}, Published{64, 186, 353, 173, 314},
         Published{128, 192, 369, 192, 369}, Published{256, 194, 360, 194, 360}}) {
     SCOPED_TRACE("EP" + std::to_string(p.ep));
-    for (const auto& [mode, dispatch, combine, bound] :
-         {std::tuple{"deepep-low-latency", p.rdma_dispatch, p.rdma_combine, 0.15},
-          std::tuple{"deepep-low-latency-nvlink", p.nvlink_dispatch, p.nvlink_combine, 0.18}}) {
+    for (const auto& [mode, dispatch, combine] :
+         {std::tuple{"deepep-low-latency", p.rdma_dispatch, p.rdma_combine},
+          std::tuple{"deepep-low-latency-nvlink", p.nvlink_dispatch, p.nvlink_combine}}) {
       const auto r =
           run_codesim(std::string("a2a --gpu h800 --family ft2 --strength 0 --node-limit 8 "
                                   "--tokens 128 --format json --mode ") +
                       mode + " --ep " + std::to_string(p.ep));
       ASSERT_EQ(r.exit_code, 0) << r.err;
       const auto j = nlohmann::json::parse(r.out);
-      EXPECT_NEAR(j["dispatch"]["time_us"].get<double>() / dispatch - 1, 0.0, bound) << mode;
-      EXPECT_NEAR(j["combine"]["time_us"].get<double>() / combine - 1, 0.0, bound) << mode;
+      EXPECT_NEAR(j["dispatch"]["time_us"].get<double>() / dispatch - 1, 0.0, 0.15) << mode;
+      EXPECT_NEAR(j["combine"]["time_us"].get<double>() / combine - 1, 0.0, 0.15) << mode;
     }
   }
 }

@@ -142,14 +142,14 @@ TEST(ExpertParallel, InternodeNormalKernelsForwardWithHalfTheirSms) {
   const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
   Transfer across{.flows =
                       ep_flows(plan(4), EpMode::deepep_normal, payload, first_gpus(64)).dispatch};
-  add_ep_costs(across, EpMode::deepep_normal, node, 24);
+  add_ep_costs(across, EpMode::deepep_normal, node, 24, payload.dispatch);
   ASSERT_TRUE(across.forward_cap.has_value());
   EXPECT_DOUBLE_EQ(across.forward_cap->value, 12 * node.comm.ep_forward_rate_per_sm.value);
   Transfer inside{.flows = {topologies::Flow{.src = 0, .dst = 3, .bytes = core::Bytes(1e6)}}};
-  add_ep_costs(inside, EpMode::deepep_normal, node, 24);
+  add_ep_costs(inside, EpMode::deepep_normal, node, 24, payload.dispatch);
   EXPECT_FALSE(inside.forward_cap.has_value());
   Transfer low_latency{.flows = across.flows};
-  add_ep_costs(low_latency, EpMode::deepep_low_latency, node, 24);
+  add_ep_costs(low_latency, EpMode::deepep_low_latency, node, 24, payload.dispatch);
   EXPECT_FALSE(low_latency.forward_cap.has_value());
 }
 
