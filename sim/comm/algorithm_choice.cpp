@@ -1,7 +1,10 @@
-// Candidates per kind, each timed alone; the fastest wins.
+// Candidates per kind; inside one node NCCL's tuner picks, across nodes each is timed alone and
+// the fastest wins.
 #include "sim/comm/algorithm_choice.hpp"
 
 #include <algorithm>
+
+#include "sim/comm/nccl_tuner.hpp"
 
 namespace codesim::comm {
 
@@ -49,6 +52,10 @@ CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
                                       const topologies::TrafficRouter& router,
                                       const FoldedLinks& links, bool multi_phase) {
   const auto candidates = candidate_algorithms(c, router.topology(), multi_phase);
+  if (candidates.size() > 1 && gpus_by_node(c.gpus, router.topology()).size() == 1) {
+    return nccl_collective_algorithm(router.topology().node_spec(), c.kind, candidates,
+                                     static_cast<int>(c.gpus.size()), c.size);
+  }
   CollectiveAlgorithm best = candidates.front();
   double best_time = -1;
   for (const auto a : candidates) {

@@ -1,5 +1,6 @@
-// NCCL's choice of algorithm, made the way NCCL makes it: by a cost model of each candidate (here
-// the engine's own: each phase alone on the network, fixed cost and latencies included).
+// NCCL's choice of algorithm, made the way NCCL makes it: by a cost model of each candidate
+// (inside one node NCCL's own; across nodes the engine's: each phase alone on the network, fixed
+// cost and latencies included).
 #pragma once
 
 #include <vector>
@@ -20,7 +21,9 @@ std::vector<CollectiveAlgorithm> candidate_algorithms(const CollectiveSpec& c,
 core::Seconds time_alone(const std::vector<Transfer>& phases,
                          const topologies::TrafficRouter& router, const FoldedLinks& links);
 
-// The fastest candidate alone on the network (ties: the first in candidate order).
+// Inside one node, the candidate NCCL's tuner predicts fastest (nccl_tuner.hpp); across nodes,
+// where codesim does not model NCCL's inter-node graph, the fastest alone on the network (ties:
+// the first in candidate order).
 CollectiveAlgorithm fastest_algorithm(const CollectiveSpec& c,
                                       const topologies::TrafficRouter& router,
                                       const FoldedLinks& links, bool multi_phase = true);

@@ -36,19 +36,20 @@ struct ArchRules {
   double ring_ll128_per_channel;
   double tree_per_channel;
   double tree_ll128_per_channel;
+  double nvls_efficiency;  // tuning.cc: nvlsEfficiency (none before Hopper)
 };
 
 ArchRules rules(Architecture a) {
   switch (a) {
     case Architecture::ampere:
-      return {kAmpereSpeeds, 20.0, 25.0, 87.7, 20.0, 24.0, 20.0};
+      return {kAmpereSpeeds, 20.0, 25.0, 87.7, 20.0, 24.0, 20.0, 0.0};
     case Architecture::blackwell:
-      return {kBlackwellSpeeds, 40.1, 50.0, 282.0, 40.0, 70.0, 55.6};
+      return {kBlackwellSpeeds, 40.1, 50.0, 282.0, 40.0, 70.0, 55.6, 0.74};
     case Architecture::hopper:
     case Architecture::unknown:  // a custom GPU: taken as Hopper
       break;
   }
-  return {kHopperSpeeds, 20.6, 25.0, 141.0, 36.7, 38.7, 36.7};
+  return {kHopperSpeeds, 20.6, 25.0, 141.0, 36.7, 38.7, 36.7, 0.85};
 }
 
 // tuning.cc's base latency (us) per algorithm and protocol, and its NVLink latency per step.
@@ -56,6 +57,7 @@ constexpr std::array<std::array<double, 3>, 2> kBaseLatency{{{6.6, 14.0, 8.4}, {
 constexpr std::array<std::array<double, 3>, 2> kNvlinkLatency{{{0.6, 1.9, 3.4}, {0.6, 1.25, 4.0}}};
 constexpr int kRing = 0;
 constexpr int kTree = 1;
+constexpr double kNvlsLatency = 25.0;  // tuning.cc: hwLatencies[NVLINK][NVLS][Simple]
 
 // tuning.cc's treeCorrectionFactor, by protocol and log2(bytes / 64).
 constexpr std::array<std::array<double, 24>, 3> kTreeCorrection{{
@@ -148,15 +150,32 @@ int nccl_channels_at(const topologies::NodeSpec& node, CollectiveAlgorithm algor
   return c;
 }
 
-NcclProtocolId nccl_collective_protocol(const topologies::NodeSpec& node, CollectiveKind kind,
-                                        CollectiveAlgorithm algorithm, int ranks,
-                                        core::Bytes size) {
-  if (algorithm == CollectiveAlgorithm::nvls) {
-    return P::simple;
-  }
+NcclEstimate nccl_estimate(const topologies::NodeSpec& node, CollectiveKind kind,
+                           CollectiveAlgorithm algorithm, int ranks, core::Bytes size) {
   const ArchRules r = rules(node.architecture);
   const NcclChannels ch = nccl_channels(node);
   const double n = ranks;
+  if (algorithm == CollectiveAlgorithm::nvls) {
+    // search.cc: one channel per GPU, each pulled by every GPU and pushed twice by its head, so
+    // a GPU's NVLinks carry (n + 1) channels at the intra speed; its second pass raises the
+    // inter speed (no link of one node limits it) to the fastest at most twice the intra one.
+    // tuning.cc: a channel's rate is the intra speed x the NVLS efficiency x (c - 1) / c,
+    // doubled for an all-reduce (two operations pipelined), at most the inter speed; 25 us of
+    // latency; Simple only.
+    const double link = nccl_nvlink_GBps(node);
+    const auto fastest_within = [&r](double limit) {
+      const auto it = std::ranges::find_if(r.speeds, [limit](double s) { return s <= limit; });
+      return it == r.speeds.end() ? r.speeds.back() : *it;
+    };
+    const double intra = fastest_within(link / (n + 1));
+    const double inter = fastest_within(2 * intra);
+    const double per_channel =
+        std::min(inter, intra * r.nvls_efficiency * (n - 1) / n *
+                            (kind == CollectiveKind::all_reduce ? 2.0 : (n - 1) / n));
+    const double bus = n * per_channel;
+    const double steps = kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
+    return {.protocol = P::simple, .us = kNvlsLatency + size.value / (1e3 * bus * n / steps)};
+  }
   std::array<double, 3> bw{};
   double ratio = 1;  // bus to algorithm bandwidth
   double steps = 0;  // latency steps
@@ -186,8 +205,7 @@ NcclProtocolId nccl_collective_protocol(const topologies::NodeSpec& node, Collec
   }
   const int log_size =
       size.value >= 64 ? static_cast<int>(std::floor(std::log2(size.value / 64))) : -1;
-  double best = std::numeric_limits<double>::infinity();
-  P chosen = P::simple;
+  NcclEstimate best{.protocol = P::simple, .us = std::numeric_limits<double>::infinity()};
   for (int p = 0; p < 3; ++p) {
     double rate = bw[static_cast<std::size_t>(p)] * ratio;
     if (algo == kTree && log_size >= 0 && log_size < 23) {
@@ -197,12 +215,32 @@ NcclProtocolId nccl_collective_protocol(const topologies::NodeSpec& node, Collec
         kBaseLatency[static_cast<std::size_t>(algo)][static_cast<std::size_t>(p)] +
         steps * kNvlinkLatency[static_cast<std::size_t>(algo)][static_cast<std::size_t>(p)] +
         size.value / (1e3 * rate);
-    if (us < best) {
-      best = us;
-      chosen = static_cast<P>(p);
+    if (us < best.us) {
+      best = {.protocol = static_cast<P>(p), .us = us};
     }
   }
-  return chosen;
+  return best;
+}
+
+NcclProtocolId nccl_collective_protocol(const topologies::NodeSpec& node, CollectiveKind kind,
+                                        CollectiveAlgorithm algorithm, int ranks,
+                                        core::Bytes size) {
+  return nccl_estimate(node, kind, algorithm, ranks, size).protocol;
+}
+
+CollectiveAlgorithm nccl_collective_algorithm(const topologies::NodeSpec& node, CollectiveKind kind,
+                                              std::span<const CollectiveAlgorithm> candidates,
+                                              int ranks, core::Bytes size) {
+  CollectiveAlgorithm best = candidates.front();
+  double best_us = std::numeric_limits<double>::infinity();
+  for (const auto a : candidates) {
+    const double us = nccl_estimate(node, kind, a, ranks, size).us;
+    if (us < best_us) {
+      best = a;
+      best_us = us;
+    }
+  }
+  return best;
 }
 
 NcclProtocolId nccl_p2p_protocol(core::Bytes largest_to_one_peer) {

@@ -6,6 +6,8 @@
 // call is codesim's (collective.cpp), the choice is NCCL's.
 #pragma once
 
+#include <span>
+
 #include "sim/comm/collective.hpp"
 #include "sim/core/units.hpp"
 #include "topologies/topology.hpp"
@@ -33,12 +35,28 @@ NcclChannels nccl_channels(const topologies::NodeSpec& node);
 int nccl_channels_at(const topologies::NodeSpec& node, CollectiveAlgorithm algorithm,
                      NcclProtocolId protocol, int ranks, core::Bytes size);
 
+// NCCL's tuner's estimate for a collective inside one node: the protocol it picks for the
+// algorithm and the time it predicts (us) with it. NVLS: Simple, over the NVLS graph its search
+// builds (one channel per GPU).
+struct NcclEstimate {
+  NcclProtocolId protocol = NcclProtocolId::simple;
+  double us = 0;
+};
+NcclEstimate nccl_estimate(const topologies::NodeSpec& node, CollectiveKind kind,
+                           CollectiveAlgorithm algorithm, int ranks, core::Bytes size);
+
 // The protocol NCCL's tuner picks for a collective of `size` bytes (as NCCL counts them: the
 // larger of the send and receive buffers) among `ranks` GPUs of one node: ring or tree
 // all-reduce, ring all-gather and reduce-scatter (hierarchical all-reduce inside one node: as a
 // ring; NVLS: Simple, the only one it has).
 NcclProtocolId nccl_collective_protocol(const topologies::NodeSpec& node, CollectiveKind kind,
                                         CollectiveAlgorithm algorithm, int ranks, core::Bytes size);
+
+// The algorithm NCCL's tuner picks among `candidates` (not empty) inside one node: the least
+// time it predicts (ties: the first).
+CollectiveAlgorithm nccl_collective_algorithm(const topologies::NodeSpec& node, CollectiveKind kind,
+                                              std::span<const CollectiveAlgorithm> candidates,
+                                              int ranks, core::Bytes size);
 
 // Send/recv and all-to-all (grouped point-to-point): LL up to 16 KiB to a peer, Simple above.
 NcclProtocolId nccl_p2p_protocol(core::Bytes largest_to_one_peer);

@@ -156,9 +156,10 @@ TEST(CollectiveCli, RingAllReduceInANodeFollowsTheFormula) {
 }
 
 TEST(CollectiveCli, NcclsChoiceIsReportedPerSize) {
-  // auto (the default): inside an H800 node NVLS moves S (1 + 1/p) each way, less than the
-  // ring's 2 (p - 1) / p S, and wins; across 4 nodes of an FT2 the candidates are ring, tree
-  // and hierarchical.
+  // auto (the default): inside an H800 node NCCL's tuner (nccl_tuner_test.cpp) prices NVLS at
+  // 25 us and 8 x 22.3 = 178.5 GB/s of bus bandwidth (intra speed 15, 164.8 / 9 allows 18.3;
+  // 15 x 0.85 x 7/8 x 2 under the inter speed 30) against the ring's 8 x 20 = 160 with Simple,
+  // so NVLS for 1 GB; across 4 nodes of an FT2 the candidates are ring, tree and hierarchical.
   const auto node = run_json("collective --kind all-reduce --gpus 8 --sizes 4KB,1MB,1GB");
   EXPECT_EQ(node["algorithm"], "auto");
   EXPECT_EQ(node["results"][2]["algorithm"], "nvls");

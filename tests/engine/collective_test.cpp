@@ -297,10 +297,10 @@ TEST(Collective, NvlsMovesSTimesOnePlusOneOverPEachWay) {
   }
 }
 
-TEST(Collective, NcclsChoiceIsTheFastestCandidateAlone) {
-  // Inside an H800 node NVLS moves S (1 + 1/p) where a ring moves 2 (p - 1) / p S, so it wins
-  // at every size; across whole nodes of an FT2 the hierarchical all-reduce is a candidate, NVLS
-  // is not. All-gather has the ring alone.
+TEST(Collective, NcclsCandidatesAndItsTunersChoiceInsideANode) {
+  // Inside an H800 node NCCL's tuner picks NVLS for 1 GB (178.5 GB/s of bus bandwidth in its
+  // model against the ring's 160, comm_cli_test.cpp); across whole nodes of an FT2 the
+  // hierarchical all-reduce is a candidate, NVLS is not. All-gather has the ring alone.
   Platform node(build(Family::node, 1), topologies::Spread::even);
   const FoldedLinks links = fold_links(node.router());
   CollectiveSpec c{.kind = CollectiveKind::all_reduce, .gpus = first_gpus(8), .size = Bytes(1e9)};

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "models/hardware/catalog.hpp"
 
 namespace codesim::comm {
@@ -63,6 +65,37 @@ TEST(NcclTuner, RingAllReduceOnTwoH200sSwitchesFromLlToSimpleNearOnePointSevenMe
   EXPECT_EQ(at(1.70e6), NcclProtocolId::ll);
   EXPECT_EQ(at(1.73e6), NcclProtocolId::simple);
   EXPECT_EQ(at(4e9), NcclProtocolId::simple);
+}
+
+TEST(NcclTuner, AllReduceOnEightH200sTakesRingLlThenNvlsFromAboutOnePointOneMegabytes) {
+  // NVLS: a GPU's 370.8 GB/s carry 9 channels: intra speed 40 (41.2 allows it), inter speed 60
+  // (the fastest up to 80); per channel min(60, 40 x 0.85 x 7/8 x 2 = 59.5); bus 8 x 59.5 = 476,
+  // algorithm bandwidth 476 x 8 / 14 = 272 GB/s after 25 us. Ring LL: min(141, 360 / 2) x 8 / 14
+  // = 80.57 GB/s after 6.6 + 14 x 0.6 = 15 us. Equal where 15 + S / 80.57e3 = 25 + S / 272e3:
+  // S = 1.145 MB. Tree (half the bus bandwidth per rank) never wins here.
+  const auto h200 = node_of("h200");
+  const std::vector all{CollectiveAlgorithm::ring, CollectiveAlgorithm::tree,
+                        CollectiveAlgorithm::nvls};
+  const auto at = [&](double bytes, int ranks) {
+    return nccl_collective_algorithm(h200, CollectiveKind::all_reduce, all, ranks,
+                                     core::Bytes(bytes));
+  };
+  EXPECT_EQ(at(65536, 8), CollectiveAlgorithm::ring);
+  EXPECT_EQ(at(1.14e6, 8), CollectiveAlgorithm::ring);
+  EXPECT_EQ(at(1.15e6, 8), CollectiveAlgorithm::nvls);
+  EXPECT_EQ(at(1e9, 8), CollectiveAlgorithm::nvls);
+  const NcclEstimate nvls = nccl_estimate(h200, CollectiveKind::all_reduce,
+                                          CollectiveAlgorithm::nvls, 8, core::Bytes(1e9));
+  EXPECT_EQ(nvls.protocol, NcclProtocolId::simple);
+  EXPECT_NEAR(nvls.us, 25 + 1e9 / (476e3 * 8 / 14), 1e-6);
+  // Two ranks (no NVLS on the lent pair): the ring's algorithm bandwidth is the bus's, the
+  // tree's half of it, so the ring at every size.
+  const std::vector two{CollectiveAlgorithm::ring, CollectiveAlgorithm::tree};
+  for (const double bytes : {4096.0, 1e6, 1e9}) {
+    EXPECT_EQ(
+        nccl_collective_algorithm(h200, CollectiveKind::all_reduce, two, 2, core::Bytes(bytes)),
+        CollectiveAlgorithm::ring);
+  }
 }
 
 TEST(NcclTuner, PointToPointIsLlUpTo16KibToAPeer) {
