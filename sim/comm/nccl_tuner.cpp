@@ -69,6 +69,13 @@ constexpr std::array<std::array<double, 24>, 3> kTreeCorrection{{
      .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},
 }};
 
+// The fastest of a generation's search speeds that `fits`; `otherwise` where none does.
+template <class Fits>
+double fastest_speed(std::span<const double> speeds, Fits fits, double otherwise) {
+  const auto it = std::ranges::find_if(speeds, fits);
+  return it == speeds.end() ? otherwise : *it;
+}
+
 double nccl_nvlink_GBps(const topologies::NodeSpec& node) {
   const ArchRules r = rules(node.architecture);
   return node.nvlink_nominal_bandwidth.value / 1e9 / r.nominal_link_GBps * r.nccl_link_GBps;
@@ -153,8 +160,9 @@ int nccl_channels_at(const topologies::NodeSpec& node, CollectiveAlgorithm algor
 NcclEstimate nccl_estimate(const topologies::NodeSpec& node, CollectiveKind kind,
                            CollectiveAlgorithm algorithm, int ranks, core::Bytes size) {
   const ArchRules r = rules(node.architecture);
-  const NcclChannels ch = nccl_channels(node);
   const double n = ranks;
+  // A ring's (and NVLS's) steps: 2 (n - 1) for an all-reduce, n - 1 otherwise.
+  const double ring_steps = kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
   if (algorithm == CollectiveAlgorithm::nvls) {
     // search.cc: one channel per GPU, each pulled by every GPU and pushed twice by its head, so
     // a GPU's NVLinks carry (n + 1) channels at the intra speed; its second pass raises the
@@ -163,19 +171,17 @@ NcclEstimate nccl_estimate(const topologies::NodeSpec& node, CollectiveKind kind
     // doubled for an all-reduce (two operations pipelined), at most the inter speed; 25 us of
     // latency; Simple only.
     const double link = nccl_nvlink_GBps(node);
-    const auto fastest_within = [&r](double limit) {
-      const auto it = std::ranges::find_if(r.speeds, [limit](double s) { return s <= limit; });
-      return it == r.speeds.end() ? r.speeds.back() : *it;
-    };
-    const double intra = fastest_within(link / (n + 1));
-    const double inter = fastest_within(2 * intra);
+    const double intra = fastest_speed(
+        r.speeds, [&](double s) { return s <= link / (n + 1); }, r.speeds.back());
+    const double inter = fastest_speed(
+        r.speeds, [&](double s) { return s <= 2 * intra; }, r.speeds.back());
     const double per_channel =
         std::min(inter, intra * r.nvls_efficiency * (n - 1) / n *
                             (kind == CollectiveKind::all_reduce ? 2.0 : (n - 1) / n));
     const double bus = n * per_channel;
-    const double steps = kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
-    return {.protocol = P::simple, .us = kNvlsLatency + size.value / (1e3 * bus * n / steps)};
+    return {.protocol = P::simple, .us = kNvlsLatency + size.value / (1e3 * bus * n / ring_steps)};
   }
+  const NcclChannels ch = nccl_channels(node);
   std::array<double, 3> bw{};
   double ratio = 1;  // bus to algorithm bandwidth
   double steps = 0;  // latency steps
@@ -184,13 +190,8 @@ NcclEstimate nccl_estimate(const topologies::NodeSpec& node, CollectiveKind kind
     // The tree graph keeps the ring's channel count, at the speed its doubled budget allows.
     algo = kTree;
     const double total = nccl_nvlink_GBps(node) * n / (n - 1);
-    double rate = 0;
-    for (const double s : r.speeds) {
-      if (ch.search * s <= total) {
-        rate = s;
-        break;
-      }
-    }
+    const double rate = fastest_speed(
+        r.speeds, [&](double s) { return ch.search * s <= total; }, 0.0);
     const double bus = std::min(ch.search * rate * 0.92, ch.search * r.tree_per_channel);
     bw = {std::min(bus / 3.8, r.ll_max_GBps),
           std::min(bus * 7.0 / 9.0, ch.search * r.tree_ll128_per_channel), bus};
@@ -200,7 +201,7 @@ NcclEstimate nccl_estimate(const topologies::NodeSpec& node, CollectiveKind kind
     const double bus = ch.search * ch.search_rate_GBps;
     bw = {std::min(r.ll_max_GBps, bus * 0.5),
           std::min(bus * 0.92, ch.search * r.ring_ll128_per_channel), bus};
-    steps = kind == CollectiveKind::all_reduce ? 2 * (n - 1) : n - 1;
+    steps = ring_steps;
     ratio = n / steps;
   }
   const int log_size =
