@@ -29,6 +29,11 @@ VertexId other_end(const Graph& g, EdgeId e, VertexId v) {
 
 }  // namespace
 
+bool one_path(Spread s) {
+  return s == Spread::hashed || s == Spread::destination || s == Spread::ftree ||
+         s == Spread::minhop || s == Spread::updn;
+}
+
 // Per-call scratch for the even spread, indexed by vertex; `level[d]` holds the vertices d hops
 // from the destination that bytes have reached.
 struct TrafficRouter::Frontier {
@@ -80,6 +85,12 @@ TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
         destination_index_[nics[i]] = rank * ports + i;
       }
     }
+  }
+  if (spread == Spread::ftree || spread == Spread::minhop || spread == Spread::updn) {
+    const RoutingEngine engine = spread == Spread::ftree    ? RoutingEngine::ftree
+                                 : spread == Spread::minhop ? RoutingEngine::minhop
+                                                            : RoutingEngine::updn;
+    tables_ = std::make_shared<const ForwardingTables>(topology, engine);
   }
   if ((spread == Spread::valiant || spread == Spread::ugal) && routers_.empty()) {
     throw std::invalid_argument(
@@ -290,6 +301,13 @@ core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& ni
   VertexId v = nics.in;
   core::Seconds latency = outside;
   for (std::uint64_t step = 0; v != nics.out; ++step) {
+    if (tables_ && is_switch(g[v].kind)) {  // the switch's table; the tables hold no loop
+      const EdgeId e = tables_->next(v, nics.out);
+      add(out, v, e, flow.bytes);
+      latency += g[e].latency;
+      v = boost::target(e, g);
+      continue;
+    }
     hops.clear();
     for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
       const VertexId u = boost::target(e, g);

@@ -8,10 +8,13 @@
 //   hashed: one path per flow, the next hop picked by a hash of (source, destination, hop), as
 //           per-flow ECMP does (RoCE, Ethernet);
 //   destination: one path per destination, as InfiniBand's linear forwarding tables give it
-//           (OpenSM's d-mod-k): destinations are numbered by their leaf and their port on it (in
-//           each plane apart), the candidates at a switch (next hops that lead closer) in order,
-//           and the i-th choice on the way takes candidate (d / (c_1 ... c_{i-1})) mod c_i, so
-//           the destinations behind one leaf leave every switch on different ports;
+//           (d-mod-k, the closed form of what OpenSM's ftree builds on a full fat tree):
+//           destinations are numbered by their leaf and their port on it (in each plane apart), the
+//           candidates at a switch (next hops that lead closer) in order, and the i-th choice on
+//           the way takes candidate (d / (c_1 ... c_{i-1})) mod c_i, so the destinations behind one
+//           leaf leave every switch on different ports;
+//   ftree, minhop, updn: one path per destination, through the forwarding tables those OpenSM
+//           engines compute (forwarding.hpp);
 // or, on Slim Fly and Dragonfly (routers), non-minimally:
 //   valiant: every NIC pair's bytes detour through an intermediate router drawn uniformly among
 //           all routers, each leg spread evenly over its minimal paths (the fluid limit of
@@ -27,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,11 +39,14 @@
 #include <vector>
 
 #include "sim/core/units.hpp"
+#include "topologies/forwarding.hpp"
 #include "topologies/topology.hpp"
 
 namespace codesim::topologies {
 
-enum class Spread { even, hashed, destination, valiant, ugal };
+enum class Spread { even, hashed, destination, ftree, minhop, updn, valiant, ugal };
+// One path per flow (hashed or by destination), not bytes split over paths.
+bool one_path(Spread s);
 
 enum class Via {
   shortest,  // NVLink inside a node, the network between nodes
@@ -190,6 +197,7 @@ class TrafficRouter {
   std::vector<VertexId> routers_;  // Slim Fly and Dragonfly routers: Valiant's intermediates
   std::vector<double> inverse_bandwidth_;  // per link, s/B (UGAL only)
   std::unordered_map<VertexId, std::uint64_t> destination_index_;  // per NIC (destination only)
+  std::shared_ptr<const ForwardingTables> tables_;                 // ftree, minhop, updn
   mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
 };
 

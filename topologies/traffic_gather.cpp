@@ -99,7 +99,7 @@ void TrafficRouter::gather(const Flow& f, Gathered& gathered) const {
     note(gathered.hop_latency, f.hop, outside);
     return;
   }
-  if (spread_ == Spread::hashed || spread_ == Spread::destination) {
+  if (one_path(spread_)) {
     note(gathered.hop_latency, f.hop, spread_one_path(f, nics, out, outside));
     return;
   }
@@ -138,7 +138,7 @@ void TrafficRouter::gather_every_pair(const EveryPair& every, Gathered& gathered
   if (every.gpus.size() < 2 || every.bytes.value <= 0.0) {
     return;
   }
-  if (spread_ == Spread::hashed || spread_ == Spread::destination || t.multi_plane()) {
+  if (one_path(spread_) || t.multi_plane()) {
     for (const int a : every.gpus) {
       for (const int b : every.gpus) {
         if (a != b) {

@@ -133,7 +133,7 @@ struct A2aOptions {
   int balance_steps = 100;
   int sms = 20;                 // SMs the communication kernels hold
   std::string sm_copy_rate;     // per SM, e.g. "8GBps"; empty: no cap
-  std::string spread = "even";  // even | hashed | dmodk | valiant | ugal
+  std::string spread = "even";  // even | hashed | dmodk | ftree | minhop | updn | valiant | ugal
   std::uint64_t seed = 1;
   bool bench = false;
   report::Format format = report::Format::table;

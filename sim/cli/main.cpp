@@ -304,7 +304,8 @@ Command add_a2a(CLI::App& app) {
                   "Copy rate per SM, e.g. 8GBps (caps what a GPU sends; default: no cap)");
   cmd->add_option("--spread", o->spread,
                   "even (adaptive routing), hashed (per-flow ECMP, RoCE), dmodk (InfiniBand's "
-                  "destination-based tables), valiant or ugal (Slim Fly and Dragonfly: "
+                  "destination-based tables), ftree, minhop or updn (OpenSM's engines' "
+                  "tables), valiant or ugal (Slim Fly and Dragonfly: "
                   "non-minimal)");
   cmd->add_option("--seed", o->seed, "Seed of the synthetic gate and tokens");
   cmd->add_flag("--bench", o->bench, "Print routing, platform and simulation times, memory");
@@ -323,7 +324,8 @@ Command add_collective(CLI::App& app) {
                   "hierarchical (as NCCL_ALGO forces one)");
   cmd->add_option("--gpus", o->gpus, "Ranks: the first N GPUs");
   cmd->add_option("--sizes", o->sizes, "Message sizes, comma-separated (NCCL tests' size)");
-  cmd->add_option("--spread", o->spread, "even, hashed, dmodk, valiant or ugal (as for a2a)");
+  cmd->add_option("--spread", o->spread,
+                  "even, hashed, dmodk, ftree, minhop, updn, valiant or ugal (as for a2a)");
   cmd->add_option("--max-memory-mb", o->max_memory_mb,
                   "Refuse a sweep whose simulation would need more memory (default 4096)")
       ->check(CLI::PositiveNumber);

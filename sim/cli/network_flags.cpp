@@ -36,15 +36,15 @@ std::string flag_of(std::string_view parameter) {
 
 topologies::Spread spread_of(std::string_view command, const std::string& name) {
   const std::map<std::string, topologies::Spread> spreads = {
-      {"even", topologies::Spread::even},
-      {"hashed", topologies::Spread::hashed},
-      {"dmodk", topologies::Spread::destination},
-      {"valiant", topologies::Spread::valiant},
-      {"ugal", topologies::Spread::ugal}};
+      {"even", topologies::Spread::even},         {"hashed", topologies::Spread::hashed},
+      {"dmodk", topologies::Spread::destination}, {"ftree", topologies::Spread::ftree},
+      {"minhop", topologies::Spread::minhop},     {"updn", topologies::Spread::updn},
+      {"valiant", topologies::Spread::valiant},   {"ugal", topologies::Spread::ugal}};
   const auto found = spreads.find(name);
   if (found == spreads.end()) {
     throw_usage_error(command, "unknown spread '" + name + "'",
-                      "one of: even, hashed, dmodk, valiant, ugal", "--spread");
+                      "one of: even, hashed, dmodk, ftree, minhop, updn, valiant, ugal",
+                      "--spread");
   }
   return found->second;
 }

@@ -193,6 +193,12 @@ void check_topology(const Scenario& s, Rules& r) {
                " detours through intermediate routers: " + core::join(detouring, " and ") +
                " only, not " + std::string(enum_name(t.network.family)));
   }
+  if (topologies::descriptor(t.network.family).detour_routing &&
+      t.path_selection == PathSelection::ftree) {
+    r.fail({"topology.routing"}, "ftree routes fat trees, not " +
+                                     std::string(enum_name(t.network.family)) +
+                                     ": route it with minhop or updn");
+  }
   std::set<int> seen;
   for (int p : t.failed_planes) {
     if (p < 0 || p >= t.network.planes) {

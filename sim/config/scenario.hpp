@@ -24,8 +24,20 @@ namespace codesim::config {
 using workload::ScheduleMethod;
 using DispatchMode = workload::EpMode;
 
-// `automatic`: the fabric's usual routing (InfiniBand: dmodk; RoCE: ecmp-hash).
-enum class PathSelection { automatic, ecmp_hash, spread, fixed, dmodk, valiant, ugal };
+// `automatic`: the fabric's usual routing (InfiniBand: dmodk on fat trees, minhop on router
+// networks; RoCE: ecmp-hash).
+enum class PathSelection {
+  automatic,
+  ecmp_hash,
+  spread,
+  fixed,
+  dmodk,
+  ftree,
+  minhop,
+  updn,
+  valiant,
+  ugal
+};
 enum class Fabric { infiniband, roce };
 enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
@@ -62,6 +74,9 @@ CODESIM_ENUM_NAMES(PathSelection, std::pair{PathSelection::automatic, std::strin
                    std::pair{PathSelection::spread, std::string_view("spread")},
                    std::pair{PathSelection::fixed, std::string_view("static")},
                    std::pair{PathSelection::dmodk, std::string_view("dmodk")},
+                   std::pair{PathSelection::ftree, std::string_view("ftree")},
+                   std::pair{PathSelection::minhop, std::string_view("minhop")},
+                   std::pair{PathSelection::updn, std::string_view("updn")},
                    std::pair{PathSelection::valiant, std::string_view("valiant")},
                    std::pair{PathSelection::ugal, std::string_view("ugal")})
 template <>

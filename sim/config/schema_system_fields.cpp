@@ -171,11 +171,14 @@ void add_system_fields(std::vector<FieldSpec>& f) {
   f.push_back(
       field("topology.routing", MEMBER(topology.path_selection),
             with_default("auto",
-                         "How flows pick their paths: auto (the fabric's own: dmodk on "
-                         "infiniband, ecmp-hash on roce), dmodk (InfiniBand's "
-                         "destination-based tables, OpenSM's d-mod-k: one minimal path per "
+                         "How flows pick their paths: auto (the fabric's own: on infiniband "
+                         "dmodk for fat trees and minhop for slimfly and dragonfly, on roce "
+                         "ecmp-hash), dmodk (InfiniBand's "
+                         "destination-based tables by d-mod-k's closed form: one minimal path per "
                          "destination, the destinations behind a leaf on different "
-                         "ports), ecmp-hash or static (one minimal path per flow, hashed), "
+                         "ports), ftree, minhop or updn (OpenSM's engines' tables: ftree "
+                         "for fat trees, minhop its default, updn minhop over up*/down* "
+                         "paths), ecmp-hash or static (one minimal path per flow, hashed), "
                          "spread (adaptive routing: evenly over the minimal paths), valiant "
                          "or ugal (slimfly and dragonfly: through a random intermediate "
                          "router, or the share of that detour that unloads the busiest "

@@ -2,6 +2,7 @@
 #include "sim/config/topology_from.hpp"
 
 #include "topologies/build.hpp"
+#include "topologies/family.hpp"
 
 namespace codesim::config {
 
@@ -18,10 +19,22 @@ topologies::Topology build_topology(const Scenario& s) {
 topologies::Spread path_spread(const Scenario& s) {
   switch (s.topology.path_selection) {
     case PathSelection::automatic:
-      return s.topology.fabric == Fabric::infiniband ? topologies::Spread::destination
-                                                     : topologies::Spread::hashed;
+      // InfiniBand: d-mod-k on fat trees (the same loads as OpenSM's ftree on every shipped
+      // one, and no table to hold), OpenSM's default minhop on router networks.
+      if (s.topology.fabric == Fabric::roce) {
+        return topologies::Spread::hashed;
+      }
+      return topologies::descriptor(s.topology.network.family).detour_routing
+                 ? topologies::Spread::minhop
+                 : topologies::Spread::destination;
     case PathSelection::dmodk:
       return topologies::Spread::destination;
+    case PathSelection::ftree:
+      return topologies::Spread::ftree;
+    case PathSelection::minhop:
+      return topologies::Spread::minhop;
+    case PathSelection::updn:
+      return topologies::Spread::updn;
     case PathSelection::spread:
       return topologies::Spread::even;
     case PathSelection::valiant:

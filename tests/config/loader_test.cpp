@@ -64,6 +64,15 @@ TEST(Loader, RoutingFollowsTheFabric) {
   EXPECT_EQ(spread_of(", routing: ecmp-hash"), topologies::Spread::hashed);
   EXPECT_EQ(spread_of(", fabric: roce, routing: dmodk"), topologies::Spread::destination);
   EXPECT_EQ(spread_of(", routing: spread"), topologies::Spread::even);
+  EXPECT_EQ(spread_of(", routing: ftree"), topologies::Spread::ftree);
+  EXPECT_EQ(spread_of(", routing: updn"), topologies::Spread::updn);
+  // A router network routes with OpenSM's default engine, minhop.
+  EXPECT_EQ(path_spread(load_scenario_text(
+                "model: {preset: deepseek-v3}\nhardware: {nodes: 16}\ntopology: {family: "
+                "dragonfly, dragonfly_a: 4, dragonfly_h: 2, dragonfly_groups: 9, "
+                "endpoints_per_router: 4}\n",
+                "s.yaml")),
+            topologies::Spread::minhop);
 }
 
 // dp is derived after every given value, cp among them: 4 nodes x 8 GPUs / (pp 1 x tp 8 x cp 2)
@@ -193,6 +202,16 @@ TEST(LoaderErrors, NonMinimalRoutingOnlyOnRouterNetworks) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 16}\n"
                      "topology: {family: dragonfly, routing: valiant, dragonfly_a: 4, "
                      "dragonfly_h: 2, dragonfly_groups: 9, endpoints_per_router: 4}\n"),
+            "(no error)");
+}
+
+TEST(LoaderErrors, FtreeOnlyOnFatTrees) {
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 16}\n"
+                     "topology: {family: dragonfly, routing: ftree, dragonfly_a: 4, "
+                     "dragonfly_h: 2, dragonfly_groups: 9, endpoints_per_router: 4}\n"),
+            "s.yaml:3:40: error: topology.routing: ftree routes fat trees, not dragonfly: route "
+            "it with minhop or updn");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\ntopology: {family: ft3, routing: ftree}\n"),
             "(no error)");
 }
 

@@ -1,0 +1,130 @@
+// updn: minhop over up*/down* paths, the roots found as OpenSM finds them without a root file.
+#include <algorithm>
+#include <deque>
+#include <limits>
+
+#include "topologies/forwarding.hpp"
+
+namespace codesim::topologies {
+namespace {
+
+constexpr int kUnranked = std::numeric_limits<int>::max();
+
+}  // namespace
+
+void ForwardingTables::route_updn() {
+  // Per connected network (each MPFT plane is a subnet of its own), the switches whose histogram
+  // of hops to the NICs (hops to their leaves, each leaf weighted by its NICs) has exactly one bar
+  // above 90% of that network's NICs and no other above 5% (updn_find_root_nodes_by_min_hop).
+  const std::size_t n = switches_.size();
+  std::vector<int> component(n, -1);
+  std::vector<int> nics_in;  // per component
+  for (std::size_t s = 0; s < n; ++s) {
+    if (component[s] >= 0) {
+      continue;
+    }
+    const int c = static_cast<int>(nics_in.size());
+    nics_in.push_back(0);
+    const std::vector<int> reach = hops_to(static_cast<int>(s));
+    for (std::size_t v = 0; v < n; ++v) {
+      if (reach[v] >= 0) {
+        component[v] = c;
+      }
+    }
+  }
+  std::vector<int> leaves;
+  for (std::size_t d = 0; d < destinations_.size(); ++d) {
+    ++nics_in[static_cast<std::size_t>(component[static_cast<std::size_t>(leaf_of_[d])])];
+    if (d == 0 || leaf_of_[d - 1] != leaf_of_[d]) {
+      leaves.push_back(leaf_of_[d]);
+    }
+  }
+  std::vector<std::vector<double>> histogram(n);
+  for (const int leaf : leaves) {
+    const std::vector<int> hops = hops_to(leaf);
+    const auto nics = std::count(leaf_of_.begin(), leaf_of_.end(), leaf);
+    for (std::size_t s = 0; s < n; ++s) {
+      if (hops[s] >= 0) {
+        auto& h = histogram[s];
+        h.resize(std::max(h.size(), static_cast<std::size_t>(hops[s]) + 1), 0.0);
+        h[static_cast<std::size_t>(hops[s])] += static_cast<double>(nics);
+      }
+    }
+  }
+  std::vector<int> rank(n, kUnranked);
+  std::deque<int> queue;
+  for (std::size_t s = 0; s < n; ++s) {
+    const double all = nics_in[static_cast<std::size_t>(component[s])];
+    const auto above = [&](double share) {
+      return std::count_if(histogram[s].begin(), histogram[s].end(),
+                           [&](double bar) { return bar > share * all; });
+    };
+    if (all > 0 && above(0.9) == 1 && above(0.05) == 1) {
+      roots_.push_back(switches_[s]);
+      rank[s] = 0;
+      queue.push_back(static_cast<int>(s));
+    }
+  }
+  if (roots_.empty()) {  // OpenSM: "disabling UPDN algorithm, no root nodes were found"
+    route_minhop();
+    return;
+  }
+  while (!queue.empty()) {  // ranks: hops from the nearest root (updn_subn_rank)
+    const int s = queue.front();
+    queue.pop_front();
+    for (const Port& p : ports_[static_cast<std::size_t>(s)]) {
+      if (p.remote_switch >= 0 && rank[static_cast<std::size_t>(p.remote_switch)] == kUnranked) {
+        rank[static_cast<std::size_t>(p.remote_switch)] = rank[static_cast<std::size_t>(s)] + 1;
+        queue.push_back(p.remote_switch);
+      }
+    }
+  }
+  // A hop a -> b goes down (away from the roots) when b ranks lower, or ranks the same and has
+  // the larger index, or both are roots (updn_get_dir, read in the direction packets travel).
+  const auto down = [&](std::size_t a, std::size_t b) {
+    return (rank[a] == 0 && rank[b] == 0) || rank[b] > rank[a] ||
+           (rank[b] == rank[a] && switches_[b] > switches_[a]);
+  };
+  route_least_loaded([&](int leaf) {
+    // down_only[s]: hops to the leaf going down only; any[s]: up first, then down only.
+    std::vector<int> down_only(n, kUnreachable);
+    down_only[static_cast<std::size_t>(leaf)] = 0;
+    std::deque<int> q{leaf};
+    while (!q.empty()) {
+      const int b = q.front();
+      q.pop_front();
+      for (const Port& p : ports_[static_cast<std::size_t>(b)]) {
+        const auto a = static_cast<std::size_t>(p.remote_switch);
+        if (p.remote_switch >= 0 && down_only[a] < 0 && down(a, static_cast<std::size_t>(b))) {
+          down_only[a] = down_only[static_cast<std::size_t>(b)] + 1;
+          q.push_back(p.remote_switch);
+        }
+      }
+    }
+    std::vector<int> any = down_only;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t a = 0; a < n; ++a) {
+        for (const Port& p : ports_[a]) {
+          const auto b = static_cast<std::size_t>(p.remote_switch);
+          if (p.remote_switch >= 0 && !down(a, b) && any[b] >= 0 &&
+              (any[a] < 0 || any[b] + 1 < any[a])) {
+            any[a] = any[b] + 1;
+            changed = true;
+          }
+        }
+      }
+    }
+    PortHops via(n);
+    for (std::size_t a = 0; a < n; ++a) {
+      for (const Port& p : ports_[a]) {
+        const auto b = static_cast<std::size_t>(p.remote_switch);
+        const int h = p.remote_switch < 0 ? kUnreachable : (down(a, b) ? down_only[b] : any[b]);
+        via[a].push_back(h < 0 ? kUnreachable : h + 1);
+      }
+    }
+    return via;
+  });
+}
+
+}  // namespace codesim::topologies
