@@ -128,10 +128,15 @@ EdgeId ForwardingTables::next(VertexId sw, VertexId nic) const {
   return ports_[static_cast<std::size_t>(s)][port].edge;
 }
 
-std::vector<int> ForwardingTables::hops_to(int leaf) const {
+std::vector<int> ForwardingTables::hops_from(const std::vector<int>& sources) const {
   std::vector<int> hops(switches_.size(), kUnreachable);
-  std::deque<int> queue{leaf};
-  hops[static_cast<std::size_t>(leaf)] = 0;
+  std::deque<int> queue;
+  for (const int s : sources) {
+    if (hops[static_cast<std::size_t>(s)] < 0) {
+      hops[static_cast<std::size_t>(s)] = 0;
+      queue.push_back(s);
+    }
+  }
   while (!queue.empty()) {
     const int s = queue.front();
     queue.pop_front();
@@ -189,7 +194,7 @@ void ForwardingTables::route_least_loaded(const std::function<PortHops(int leaf)
 
 void ForwardingTables::route_minhop() {
   route_least_loaded([&](int leaf) {
-    const std::vector<int> hops = hops_to(leaf);
+    const std::vector<int> hops = hops_from({leaf});
     PortHops via(switches_.size());
     for (std::size_t s = 0; s < switches_.size(); ++s) {
       for (const Port& p : ports_[s]) {

@@ -59,8 +59,9 @@ class ForwardingTables {
     int remote_port = -1;    // the same link's port index on the remote switch
   };
 
-  // Hops from every switch to `leaf` over switch links (-1: unreachable).
-  std::vector<int> hops_to(int leaf) const;
+  // Hops over switch links from the nearest of `sources` (switch indices) to every switch (-1:
+  // unreachable); links are two-way, so also the hops from every switch to them.
+  std::vector<int> hops_from(const std::vector<int>& sources) const;
   // Hops toward a leaf over each port of each switch ([switch][port]; -1: not allowed).
   using PortHops = std::vector<std::vector<int>>;
   // Per switch on its own, per destination: among the ports with the fewest hops, the one that

@@ -2,7 +2,6 @@
 // recursions it calls), without reverse hops (off by default) or links inside a level (a fat
 // tree built here has none).
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <stdexcept>
 
@@ -23,24 +22,7 @@ struct Group {
 void ForwardingTables::route_ftree() {
   const std::size_t n = switches_.size();
   // Levels: hops from the nearest leaf; every switch link must join adjacent levels.
-  std::vector<int> level(n, -1);
-  std::deque<int> queue;
-  for (const int leaf : leaf_of_) {
-    if (level[static_cast<std::size_t>(leaf)] < 0) {
-      level[static_cast<std::size_t>(leaf)] = 0;
-      queue.push_back(leaf);
-    }
-  }
-  while (!queue.empty()) {
-    const int s = queue.front();
-    queue.pop_front();
-    for (const Port& p : ports_[static_cast<std::size_t>(s)]) {
-      if (p.remote_switch >= 0 && level[static_cast<std::size_t>(p.remote_switch)] < 0) {
-        level[static_cast<std::size_t>(p.remote_switch)] = level[static_cast<std::size_t>(s)] + 1;
-        queue.push_back(p.remote_switch);
-      }
-    }
-  }
+  const std::vector<int> level = hops_from(leaf_of_);
   std::vector<std::vector<Group>> up(n);
   std::vector<std::vector<Group>> down(n);
   std::vector<bool> has_nics(n, false);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <vector>
 
 #include "topologies/forwarding.hpp"
 
@@ -25,7 +26,7 @@ void ForwardingTables::route_updn() {
     }
     const int c = static_cast<int>(nics_in.size());
     nics_in.push_back(0);
-    const std::vector<int> reach = hops_to(static_cast<int>(s));
+    const std::vector<int> reach = hops_from({static_cast<int>(s)});
     for (std::size_t v = 0; v < n; ++v) {
       if (reach[v] >= 0) {
         component[v] = c;
@@ -41,7 +42,7 @@ void ForwardingTables::route_updn() {
   }
   std::vector<std::vector<double>> histogram(n);
   for (const int leaf : leaves) {
-    const std::vector<int> hops = hops_to(leaf);
+    const std::vector<int> hops = hops_from({leaf});
     const auto nics = std::count(leaf_of_.begin(), leaf_of_.end(), leaf);
     for (std::size_t s = 0; s < n; ++s) {
       if (hops[s] >= 0) {
@@ -51,8 +52,7 @@ void ForwardingTables::route_updn() {
       }
     }
   }
-  std::vector<int> rank(n, kUnranked);
-  std::deque<int> queue;
+  std::vector<int> roots;
   for (std::size_t s = 0; s < n; ++s) {
     const double all = nics_in[static_cast<std::size_t>(component[s])];
     const auto above = [&](double share) {
@@ -61,26 +61,18 @@ void ForwardingTables::route_updn() {
     };
     if (all > 0 && above(0.9) == 1 && above(0.05) == 1) {
       roots_.push_back(switches_[s]);
-      rank[s] = 0;
-      queue.push_back(static_cast<int>(s));
+      roots.push_back(static_cast<int>(s));
     }
   }
-  if (roots_.empty()) {  // OpenSM: "disabling UPDN algorithm, no root nodes were found"
+  if (roots.empty()) {  // OpenSM: "disabling UPDN algorithm, no root nodes were found"
     route_minhop();
     return;
   }
-  while (!queue.empty()) {  // ranks: hops from the nearest root (updn_subn_rank)
-    const int s = queue.front();
-    queue.pop_front();
-    for (const Port& p : ports_[static_cast<std::size_t>(s)]) {
-      if (p.remote_switch >= 0 && rank[static_cast<std::size_t>(p.remote_switch)] == kUnranked) {
-        rank[static_cast<std::size_t>(p.remote_switch)] = rank[static_cast<std::size_t>(s)] + 1;
-        queue.push_back(p.remote_switch);
-      }
-    }
-  }
-  // A hop a -> b goes down (away from the roots) when b ranks lower, or ranks the same and has
-  // the larger index, or both are roots (updn_get_dir, read in the direction packets travel).
+  // Ranks: hops from the nearest root (updn_subn_rank); a switch no root reaches ranks last.
+  std::vector<int> rank = hops_from(roots);
+  std::replace(rank.begin(), rank.end(), kUnreachable, kUnranked);
+  // A hop a -> b goes down when b is farther from the roots (a larger rank), or as far with the
+  // larger index, or both are roots (updn_get_dir, read in the direction packets travel).
   const auto down = [&](std::size_t a, std::size_t b) {
     return (rank[a] == 0 && rank[b] == 0) || rank[b] > rank[a] ||
            (rank[b] == rank[a] && switches_[b] > switches_[a]);
