@@ -65,8 +65,11 @@ struct MeasuredRun {
   double forward_backward_us = 0;
 };
 
-std::vector<MeasuredRun> measured_runs() {
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_layers.json");
+// The two sittings of tools/calibration/h200_layers.py (2026-12-02 and 2026-12-04).
+constexpr const char* kSittings[] = {"h200_layers.json", "h200_layers_sitting2.json"};
+
+std::vector<MeasuredRun> measured_runs(const std::string& file = kSittings[0]) {
+  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/" + file);
   const auto data = nlohmann::json::parse(in);
   const auto layers = measured_layers();
   std::vector<MeasuredRun> out;
@@ -93,10 +96,10 @@ struct LayerError {
   double forward_backward = 0;  // the same
 };
 
-std::vector<LayerError> layer_errors() {
+std::vector<LayerError> layer_errors(const std::string& file = kSittings[0]) {
   const auto gpu = hardware::find_preset("h200")->gpu;
   std::vector<LayerError> out;
-  for (const MeasuredRun& r : measured_runs()) {
+  for (const MeasuredRun& r : measured_runs(file)) {
     const LayerCost c =
         layer_cost(r.pieces, {.model = &r.model, .gpu = gpu, .kernels = r.kernels}, !r.model.moe);
     out.push_back({r.layer + " " + r.mode, c.forward.total.value * 1e6 / r.forward_us - 1,
@@ -122,18 +125,28 @@ TEST(LayerCost, SumsTheLayersPiecesOverThePasses) {
 }
 
 TEST(LayerCost, MeasuredH200LayersWithinTheTargets) {
-  // Issue 33's target is 7% per layer forward + backward; eleven of the twelve are within 5.0%
-  // and Mixtral compiled is -7.7% (models/calibration/README.md): its timed median (37.0 ms) is
-  // 7.6% slower than the profiled run of the same layer (34.4 ms), whose kernels the model sums
-  // to within 1%. The bound is the run-to-run spread above the target, not the target: 8.5%.
-  // Forward alone (measured under no_grad) is not a target: within 20%.
-  for (const LayerError& e : layer_errors()) {
-    SCOPED_TRACE(e.layer);
+  // Issue 33's target is 7% per layer forward + backward. Against the mean of the two sittings'
+  // medians (the error of the mean: 1 / (1 / 2 (1 / (1 + e1) + 1 / (1 + e2))) - 1) every layer
+  // is within it; a sitting alone is within 8.5%, the sittings' spread (up to 4.9%, the second
+  // faster) above the target (models/calibration/README.md). Forward alone (measured under
+  // no_grad) is not a target: within 20%.
+  const std::vector<LayerError> first = layer_errors(kSittings[0]);
+  const std::vector<LayerError> second = layer_errors(kSittings[1]);
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    SCOPED_TRACE(first[i].layer);
+    ASSERT_EQ(first[i].layer, second[i].layer);
+    const auto of_mean = [](double a, double b) { return 1 / (0.5 / (1 + a) + 0.5 / (1 + b)) - 1; };
+    const double fb = of_mean(first[i].forward_backward, second[i].forward_backward);
     // The table in models/calibration/README.md.
-    std::printf("| %s | %+.1f%% | %+.1f%% |\n", e.layer.c_str(), 100 * e.forward,
-                100 * e.forward_backward);
-    EXPECT_LE(std::abs(e.forward_backward), 0.085);
-    EXPECT_LE(std::abs(e.forward), 0.20);
+    std::printf("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% |\n",
+                first[i].layer.c_str(), 100 * first[i].forward, 100 * second[i].forward,
+                100 * first[i].forward_backward, 100 * second[i].forward_backward, 100 * fb);
+    EXPECT_LE(std::abs(fb), 0.07);
+    for (const LayerError& e : {first[i], second[i]}) {
+      EXPECT_LE(std::abs(e.forward_backward), 0.085);
+      EXPECT_LE(std::abs(e.forward), 0.20);
+    }
   }
 }
 
