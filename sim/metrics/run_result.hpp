@@ -10,6 +10,7 @@
 
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
+#include "sim/metrics/breakdown.hpp"
 #include "sim/metrics/comm_group.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
 #include "sim/metrics/step_spread.hpp"
@@ -31,22 +32,6 @@ inline std::optional<Fidelity> fidelity_from_name(std::string_view name) {
   }
   return std::nullopt;
 }
-
-// The first pipeline rank's step, spent in (docs/model/deepseek-v3.md §6): forward-only chunks,
-// backward-only chunks (input gradients, or whole backwards where the schedule does not split
-// them), weight-only chunks, overlapped forward-and-backward pairs, idle, and the optimizer step
-// with the data-parallel synchronization around it. They add up to the step time.
-struct Breakdown {
-  core::Seconds forward;
-  core::Seconds backward;
-  core::Seconds weight;
-  core::Seconds forward_backward;
-  core::Seconds bubble;
-  core::Seconds optimizer;
-  core::Seconds total() const {
-    return forward + backward + weight + forward_backward + bubble + optimizer;
-  }
-};
 
 struct LinkUse {
   std::string link;  // "ib nic_n0_0 -> leaf0"

@@ -91,6 +91,35 @@ std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const Re
   return out;
 }
 
+// The first rank's step by chunk kind (its compute lane); the bubble is what the chunks and the
+// tail leave idle.
+metrics::Breakdown breakdown(const metrics::RankLanes& first, core::Seconds step) {
+  metrics::Breakdown out;
+  for (const auto& c : first.compute) {
+    const core::Seconds span = c.end - c.start;
+    switch (c.kind) {
+      case metrics::ChunkSpan::forward:
+        out.forward += span;
+        break;
+      case metrics::ChunkSpan::backward:
+        out.backward += span;
+        break;
+      case metrics::ChunkSpan::weight:
+        out.weight += span;
+        break;
+      case metrics::ChunkSpan::forward_backward:
+        out.forward_backward += span;
+        break;
+      case metrics::ChunkSpan::optimizer:
+        out.optimizer += span;
+        break;
+    }
+  }
+  out.bubble =
+      step - (out.forward + out.backward + out.weight + out.forward_backward + out.optimizer);
+  return out;
+}
+
 std::vector<metrics::RankLanes> pipeline_lanes(const std::vector<RankActivity>& ranks) {
   std::vector<metrics::RankLanes> out;
   for (const auto& rank : ranks) {

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "sim/metrics/breakdown.hpp"
 #include "sim/metrics/intervals.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
 #include "sim/metrics/replayed_step.hpp"
@@ -32,5 +33,9 @@ metrics::CommGroup comm_group_of(workload::CommKind k);
 std::vector<RankActivity> rank_activity(const workload::StepProgram& p, const ReplayedStep& t);
 
 std::vector<metrics::RankLanes> pipeline_lanes(const std::vector<RankActivity>& ranks);
+
+// A rank's step by chunk kind (its compute lane); the bubble is what the chunks and the tail
+// leave idle of `step`.
+metrics::Breakdown breakdown(const metrics::RankLanes& first, core::Seconds step);
 
 }  // namespace codesim::metrics

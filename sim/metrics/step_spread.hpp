@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/core/units.hpp"
+#include "sim/metrics/breakdown.hpp"
 
 namespace codesim::metrics {
 
@@ -20,6 +21,8 @@ struct StepSpread {
   int gpus = 0;
   double slow_gpus = 0;              // in a fail-slow episode, mean per step
   double slow_links = 0;             // NICs likewise
+  // The first rank's (its first replayed GPU's) step by chunk kind, weighted mean over the draws.
+  Breakdown breakdown;
   // In draw order, each with its weight (steps are drawn by stratum of how many parts are slow,
   // sim/variability/speed_draw.hpp): the mean and percentiles are weighted.
   std::vector<double> step_times_s;

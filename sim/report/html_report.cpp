@@ -32,7 +32,7 @@ std::string run_html(const RunResult& r, const PageFooter& footer) {
         "<h2>Timeline</h2>\n<p>The replayed step per pipeline rank: chunks on the compute "
         "lane, transfers on the communication lane, in black under it the communication no compute "
         "covered. Hover a chunk for its times.</p>\n" +
-        timeline_svg(r.lanes, breakdown_step(r)) + "\n";
+        timeline_svg(r.lanes, timeline_step(r)) + "\n";
   }
   std::vector<std::vector<std::string>> exposed_rows;
   for (const auto g : metrics::kCommGroups) {

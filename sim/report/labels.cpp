@@ -55,7 +55,7 @@ std::vector<std::string> tier_row(const metrics::TierUse& t) {
           fixed(100 * t.max_in_flight_utilization, 1) + "%"};
 }
 
-core::Seconds breakdown_step(const metrics::RunResult& r) {
+core::Seconds timeline_step(const metrics::RunResult& r) {
   return r.spread ? r.spread->identical : r.step_time;
 }
 

@@ -47,9 +47,9 @@ std::string note_line(const core::Note& n);
 nlohmann::ordered_json notes_json(const std::vector<core::Note>& notes);
 std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j);
 
-// The step the breakdown adds up to: the identical-replica step (with variability, step_time is
-// the mean of the steps drawn).
-core::Seconds breakdown_step(const metrics::RunResult& r);
+// The step the lanes of the timeline span: the identical-replica step (with variability,
+// step_time and the breakdown are the drawn steps' mean; the lanes stay the identical step's).
+core::Seconds timeline_step(const metrics::RunResult& r);
 
 // "step under variability: mean 19.563 s, p10 ... over 20 steps ...", or empty without it.
 std::string spread_line(const metrics::RunResult& r);

@@ -52,7 +52,7 @@ std::string run_markdown(const metrics::RunResult& r) {
     row.push_back(fixed((r.breakdown.*part.member).value, 3));
   }
   header.emplace_back("step (s)");
-  row.push_back(fixed(breakdown_step(r).value, 3));
+  row.push_back(fixed(r.step_time.value, 3));
   out += md_row(header) + md_rule(header.size(), 0) + md_row(row);
   out += "\n" + md_row(link_header()) + md_rule(link_header().size(), 1);
   for (const auto& l : r.busiest_links) {

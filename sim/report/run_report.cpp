@@ -177,7 +177,7 @@ std::string run_table(const metrics::RunResult& r) {
     row.push_back(s(r.breakdown.*part.member));
   }
   header.emplace_back("step");
-  row.push_back(s(breakdown_step(r)));
+  row.push_back(s(r.step_time));
   Table b(header, std::vector(header.size(), Align::right));
   b.add_row(row);
   out += "first pipeline rank:\n" + b.render() + "\n";

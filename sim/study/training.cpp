@@ -250,6 +250,7 @@ void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepP
   r.spread = variability::spread_steps(program, timeline, facts.shape,
                                        s.hardware.spec.gpus_per_node, variability_spec(s));
   r.step_time = r.spread->mean;
+  r.breakdown = r.spread->breakdown;
   metrics::throughput(r, facts);
   const auto& v = s.variability;
   const metrics::StepSpread& sp = *r.spread;
@@ -263,7 +264,9 @@ void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepP
                       " units per rank, the slowest by their draws (order statistics)") +
            " at its drawn pace, each synchronization waiting for its slowest member; the "
            "identical-replica step is " +
-           core::fixed(sp.identical.value * 1e3, 1) + " ms, the breakdown is its"});
+           core::fixed(sp.identical.value * 1e3, 1) +
+           " ms; the breakdown is the first rank's GPU's in the drawn steps (their weighted mean), "
+           "its exposed communication and links the identical step's"});
   r.notes.push_back(
       {core::NoteKind::fitted,
        "each GPU's compute x its pace, a lognormal of mean 1 and cv " +

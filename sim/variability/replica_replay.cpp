@@ -43,7 +43,7 @@ std::vector<int> choose_units(const ReplicaProgram& p, const StepDraw& d, int wa
 }
 
 double replay_step(const ReplicaProgram& p, const StepDraw& d, const std::vector<int>& units,
-                   ReplayScratch& scratch) {
+                   ReplayScratch& scratch, std::vector<metrics::TaskSpan>* first) {
   const int g_rank = p.shape.gpus_per_rank();
   std::vector<int> js;  // the replayed GPU indices within a rank
   for (const int u : units) {
@@ -61,6 +61,9 @@ double replay_step(const ReplicaProgram& p, const StepDraw& d, const std::vector
   auto& end = scratch.end;
   end.assign(p.tasks.size() * k_count, 0.0);
   double step = 0;
+  if (first != nullptr) {
+    first->assign(p.tasks.size(), metrics::TaskSpan{});
+  }
   for (const int t : p.order) {
     const ReplicaTask& task = p.tasks[static_cast<std::size_t>(t)];
     double* e = end.data() + static_cast<std::size_t>(t) * k_count;
@@ -73,6 +76,7 @@ double replay_step(const ReplicaProgram& p, const StepDraw& d, const std::vector
       }
     }
     const auto base = static_cast<std::size_t>(task.rank * g_rank);
+    double first_start = e[0];  // an own task starts when its predecessors have ended
     if (task.group == Group::own) {
       const auto peer = static_cast<std::size_t>(std::max(0, task.peer_rank) * g_rank);
       for (std::size_t k = 0; k < k_count; ++k) {
@@ -103,10 +107,14 @@ double replay_step(const ReplicaProgram& p, const StepDraw& d, const std::vector
           nic[key_k] = std::max(nic[key_k], d.network[base + static_cast<std::size_t>(js[k])]);
         }
       }
+      first_start = ready[static_cast<std::size_t>(key[0])];  // a group's when its last is ready
       for (std::size_t k = 0; k < k_count; ++k) {
         const auto key_k = static_cast<std::size_t>(key[k]);
         e[k] = ready[key_k] + task.own + task.network * nic[key_k];
       }
+    }
+    if (first != nullptr) {
+      (*first)[static_cast<std::size_t>(t)] = {core::Seconds(first_start), core::Seconds(e[0])};
     }
     for (std::size_t k = 0; k < k_count; ++k) {
       step = std::max(step, e[k]);

@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "sim/metrics/replayed_step.hpp"
 #include "sim/variability/replica_program.hpp"
 #include "sim/variability/speed_draw.hpp"
 
@@ -38,8 +39,9 @@ struct ReplayScratch {
   std::vector<double> group_nic;
 };
 
-// The step's time, seconds.
+// The step's time, seconds. With `first`, also when each task ran on the first replayed GPU of
+// its rank (GPU 0 of each rank when unit 0 is replayed), per task of the program.
 double replay_step(const ReplicaProgram& p, const StepDraw& d, const std::vector<int>& units,
-                   ReplayScratch& scratch);
+                   ReplayScratch& scratch, std::vector<metrics::TaskSpan>* first = nullptr);
 
 }  // namespace codesim::variability

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/metrics/step_lanes.hpp"
 #include "sim/variability/replica_replay.hpp"
 
 namespace codesim::variability {
@@ -29,6 +30,7 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
   // percent longer, one with a slow GPU a third; past the horizon the last block's pace holds.
   SpeedDraws draws(spec, out.gpus, 1.5 * out.identical.value);
   ReplayScratch scratch;
+  metrics::ReplayedStep first;  // the first replayed GPU of each rank: its tasks' spans
   std::vector<std::pair<double, double>> weighted;  // (step, weight)
   for (const SlowStratum& stratum : slow_strata(spec, out.gpus)) {
     const double weight = stratum.probability / stratum.steps;
@@ -36,7 +38,15 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
       const StepDraw d = draws.next(stratum);
       const std::vector<int> units = choose_units(p, d, wanted);
       out.units_replayed = static_cast<int>(units.size());
-      const double t = replay_step(p, d, units, scratch);
+      const double t = replay_step(p, d, units, scratch, &first.tasks);
+      const metrics::Breakdown b = metrics::breakdown(
+          metrics::pipeline_lanes(metrics::rank_activity(program, first)).front(),
+          core::Seconds(t));
+      for (const auto part : {&metrics::Breakdown::forward, &metrics::Breakdown::backward,
+                              &metrics::Breakdown::weight, &metrics::Breakdown::forward_backward,
+                              &metrics::Breakdown::bubble, &metrics::Breakdown::optimizer}) {
+        out.breakdown.*part += b.*part * weight;
+      }
       out.step_times_s.push_back(t);
       out.step_weights.push_back(weight);
       weighted.emplace_back(t, weight);

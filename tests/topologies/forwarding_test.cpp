@@ -63,6 +63,36 @@ TEST(Forwarding, EveryEngineRoutesFatTreesOnShortestPaths) {
   }
 }
 
+TEST(Forwarding, EveryFatTreeBuiltHereIsRoutedOnShortestPaths) {
+  // The small instances' fat trees, single- and multi-plane and multi-rail, and FT3s with a
+  // partial pod and with 1:3 oversubscribed cores: ftree's and minhop's tables give every NIC
+  // pair a path of the fewest switch hops (MPFT: within the destination's plane).
+  std::vector<std::pair<NetworkSpec, int>> trees;
+  for (const auto& instance : testing::small_instances()) {
+    if (instance.first.family != Family::slimfly && instance.first.family != Family::dragonfly &&
+        instance.first.family != Family::node) {
+      trees.push_back(instance);
+    }
+  }
+  trees.push_back({{.family = Family::ft3, .radix = 8}, 11});
+  trees.push_back({{.family = Family::ft3, .radix = 8, .oversubscription = 3}, 16});
+  for (const auto& [spec, nodes] : trees) {
+    const Topology t = build_topology(spec, h800_node(), nodes);
+    const TrafficRouter shortest(t, Spread::even);
+    for (const Spread engine : {Spread::ftree, Spread::minhop}) {
+      const TrafficRouter r(t, engine);
+      for (int src = 0; src < t.gpus(); src += 7) {
+        for (int dst = 1; dst < t.gpus(); dst += 5) {
+          if (src != dst) {
+            ASSERT_DOUBLE_EQ(switch_hops(t, r, src, dst), switch_hops(t, shortest, src, dst))
+                << family_name(spec.family) << " " << nodes << " nodes: " << src << " -> " << dst;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Forwarding, ShiftPermutationOnAThreeTierTree) {
   // FT3 radix 8, 128 NICs: pods of 4 edge switches of 4 NICs and 4 aggregation switches, each
   // with 4 uplinks to cores. NIC i sends S to NIC i + 64 (pod p to pod p + 4): 16 flows leave

@@ -61,9 +61,13 @@ TEST(Traffic, WhatIsSentIsReceivedOnEveryFamily) {
     expect_conserved(t, Spread::even, 300, 7);
     expect_conserved(t, Spread::hashed, 300, 8);
     expect_conserved(t, Spread::destination, 300, 11);
+    expect_conserved(t, Spread::minhop, 300, 12);
+    expect_conserved(t, Spread::updn, 300, 13);
     if (spec.family == Family::slimfly || spec.family == Family::dragonfly) {
       expect_conserved(t, Spread::valiant, 300, 9);
       expect_conserved(t, Spread::ugal, 300, 10);
+    } else {
+      expect_conserved(t, Spread::ftree, 300, 14);
     }
   }
 }

@@ -111,6 +111,34 @@ TEST(ReplicaReplay, ZeroSpreadDrawsGiveTheFoldedStepEveryStep) {
   EXPECT_EQ(sp.gpus, 4);
 }
 
+TEST(ReplicaReplay, TheFirstGpusTasksAreTimedAsTheyRanThere) {
+  // GPU 1 computes at half speed: on GPU 0, A runs 0 -> 1, the dispatch waits for GPU 1's A
+  // (its EP group, 2 s) and runs 2 -> 2.5, B 2.5 -> 3.5, the DP collective waits for GPU 1's B
+  // (2.5 + 2 = 4.5) and runs 4.5 -> 4.7.
+  const Small s;
+  const ReplicaProgram p = replica_program(s.program, s.timeline, s.shape, 8);
+  StepDraw d = ones(4);
+  d.compute[1] = 2;
+  ReplayScratch scratch;
+  std::vector<metrics::TaskSpan> first;
+  EXPECT_DOUBLE_EQ(replay_step(p, d, {0, 1}, scratch, &first), 4.7);
+  const std::vector<std::pair<double, double>> expected{{0, 1}, {2, 2.5}, {2.5, 3.5}, {4.5, 4.7}};
+  ASSERT_EQ(first.size(), expected.size());
+  for (std::size_t t = 0; t < first.size(); ++t) {
+    EXPECT_DOUBLE_EQ(first[t].start.value, expected[t].first) << t;
+    EXPECT_DOUBLE_EQ(first[t].end.value, expected[t].second) << t;
+  }
+}
+
+TEST(ReplicaReplay, TheBreakdownOfIdenticalDrawsIsTheFoldedStepsOne) {
+  // No task belongs to a chunk: the whole folded step (2.7 s) is the tail after the chunks, the
+  // breakdown's optimizer part, in every draw.
+  const Small s;
+  const metrics::StepSpread sp = spread_steps(s.program, s.timeline, s.shape, 8, {.steps = 3});
+  EXPECT_NEAR(sp.breakdown.optimizer.value, 2.7, 1e-12);
+  EXPECT_NEAR(sp.breakdown.total().value, sp.mean.value, 1e-12);
+}
+
 TEST(ReplicaReplay, AComputeTaskTakesItsGpusMeanPaceOverItsSpan) {
   // GPU 3's pace is 1 for the first 1.5 s and 3 after (blocks of 1.5 s): A (0 -> 1 s) at 1; after
   // the EP group's dispatch (1 -> 1.5), B's nominal span [1.5, 2.5) lies in the second block: 3 s,
