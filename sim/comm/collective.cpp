@@ -25,6 +25,45 @@ Transfer ring_phase(const std::string& name, const std::vector<int>& ranks, core
   return t;
 }
 
+// A ring across nodes as NCCL runs it: one channel per GPU a node holds of the group, each
+// carrying its share, channel c visiting each node's GPUs from the c-th on even nodes and
+// backwards from the (c - 1)-th on odd ones, so that every node boundary joins two GPUs of the
+// same position: the channels cross between nodes on different NICs, each on one rail (where
+// NCCL's own ring enters and leaves a node on different GPUs, it moves the data to the rail's
+// GPU over NVLink, PXN). Inside one node, or with one GPU per node: one ring in the group's order.
+Transfer ring_by_channels(const std::string& name, const std::vector<int>& ranks, core::Bytes chunk,
+                          int repeat, const topologies::Topology& t) {
+  std::vector<std::vector<int>> nodes;  // in the order the group reaches them
+  std::map<int, std::size_t> index;
+  std::size_t channels = 1;
+  for (const int gpu : ranks) {
+    const int node = t.vertex(t.gpu(gpu)).node;
+    const auto [it, fresh] = index.emplace(node, nodes.size());
+    if (fresh) {
+      nodes.emplace_back();
+    }
+    nodes[it->second].push_back(gpu);
+    channels = std::max(channels, nodes[it->second].size());
+  }
+  if (nodes.size() < 2 || channels < 2) {
+    return ring_phase(name, ranks, chunk, repeat);
+  }
+  Transfer out{.name = name, .repeat = repeat};
+  for (std::size_t c = 0; c < channels; ++c) {
+    std::vector<int> ring;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      const std::vector<int>& g = nodes[k];
+      const std::size_t n = g.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        ring.push_back(g[k % 2 == 0 ? (c + i) % n : (c + 2 * n - 1 - i) % n]);
+      }
+    }
+    const Transfer one = ring_phase(name, ring, chunk / static_cast<double>(channels), repeat);
+    out.flows.insert(out.flows.end(), one.flows.begin(), one.flows.end());
+  }
+  return out;
+}
+
 Transfer to_every_other(const std::string& name, const std::vector<int>& ranks, core::Bytes chunk) {
   return Transfer{.name = name, .every_pair = {.gpus = ranks, .bytes = chunk}};
 }
@@ -371,7 +410,7 @@ std::vector<Transfer> phases_of(const CollectiveSpec& c, const topologies::Topol
     case K::reduce_scatter: {
       const std::string name(collective_kind_name(c.kind));
       if (c.algorithm == A::ring) {
-        return {ring_phase(name, c.gpus, chunk, p - 1)};
+        return {ring_by_channels(name, c.gpus, chunk, p - 1, t)};
       }
       only(A::direct);
       return {to_every_other(name, c.gpus, chunk)};
@@ -379,7 +418,7 @@ std::vector<Transfer> phases_of(const CollectiveSpec& c, const topologies::Topol
     case K::all_reduce:
       switch (c.algorithm) {
         case A::ring:
-          return {ring_phase("all-reduce", c.gpus, chunk, 2 * (p - 1))};
+          return {ring_by_channels("all-reduce", c.gpus, chunk, 2 * (p - 1), t)};
         case A::hierarchical:
           return hierarchical_all_reduce(c, t);
         case A::tree:

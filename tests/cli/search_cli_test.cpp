@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/count.hpp"
@@ -92,10 +94,17 @@ TEST(SearchCli, ScreensRanksSimulatesTheBestInFullAndResumes) {
     EXPECT_EQ(stat((d / ("out/points/" + name)).c_str(), &st), 0) << name;
     return st.st_ino;
   };
-  const auto before = std::vector{inode("point-0004.json"), inode("point-0005.json")};
+  // The two simulated in full are the two best by the fast tier, whichever points they are.
+  std::vector<std::string> records;
+  for (const auto& entry : std::filesystem::directory_iterator(d / "out/points")) {
+    records.push_back(entry.path().filename().string());
+  }
+  std::sort(records.begin(), records.end());
+  ASSERT_EQ(records.size(), 2u);
+  const auto before = std::vector{inode(records[0]), inode(records[1])};
   const auto again = run_codesim("search " + kSearch + " --out " + (d / "out"));
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ((std::vector{inode("point-0004.json"), inode("point-0005.json")}), before);
+  EXPECT_EQ((std::vector{inode(records[0]), inode(records[1])}), before);
   EXPECT_EQ(json::parse(read_file(d / "out/ranking.json")), j);
 }
 

@@ -165,9 +165,12 @@ TEST(Collective, RingAllReduceInsideANodeMatchesTheFormula) {
 }
 
 TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
-  // 32 GPUs on 4 nodes of an FT2: the ring's node-crossing hops go over 50 GB/s NICs, through two
-  // leaves (alpha = 2.8 + 2 x 0.45 us); every step waits for the slowest of its hops. Across
-  // nodes no efficiency was measured (1); the call's cost c is paid once.
+  // 32 GPUs on 4 nodes of an FT2, 8 each: 8 channels (rings) of S / 8, channel c entering the
+  // nodes on GPU c and c - 1 in turn, so each GPU's NIC carries one channel's node-crossing hop
+  // (S / 8p a step at 50 GB/s) and its NVLink the other seven channels' hops (7 S / 8p at
+  // 160 GB/s): NVLink bounds each step. Every step waits for the slowest hop's latency, the
+  // node-crossing one through two leaves (alpha = 2.8 + 2 x 0.45 us). Across nodes no efficiency
+  // was measured (1); the call's cost c is paid once.
   Platform platform(build(Family::ft2, 4), topologies::Spread::even);
   const int p = 32;
   const double s = 128e6;
@@ -175,10 +178,35 @@ TEST(Collective, RingAllReduceAcrossNodesIsBoundByTheSlowestHop) {
       {.kind = CollectiveKind::all_reduce, .gpus = first_gpus(p), .size = Bytes(s)},
       platform.topology(), 0);
   const auto t = platform.run(phases);
+  const double step = std::max(7.0 / 8 * s / p / kH800.nvlink_bandwidth.value,
+                               1.0 / 8 * s / p / kH800.nic_bandwidth.value);
   EXPECT_NEAR(t.back().end.value,
-              kSimple.collective_call.value + 2.0 * (p - 1) / p * s / kH800.nic_bandwidth.value +
+              kSimple.collective_call.value + 2.0 * (p - 1) * step +
                   2 * (p - 1) * topologies::testing::cross_leaf_latency(kH800),
               1e-12);
+}
+
+TEST(Collective, ARingAcrossNodesRunsAChannelPerGpuOfANode) {
+  // 2 nodes of 2 GPUs of the group (GPUs 0, 1 on node 0 and 8, 9 on node 1): channel 0 visits
+  // 0, 1 then 9, 8 (backwards from the second on the odd node), channel 1 visits 1, 0 then 8, 9;
+  // every node-crossing hop joins GPUs of one position (1 -> 9, 8 -> 0, 0 -> 8, 9 -> 1), each
+  // flow a quarter of S over 2 channels: S / 8.
+  const auto t = build(Family::ft2, 4);
+  const double s = 8e6;
+  const auto phases = collective_transfers({.kind = CollectiveKind::all_gather,
+                                            .algorithm = CollectiveAlgorithm::ring,
+                                            .gpus = {0, 1, 8, 9},
+                                            .size = Bytes(s)},
+                                           t, 0);
+  ASSERT_EQ(phases.size(), 1u);
+  std::vector<std::pair<int, int>> hops;
+  for (const auto& f : phases[0].flows) {
+    hops.emplace_back(f.src, f.dst);
+    EXPECT_DOUBLE_EQ(f.bytes.value, s / 8);
+  }
+  EXPECT_EQ(hops, (std::vector<std::pair<int, int>>{
+                      {0, 1}, {1, 9}, {9, 8}, {8, 0}, {1, 0}, {0, 8}, {8, 9}, {9, 1}}));
+  EXPECT_EQ(phases[0].repeat, 3);
 }
 
 TEST(Collective, AllToAllOnANonBlockingFatTreeMatchesTheClosedForm) {
