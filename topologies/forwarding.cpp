@@ -10,20 +10,7 @@
 #include <string>
 
 namespace codesim::topologies {
-std::string_view routing_engine_name(RoutingEngine e) {
-  switch (e) {
-    case RoutingEngine::minhop:
-      return "minhop";
-    case RoutingEngine::updn:
-      return "updn";
-    case RoutingEngine::ftree:
-      return "ftree";
-  }
-  return "?";
-}
-
-ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engine)
-    : topology_(&topology), engine_(engine) {
+ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engine) {
   const Graph& g = topology.graph();
   switch_index_.assign(topology.vertex_count(), -1);
   for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
@@ -34,6 +21,10 @@ ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engin
   }
   // Ports in the order the builder connected them; a link's port on each of its two ends.
   std::vector<int> port_of(2 * topology.links().size(), -1);
+  const auto end_of = [&](EdgeId e, VertexId v) {  // the slot of e's end at v in port_of
+    const auto id = static_cast<std::size_t>(g[e].id);
+    return 2 * id + (boost::source(topology.links()[id], g) != v ? 1 : 0);
+  };
   ports_.resize(switches_.size());
   for (std::size_t s = 0; s < switches_.size(); ++s) {
     for (const auto e : boost::make_iterator_range(boost::out_edges(switches_[s], g))) {
@@ -41,11 +32,7 @@ ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engin
       if (!is_switch(g[remote].kind) && g[remote].kind != VertexKind::nic) {
         continue;
       }
-      const int id = g[e].id;
-      const bool second =
-          boost::source(topology.links()[static_cast<std::size_t>(id)], g) != switches_[s];
-      port_of[2 * static_cast<std::size_t>(id) + (second ? 1 : 0)] =
-          static_cast<int>(ports_[s].size());
+      port_of[end_of(e, switches_[s])] = static_cast<int>(ports_[s].size());
       ports_[s].push_back(
           Port{.edge = e, .remote = remote, .remote_switch = switch_index_[remote]});
     }
@@ -53,42 +40,39 @@ ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engin
   for (auto& ports : ports_) {
     for (Port& p : ports) {
       if (p.remote_switch >= 0) {
-        const int id = g[p.edge].id;
-        const bool second =
-            boost::source(topology.links()[static_cast<std::size_t>(id)], g) != p.remote;
-        p.remote_port = port_of[2 * static_cast<std::size_t>(id) + (second ? 1 : 0)];
+        p.remote_port = port_of[end_of(p.edge, p.remote)];
       }
     }
   }
   // Destinations leaf by leaf, each leaf's NICs by port. minhop and updn take the leaves with
   // the most NICs first (OpenSM's sort_ports_by_switch_load), ftree in index order.
-  std::vector<int> leaves;
-  for (std::size_t s = 0; s < switches_.size(); ++s) {
-    const auto nics = std::count_if(ports_[s].begin(), ports_[s].end(),
-                                    [](const Port& p) { return p.remote_switch < 0; });
-    if (nics > 0) {
-      leaves.push_back(static_cast<int>(s));
-    }
-  }
   const auto nic_count = [&](int s) {
     return std::count_if(ports_[s].begin(), ports_[s].end(),
                          [](const Port& p) { return p.remote_switch < 0; });
   };
+  std::vector<int> leaves;
+  for (std::size_t s = 0; s < switches_.size(); ++s) {
+    if (nic_count(static_cast<int>(s)) > 0) {
+      leaves.push_back(static_cast<int>(s));
+    }
+  }
   if (engine != RoutingEngine::ftree) {
     std::stable_sort(leaves.begin(), leaves.end(),
                      [&](int a, int b) { return nic_count(a) > nic_count(b); });
   }
   for (const int leaf : leaves) {
-    for (const Port& p : ports_[leaf]) {
-      if (p.remote_switch < 0) {
-        if (!only_switch_link(topology, p.remote)) {
+    const auto& ports = ports_[static_cast<std::size_t>(leaf)];
+    for (std::size_t p = 0; p < ports.size(); ++p) {
+      const VertexId nic = ports[p].remote;
+      if (ports[p].remote_switch < 0) {
+        if (!only_switch_link(topology, nic)) {
           throw std::invalid_argument("routing tables need every NIC on exactly one switch link; " +
-                                      std::string(vertex_kind_name(g[p.remote].kind)) +
-                                      " has more");
+                                      std::string(vertex_kind_name(g[nic].kind)) + " has more");
         }
-        column_[p.remote] = static_cast<int>(destinations_.size());
-        destinations_.push_back(p.remote);
+        column_[nic] = static_cast<int>(destinations_.size());
+        destinations_.push_back(nic);
         leaf_of_.push_back(leaf);
+        leaf_port_.push_back(static_cast<int>(p));
       }
     }
   }
@@ -128,6 +112,17 @@ EdgeId ForwardingTables::next(VertexId sw, VertexId nic) const {
   return ports_[static_cast<std::size_t>(s)][port].edge;
 }
 
+std::vector<ForwardingTables::LeafRun> ForwardingTables::leaf_runs() const {
+  std::vector<LeafRun> runs;
+  for (std::size_t d = 0; d < destinations_.size(); ++d) {
+    if (runs.empty() || runs.back().leaf != leaf_of_[d]) {
+      runs.push_back({.leaf = leaf_of_[d], .begin = d, .end = d});
+    }
+    runs.back().end = d + 1;
+  }
+  return runs;
+}
+
 std::vector<int> ForwardingTables::hops_from(const std::vector<int>& sources) const {
   std::vector<int> hops(switches_.size(), kUnreachable);
   std::deque<int> queue;
@@ -156,37 +151,30 @@ void ForwardingTables::route_least_loaded(const std::function<PortHops(int leaf)
   for (std::size_t s = 0; s < switches_.size(); ++s) {
     carried[s].assign(ports_[s].size(), 0);
   }
-  PortHops via;
-  for (std::size_t d = 0; d < destinations_.size(); ++d) {
-    const int leaf = leaf_of_[d];
-    if (d == 0 || leaf_of_[d - 1] != leaf) {
-      via = port_hops(leaf);
-    }
-    for (std::size_t s = 0; s < switches_.size(); ++s) {
-      const auto& ports = ports_[s];
-      int chosen = -1;
-      if (static_cast<int>(s) == leaf) {
-        for (std::size_t p = 0; p < ports.size(); ++p) {
-          if (ports[p].remote == destinations_[d]) {
-            chosen = static_cast<int>(p);
+  for (const LeafRun& run : leaf_runs()) {
+    const PortHops via = port_hops(run.leaf);
+    for (std::size_t d = run.begin; d < run.end; ++d) {
+      for (std::size_t s = 0; s < switches_.size(); ++s) {
+        int chosen = -1;
+        if (static_cast<int>(s) == run.leaf) {
+          chosen = leaf_port_[d];
+        } else {
+          int fewest = -1;
+          for (const int h : via[s]) {
+            if (h >= 0 && (fewest < 0 || h < fewest)) {
+              fewest = h;
+            }
+          }
+          for (std::size_t p = 0; p < via[s].size() && fewest >= 0; ++p) {
+            if (via[s][p] == fewest && (chosen < 0 || carried[s][p] < carried[s][chosen])) {
+              chosen = static_cast<int>(p);
+            }
           }
         }
-      } else {
-        int fewest = -1;
-        for (const int h : via[s]) {
-          if (h >= 0 && (fewest < 0 || h < fewest)) {
-            fewest = h;
-          }
+        if (chosen >= 0) {
+          ++carried[s][static_cast<std::size_t>(chosen)];
+          entry(static_cast<int>(d), static_cast<int>(s)) = static_cast<std::uint16_t>(chosen);
         }
-        for (std::size_t p = 0; p < ports.size() && fewest >= 0; ++p) {
-          if (via[s][p] == fewest && (chosen < 0 || carried[s][p] < carried[s][chosen])) {
-            chosen = static_cast<int>(p);
-          }
-        }
-      }
-      if (chosen >= 0) {
-        ++carried[s][static_cast<std::size_t>(chosen)];
-        entry(static_cast<int>(d), static_cast<int>(s)) = static_cast<std::uint16_t>(chosen);
       }
     }
   }

@@ -22,7 +22,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -31,7 +30,6 @@
 namespace codesim::topologies {
 
 enum class RoutingEngine { minhop, updn, ftree };
-std::string_view routing_engine_name(RoutingEngine e);
 
 class ForwardingTables {
  public:
@@ -47,7 +45,6 @@ class ForwardingTables {
   EdgeId next(VertexId sw, VertexId nic) const;
   // updn: the roots found (none: minhop's tables, as OpenSM falls back); empty otherwise.
   const std::vector<VertexId>& roots() const { return roots_; }
-  RoutingEngine engine() const { return engine_; }
 
  private:
   static constexpr std::uint16_t kNoRoute = 0xffff;
@@ -59,6 +56,13 @@ class ForwardingTables {
     int remote_port = -1;    // the same link's port index on the remote switch
   };
 
+  // The destinations of one leaf: [begin, end) in destinations_.
+  struct LeafRun {
+    int leaf = 0;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+  };
+  std::vector<LeafRun> leaf_runs() const;
   // Hops over switch links from the nearest of `sources` (switch indices) to every switch (-1:
   // unreachable); links are two-way, so also the hops from every switch to them.
   std::vector<int> hops_from(const std::vector<int>& sources) const;
@@ -75,13 +79,12 @@ class ForwardingTables {
                   static_cast<std::size_t>(sw)];
   }
 
-  const Topology* topology_;
-  RoutingEngine engine_;
   std::vector<VertexId> switches_;
   std::vector<int> switch_index_;             // per vertex, -1 for other vertices
   std::vector<std::vector<Port>> ports_;      // per switch, in the order its links were built
   std::vector<VertexId> destinations_;        // NICs in the engine's order
   std::vector<int> leaf_of_;                  // per destination: its switch's index
+  std::vector<int> leaf_port_;                // per destination: its port on that switch
   std::unordered_map<VertexId, int> column_;  // NIC -> index in destinations_
   std::vector<std::uint16_t> table_;          // destination x switch -> port index
   std::vector<VertexId> roots_;

@@ -132,34 +132,26 @@ void ForwardingTables::route_ftree() {
     return created;
   };
   // fabric_route_to_cns: leaf by leaf, NIC by NIC; then dummies up to the fullest leaf's count.
+  const std::vector<LeafRun> runs = leaf_runs();
   std::size_t most = 0;
-  for (std::size_t d = 0; d < destinations_.size();) {
-    std::size_t e = d;
-    while (e < destinations_.size() && leaf_of_[e] == leaf_of_[d]) {
-      ++e;
-    }
-    most = std::max(most, e - d);
-    d = e;
+  for (const LeafRun& run : runs) {
+    most = std::max(most, run.end - run.begin);
   }
-  for (std::size_t d = 0; d < destinations_.size();) {
-    const int leaf = leaf_of_[d];
-    std::size_t routed = 0;
-    for (; d < destinations_.size() && leaf_of_[d] == leaf; ++d, ++routed) {
+  for (const LeafRun& run : runs) {
+    const auto leaf = static_cast<std::size_t>(run.leaf);
+    for (std::size_t d = run.begin; d < run.end; ++d) {
       std::fill(lft.begin(), lft.end(), kNoRoute);
       std::fill(hops.begin(), hops.end(), -1);
-      for (std::size_t p = 0; p < ports_[static_cast<std::size_t>(leaf)].size(); ++p) {
-        if (ports_[static_cast<std::size_t>(leaf)][p].remote == destinations_[d]) {
-          lft[static_cast<std::size_t>(leaf)] = static_cast<std::uint16_t>(p);
-        }
-      }
-      hops[static_cast<std::size_t>(leaf)] = 1;
-      going_up(leaf, -1, true, 1);
+      lft[leaf] = static_cast<std::uint16_t>(leaf_port_[d]);
+      hops[leaf] = 1;
+      going_up(run.leaf, -1, true, 1);
       std::copy(lft.begin(), lft.end(), table_.begin() + static_cast<std::ptrdiff_t>(d * n));
     }
-    for (; routed < most; ++routed) {  // a missing NIC: balances the counts, writes no table
+    // A missing NIC: balances the counts, writes no table.
+    for (std::size_t missing = run.end - run.begin; missing < most; ++missing) {
       std::fill(hops.begin(), hops.end(), -1);
-      hops[static_cast<std::size_t>(leaf)] = 1;
-      going_up(leaf, -1, true, 1);
+      hops[leaf] = 1;
+      going_up(run.leaf, -1, true, 1);
     }
   }
 }

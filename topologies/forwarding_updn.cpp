@@ -33,17 +33,13 @@ void ForwardingTables::route_updn() {
       }
     }
   }
-  std::vector<int> leaves;
-  for (std::size_t d = 0; d < destinations_.size(); ++d) {
-    ++nics_in[static_cast<std::size_t>(component[static_cast<std::size_t>(leaf_of_[d])])];
-    if (d == 0 || leaf_of_[d - 1] != leaf_of_[d]) {
-      leaves.push_back(leaf_of_[d]);
-    }
-  }
+  const std::vector<LeafRun> runs = leaf_runs();
   std::vector<std::vector<double>> histogram(n);
-  for (const int leaf : leaves) {
-    const std::vector<int> hops = hops_from({leaf});
-    const auto nics = std::count(leaf_of_.begin(), leaf_of_.end(), leaf);
+  for (const LeafRun& run : runs) {
+    const auto nics = run.end - run.begin;
+    nics_in[static_cast<std::size_t>(component[static_cast<std::size_t>(run.leaf)])] +=
+        static_cast<int>(nics);
+    const std::vector<int> hops = hops_from({run.leaf});
     for (std::size_t s = 0; s < n; ++s) {
       if (hops[s] >= 0) {
         auto& h = histogram[s];

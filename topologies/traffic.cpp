@@ -300,13 +300,11 @@ core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& ni
   std::vector<EdgeId> hops;
   VertexId v = nics.in;
   core::Seconds latency = outside;
-  for (std::uint64_t step = 0; v != nics.out; ++step) {
-    if (tables_ && is_switch(g[v].kind)) {  // the switch's table; the tables hold no loop
-      const EdgeId e = tables_->next(v, nics.out);
-      add(out, v, e, flow.bytes);
-      latency += g[e].latency;
-      v = boost::target(e, g);
-      continue;
+  // The next hop from v: the switch's table, else one of the next hops that lead closer, by the
+  // destination's digit or by hash.
+  const auto next_hop = [&](std::uint64_t step) {
+    if (tables_ && is_switch(g[v].kind)) {
+      return tables_->next(v, nics.out);  // the tables hold no loop
     }
     hops.clear();
     for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
@@ -315,16 +313,18 @@ core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& ni
         hops.push_back(e);
       }
     }
-    EdgeId e = hops.front();
-    if (by_destination) {
-      // The ports in order; the destination's digit in their count picks one.
-      std::sort(hops.begin(), hops.end(),
-                [&](EdgeId x, EdgeId y) { return boost::target(x, g) < boost::target(y, g); });
-      e = hops[d % hops.size()];
-      d /= hops.size();
-    } else {
-      e = hops[mix(key + step) % hops.size()];
+    if (!by_destination) {
+      return hops[mix(key + step) % hops.size()];
     }
+    // The ports in order; the destination's digit in their count picks one.
+    std::sort(hops.begin(), hops.end(),
+              [&](EdgeId x, EdgeId y) { return boost::target(x, g) < boost::target(y, g); });
+    const EdgeId e = hops[d % hops.size()];
+    d /= hops.size();
+    return e;
+  };
+  for (std::uint64_t step = 0; v != nics.out; ++step) {
+    const EdgeId e = next_hop(step);
     add(out, v, e, flow.bytes);
     latency += g[e].latency;
     v = boost::target(e, g);
