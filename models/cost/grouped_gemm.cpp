@@ -43,6 +43,7 @@ struct Config {
   double sms_per_unit = 1;
   double units = 1;
   bool ping_pong = false;
+  bool clusters_along_n = false;  // FP8's 2 x 2 clusters: N tiles (ping-pong's M too) in pairs
 };
 
 Config config_of(const std::vector<Problem>& ps, bool weight_gradient, bool fp8,
@@ -57,15 +58,24 @@ Config config_of(const std::vector<Problem>& ps, bool weight_gradient, bool fp8,
   const double n = ps.front().n;
   const double grid = fp8 ? sms * kFp8GridSms / kReferenceSms : static_cast<double>(sms);
   if (!weight_gradient && m <= 128) {
-    return {&d.ping, 64, 128, 1, std::max(1.0, std::floor(grid)), true};
+    return {&d.ping, 64, 128, 1, std::max(1.0, std::floor(grid)), true, fp8};
   }
   const double units = std::max(1.0, std::floor(grid / 2));
   const int large = (m >= 2048) + (n >= 2048) + (k >= 2048);
   if (fp8 && large < 2) {
-    return {weight_gradient ? &d.wide_wgrad : &d.wide, 256, 256, 2, units, false};
+    return {weight_gradient ? &d.wide_wgrad : &d.wide, 256, 256, 2, units, false, true};
   }
   const GroupedTerms* t = weight_gradient ? &d.coop_wgrad : &d.coop;
-  return {t, 256, fp8 ? 128.0 : 256.0, 2, units, false};
+  return {t, 256, fp8 ? 128.0 : 256.0, 2, units, false, fp8};
+}
+
+double in_pairs(double tiles) {
+  return 2 * std::ceil(tiles / 2);
+}
+
+// 64-wide k-tiles the group's K spans, odd.
+bool odd_k_tiles(double k) {
+  return static_cast<long long>(std::ceil(k / 64)) % 2 == 1;
 }
 
 }  // namespace
@@ -95,15 +105,21 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
   double whole = 0, flops = 0, bytes = 0, tiles_total = 0;
   std::size_t start = 0;
   for (const Problem& pr : ps) {
-    const double mt = std::ceil(pr.m / cfg.tm);
-    const auto tiles = static_cast<std::size_t>(mt * std::ceil(pr.n / cfg.tn));
+    double mt = std::ceil(pr.m / cfg.tm);
+    double nt = std::ceil(pr.n / cfg.tn);
+    if (cfg.clusters_along_n) {
+      nt = in_pairs(nt);
+      mt = cfg.ping_pong ? in_pairs(mt) : mt;
+    }
+    const auto tiles = static_cast<std::size_t>(mt * nt);
     flops += 2 * pr.m * pr.n * pr.k;
     bytes += (pr.m + pr.n) * pr.k * element + pr.m * pr.n * 2;
     const double compute = 2 * cfg.tm * cfg.tn * pr.k / (sm_peak * cfg.sms_per_unit * t.efficiency);
     const double load =
         (cfg.tm + cfg.tn / mt) * pr.k * element / (t.operand_rate.value * cfg.sms_per_unit);
     const double main = std::pow(std::pow(compute, t.blend) + std::pow(load, t.blend), 1 / t.blend);
-    const double tile = cfg.ping_pong ? std::max(main, epilogue) : main + epilogue;
+    const double tile = (cfg.ping_pong ? std::max(main, epilogue) : main + epilogue) +
+                        (odd_k_tiles(pr.k) ? t.odd_k_tiles.value : 0.0);
     whole += static_cast<double>(tiles / units) * tile;
     const std::size_t first = start % units;
     const std::size_t end = first + tiles % units;
@@ -135,24 +151,24 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
 
 GroupedGemmParams grouped_gemm_params() {
   // Fitted by tools/calibration/fit_grouped.py (its output: models/calibration/h200/moe/
-  // fit_grouped.out) to the one-factor sweeps h200_grouped_sweep.json and
-  // h200_grouped_shapes.json and the cases of h200_moe_kernels.json not held out: PyTorch 2.11's
-  // torch._grouped_mm (BF16) and torch._scaled_grouped_mm (FP8, row-wise scales) on the lent
-  // H200, CUDA-graph timed. {e, operand rate per SM, write rate per SM, p}.
+  // fit_grouped.out) to the one-factor sweeps h200_grouped_sweep.json, h200_grouped_shapes.json
+  // and (FP8) h200_fp8_wgrad_k.json and the cases of h200_moe_kernels.json not held out: PyTorch
+  // 2.11's torch._grouped_mm (BF16) and torch._scaled_grouped_mm (FP8, row-wise scales) on the
+  // lent H200, CUDA-graph timed. {e, operand rate per SM, write rate per SM, p, odd k-tiles}.
   using namespace core::literals;
   return {.bf16 = {.ping = {0.4303, 51.58_GBps, 157.09_GBps, 5.297},
                    .coop = {0.7997, 53.87_GBps, 33.22_GBps, 7.503},
                    .coop_wgrad = {0.9055, 95.01_GBps, 20.37_GBps, 1.677},
                    .memory_efficiency = 0.6172,
                    .setup = 8.942_us},
-          // FP8's ping-pong is never bound by its loads (the fit's operand rate runs away).
-          .fp8 = {.ping = {0.9875, 2097.15_GBps, 8.98_GBps, 34.491},
-                  .coop = {0.8280, 101.22_GBps, 16.51_GBps, 1.830},
-                  .coop_wgrad = {0.9084, 282.53_GBps, 15.18_GBps, 1.000},
-                  .wide = {0.3637, 11.16_GBps, 18.22_GBps, 1.927},
-                  .wide_wgrad = {0.6213, 45.12_GBps, 6.09_GBps, 2.420},
-                  .memory_efficiency = 0.5004,
-                  .setup = 11.405_us}};
+          // FP8's ping-pong is never bound by its epilogue (the fit's write rate runs away).
+          .fp8 = {.ping = {0.3853, 53.65_GBps, 4163.52_GBps, 8.988},
+                  .coop = {0.9337, 88.07_GBps, 16.69_GBps, 1.577},
+                  .coop_wgrad = {0.6865, 55.31_GBps, 14.76_GBps, 3.925},
+                  .wide = {0.2423, 953.55_GBps, 13.75_GBps, 2.470},
+                  .wide_wgrad = {0.6135, 11.51_GBps, 11.04_GBps, 1.316, 7.858_us},
+                  .memory_efficiency = 0.5478,
+                  .setup = 10.096_us}};
 }
 
 }  // namespace codesim::cost

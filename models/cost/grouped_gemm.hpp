@@ -6,17 +6,22 @@
 //   N x K x rows (K of the product = the group's rows, `group_k`); m_avg = mean m;
 //   ping-pong   64 x 128 tiles, one SM each: m_avg <= 128, forward and data gradient;
 //   cooperative BF16 128 x 256 tiles in clusters of 2 SMs along M (a 256 x 256 tile per unit);
-//               FP8 clusters of 2 on 116 of 132 SMs, 256 x 128 per unit when two of m_avg, n,
-//               k reach 2048, else 256 x 256 ("wide"); weight gradients always cooperative.
+//               FP8 on 116 of 132 SMs, 256 x 128 per pair of SMs when two of m_avg, n, k reach
+//               2048, else 256 x 256 ("wide", k-tile 64); weight gradients always cooperative.
 //
-// Each unit (SM or cluster) takes the tiles in launch order round-robin (a persistent grid):
+// CUTLASS's grouped scheduler rounds each group's tile counts up to the cluster's (BF16 2 x 1,
+// FP8 2 x 2, from the kernel names) and runs the padded tiles: M tiles count in pairs (the
+// 256-row unit tile), FP8's N tiles too, and FP8 ping-pong's M tiles. Each unit (SM or pair of
+// SMs) takes the tiles in launch order round-robin (a persistent grid):
 //
 //   main     = (compute^p + load^p)^(1/p)
 //   compute  = 2 tm tn k / (the unit's share of the dtype peak x e)
 //   load     = (tm + tn / mt) k bytes / (the unit's operand rate)   (mt = the group's M tiles:
 //              its weight panel comes once from HBM, then from L2)
 //   epilogue = tm tn 2 / (the unit's write rate)                    (BF16 output)
-//   tile     = main + epilogue; ping-pong: max(main, epilogue), one epilogue left at the end
+//   tile     = main + epilogue; ping-pong: max(main, epilogue), one epilogue left at the end;
+//              + odd_k_tiles where the group's K spans an odd number of 64-wide k-tiles
+//              (measured on FP8's wide weight gradient only; zero elsewhere)
 //   time     = max(busiest unit's tiles, all bytes / (HBM x e_mem)) + setup + fixed cost
 //
 // e, the rates and p per configuration (the cooperative weight gradients apart), e_mem and setup

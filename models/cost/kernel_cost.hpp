@@ -79,6 +79,9 @@ struct GroupedTerms {
   core::BytesPerSecond operand_rate;  // operand panels loaded, per SM
   core::BytesPerSecond write_rate;    // epilogue writes, per SM
   double blend = 2;  // p: how compute and loads overlap (large: the longer of the two)
+  // Extra per tile of a group whose K spans an odd number of 64-wide k-tiles (FP8's wide
+  // weight gradient runs them slower than the even count above: h200_fp8_wgrad_k.json).
+  core::Seconds odd_k_tiles;
 };
 
 // A dtype's configurations (`wide`: FP8's 256 x 256 cluster tile) and its whole-kernel terms.

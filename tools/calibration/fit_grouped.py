@@ -3,13 +3,15 @@
 the plain-GEMM model codesim priced them with before ("before") predicts them, and the
 configuration-aware model of models/cost/grouped_gemm.cpp ("aware"), fitted here. Pure Python,
 no GPU:
-    python3 tools/calibration/fit_grouped.py        (about 4 minutes)
+    python3 tools/calibration/fit_grouped.py        (about 8 minutes)
 
 Data: models/calibration/h200/moe/h200_moe_kernels.json (188 sampled cases, CUDA-graph timed,
 every third of each class held out), h200_kernel_names.json (the kernel each launched),
 h200_grouped_sweep.json (228 cases one factor at a time, DeepSeek-V3's expert shapes) and
 h200_grouped_shapes.json (432: rows per expert swept on V2-Lite's, Qwen3-30B-A3B's and
-Mixtral's experts), both with the kernel each ran.
+Mixtral's experts) and h200_fp8_wgrad_k.json (170 FP8 weight gradients by their groups' K; its
+34 BF16 cases are a control, not fitted: BF16's time steps with each 64-wide k-tile, which the
+model does not count), all with the kernel each ran.
 
 1. Configuration, read from the kernel names (CUTLASS 3 grouped kernels behind
    torch._grouped_mm and torch._scaled_grouped_mm with row-wise scales). Per group the GEMM is
@@ -18,10 +20,14 @@ Mixtral's experts), both with the kernel each ran.
      ping-pong, tile 64 x 128, one SM each: m_avg <= 128 (forward and data gradient);
      BF16 otherwise: cooperative 128 x 256 tiles in clusters of 2 along M, a 256 x 256 tile per
        2 SMs (66 clusters);
-     FP8 otherwise: cooperative in clusters of 2 along M on 116 SMs (58 clusters, the grid
-       58 x 2), 128 x 128 tiles (256 x 128 per cluster) when `large` = two of m_avg, n, k at
-       least 2048, else 128 x 256 (256 x 256).
-   The rule is checked here against the kernel of every case (printed: misses).
+     FP8 otherwise: cooperative on 116 SMs (the grid 58 x 2), 128 x 128 x 128 tiles (256 x 128
+       per pair of SMs) when `large` = two of m_avg, n, k at least 2048, else the wide
+       128 x 256 x 64 (256 x 256).
+   The rule is checked here against the kernel of every case (printed: misses). The kernel names
+   also give the cluster shape: BF16 2 x 1, FP8 2 x 2. CUTLASS's grouped tile scheduler
+   (PersistentTileSchedulerSm90Group) rounds each group's tile counts up to the cluster's, and
+   the padded tiles run: a group's M tiles are counted in pairs (the 256-row unit tile), FP8's
+   N tiles too (and its ping-pong's M tiles).
 2. The model before (kernel_cost.cpp's plain GEMM tiling, the best of three tiles, BF16 terms
    x 0.94 for compute and x 0.50 for memory, the weight gradient at the mean K).
 3. The configuration-aware model (models/cost/grouped_gemm.cpp runs the same): per dtype and
@@ -33,9 +39,11 @@ Mixtral's experts), both with the kernel each ran.
                  group's mt M tiles share its weight panel: once from HBM, then from L2)
       epilogue = tm tn 2 / (unit's write rate w)                    (BF16 output)
       tile     = main + epilogue; ping-pong overlaps them: max(main, epilogue), and one
-                 epilogue is left at the end
+                 epilogue is left at the end; FP8's wide weight gradient adds `odd` to each
+                 tile of a group whose K spans an odd number of 64-wide k-tiles (measured:
+                 h200_fp8_wgrad_k.json, K of 16-64 rows runs slower than 128)
       time     = max(largest unit's sum of tiles, all bytes / (HBM x e_mem)) + setup + 1.33 us
-   e, bw, w, p per kind and e_mem, setup per dtype, fitted (Nelder-Mead on the mean absolute log
+   e, bw, w, p per kind, e_mem, setup per dtype and FP8's `odd`, fitted (Nelder-Mead on the mean absolute log
    error plus 0.3 x the worst) to the sweeps and the sampled cases not held out; errors on the
    sampled held-out third. The rates are per SM (grouped_gemm.cpp keeps them so).
 """
@@ -108,8 +116,10 @@ KEYS = {"bf16": ("ping", "coop", "coopw"), "fp8": ("ping", "coop", "coopw", "wid
 def aware_us(c, params):
     """The configuration-aware model; params[kind_key] = (e, bw, w, p, e_mem, setup)."""
     _, tm, tn, units, per_unit = config(c)
-    e, bw, w, p, e_mem, setup = params[kind_key(c)]
+    e, bw, w, p, e_mem, setup, odd = params[kind_key(c)]
     ping = kind_key(c) == "ping"
+    fp8 = c["dtype"] == "fp8"
+    odd_rule = kind_key(c) == "widew"
     b = BYTES[c["dtype"]]
     unit_peak = PEAK[c["dtype"]] / 132 * per_unit
     epilogue = tm * tn * 2 / (w * per_unit)
@@ -117,12 +127,18 @@ def aware_us(c, params):
     whole, start, total_bytes = 0.0, 0, 0.0
     for m, n, k in problems(c):
         mt = math.ceil(m / tm)
-        tiles = mt * math.ceil(n / tn)
+        nt = math.ceil(n / tn)
+        if fp8:  # the 2 x 2 cluster: N tiles in pairs; ping-pong's M tiles too
+            nt = 2 * math.ceil(nt / 2)
+            mt = 2 * math.ceil(mt / 2) if ping else mt
+        tiles = mt * nt
         total_bytes += (m * k + k * n) * b + m * n * 2
         compute = 2 * tm * tn * k / (unit_peak * e)
         load = (tm + tn / mt) * k * b / (bw * per_unit)
         main = (compute ** p + load ** p) ** (1 / p)
         t = max(main, epilogue) if ping else main + epilogue
+        if odd_rule and math.ceil(k / 64) % 2:
+            t += odd
         rounds, rest = divmod(tiles, units)
         whole += rounds * t
         first, end = start % units, start % units + rest
@@ -141,9 +157,12 @@ def aware_us(c, params):
 
 
 def decode(x, keys):
+    """x: 4 per kind, then e_mem and setup, then FP8's odd-k-tile cost."""
     sig = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
+    base = 4 * len(keys)
+    odd = math.exp(x[base + 2]) * 1e-6 if len(x) > base + 2 else 0.0
     return {key: (sig(x[4 * i]), math.exp(x[4 * i + 1]) * 1e9, math.exp(x[4 * i + 2]) * 1e9,
-                  1 + math.exp(x[4 * i + 3]), sig(x[-2]), math.exp(x[-1]) * 1e-6)
+                  1 + math.exp(x[4 * i + 3]), sig(x[base]), math.exp(x[base + 1]) * 1e-6, odd)
             for i, key in enumerate(keys)}
 
 
@@ -188,8 +207,10 @@ def main():
                if c["class"].startswith("grouped_gemm")]
     names = {(c["class"], c["name"]): c["kernels"]
              for c in json.load(open(DIR + "h200_kernel_names.json"))["cases"]}
-    sweep = (json.load(open(DIR + "h200_grouped_sweep.json"))["cases"]
-             + json.load(open(DIR + "h200_grouped_shapes.json"))["cases"])
+    sweep = [c for f in ("h200_grouped_sweep.json", "h200_grouped_shapes.json")
+             for c in json.load(open(DIR + f))["cases"]]
+    sweep += [c for c in json.load(open(DIR + "h200_fp8_wgrad_k.json"))["cases"]
+              if c["dtype"] == "fp8"]
     misses = 0
     for c in sampled:
         kernel = next(k for k in names[(c["class"], c["name"])] if "device_kernel" in k["name"])
@@ -205,13 +226,15 @@ def main():
         f = lambda x: loss([aware_us(c, decode(x, keys)) / c["time_us"] - 1  # noqa: E731
                             for c in fit])
         x = [1.0, math.log(30), math.log(15), math.log(2)] * len(keys) + [1.5, math.log(2.0)]
+        x += [math.log(3.0)] if dtype == "fp8" else []
         for _ in range(3):
             x = nelder_mead(f, x, iters=3000)
         params = decode(x, keys)
         first = params[keys[0]]
-        print(f"\n{dtype} (e_mem {first[4]:.4f}, setup {first[5] * 1e6:.3f} us): " + "; ".join(
-            f"{key} e {e:.4f} bw {bw / 1e9:.2f} GB/s w {w / 1e9:.2f} GB/s p {p:.3f}"
-            for key, (e, bw, w, p, _, _) in params.items()))
+        print(f"\n{dtype} (e_mem {first[4]:.4f}, setup {first[5] * 1e6:.3f} us, odd k-tiles "
+              f"{first[6] * 1e6:.3f} us): " + "; ".join(
+                  f"{key} e {e:.4f} bw {bw / 1e9:.2f} GB/s w {w / 1e9:.2f} GB/s p {p:.3f}"
+                  for key, (e, bw, w, p, _, _, _) in params.items()))
         for label, model in (("before", today_us), ("aware", lambda c: aware_us(c, params))):
             for which, group in (("sweeps", [c for c in sweep if c["dtype"] == dtype]),
                                  ("held out", held)):
