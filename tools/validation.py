@@ -36,7 +36,8 @@ def training_cases():
         ("DeepSeek-V3 step, 2048 H800, MPFT (`deepseek-v3-h800-mpft`)", f"{ISCA} Table 4",
          v3["step_time_s"], 19.926, "s"),
         ("DeepSeek-V3 step, replicas at drawn paces (`deepseek-v3-h800-variability`: the H200's "
-         "measured pace spread, assumed fail-slow rates and NIC spread)", f"{ISCA} Table 4",
+         "measured pace spread by each GPU's busy fraction, assumed fail-slow rates and NIC "
+         "spread)", f"{ISCA} Table 4",
          golden("deepseek-v3-h800-variability")["step_time_s"], 19.926, "s"),
         ("DeepSeek-V3 forward-only chunks `1F`, first rank", f"{ISCA} Table 4",
          v3["breakdown_s"]["1F"], 1.13, "s"),

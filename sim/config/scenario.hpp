@@ -279,6 +279,7 @@ struct VariabilitySection {
   int steps{};
   int seed{};
   double gpu_cv{};
+  bool gpu_cv_by_duty{};
   core::Seconds gpu_pace_interval;
   double nic_cv{};
   FailSlowSection gpu_slow;

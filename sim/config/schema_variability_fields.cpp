@@ -51,6 +51,12 @@ void add_variability_fields(std::vector<FieldSpec>& f) {
                                          "H200 under its power cap, a step-like CUDA graph "
                                          "replayed for a minute (docs/model/variability.md)."),
                             0, 1)));
+  f.push_back(field("variability.gpu_cv_by_duty", MEMBER(variability.gpu_cv_by_duty),
+                    with_default("true",
+                                 "variability.gpu_cv is a GPU's spread computing flat out; each "
+                                 "GPU's is scaled by its busy fraction of the step as the H200's "
+                                 "spread fell with idle gaps (x0.54 at 80% busy, x0.11 at 50%; "
+                                 "docs/model/variability.md). false: every GPU at gpu_cv.")));
   f.push_back(field("variability.gpu_pace_interval", MEMBER(variability.gpu_pace_interval),
                     at_least(with_default("20ms",
                                           "How long a GPU's pace holds before an independent "

@@ -1,6 +1,7 @@
 #include "sim/variability/speed_draw.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -32,8 +33,43 @@ double StepDraw::pace_over(std::size_t gpu, double t, double duration) const {
   return sum / (std::min(to, static_cast<double>(blocks)) - from);
 }
 
-SpeedDraws::SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon)
-    : spec_(spec), gpus_(gpus), horizon_(horizon), engine_(static_cast<std::uint64_t>(spec.seed)) {}
+namespace {
+
+// The log-space deviation of a lognormal of coefficient of variation cv: sigma^2 = ln(1 + cv^2).
+double sigma_of(double cv) {
+  return std::sqrt(std::log1p(cv * cv));
+}
+
+}  // namespace
+
+double duty_cv_share(double duty) {
+  // (busy fraction, cv / flat-out cv) as measured: 0.0052 / 0.0454 and 0.0243 / 0.0454.
+  constexpr std::array<std::array<double, 2>, 4> kMeasured{
+      {{0.0, 0.0}, {0.5, 0.0052 / 0.0454}, {0.8, 0.0243 / 0.0454}, {1.0, 1.0}}};
+  const double d = std::clamp(duty, 0.0, 1.0);
+  for (std::size_t i = 1; i < kMeasured.size(); ++i) {
+    const auto& [x0, y0] = kMeasured[i - 1];
+    const auto& [x1, y1] = kMeasured[i];
+    if (d <= x1) {
+      return y0 + (y1 - y0) * (d - x0) / (x1 - x0);
+    }
+  }
+  return 1.0;
+}
+
+SpeedDraws::SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon,
+                       const std::vector<double>& duty)
+    : spec_(spec),
+      gpus_(gpus),
+      horizon_(horizon),
+      pace_sigma_(static_cast<std::size_t>(gpus), sigma_of(spec.gpu_cv)),
+      engine_(static_cast<std::uint64_t>(spec.seed)) {
+  if (spec.cv_by_duty && !duty.empty()) {
+    for (std::size_t g = 0; g < pace_sigma_.size(); ++g) {
+      pace_sigma_[g] = sigma_of(spec.gpu_cv * duty_cv_share(duty.at(g)));
+    }
+  }
+}
 
 double SpeedDraws::uniform() {
   return (static_cast<double>(engine_() >> 11) + 0.5) / 9007199254740992.0;
@@ -51,15 +87,6 @@ double SpeedDraws::normal() {
   spare_ = r * std::sin(angle);
   return r * std::cos(angle);
 }
-
-namespace {
-
-// The log-space deviation of a lognormal of coefficient of variation cv: sigma^2 = ln(1 + cv^2).
-double sigma_of(double cv) {
-  return std::sqrt(std::log1p(cv * cv));
-}
-
-}  // namespace
 
 // Lognormal of mean 1: exp(sigma z - sigma^2 / 2).
 double SpeedDraws::lognormal(double sigma) {
@@ -113,13 +140,12 @@ void SpeedDraws::draw_pace(StepDraw& d) {
   if (spec_.gpu_cv <= 0) {
     return;
   }
-  const double sigma = sigma_of(spec_.gpu_cv);
   const int step_blocks = std::max(1, (2 * d.blocks + 2) / 3);
   for (std::size_t g = 0; g < d.mean_pace.size(); ++g) {
     float* p = d.pace.data() + g * static_cast<std::size_t>(d.blocks);
     double sum = 0;
     for (int b = 0; b < d.blocks; ++b) {
-      p[b] = static_cast<float>(lognormal(sigma));
+      p[b] = static_cast<float>(lognormal(pace_sigma_[g]));
       sum += b < step_blocks ? p[b] : 0.0;
     }
     d.mean_pace[g] = sum / step_blocks;

@@ -50,11 +50,19 @@ struct SlowStratum {
 // (gpus -1) whose steps draw each part slow at its probability.
 std::vector<SlowStratum> slow_strata(const VariabilitySpec& spec, int parts);
 
+// A GPU's pace spread at `duty` (its busy fraction, 0-1) as a share of its spread computing flat
+// out: piecewise linear through the H200's runs with idle gaps (models/calibration/h200/
+// variability/h200_variability_duty.json: cv 0.0454 flat out, 0.0243 at 80% busy, 0.0052 at 50%)
+// and 0 at rest.
+double duty_cv_share(double duty);
+
 class SpeedDraws {
  public:
   // Paces drawn for `horizon` seconds from the step's start (later times take the last block's
-  // pace).
-  SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon);
+  // pace). `duty`: each GPU's busy fraction, which scales its pace spread when spec.cv_by_duty
+  // (empty: every GPU flat out).
+  SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon,
+             const std::vector<double>& duty = {});
   // A step's spread, with each part slow at its probability.
   StepDraw next();
   // A step of `stratum`: its slow GPUs and links, each placed at random.
@@ -72,6 +80,7 @@ class SpeedDraws {
   VariabilitySpec spec_;
   int gpus_;
   double horizon_;
+  std::vector<double> pace_sigma_;  // per GPU: its pace's log-space deviation
   std::mt19937_64 engine_;
   std::optional<double> spare_;  // Box-Muller's second normal
 };

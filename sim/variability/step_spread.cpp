@@ -2,11 +2,32 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "sim/metrics/step_lanes.hpp"
 #include "sim/variability/replica_replay.hpp"
 
 namespace codesim::variability {
+namespace {
+
+// Each GPU's busy fraction of the identical-replica step: its rank's compute over the step.
+std::vector<double> duty_per_gpu(const ReplicaProgram& p, core::Seconds step) {
+  std::vector<double> busy(static_cast<std::size_t>(p.shape.pp), 0.0);
+  for (const ReplicaTask& t : p.tasks) {
+    if (t.compute) {
+      busy.at(static_cast<std::size_t>(t.rank)) += t.own;
+    }
+  }
+  const auto per_rank = static_cast<std::size_t>(p.shape.gpus_per_rank());
+  std::vector<double> out;
+  out.reserve(busy.size() * per_rank);
+  for (double b : busy) {
+    out.insert(out.end(), per_rank, step.value > 0 ? std::min(1.0, b / step.value) : 1.0);
+  }
+  return out;
+}
+
+}  // namespace
 
 metrics::StepSpread spread_steps(const workload::StepProgram& program,
                                  const comm::StepTimeline& timeline,
@@ -28,7 +49,7 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
   }
   // Paces for 1.5 x the identical-replica step: a step under the measured spread takes a few
   // percent longer, one with a slow GPU a third; past the horizon the last block's pace holds.
-  SpeedDraws draws(spec, out.gpus, 1.5 * out.identical.value);
+  SpeedDraws draws(spec, out.gpus, 1.5 * out.identical.value, duty_per_gpu(p, out.identical));
   ReplayScratch scratch;
   metrics::ReplayedStep first;  // the first replayed GPU of each rank: its tasks' spans
   std::vector<std::pair<double, double>> weighted;  // (step, weight)

@@ -24,6 +24,10 @@ struct VariabilitySpec {
   // independent of the others; a task takes its time x the mean pace over its span. Per NIC and
   // step, its transfers x a lognormal of cv nic_cv.
   double gpu_cv = 0;
+  // gpu_cv is a GPU's spread computing flat out; with cv_by_duty each GPU's is gpu_cv x
+  // duty_cv_share(its busy fraction of the step) (speed_draw.hpp): one that waits stays under
+  // its power cap.
+  bool cv_by_duty = false;
   core::Seconds gpu_pace_interval;
   double nic_cv = 0;
   FailSlow gpu_slow;

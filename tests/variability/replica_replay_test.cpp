@@ -279,6 +279,43 @@ TEST(SpeedDraws, PaceBlocksCoverTheHorizon) {
   EXPECT_NEAR(std::sqrt(sq / 50'000 - mean * mean), 0.045, 0.001);
 }
 
+TEST(SpeedDraws, ASpreadByDutyAsTheH200IdledMeasured) {
+  // The share of the flat-out cv, piecewise linear through the runs with idle gaps: 0 at rest,
+  // 0.0052 / 0.0454 = 0.1145 at 50% busy, 0.0243 / 0.0454 = 0.5352 at 80%, 1 flat out; 90%
+  // halfway between the last two.
+  EXPECT_DOUBLE_EQ(duty_cv_share(0), 0);
+  EXPECT_NEAR(duty_cv_share(0.25), 0.0573, 1e-4);
+  EXPECT_NEAR(duty_cv_share(0.5), 0.1145, 1e-4);
+  EXPECT_NEAR(duty_cv_share(0.8), 0.5352, 1e-4);
+  EXPECT_NEAR(duty_cv_share(0.9), 0.7676, 1e-4);
+  EXPECT_DOUBLE_EQ(duty_cv_share(1), 1);
+  EXPECT_DOUBLE_EQ(duty_cv_share(1.2), 1);
+  // 100 GPUs busy 80% and 100 at rest, 500 blocks each: the first draw at cv 0.1 x 0.5352 =
+  // 0.0535 (sample cv within 0.001 over 50,000 blocks), the others never move from 1; without
+  // cv_by_duty all draw 0.1.
+  const VariabilitySpec spec{
+      .gpu_cv = 0.1, .cv_by_duty = true, .gpu_pace_interval = core::Seconds(0.02)};
+  std::vector<double> duty(200, 0.8);
+  std::fill(duty.begin() + 100, duty.end(), 0.0);
+  const StepDraw d = SpeedDraws(spec, 200, 10, duty).next();
+  const auto cv_of = [](std::vector<float>::const_iterator from, std::size_t n) {
+    double sum = 0;
+    double sq = 0;
+    for (std::size_t i = 0; i < n; ++i, ++from) {
+      sum += *from;
+      sq += static_cast<double>(*from) * *from;
+    }
+    const double mean = sum / static_cast<double>(n);
+    return std::sqrt(sq / static_cast<double>(n) - mean * mean) / mean;
+  };
+  EXPECT_NEAR(cv_of(d.pace.begin(), 50'000), 0.0535, 0.001);
+  EXPECT_EQ(cv_of(d.pace.begin() + 50'000, 50'000), 0.0);
+  VariabilitySpec flat = spec;
+  flat.cv_by_duty = false;
+  const StepDraw f = SpeedDraws(flat, 200, 10, duty).next();
+  EXPECT_NEAR(cv_of(f.pace.begin() + 50'000, 50'000), 0.1, 0.002);
+}
+
 TEST(SpeedDraws, ASeedGivesTheSameDraws) {
   const VariabilitySpec spec{.seed = 7, .gpu_cv = 0.02};
   SpeedDraws a(spec, 100, 10);
