@@ -17,15 +17,9 @@ back-to-back launches, CUDA events, median of 10) and the CUTLASS kernel it ran 
 torch.profiler capture).
 """
 import argparse
-import json
-import os
-import statistics
-
-import torch
 
 from h200_common import device_facts
-from h200_grouped_sweep import kernel_of
-from h200_moe_kernels import grouped_case, time_fn
+from h200_grouped_sweep import measure, write
 
 # (name, k_fwd, n_fwd): the weight gradient dW[n, k] = dC^T[n, rows] A[rows, k].
 WIDE = (("qwen3-30b-a3b_gate_up", 2048, 1536), ("qwen3-30b-a3b_down", 768, 2048),
@@ -65,27 +59,10 @@ def main():
     args = parser.parse_args()
     result = {**device_facts(), "method": __doc__, "cases": [], "skipped": []}
     for dtype, (model, k, n), label, counts in cases():
-        name = f"{model}_{dtype}_wgrad_{label}"
-        try:
-            flops, hbm, fn, inputs, impl = grouped_case(dtype, "wgrad", counts, k, n)
-            median, times, graphed, launches = time_fn(fn, inputs)
-            result["cases"].append({
-                "name": name, "dtype": dtype, "pass": "wgrad", "model": model, "pattern": label,
-                "k_fwd": k, "n_fwd": n, "experts": len(counts), "tokens_per_expert": counts,
-                "flops": flops, "hbm_bytes": hbm, "time_us": median, "times_us": times,
-                "graphed": graphed, "launches_per_replay": launches, "impl": impl,
-                "kernel": kernel_of(fn, inputs)})
-            print(f"{name:56s} {median:9.1f} us", flush=True)
-            del inputs, fn
-            torch.cuda.empty_cache()
-        except Exception as e:  # noqa: BLE001 - a case the installed PyTorch refuses is a result
-            result["skipped"].append({"name": name, "error": repr(e)[:300]})
-            print(f"skipped {name}: {e!r}"[:200], flush=True)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "h200_fp8_wgrad_k.json"), "w") as f:
-        json.dump(result, f, indent=1)
-    print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped; median of medians "
-          f"{statistics.median(c['time_us'] for c in result['cases']):.1f} us")
+        measure(result, f"{model}_{dtype}_wgrad_{label}",
+                {"model": model, "pattern": label, "experts": len(counts)},
+                dtype, "wgrad", counts, k, n)
+    write(result, args.out, "h200_fp8_wgrad_k.json")
 
 
 if __name__ == "__main__":

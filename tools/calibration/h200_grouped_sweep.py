@@ -80,25 +80,36 @@ def main():
         name = f"{sweep}_{dtype}_{pass_}_{proj}_e{experts}_r{rows}"
         if args.set == "shapes":
             name = f"{sweep}_{dtype}_{pass_}_{proj}_r{rows}"
-        try:
-            counts = zipf_counts(experts, rows, 0, 16 if dtype == "fp8" else 1)
-            flops, hbm, fn, inputs, impl = grouped_case(dtype, pass_, counts, k, n)
-            median, times, graphed, launches = time_fn(fn, inputs)
-            case = {"name": name, "sweep": sweep, "dtype": dtype, "pass": pass_,
-                    "projection": proj, "k_fwd": k, "n_fwd": n, "experts": experts,
-                    "tokens_per_expert": counts, "flops": flops, "time_us": median,
-                    "times_us": times, "graphed": graphed, "launches_per_replay": launches,
-                    "impl": impl, "kernel": kernel_of(fn, inputs)}
-            result["cases"].append(case)
-            print(f"{name:44s} {median:10.1f} us {flops / median / 1e6:7.0f} TFLOPS", flush=True)
-            del inputs, fn
-            torch.cuda.empty_cache()
-        except Exception as e:  # noqa: BLE001 - a case the installed PyTorch refuses is a result
-            result["skipped"].append({"name": name, "error": repr(e)[:300]})
-            print(f"skipped {name}: {e!r}"[:200], flush=True)
-    os.makedirs(args.out, exist_ok=True)
-    out = "h200_grouped_sweep.json" if args.set == "deepseek-v3" else "h200_grouped_shapes.json"
-    with open(os.path.join(args.out, out), "w") as f:
+        counts = zipf_counts(experts, rows, 0, 16 if dtype == "fp8" else 1)
+        measure(result, name, {"sweep": sweep, "projection": proj, "experts": experts},
+                dtype, pass_, counts, k, n)
+    write(result, args.out,
+          "h200_grouped_sweep.json" if args.set == "deepseek-v3" else "h200_grouped_shapes.json")
+
+
+def measure(result, name, fields, dtype, pass_, counts, k, n):
+    """Times one grouped GEMM (h200_moe_kernels.py's method) into result["cases"] with `fields`
+    and the kernel it ran, or lists it under result["skipped"] if the installed PyTorch refuses
+    it."""
+    try:
+        flops, hbm, fn, inputs, impl = grouped_case(dtype, pass_, counts, k, n)
+        median, times, graphed, launches = time_fn(fn, inputs)
+        result["cases"].append({
+            "name": name, **fields, "dtype": dtype, "pass": pass_, "k_fwd": k, "n_fwd": n,
+            "tokens_per_expert": counts, "flops": flops, "hbm_bytes": hbm, "time_us": median,
+            "times_us": times, "graphed": graphed, "launches_per_replay": launches,
+            "impl": impl, "kernel": kernel_of(fn, inputs)})
+        print(f"{name:56s} {median:10.1f} us {flops / median / 1e6:7.0f} TFLOPS", flush=True)
+        del inputs, fn
+        torch.cuda.empty_cache()
+    except Exception as e:  # noqa: BLE001 - a case the installed PyTorch refuses is a result
+        result["skipped"].append({"name": name, "error": repr(e)[:300]})
+        print(f"skipped {name}: {e!r}"[:200], flush=True)
+
+
+def write(result, out_dir, file_name):
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, file_name), "w") as f:
         json.dump(result, f, indent=1)
     print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped; median of medians "
           f"{statistics.median(c['time_us'] for c in result['cases']):.1f} us")
