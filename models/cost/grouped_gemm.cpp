@@ -74,7 +74,7 @@ double in_pairs(double tiles) {
 }
 
 // 64-wide k-tiles the group's K spans, odd.
-bool odd_k_tiles(double k) {
+bool spans_odd_k_tiles(double k) {
   return static_cast<long long>(std::ceil(k / 64)) % 2 == 1;
 }
 
@@ -119,7 +119,7 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
         (cfg.tm + cfg.tn / mt) * pr.k * element / (t.operand_rate.value * cfg.sms_per_unit);
     const double main = std::pow(std::pow(compute, t.blend) + std::pow(load, t.blend), 1 / t.blend);
     const double tile = (cfg.ping_pong ? std::max(main, epilogue) : main + epilogue) +
-                        (odd_k_tiles(pr.k) ? t.odd_k_tiles.value : 0.0);
+                        (spans_odd_k_tiles(pr.k) ? t.odd_k_tiles.value : 0.0);
     whole += static_cast<double>(tiles / units) * tile;
     const std::size_t first = start % units;
     const std::size_t end = first + tiles % units;
