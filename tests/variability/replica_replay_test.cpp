@@ -167,6 +167,23 @@ TEST(ReplicaReplay, EveryUnitWhileTheirReplayFitsTheMemory) {
   EXPECT_EQ(spread_steps(s.program, s.timeline, s.shape, 8, spec).units_replayed, 1);
 }
 
+TEST(ReplicaReplay, EachGpuDrawsItsSpreadAtItsRanksBusyFraction) {
+  // The rank computes 2 s of the 2.7 s step: its GPUs draw at cv 0.2 x duty_cv_share(2 / 2.7)
+  // (0.1145 + (0.7407 - 0.5) / 0.3 x (0.5352 - 0.1145) = 0.4521), the same draws as cv 0.2 x
+  // 0.4521 flat out, and a smaller mean step than cv 0.2 flat out.
+  const Small s;
+  VariabilitySpec by_duty{.steps = 50, .gpu_cv = 0.2, .cv_by_duty = true};
+  VariabilitySpec same = by_duty;
+  same.cv_by_duty = false;
+  same.gpu_cv = 0.2 * duty_cv_share(2.0 / 2.7);
+  EXPECT_NEAR(duty_cv_share(2.0 / 2.7), 0.4521, 1e-4);
+  VariabilitySpec flat = by_duty;
+  flat.cv_by_duty = false;
+  const double mean = spread_steps(s.program, s.timeline, s.shape, 8, by_duty).mean.value;
+  EXPECT_DOUBLE_EQ(mean, spread_steps(s.program, s.timeline, s.shape, 8, same).mean.value);
+  EXPECT_LT(mean, spread_steps(s.program, s.timeline, s.shape, 8, flat).mean.value);
+}
+
 TEST(SpeedDraws, LognormalOfMeanOneAndTheGivenSpread) {
   // 200,000 draws (one pace per GPU: no interval): the sample mean's standard error is cv /
   // sqrt(n) = 0.00022, the sample cv's about cv / sqrt(2n) = 0.00016 (the lognormal's excess
