@@ -7,6 +7,8 @@ the same kernels run in that state. Raw data only, nothing fitted here.
 
 Run on the lent H200 (tool `device`):
     PYTHONUNBUFFERED=1 python3 tools/calibration/h200_sustained.py --out "$OUT"
+    ... --only step_like   (h200_variability.py's step-like graph alone: h200_sustained_step_like.json)
+    ... --self-load        (each case heated by itself, not by GEMMs: its own flat-out state)
 Writes OUT/h200_sustained.json: the GPU, driver, torch, CUDA, date, the method, and per case its
 shape and per round its cold and sustained medians (h200_common.graph_times: a CUDA graph of
 back-to-back launches, CUDA events, median of 10 replays) with nvidia-smi samples.
@@ -14,7 +16,8 @@ back-to-back launches, CUDA events, median of 10 replays) with nvidia-smi sample
 Method: each case is captured once as a CUDA graph of back-to-back launches (a replay of about
 2 ms cold). Each round (3), per case: the GPU idles 3 s and 10 replays are timed with CUDA events
 (cold); then a load graph (16 BF16 GEMMs of 8192^3) is queued back to back for `--heat-s` seconds
-(20 at the first case of a round, 2 before the others, which keeps the power cap reached) and the
+(20 at the first case of a round, 2 before the others, which keeps the power cap reached; with
+`--self-load` the case's own graph for `--heat-s` before every case: its own flat-out state) and the
 case's 10 timed replays are queued right behind it, with no host synchronization between, so
 that the GPU never leaves its power-capped state (sustained). nvidia-smi is sampled while the
 load runs. A first sitting that synchronized and captured between the load and the timing
@@ -30,7 +33,7 @@ import torch
 import torch.nn.functional as F
 
 from h200_common import device_facts
-from h200_variability import gpu_sample
+from h200_variability import gpu_sample, step_like
 
 DEV = "cuda"
 BF16 = torch.bfloat16
@@ -62,6 +65,9 @@ def cases():
     yield "copy_512MiB", "memory", lambda s, d: d.copy_(s), (src, dst), 4
     h, nw = rnd(16384, 7168), torch.ones(7168, device=DEV, dtype=BF16)
     yield "rmsnorm_16384x7168", "memory", lambda p, q: F.rms_norm(p, (7168,), q), (h, nw), 8
+    # h200_variability.py's step-like graph (GEMMs of DeepSeek-V3 layer shapes, a softmax, a
+    # copy, a norm): a step's mix rather than one kernel.
+    yield "step_like", "mix", step_like(), (), 2
 
 
 def capture(fn, args, launches):
@@ -105,6 +111,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--heat-s", type=float, default=20.0)
+    parser.add_argument("--only", help="one case by name; writes h200_sustained_NAME.json")
+    parser.add_argument("--self-load", action="store_true",
+                        help="heat with the case's own graph (its own flat-out state) instead of "
+                             "the GEMMs; the file name gets _self")
     args = parser.parse_args()
     result = {**device_facts(), "method": __doc__, "cases": []}
     a, b = rnd(8192, 8192), rnd(8192, 8192)
@@ -112,14 +122,19 @@ def main():
     load_us = statistics.median(timed(load, 1)[0])
     result["load_replay_us_cold"] = load_us
     all_cases = [(name, cls, capture(fn, inputs, launches), launches)
-                 for name, cls, fn, inputs, launches in cases()]
+                 for name, cls, fn, inputs, launches in cases()
+                 if args.only in (None, name) and (args.only or name != "step_like")]
     rows = {name: {"name": name, "class": cls, "rounds": []} for name, cls, *_ in all_cases}
     for r in range(ROUNDS):
         for i, (name, _, g, launches) in enumerate(all_cases):
             time.sleep(3.0)
             cold, cold_sample = timed(g, launches)
-            seconds = args.heat_s if i == 0 else 2.0
-            hot, hot_sample = timed(g, launches, load, int(seconds * 1e6 / load_us))
+            seconds = args.heat_s if i == 0 or args.self_load else 2.0
+            if args.self_load:
+                own_us = statistics.median(cold) * launches
+                hot, hot_sample = timed(g, launches, g, int(seconds * 1e6 / own_us))
+            else:
+                hot, hot_sample = timed(g, launches, load, int(seconds * 1e6 / load_us))
             row = {"round": r, "cold_us": statistics.median(cold), "cold_times_us": cold,
                    "cold_gpu": cold_sample, "sustained_us": statistics.median(hot),
                    "sustained_times_us": hot, "sustained_gpu": hot_sample}
@@ -134,7 +149,9 @@ def main():
         result["cases"].append(row)
         print(f"{row['name']:32s} sustained / cold x{row['sustained_over_cold']:.3f}")
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "h200_sustained.json"), "w") as f:
+    name = "h200_sustained" + (f"_{args.only}" if args.only else "") + \
+        ("_self" if args.self_load else "") + ".json"
+    with open(os.path.join(args.out, name), "w") as f:
         json.dump(result, f, indent=1)
 
 
