@@ -43,7 +43,6 @@ struct Config {
   double sms_per_unit = 1;
   double units = 1;
   bool ping_pong = false;
-  bool clusters_along_n = false;  // FP8's 2 x 2 clusters: N tiles (ping-pong's M too) in pairs
 };
 
 Config config_of(const std::vector<Problem>& ps, bool weight_gradient, bool fp8,
@@ -58,15 +57,15 @@ Config config_of(const std::vector<Problem>& ps, bool weight_gradient, bool fp8,
   const double n = ps.front().n;
   const double grid = fp8 ? sms * kFp8GridSms / kReferenceSms : static_cast<double>(sms);
   if (!weight_gradient && m <= 128) {
-    return {&d.ping, 64, 128, 1, std::max(1.0, std::floor(grid)), true, fp8};
+    return {&d.ping, 64, 128, 1, std::max(1.0, std::floor(grid)), true};
   }
   const double units = std::max(1.0, std::floor(grid / 2));
   const int large = (m >= 2048) + (n >= 2048) + (k >= 2048);
   if (fp8 && large < 2) {
-    return {weight_gradient ? &d.wide_wgrad : &d.wide, 256, 256, 2, units, false, true};
+    return {weight_gradient ? &d.wide_wgrad : &d.wide, 256, 256, 2, units, false};
   }
   const GroupedTerms* t = weight_gradient ? &d.coop_wgrad : &d.coop;
-  return {t, 256, fp8 ? 128.0 : 256.0, 2, units, false, fp8};
+  return {t, 256, fp8 ? 128.0 : 256.0, 2, units, false};
 }
 
 double in_pairs(double tiles) {
@@ -107,7 +106,7 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
   for (const Problem& pr : ps) {
     double mt = std::ceil(pr.m / cfg.tm);
     double nt = std::ceil(pr.n / cfg.tn);
-    if (cfg.clusters_along_n) {
+    if (fp8) {  // FP8's 2 x 2 clusters: N tiles (ping-pong's M too) in pairs
       nt = in_pairs(nt);
       mt = cfg.ping_pong ? in_pairs(mt) : mt;
     }

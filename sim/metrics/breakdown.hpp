@@ -19,6 +19,15 @@ struct Breakdown {
   core::Seconds total() const {
     return forward + backward + weight + forward_backward + bubble + optimizer;
   }
+  // Adds b x w, part by part (a weighted mean over drawn steps).
+  void add(const Breakdown& b, double w) {
+    forward += b.forward * w;
+    backward += b.backward * w;
+    weight += b.weight * w;
+    forward_backward += b.forward_backward * w;
+    bubble += b.bubble * w;
+    optimizer += b.optimizer * w;
+  }
 };
 
 }  // namespace codesim::metrics

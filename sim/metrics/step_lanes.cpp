@@ -115,8 +115,7 @@ metrics::Breakdown breakdown(const metrics::RankLanes& first, core::Seconds step
         break;
     }
   }
-  out.bubble =
-      step - (out.forward + out.backward + out.weight + out.forward_backward + out.optimizer);
+  out.bubble = step - out.total();  // bubble is still zero in the sum
   return out;
 }
 

@@ -63,11 +63,7 @@ metrics::StepSpread spread_steps(const workload::StepProgram& program,
       const metrics::Breakdown b = metrics::breakdown(
           metrics::pipeline_lanes(metrics::rank_activity(program, first)).front(),
           core::Seconds(t));
-      for (const auto part : {&metrics::Breakdown::forward, &metrics::Breakdown::backward,
-                              &metrics::Breakdown::weight, &metrics::Breakdown::forward_backward,
-                              &metrics::Breakdown::bubble, &metrics::Breakdown::optimizer}) {
-        out.breakdown.*part += b.*part * weight;
-      }
+      out.breakdown.add(b, weight);
       out.step_times_s.push_back(t);
       out.step_weights.push_back(weight);
       weighted.emplace_back(t, weight);
