@@ -11,6 +11,7 @@
 #include "sim/comm/replayed_step.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"
+#include "sim/core/quantity_parse.hpp"
 #include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
 #include "sim/engine/step_replay.hpp"
