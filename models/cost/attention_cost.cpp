@@ -18,7 +18,8 @@ AttentionParams attention_params() {
 }
 
 core::Flops attention_flops(const AttentionShape& s) {
-  const double pairs = s.batch * s.heads * s.seq * s.seq * (s.causal ? 0.5 : 1.0);
+  const double keys = s.keys > 0 ? s.keys : s.seq * (s.causal ? 0.5 : 1.0);
+  const double pairs = s.batch * s.heads * s.seq * keys;
   const double forward = 2.0 * pairs * (s.d_qk + s.d_v);
   switch (s.pass) {
     case AttentionPass::forward:
@@ -49,7 +50,8 @@ KernelCost predict_attention(const AttentionShape& s, const hardware::GpuSpec& g
   c.sms = std::clamp(sms, 1, gpu.sms);
   const double share = static_cast<double>(c.sms) / gpu.sms;
   const AttentionTerms& t = s.pass == AttentionPass::forward ? p.forward : p.forward_backward;
-  c.efficiency = t.a * s.d_qk / (s.d_qk + t.d0) * s.seq / (s.seq + t.s0);
+  const double reach = s.reach > 0 ? std::min(s.seq, s.reach) : s.seq;
+  c.efficiency = t.a * s.d_qk / (s.d_qk + t.d0) * reach / (reach + t.s0);
   c.flops = attention_flops(s);
   // Q, K, V read and O written once (BF16); with backward also dO read, dQ, dK, dV written.
   const double tokens = s.batch * s.heads * s.seq;

@@ -8,7 +8,9 @@
 //   s0)
 //
 // d0: a small head dimension does less matrix work per score (softmax, loads); s0: a short
-// sequence pays each tile's prologue. a, d0, s0 per pass are fitted to H200 measurements
+// sequence pays each tile's prologue. A sliding or chunked window limits the pairs to the keys
+// each query attends to, and S in e to the window (each query tile then runs over about a
+// window of keys): an assumption, no windowed kernel measured. a, d0, s0 per pass are fitted to H200 measurements
 // (attention_params()); the larger of that and the HBM time of Q, K, V and O (and their
 // gradients) bounds it.
 #pragma once
@@ -28,6 +30,10 @@ struct AttentionShape {
   int d_v = 128;
   bool causal = true;
   AttentionPass pass = AttentionPass::forward;
+  // Keys a query attends to on average (0: the causal triangle's seq / 2, or seq) and the
+  // farthest back it reaches (a window; 0: the sequence).
+  double keys = 0;
+  double reach = 0;
 };
 
 struct AttentionTerms {

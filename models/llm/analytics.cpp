@@ -1,6 +1,9 @@
 // Sums the op tables of model_blocks into whole-model figures.
 #include "models/llm/analytics.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace codesim::llm {
 namespace {
 
@@ -28,21 +31,70 @@ BlockSums sum(const LayerBlock& b) {
 
 }  // namespace
 
-core::Bytes kv_cache_bytes_per_token(const LlmSpec& m) {
-  double per_layer = 0;
+core::Bytes kv_cache_bytes_per_token_layer(const LlmSpec& m) {
+  double elements = 0;
   if (const auto* mla = std::get_if<MlaSpec>(&m.attention)) {
-    per_layer = mla->kv_lora_rank + mla->qk_rope_head_dim;
+    elements = mla->kv_lora_rank + mla->qk_rope_head_dim;
   } else {
     const auto& gqa = std::get<GqaSpec>(m.attention);
-    per_layer = 2.0 * gqa.kv_heads * gqa.head_dim;
+    elements = 2.0 * gqa.kv_heads * gqa.head_dim;
   }
-  return core::Bytes(per_layer * m.layers * kBf16Bytes);
+  return core::Bytes(elements * kBf16Bytes);
+}
+
+core::Bytes kv_cache_bytes_per_token(const LlmSpec& m) {
+  return kv_cache_bytes_per_token_layer(m) * static_cast<double>(m.layers);
+}
+
+core::Bytes kv_cache_bytes(const LlmSpec& m, double context) {
+  double tokens = 0;
+  for (int l = 0; l < m.layers; ++l) {
+    tokens += cached_tokens(m.layer(l), context);
+  }
+  return kv_cache_bytes_per_token_layer(m) * tokens;
+}
+
+std::vector<KvCacheOfKind> kv_cache_by_kind(const LlmSpec& m) {
+  std::vector<KvCacheOfKind> kinds;
+  for (int l = 0; l < m.layers; ++l) {
+    LayerKind attention = m.layer(l);
+    attention.moe = false;
+    auto it = std::find_if(kinds.begin(), kinds.end(),
+                           [&](const KvCacheOfKind& k) { return k.attention == attention; });
+    if (it == kinds.end()) {
+      kinds.push_back({attention, 0, kv_cache_bytes_per_token_layer(m)});
+      it = std::prev(kinds.end());
+    }
+    ++it->layers;
+  }
+  return kinds;
+}
+
+std::string layer_pattern(const LlmSpec& m) {
+  std::vector<std::pair<LayerKind, int>> kinds;
+  for (int l = 0; l < m.layers; ++l) {
+    const LayerKind k = m.layer(l);
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& e) { return e.first == k; });
+    if (it == kinds.end()) {
+      kinds.emplace_back(k, 0);
+      it = std::prev(kinds.end());
+    }
+    ++it->second;
+  }
+  std::string out;
+  for (const auto& [k, n] : kinds) {
+    out += (out.empty() ? "" : "; ") + std::to_string(n) + (k.moe ? " MoE, " : " dense, ") +
+           attention_name(k);
+  }
+  return out;
 }
 
 ModelAnalytics analyze(const LlmSpec& m, int seq_len) {
   ModelAnalytics a;
   a.seq_len = seq_len;
   a.kv_cache_per_token = kv_cache_bytes_per_token(m);
+  a.kv_cache_by_kind = kv_cache_by_kind(m);
+  a.params_vision = m.vision_params;
   const OpShape causal{.seq_len = seq_len, .micro_batch = 1, .causal = true};
   const OpShape full{.seq_len = seq_len, .micro_batch = 1, .causal = false};
   a.blocks = model_blocks(m, causal);

@@ -15,6 +15,13 @@
 
 namespace codesim::llm {
 
+// The KV cache of the layers of one attention kind (span and window).
+struct KvCacheOfKind {
+  LayerKind attention;          // its span, window and RoPE (moe not set)
+  int layers = 0;               // layers of this kind
+  core::Bytes per_token_layer;  // one token in one layer, BF16
+};
+
 struct ModelAnalytics {
   int seq_len = 0;
   double params_total = 0;   // main model: embedding, layers, final norm, head (no MTP)
@@ -22,7 +29,9 @@ struct ModelAnalytics {
   double params_embedding = 0;
   double params_head = 0;
   double params_mtp = 0;                           // unique parameters of the MTP modules
-  core::Bytes kv_cache_per_token;                  // BF16, all layers
+  double params_vision = 0;                        // a vision tower's, not simulated
+  core::Bytes kv_cache_per_token;                  // BF16, all layers (a token in every window)
+  std::vector<KvCacheOfKind> kv_cache_by_kind;     // in order of first appearance
   core::Flops forward_flops_per_token;             // causal, main model
   core::Flops training_flops_per_token;            // causal, main model
   core::Flops training_flops_per_token_noncausal;  // main model
@@ -30,10 +39,23 @@ struct ModelAnalytics {
   std::vector<LayerBlock> blocks;                  // causal, one sequence
 };
 
-// KV cache of one token over all layers in BF16: MLA caches the latent and the RoPE key,
-// (kv_lora_rank + qk_rope_head_dim) x layers x 2 B; GQA caches K and V,
-// 2 x kv_heads x head_dim x layers x 2 B.
+// KV cache of one token in one layer in BF16: MLA caches the latent and the RoPE key,
+// (kv_lora_rank + qk_rope_head_dim) x 2 B; GQA caches K and V, 2 x kv_heads x head_dim x 2 B.
+core::Bytes kv_cache_bytes_per_token_layer(const LlmSpec& m);
+
+// KV cache of one token over all layers (per_token_layer x layers): what a token costs while it
+// is within every layer's window.
 core::Bytes kv_cache_bytes_per_token(const LlmSpec& m);
+
+// KV cache of one sequence of `context` tokens: each layer keeps its cached_tokens of it.
+core::Bytes kv_cache_bytes(const LlmSpec& m, double context);
+
+// The model's layers grouped by attention kind, with their KV cache per token.
+std::vector<KvCacheOfKind> kv_cache_by_kind(const LlmSpec& m);
+
+// The layers by kind in order of first appearance: "3 dense, full; 58 MoE, full" (DeepSeek-V3),
+// "12 MoE, sliding 128; 12 MoE, full" (gpt-oss-20b).
+std::string layer_pattern(const LlmSpec& m);
 
 ModelAnalytics analyze(const LlmSpec& m, int seq_len);
 

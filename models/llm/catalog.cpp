@@ -4,12 +4,14 @@
 // model.mtp_depth: 1 as DeepSeek-V3 trained. Dense shapes: docs/model/deepseek-v3.md §1.
 #include "models/llm/catalog.hpp"
 
+#include "models/llm/config_json.hpp"
+#include "models/llm/preset_configs.hpp"
 #include "sim/core/named.hpp"
 
 namespace codesim::llm {
 namespace {
 
-std::vector<LlmSpec> presets() {
+std::vector<LlmSpec> written_presets() {
   return {
       LlmSpec{.name = "deepseek-v3",
               .hidden = 7168,
@@ -138,6 +140,20 @@ std::vector<LlmSpec> presets() {
   };
 }
 
+// The written presets, then those read from their config files (parsed once).
+const std::vector<LlmSpec>& presets() {
+  static const std::vector<LlmSpec> all = [] {
+    std::vector<LlmSpec> out = written_presets();
+    for (const PresetConfig& c : preset_configs()) {
+      LlmSpec m = parse_model_config(c.text, "models/llm/configs/" + std::string(c.name) + ".json");
+      m.name = std::string(c.name);
+      out.push_back(std::move(m));
+    }
+    return out;
+  }();
+  return all;
+}
+
 }  // namespace
 
 std::optional<LlmSpec> find_preset(std::string_view name) {
@@ -167,7 +183,59 @@ std::optional<PublishedFigures> published_figures(std::string_view preset) {
   if (preset == "llama3.1-405b") {
     return PublishedFigures{isca, 516096, 2448e9, std::nullopt, std::nullopt};
   }
+  // Parameter counts as each publisher gives them (docs/model/model-configs.md lists them with
+  // the conventions).
+  const auto params = [](std::string source, double total, double active, bool embedding = true) {
+    return PublishedFigures{std::move(source), std::nullopt, std::nullopt, total, active, embedding};
+  };
+  if (preset == "qwen3-30b-a3b") {
+    return params("Qwen3 model card (Qwen/Qwen3-30B-A3B): 30.5B total, 3.3B activated", 30.5e9,
+                  3.3e9);
+  }
+  if (preset == "qwen3-235b-a22b") {
+    return params("Qwen3 model card (Qwen/Qwen3-235B-A22B): 235B total, 22B activated", 235e9,
+                  22e9);
+  }
+  if (preset == "qwen1.5-moe-a2.7b") {
+    return params("Qwen1.5-MoE-A2.7B model card: 14.3B total, 2.7B activated", 14.3e9, 2.7e9);
+  }
+  if (preset == "gpt-oss-20b") {
+    return params("gpt-oss model card (arXiv 2508.10925) Table 1: 20.91B total, 3.61B active "
+                  "(unembedding counted, embedding not)",
+                  20.91e9, 3.61e9, false);
+  }
+  if (preset == "gpt-oss-120b") {
+    return params("gpt-oss model card (arXiv 2508.10925) Table 1: 116.83B total, 5.13B active "
+                  "(unembedding counted, embedding not)",
+                  116.83e9, 5.13e9, false);
+  }
+  if (preset == "llama4-scout") {
+    return params("Meta's Llama 4 model card: 109B total (vision tower included), 17B active",
+                  109e9, 17e9);
+  }
+  if (preset == "llama4-maverick") {
+    return params("Meta's Llama 4 model card: 400B total (vision tower included), 17B active",
+                  400e9, 17e9);
+  }
+  if (preset == "kimi-k2") {
+    return params("Kimi K2 tech report (arXiv 2507.20534): 1.04T total; README: 32B activated",
+                  1.04e12, 32e9);
+  }
+  if (preset == "glm-4.5") {
+    return params("GLM-4.5 README (zai-org/GLM-4.5): 355B total, 32B active", 355e9, 32e9);
+  }
+  if (preset == "mixtral-8x22b") {
+    return params("Mistral AI's Mixtral 8x22B announcement: 141B total, 39B active", 141e9, 39e9);
+  }
   return std::nullopt;
+}
+
+double published_total(const ModelAnalytics& a) {
+  return a.params_total + a.params_vision;
+}
+
+double published_active(const ModelAnalytics& a, const PublishedFigures& p) {
+  return p.active_counts_embedding ? a.params_active : a.params_active - a.params_embedding;
 }
 
 }  // namespace codesim::llm

@@ -2,8 +2,10 @@
 // - A GEMM of an (m x k) input by a (k x n) weight costs 2mkn FLOPs forward, 2mkn for the input
 //   gradient and 2mkn for the weight gradient.
 // - Attention's two products (Q K^T and P V) cost 2 * tokens * keys * heads * (d_qk + d_v)
-//   forward, where keys = seq_len/2 when causal (the lower triangle) and seq_len otherwise; the
-//   backward computes four products (dV, dP, dQ, dK), twice the forward, and has no weights.
+//   forward, where keys = seq_len/2 when causal (the lower triangle) and seq_len otherwise, or
+//   fewer for a sliding or chunked span (attended_keys); the backward computes four products
+//   (dV, dP, dQ, dK), twice the forward, and has no weights. Attention sinks add one parameter
+//   per head.
 // - Norms and activations are memory-bound: a few FLOPs per element, not model FLOPs.
 #include "models/llm/layer_ops.hpp"
 
@@ -99,10 +101,10 @@ LayerOp gelu(std::string name, const OpShape& s, double width) {
                  .gemm = {.rows = s.tokens(), .in = width}};
 }
 
-LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, double kv_heads,
-                       double rope, double rope_key_heads) {
+LayerOp attention_core(const OpShape& s, const LayerKind& layer, double heads, double d_qk,
+                       double d_v, double kv_heads, double rope, double rope_key_heads) {
   const double t = s.tokens();
-  const double keys = s.causal ? s.seq_len / 2.0 : d(s.seq_len);
+  const double keys = attended_keys(layer, s.seq_len, s.causal);
   const double f = 2.0 * t * keys * heads * (d_qk + d_v);
   return LayerOp{.name = "attention_core",
                  .op_class = OpClass::attention,
@@ -117,8 +119,9 @@ LayerOp attention_core(const OpShape& s, double heads, double d_qk, double d_v, 
                                .kv_heads = kv_heads,
                                .d_qk = d_qk,
                                .d_v = d_v,
-                               .rope = rope,
-                               .rope_key_heads = rope_key_heads}};
+                               .rope = layer.rope ? rope : 0.0,
+                               .rope_key_heads = rope_key_heads,
+                               .layer = layer}};
 }
 
 }  // namespace
@@ -161,7 +164,7 @@ bool counts_as_model_flops(OpClass c) {
   return c == OpClass::gemm || c == OpClass::grouped_gemm || c == OpClass::attention;
 }
 
-std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
+std::vector<LayerOp> attention_ops(const LlmSpec& m, const LayerKind& layer, const OpShape& s) {
   const double h = d(m.hidden);
   const double heads = d(m.heads);
   std::vector<LayerOp> ops{residual_norm("attn_norm", s, h)};
@@ -179,7 +182,8 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
     ops.push_back(norm("kv_norm", s, d(mla->kv_lora_rank)));
     ops.push_back(gemm("kv_up", s, d(mla->kv_lora_rank),
                        heads * d(mla->qk_nope_head_dim + mla->v_head_dim), kColumn));
-    ops.push_back(attention_core(s, heads, d_qk, d_v, heads, d(mla->qk_rope_head_dim), 1));
+    ops.push_back(
+        attention_core(s, layer, heads, d_qk, d_v, heads, d(mla->qk_rope_head_dim), 1));
     ops.push_back(gemm("o_proj", s, heads * d_v, h, kRow));
   } else {
     const auto& gqa = std::get<GqaSpec>(m.attention);
@@ -188,7 +192,11 @@ std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s) {
     ops.push_back(gemm("kv_proj", s, h, 2.0 * d(gqa.kv_heads) * hd, kColumn));
     // GPT-2/3 learn absolute positions: no rotary embedding.
     const double rope = m.learned_positions > 0 ? 0.0 : hd;
-    ops.push_back(attention_core(s, heads, hd, hd, d(gqa.kv_heads), rope, d(gqa.kv_heads)));
+    LayerOp core = attention_core(s, layer, heads, hd, hd, d(gqa.kv_heads), rope, d(gqa.kv_heads));
+    if (m.attention_sinks) {
+      core.params = core.active_params = heads;
+    }
+    ops.push_back(core);
     ops.push_back(gemm("o_proj", s, heads * hd, h, kRow));
   }
   return ops;
@@ -241,8 +249,9 @@ std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s) {
 }
 
 std::vector<LayerOp> layer_ops(const LlmSpec& m, int index, const OpShape& s) {
-  auto ops = attention_ops(m, s);
-  auto ffn = m.is_moe_layer(index) ? moe_ops(m, s) : dense_ffn_ops(m, s);
+  const LayerKind layer = m.layer(index);
+  auto ops = attention_ops(m, layer, s);
+  auto ffn = layer.moe ? moe_ops(m, s) : dense_ffn_ops(m, s);
   ops.insert(ops.end(), ffn.begin(), ffn.end());
   return ops;
 }
@@ -259,18 +268,18 @@ std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
                                  .params = (vocab + d(m.learned_positions)) * h,
                                  .active_params = (vocab + d(m.learned_positions)) * h,
                                  .split = kColumn}}});
-  const int dense_end = m.moe ? m.dense_layers : m.layers;
-  if (dense_end > 0) {
-    blocks.push_back(LayerBlock{.kind = BlockKind::dense,
-                                .first_layer = 0,
-                                .last_layer = dense_end - 1,
-                                .ops = layer_ops(m, 0, s)});
-  }
-  if (dense_end < m.layers) {
-    blocks.push_back(LayerBlock{.kind = BlockKind::moe,
-                                .first_layer = dense_end,
-                                .last_layer = m.layers - 1,
-                                .ops = layer_ops(m, dense_end, s)});
+  for (int first = 0; first < m.layers;) {
+    const LayerKind kind = m.layer(first);
+    int last = first;
+    while (last + 1 < m.layers && m.layer(last + 1) == kind) {
+      ++last;
+    }
+    blocks.push_back(LayerBlock{.kind = kind.moe ? BlockKind::moe : BlockKind::dense,
+                                .first_layer = first,
+                                .last_layer = last,
+                                .layer = kind,
+                                .ops = layer_ops(m, first, s)});
+    first = last + 1;
   }
   LayerOp head = gemm("head", s, h, vocab, kColumn);
   if (m.tied_embeddings) {

@@ -46,6 +46,7 @@ struct AttentionDims {
   double d_v = 0;
   double rope = 0;
   double rope_key_heads = 0;
+  LayerKind layer;  // the layer's span and window
 };
 
 // How tensor parallelism splits an op's weights (Megatron's layout): by output columns, by input
@@ -94,18 +95,21 @@ struct LayerBlock {
   BlockKind kind = BlockKind::dense;
   int first_layer = -1;  // transformer layer indices [first, last]; -1 outside the stack
   int last_layer = -1;
+  LayerKind layer;       // the kind of each of its layers
   std::vector<LayerOp> ops;
 
   int count() const { return first_layer < 0 ? 1 : last_layer - first_layer + 1; }
 };
 
-std::vector<LayerOp> attention_ops(const LlmSpec& m, const OpShape& s);
+// The attention of a layer of kind `layer` (its span and window set the attended keys).
+std::vector<LayerOp> attention_ops(const LlmSpec& m, const LayerKind& layer, const OpShape& s);
 std::vector<LayerOp> dense_ffn_ops(const LlmSpec& m, const OpShape& s);
 std::vector<LayerOp> moe_ops(const LlmSpec& m, const OpShape& s);
 // One transformer layer: attention then the dense FFN or the MoE of layer `index`.
 std::vector<LayerOp> layer_ops(const LlmSpec& m, int index, const OpShape& s);
 
-// Embedding, dense layers, MoE layers, output head, then the MTP modules if any.
+// Embedding, the transformer layers in runs of consecutive layers of one kind (DeepSeek-V3: its
+// dense layers, then its MoE layers), output head, then the MTP modules if any.
 std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s);
 
 }  // namespace codesim::llm

@@ -221,7 +221,7 @@ ordered_json run_mla(const KernelsOptions& o) {
   const auto absorbed = mla_absorbed(x, w);
   double analytics = 0;
   for (const auto& op :
-       llm::attention_ops(m, {.seq_len = o.tokens, .micro_batch = 1, .causal = false})) {
+       llm::attention_ops(m, m.layer(0), {.seq_len = o.tokens, .micro_batch = 1, .causal = false})) {
     analytics += llm::counts_as_model_flops(op.op_class) ? op.forward.value : 0.0;
   }
   ordered_json j;

@@ -69,7 +69,18 @@ ordered_json to_json(const llm::LlmSpec& m, const llm::ModelAnalytics& a,
   j["params_embedding"] = count(a.params_embedding);
   j["params_head"] = count(a.params_head);
   j["params_mtp"] = count(a.params_mtp);
+  j["params_vision"] = count(a.params_vision);
+  j["layer_pattern"] = llm::layer_pattern(m);
   j["kv_cache_bytes_per_token"] = count(a.kv_cache_per_token.value);
+  ordered_json kinds = ordered_json::array();
+  for (const auto& k : a.kv_cache_by_kind) {
+    kinds.push_back({{"attention", llm::attention_name(k.attention)},
+                     {"layers", k.layers},
+                     {"window", k.attention.window},
+                     {"bytes_per_token_per_layer", count(k.per_token_layer.value)},
+                     {"bytes_per_token", count(k.per_token_layer.value * k.layers)}});
+  }
+  j["kv_cache_by_kind"] = kinds;
   j["forward_gflop_per_token"] = a.forward_flops_per_token.value / 1e9;
   j["training_gflop_per_token"] = a.training_flops_per_token.value / 1e9;
   j["training_gflop_per_token_noncausal"] = a.training_flops_per_token_noncausal.value / 1e9;
@@ -130,16 +141,41 @@ void print_table(const llm::LlmSpec& m, const llm::ModelAnalytics& a, const std:
   const auto pub = [&](auto member) { return p ? (*p).*member : std::optional<double>{}; };
   report::Table summary({"figure", "value"});
   summary.add_row({"model", m.name + " (" + source + ")"});
-  summary.add_row({"parameters, total (B)",
-                   versus(a.params_total, pub(&llm::PublishedFigures::params_total), 1e9, 2)});
-  summary.add_row({"parameters, active per token (B)",
-                   versus(a.params_active, pub(&llm::PublishedFigures::params_active), 1e9, 2)});
+  summary.add_row({"layers", std::to_string(m.layers) + ": " + llm::layer_pattern(m)});
+  const auto published_total = pub(&llm::PublishedFigures::params_total);
+  if (a.params_vision > 0) {
+    summary.add_row({"parameters, total (B)", fixed(a.params_total / 1e9, 2)});
+    summary.add_row(
+        {"parameters, vision tower (B, not simulated)", fixed(a.params_vision / 1e9, 2)});
+    summary.add_row({"parameters, with the vision tower (B)",
+                     versus(llm::published_total(a), published_total, 1e9, 2)});
+  } else {
+    summary.add_row({"parameters, total (B)", versus(a.params_total, published_total, 1e9, 2)});
+  }
+  if (p && !p->active_counts_embedding) {
+    summary.add_row({"parameters, active per token (B)", fixed(a.params_active / 1e9, 2)});
+    summary.add_row({"parameters, active per token without the embedding (B)",
+                     versus(llm::published_active(a, *p), p->params_active, 1e9, 2)});
+  } else {
+    summary.add_row({"parameters, active per token (B)",
+                     versus(a.params_active, pub(&llm::PublishedFigures::params_active), 1e9, 2)});
+  }
   if (m.mtp_depth > 0) {
     summary.add_row({"parameters, MTP modules (B)", fixed(a.params_mtp / 1e9, 2)});
   }
   summary.add_row({"KV cache per token (B, BF16)",
                    versus(a.kv_cache_per_token.value,
                           pub(&llm::PublishedFigures::kv_cache_bytes_per_token), 1, 0)});
+  if (a.kv_cache_by_kind.size() > 1 || a.kv_cache_by_kind.front().attention.window > 0) {
+    for (const auto& k : a.kv_cache_by_kind) {
+      summary.add_row({"  of which " + std::to_string(k.layers) + " layers " +
+                           llm::attention_name(k.attention) + " (B per token" +
+                           (k.attention.window > 0 ? ", up to " + std::to_string(k.attention.window) +
+                                                         " tokens)"
+                                                   : ")"),
+                       fixed(k.per_token_layer.value * k.layers, 0)});
+    }
+  }
   summary.add_row({"training GFLOP/token, causal, seq " + std::to_string(a.seq_len),
                    versus(a.training_flops_per_token.value,
                           pub(&llm::PublishedFigures::training_flops_per_token), 1e9, 1)});

@@ -64,7 +64,11 @@ void overlapped_pairs(metrics::RunResult& r, const workload::StepProgram& p, con
                       const StepFacts& f) {
   auto plain = [&](int stage) {
     const auto& sl = p.placement[static_cast<std::size_t>(stage)];
-    return !sl.embedding && !sl.head && f.model->is_moe_layer(sl.first_layer);
+    bool moe = !sl.embedding && !sl.head;
+    for (int l = sl.first_layer; moe && l <= sl.last_layer; ++l) {
+      moe = f.model->is_moe_layer(l);
+    }
+    return moe;
   };
   std::map<std::pair<int, int>, Interval> pairs;
   for (const auto& task : p.tasks) {

@@ -42,7 +42,7 @@ core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
   const double bytes = s.workload.precision.gemm == config::GemmPrecision::fp8 ? 1.0 : 2.0;
   const auto& m = s.model.spec;
   const llm::ModelAnalytics a = llm::analyze(m, s.workload.seq_len);
-  const int moe_layers = m.moe ? m.layers - m.dense_layers : 0;
+  const int moe_layers = m.moe_layer_count();
   const double expert = m.moe ? 3.0 * m.hidden * m.moe->expert_inter_dim : 0.0;
   const double routed = m.moe ? expert * m.moe->routed_experts * moe_layers : 0.0;
   // A pipeline stage holds its share of the layers (the embedding and head counted as spread).
@@ -167,37 +167,33 @@ workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, 
               s.software.stack, {.cuda_graphs = s.software.cuda_graphs, .inference = true})};
 }
 
-workload::OverlapSpec overlap_spec(const Scenario& s, core::Seconds dispatch,
-                                   core::Seconds combine) {
-  const auto& m = s.model.spec;
+workload::OverlapSpec overlap_spec(const Scenario& s, const workload::LayerPieces& pieces,
+                                   core::Seconds dispatch, core::Seconds combine) {
   return {.dispatch = dispatch,
           .combine = combine,
-          .layers = m.layers,
-          .dense_layers = m.moe ? m.dense_layers : m.layers,
+          .layers = pieces.layers,
           .micro_batches = s.inference.micro_batches};
 }
 
-// A step through pp pipeline stages: the first holds ceil(layers / pp) layers, the dense ones
-// first, the last floor(layers / pp) and the output head; the pipeline keeps pp batches in flight,
+// A step through pp pipeline stages: the first holds the first ceil(layers / pp) layers, the last
+// the last floor(layers / pp) and the output head; the pipeline keeps pp batches in flight,
 // so a request's token passes every stage in turn: pp x the slower end stage, plus the hops between
 // stages (each GPU's activations of its batch, over the NICs when a stage fills whole nodes, else
 // NVLink). pp = 1: the plain overlap.
 workload::OverlapResult pipelined_step(const Scenario& s, const workload::LayerPieces& pieces,
                                        core::Seconds dispatch, core::Seconds combine,
                                        int tokens_per_micro_batch) {
-  workload::OverlapSpec spec = overlap_spec(s, dispatch, combine);
+  workload::OverlapSpec spec = overlap_spec(s, pieces, dispatch, combine);
   const int pp = s.parallelism.pp;
   if (pp == 1) {
     return workload::overlap_step(pieces, spec);
   }
-  const int stage_layers = (spec.layers + pp - 1) / pp;
+  const auto layers = static_cast<std::ptrdiff_t>(spec.layers.size());
   workload::OverlapSpec first = spec;
-  first.layers = stage_layers;
-  first.dense_layers = std::min(spec.dense_layers, stage_layers);
+  first.layers.assign(spec.layers.begin(), spec.layers.begin() + (layers + pp - 1) / pp);
   first.head = false;
-  workload::OverlapSpec last = spec;
-  last.layers = spec.layers / pp;  // the head's stage takes the lighter share
-  last.dense_layers = std::max(0, spec.dense_layers - (spec.layers - last.layers));
+  workload::OverlapSpec last = spec;  // the head's stage takes the lighter share
+  last.layers.assign(spec.layers.end() - layers / pp, spec.layers.end());
   const auto a = workload::overlap_step(pieces, first);
   const auto b = workload::overlap_step(pieces, last);
   workload::OverlapResult o = a.step >= b.step ? a : b;
@@ -274,14 +270,15 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
 // TTFT, prompt tokens per second and their KV cache.
 void throughput(const Scenario& s, metrics::InferenceResult& r) {
   const auto& in = s.inference;
-  const double kv_per_token = llm::kv_cache_bytes_per_token(s.model.spec).value;
+  // One request's cache at its context (sliding and chunked layers keep their window).
+  const double kv_per_request = llm::kv_cache_bytes(s.model.spec, in.context_len).value;
   if (s.workload.kind == config::WorkloadKind::decode) {
     r.tpot_without_mtp = r.step_time;
     r.tpot = workload::effective_tpot(r.step_time, in.mtp, in.mtp_acceptance);
     r.tokens_per_s_per_request = 1.0 / r.tpot.value;
     r.tokens_per_s_per_gpu = in.requests_per_gpu / r.tpot.value;
     // Each request's cache on one GPU of its TP group (sequence-parallel attention).
-    r.kv_cache_per_gpu = core::Bytes(kv_per_token * in.context_len * in.requests_per_gpu);
+    r.kv_cache_per_gpu = core::Bytes(kv_per_request * in.requests_per_gpu);
     if (in.mtp) {
       r.notes.push_back({core::NoteKind::assumed, "MTP: " + core::fixed(1 + in.mtp_acceptance, 2) +
                                                       " tokens per request and step (acceptance " +
@@ -290,7 +287,8 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
   } else {
     r.ttft = r.step_time;
     r.tokens_per_s_per_gpu = in.prompt_tokens_per_gpu / r.step_time.value;
-    r.kv_cache_per_gpu = core::Bytes(kv_per_token * in.prompt_tokens_per_gpu);
+    r.kv_cache_per_gpu =
+        core::Bytes(kv_per_request * in.prompt_tokens_per_gpu / std::max(1, in.context_len));
   }
   r.tokens_per_s_per_node = r.tokens_per_s_per_gpu * r.gpus_per_node;
 }

@@ -210,6 +210,17 @@ void slo(const Scenario& s, const serve::ServingRun& run, const serve::StepCosts
   }
 }
 
+// Whether counting a token in every layer overstates a request's cache: some layer keeps a
+// window only.
+bool kv_tokens_overestimated(const llm::LlmSpec& m) {
+  for (int l = 0; l < m.layers; ++l) {
+    if (m.layer(l).span != llm::AttentionSpan::full) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 metrics::ServeResult simulate_serving(const std::string& path,
@@ -339,6 +350,12 @@ metrics::ServeResult simulate_serving(const std::string& path,
   r.notes.push_back({core::NoteKind::omitted,
                      "MTP in serving, a chunk's attention to the prompt's earlier chunks, "
                      "preemption, and the host's scheduling time between steps"});
+  if (kv_tokens_overestimated(base.model.spec)) {
+    r.notes.push_back({core::NoteKind::estimated,
+                       "KV cache sized as a token in every layer: the model's sliding and "
+                       "chunked layers keep only their windows, so a long request needs less "
+                       "than counted (the instance holds more requests than simulated)"});
+  }
   return r;
 }
 

@@ -43,10 +43,10 @@ KernelContext kernel_context(const InferenceSpec& s) {
   return k;
 }
 
-PieceCost piece(const InferenceSpec& s, PieceKind kind, bool dense_layer) {
+PieceCost piece(const InferenceSpec& s, PieceKind kind, const llm::LayerKind& layer) {
   const PieceContext context{
       .model = s.model, .gpu = s.gpu, .kernels = kernel_context(s), .held_sms = s.held_sms};
-  return piece_cost(s.pieces, context, {kind, Pass::forward}, dense_layer);
+  return piece_cost(s.pieces, context, {kind, Pass::forward}, layer);
 }
 
 std::string bound_of(const PieceCost& c) {
@@ -60,7 +60,7 @@ core::Seconds head(const InferenceSpec& s) {
   if (s.phase == InferencePhase::prefill) {
     last.tokens = std::max(1, s.tokens / std::max(1, s.context_len));
   }
-  core::Seconds t = piece(last, PieceKind::head, true).total;
+  core::Seconds t = piece(last, PieceKind::head, llm::kDenseLayer).total;
   if (s.sampling) {
     // The TP group's tokens x its share of the vocabulary = the GPU's own tokens' logits.
     const double logits = static_cast<double>(last.tokens) * s.model->vocab;
@@ -76,14 +76,27 @@ core::Seconds head(const InferenceSpec& s) {
 LayerPieces inference_pieces(const InferenceSpec& s) {
   LayerPieces p;
   const bool moe = s.model->moe.has_value();
-  const PieceCost attention = piece(s, PieceKind::attention, !moe);
-  p.attention = attention.total;
-  p.attention_bound = bound_of(attention);
-  const PieceCost dense = piece(s, PieceKind::mlp, true);
+  // Each kind of layer's attention priced once; the bound is the costliest kind's.
+  std::vector<std::pair<llm::LayerKind, PieceCost>> kinds;
+  for (int l = 0; l < s.model->layers; ++l) {
+    const llm::LayerKind kind = s.model->layer(l);
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+    if (it == kinds.end()) {
+      kinds.emplace_back(kind, piece(s, PieceKind::attention, kind));
+      it = std::prev(kinds.end());
+    }
+    p.layers.push_back({it->second.total, kind.moe});
+    p.attention += it->second.total / static_cast<double>(s.model->layers);
+  }
+  const auto costliest = std::max_element(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) {
+    return a.second.total < b.second.total;
+  });
+  p.attention_bound = bound_of(costliest->second);
+  const PieceCost dense = piece(s, PieceKind::mlp, llm::kDenseLayer);
   p.dense_mlp = dense.total;
   p.moe_bound = bound_of(dense);
   if (moe) {
-    const PieceCost experts = piece(s, PieceKind::mlp, false);
+    const PieceCost experts = piece(s, PieceKind::mlp, llm::kMoeLayer);
     p.moe = experts.total;
     p.moe_bound = bound_of(experts);
   }
@@ -94,8 +107,6 @@ LayerPieces inference_pieces(const InferenceSpec& s) {
 OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
   const core::Seconds dispatch = s.dispatch;
   const core::Seconds combine = s.combine;
-  const int layers = s.layers;
-  const int dense_layers = s.dense_layers;
   const int micro_batches = s.micro_batches;
   enum Resource { compute, comm };
   struct Piece {
@@ -104,9 +115,9 @@ OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
   };
   // Each micro-batch's pieces in order.
   std::vector<Piece> chain;
-  for (int l = 0; l < layers; ++l) {
-    chain.push_back({compute, p.attention.value});
-    if (l < dense_layers) {
+  for (const OverlapLayer& layer : s.layers) {
+    chain.push_back({compute, layer.attention.value});
+    if (!layer.moe) {
       chain.push_back({compute, p.dense_mlp.value});
     } else {
       chain.push_back({comm, dispatch.value});

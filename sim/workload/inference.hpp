@@ -46,8 +46,16 @@ struct InferenceSpec {
   PieceModel pieces = deepseek_profile();  // the software stack's kernel costs
 };
 
+// One layer of a step: its attention piece (its span, and the router in a MoE layer), then its
+// dense FFN, or the MoE's dispatch, experts and combine.
+struct OverlapLayer {
+  core::Seconds attention;
+  bool moe = false;
+};
+
 struct LayerPieces {
-  core::Seconds attention;      // projections, core attention, norms
+  core::Seconds attention;      // projections, core attention, norms: the mean over the layers
+  std::vector<OverlapLayer> layers;  // each layer's attention and FFN
   core::Seconds dense_mlp;      // the FFN of a dense layer
   core::Seconds moe;            // the experts of a MoE layer (and the shared one in prefill)
   core::Seconds head;           // final norm, output head (and sampling), once per micro-batch
@@ -57,9 +65,8 @@ struct LayerPieces {
 
 LayerPieces inference_pieces(const InferenceSpec& s);
 
-// Time of one step through `layers` layers (the first `dense_layers` without experts) with
-// `micro_batches` micro-batches, each layer of each micro-batch: attention, then dispatch, experts,
-// combine (MoE) or the dense FFN. Compute (attention, FFN, experts) and communication (dispatch,
+// Time of one step through `layers` with `micro_batches` micro-batches, each layer of each
+// micro-batch: its attention, then dispatch, experts, combine (MoE) or the dense FFN. Compute (attention, FFN, experts) and communication (dispatch,
 // combine) are two resources, each running its ready pieces in turn, earliest-ready first.
 struct OverlapResult {
   core::Seconds step;
@@ -69,8 +76,7 @@ struct OverlapResult {
 struct OverlapSpec {
   core::Seconds dispatch;  // per layer and micro-batch
   core::Seconds combine;
-  int layers = 1;
-  int dense_layers = 0;
+  std::vector<OverlapLayer> layers;
   int micro_batches = 1;
   bool head = true;  // the output head ends each micro-batch (a pipeline's last stage only)
 };

@@ -17,7 +17,7 @@ struct LayerCost {
   }
 };
 
-// `dense_layer`: the layer's FFN is the dense one (and its attention has no router).
-LayerCost layer_cost(const PieceModel& pm, const PieceContext& c, bool dense_layer);
+// A layer of kind `layer` (not MoE: its FFN is the dense one and its attention has no router).
+LayerCost layer_cost(const PieceModel& pm, const PieceContext& c, const llm::LayerKind& layer);
 
 }  // namespace codesim::workload

@@ -210,7 +210,9 @@ class Lister {
                                .d_v = static_cast<int>(a.d_v),
                                .causal = true,
                                .pass = pass() == Pass::forward ? cost::AttentionPass::forward
-                                                               : cost::AttentionPass::backward};
+                                                               : cost::AttentionPass::backward,
+                               .keys = llm::attended_keys(a.layer, c_.seq_len, true),
+                               .reach = static_cast<double>(a.layer.window)};
     out_.push_back({op.name,
                     KernelShape{.kind = pass() == Pass::forward ? KernelClass::attention_forward
                                                                 : KernelClass::attention_backward},
@@ -223,7 +225,7 @@ class Lister {
   void decode_attention(const llm::LayerOp& op) {
     const llm::AttentionDims& a = op.attention;
     cost::DecodeAttentionShape d{.requests = op.gemm.rows / tp(),
-                                 .context = static_cast<double>(c_.decode_context),
+                                 .context = llm::cached_tokens(a.layer, c_.decode_context),
                                  .heads = a.heads,
                                  .kv_heads = a.kv_heads,
                                  .d_qk = a.d_qk,
@@ -276,12 +278,12 @@ std::vector<double> expert_group_rows(const llm::LlmSpec& m, const KernelContext
 }
 
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
-                                    bool dense_layer) {
+                                    const llm::LayerKind& layer) {
   const llm::OpShape shape{.seq_len = tokens, .micro_batch = 1, .causal = true};
-  const bool moe = m.moe && !dense_layer;
+  const bool moe = m.moe && layer.moe;
   std::vector<llm::LayerOp> ops;
   if (piece.kind == PieceKind::attention) {
-    ops = llm::attention_ops(m, shape);
+    ops = llm::attention_ops(m, layer, shape);
     if (moe) {
       for (const auto& op : llm::moe_ops(m, shape)) {
         if (op.moe == llm::MoeRole::gate_norm || op.moe == llm::MoeRole::router) {
@@ -308,7 +310,7 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
 }
 
 std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
-                                       bool dense_layer) {
+                                       const llm::LayerKind& layer) {
   if (piece == PieceId{PieceKind::combine, Pass::backward}) {
     if (!c.fp8_gemm) {
       return {};
@@ -322,7 +324,7 @@ std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, con
          std::nullopt}};
   }
   Lister lister(m, piece, c);
-  for (const auto& op : piece_ops(m, piece, c.tokens, dense_layer)) {
+  for (const auto& op : piece_ops(m, piece, c.tokens, layer)) {
     lister.add(op);
   }
   return lister.take();

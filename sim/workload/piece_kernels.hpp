@@ -81,13 +81,13 @@ std::vector<double> expert_group_rows(const llm::LlmSpec& m, const KernelContext
 // FFN, or the MoE's shared and routed experts; head = the output head and the MTP modules. Other
 // pieces compute nothing.
 std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int tokens,
-                                    bool dense_layer);
+                                    const llm::LayerKind& layer);
 
-// The kernels of `piece` in one layer (`dense_layer`: its mlp is the dense FFN and its
-// attention has no router). combine(B) casts the gradient to FP8 on the communication stream
+// The kernels of `piece` in one layer of kind `layer` (not MoE: its mlp is the dense FFN and its
+// attention has no router; its span sets the attention's keys and decode's cached tokens). combine(B) casts the gradient to FP8 on the communication stream
 // before sending it (FP8 GEMMs); other pieces that compute nothing (dispatch, send, ...) have none.
 std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
-                                       bool dense_layer);
+                                       const llm::LayerKind& layer);
 
 // Time of a piece's kernels in sequence, split by what bounds them.
 struct PieceCost {

@@ -47,8 +47,9 @@ PieceModel stack_profile(SoftwareStack s, LaunchMode launch) {
   return pm;
 }
 
-PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece, bool dense_layer) {
-  PieceCost cost = price(stack_kernels(pm.stack, *c.model, piece, c.kernels, dense_layer), c.gpu,
+PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece,
+                     const llm::LayerKind& layer) {
+  PieceCost cost = price(stack_kernels(pm.stack, *c.model, piece, c.kernels, layer), c.gpu,
                          c.gpu.sms - c.held_sms, pm.params);
   const core::Seconds issued = pm.host_per_kernel * static_cast<double>(cost.kernels);
   if (issued > cost.total) {
@@ -70,11 +71,11 @@ core::Seconds piece_time(const PieceModel& pm, const PieceContext& c, PieceId pi
   if (c.model == nullptr || c.kernels.tokens < 1) {
     throw std::invalid_argument("piece_time needs a model and a positive token count");
   }
-  return piece_cost(pm, c, piece, !c.model->is_moe_layer(layer)).total;
+  return piece_cost(pm, c, piece, c.model->layer(layer)).total;
 }
 
 core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceId piece) {
-  return piece_cost(pm, c, piece, false).total;
+  return piece_cost(pm, c, piece, llm::kMoeLayer).total;
 }
 
 std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu) {

@@ -72,6 +72,7 @@ core::Seconds piece_overhead(const PieceModel& pm, const PieceContext& c, PieceI
 std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::GpuSpec& gpu);
 
 // A piece's kernels as the model's stack runs them (stack_kernels.hpp), priced.
-PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece, bool dense_layer);
+PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece,
+                     const llm::LayerKind& layer);
 
 }  // namespace codesim::workload

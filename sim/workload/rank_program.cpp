@@ -42,7 +42,8 @@ struct Chain {
 // Channels of one token's keys and values over all heads (what context parallelism gathers).
 double kv_channels(const llm::LlmSpec& model, int tokens) {
   double width = 0;
-  for (const auto& op : llm::attention_ops(model, {.seq_len = tokens, .micro_batch = 1})) {
+  for (const auto& op :
+       llm::attention_ops(model, model.layer(0), {.seq_len = tokens, .micro_batch = 1})) {
     if (op.op_class == llm::OpClass::attention) {
       width = op.attention.kv_heads * (op.attention.d_qk + op.attention.d_v);
     }

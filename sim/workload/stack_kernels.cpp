@@ -24,10 +24,10 @@ struct Tensors {
 };
 
 Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
-                   bool dense_layer) {
+                   const llm::LayerKind& layer) {
   const double tp = static_cast<double>(c.tp);
   const double tokens = c.tokens / (c.sequence_parallel ? tp : 1.0);
-  Tensors t{.tokens_hidden = tokens * m.hidden, .moe = m.moe.has_value() && !dense_layer};
+  Tensors t{.tokens_hidden = tokens * m.hidden, .moe = m.moe.has_value() && layer.moe};
   if (t.moe) {
     const llm::MoeSpec& moe = *m.moe;
     t.router_scores = tokens * moe.routed_experts;
@@ -43,7 +43,7 @@ Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
   if (piece.kind != PieceKind::attention) {
     return t;  // MLA's and rotary's tensors are the attention piece's
   }
-  for (const auto& op : llm::attention_ops(m, {.seq_len = c.tokens})) {
+  for (const auto& op : llm::attention_ops(m, layer, {.seq_len = c.tokens})) {
     if (op.op_class != llm::OpClass::attention) {
       continue;
     }
@@ -104,8 +104,9 @@ void apply(const OpRates& r, Pass pass, cost::KernelShape& shape) {
 }  // namespace
 
 std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::LlmSpec& m,
-                                       PieceId piece, const KernelContext& c, bool dense_layer) {
-  std::vector<PieceKernel> out = piece_kernels(m, piece, c, dense_layer);
+                                       PieceId piece, const KernelContext& c,
+                                       const llm::LayerKind& layer) {
+  std::vector<PieceKernel> out = piece_kernels(m, piece, c, layer);
   if (stack.replaces_permutes) {
     std::erase_if(out, [](const PieceKernel& k) {
       return k.shape.kind == cost::KernelClass::permute;
@@ -121,7 +122,7 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
   if (stack.kernels.empty() || (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp)) {
     return out;
   }
-  const Tensors t = tensors_of(m, piece, c, dense_layer);
+  const Tensors t = tensors_of(m, piece, c, layer);
   for (const StackKernel& k : stack.kernels) {
     if (k.pass != piece.pass || !applies(k.scope, piece, t)) {
       continue;

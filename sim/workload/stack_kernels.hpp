@@ -12,6 +12,7 @@
 namespace codesim::workload {
 
 std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::LlmSpec& m,
-                                       PieceId piece, const KernelContext& c, bool dense_layer);
+                                       PieceId piece, const KernelContext& c,
+                                       const llm::LayerKind& layer);
 
 }  // namespace codesim::workload

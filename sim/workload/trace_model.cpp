@@ -58,7 +58,7 @@ std::map<Instance, Measured> measured_by_instance(const StepTrace& t) {
 // The trace's layers are MoE layers when the model has experts (DeepSeek's profile).
 PieceCost predicted(const TraceSetting& s, const hardware::GpuSpec& gpu, PieceId piece,
                     const KernelParams& p) {
-  return price(piece_kernels(*s.model, piece, s.kernels, !s.model->moe), gpu,
+  return price(piece_kernels(*s.model, piece, s.kernels, llm::kMoeLayer), gpu,
                gpu.sms - s.held_sms, p);
 }
 
@@ -68,7 +68,7 @@ PieceKernels kernels_of(const TraceSetting& s, const std::map<Instance, Measured
   PieceKernels out;
   for (const auto& [instance, measured] : instances) {
     if (!out.contains(instance.first)) {
-      out[instance.first] = piece_kernels(*s.model, instance.first, s.kernels, !s.model->moe);
+      out[instance.first] = piece_kernels(*s.model, instance.first, s.kernels, llm::kMoeLayer);
     }
   }
   return out;
@@ -122,9 +122,10 @@ Totals totals(const TraceSetting& s, const std::map<Instance, Measured>& instanc
 
 }  // namespace
 
-PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dense_layer) {
+PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens,
+                     const llm::LayerKind& layer) {
   PieceWork w;
-  for (const auto& op : piece_ops(m, piece, tokens, dense_layer)) {
+  for (const auto& op : piece_ops(m, piece, tokens, layer)) {
     const double f = piece.pass == Pass::forward    ? op.forward.value
                      : piece.pass == Pass::backward ? op.backward_input.value
                      : piece.pass == Pass::weight   ? op.backward_weight.value

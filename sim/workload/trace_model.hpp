@@ -34,7 +34,8 @@ struct PieceWork {
 // its dense FFN (and its attention has no router). The head piece is the output head and the MTP
 // modules (DeepSeek-V3 keeps the head in BF16; the MTP modules' experts run in the GEMM dtype,
 // their other GEMMs in BF16). Other pieces do no model work.
-PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens, bool dense_layer = false);
+PieceWork piece_work(const llm::LlmSpec& m, PieceId piece, int tokens,
+                     const llm::LayerKind& layer = llm::kMoeLayer);
 
 // Measured and predicted time of a piece per layer (mean over the trace's instances), by class.
 struct PieceComparison {

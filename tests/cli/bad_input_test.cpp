@@ -155,7 +155,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "'deepseek-v4'\n"
                  "  hint: did you mean 'deepseek-v3'? (one of: deepseek-v3, deepseek-v2, "
                  "deepseek-v2-lite, qwen2.5-72b, llama3.1-405b, llama3.1-70b, llama3.1-8b, "
-                 "mixtral-8x7b, gpt3-175b)\n"},
+                 "mixtral-8x7b, gpt3-175b, gpt-oss-120b, gpt-oss-20b, glm-4.5, kimi-k2, "
+                 "llama4-maverick, llama4-scout, mixtral-8x22b, qwen1.5-moe-a2.7b, "
+                 "qwen3-235b-a22b, qwen3-30b-a3b)\n"},
         BadInput{"unknown_section.yaml",
                  "tests/bad_input/unknown_section.yaml:3:1: error: hardwre: unknown key\n"
                  "  hint: did you mean 'hardware'?\n"},

@@ -147,7 +147,7 @@ TEST(Mla, FlopsMatchTheModelAnalytics) {
   const auto naive = mla_naive(gaussian(tokens, m.hidden, 7), w);
   double analytics = 0;
   for (const auto& op :
-       llm::attention_ops(m, {.seq_len = tokens, .micro_batch = 1, .causal = false})) {
+       llm::attention_ops(m, m.layer(0), {.seq_len = tokens, .micro_batch = 1, .causal = false})) {
     analytics += llm::counts_as_model_flops(op.op_class) ? op.forward.value : 0.0;
   }
   EXPECT_DOUBLE_EQ(naive.flops, analytics);

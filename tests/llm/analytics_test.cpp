@@ -138,7 +138,7 @@ TEST(LayerOps, BackwardIsTwiceForwardForEveryMatrixProduct) {
 
 TEST(LayerOps, GemmFlopsAreTwoMKN) {
   const OpShape s{.seq_len = 4096, .micro_batch = 1};
-  const auto ops = attention_ops(preset("deepseek-v3"), s);
+  const auto ops = attention_ops(preset("deepseek-v3"), kMoeLayer, s);
   const auto it =
       std::find_if(ops.begin(), ops.end(), [](const auto& op) { return op.name == "o_proj"; });
   ASSERT_NE(it, ops.end());

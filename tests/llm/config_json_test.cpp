@@ -90,12 +90,22 @@ TEST(ModelConfigErrors, WordForWord) {
             "m.json:2:14: error: invalid JSON: syntax error while parsing object separator - "
             "unexpected number literal; expected ':'");
   EXPECT_EQ(error_of("[1, 2]"), "m.json:1:1: error: a model config must be a JSON object");
+  const std::string families =
+      "codesim reads the model types dbrx, deepseek_v2, deepseek_v3, gemma, gemma2, gemma3, "
+      "gemma3_text, glm4_moe, gpt2, gpt_oss, kimi_k2, llama, llama4, llama4_text, mistral, "
+      "mixtral, olmo2, olmoe, phi3, phimoe, qwen2, qwen2_moe, qwen3, qwen3_moe";
   EXPECT_EQ(error_of("{\"layers\": 3}"),
-            "m.json:1:1: error: not a model config: found neither 'dim', 'hidden_size' nor "
-            "'n_embd'\n"
-            "  hint: DeepSeek's format names the hidden size 'dim', Hugging Face's 'hidden_size', "
-            "GPT-2's 'n_embd'");
-  EXPECT_EQ(error_of("{\"n_embd\": 768, \"n_layer\": 12, \"n_head\": 12, \"vocab_size\": 50257}"),
+            "m.json:1:1: error: not a model config codesim reads: found neither DeepSeek's 'dim' "
+            "nor Hugging Face's 'model_type' (or an architecture codesim knows)\n"
+            "  hint: " + families + "; DeepSeek's format names the hidden size 'dim'");
+  // A Hugging Face config without its model_type is not guessed from its keys.
+  EXPECT_EQ(error_of("{\"hidden_size\": 64, \"num_hidden_layers\": 2}"),
+            error_of("{\"layers\": 3}"));
+  EXPECT_EQ(error_of("{\"model_type\": \"qwen3_next\", \"hidden_size\": 64}"),
+            "m.json:1:2: error: model_type: model type \"qwen3_next\" is not one codesim reads\n"
+            "  hint: " + families);
+  EXPECT_EQ(error_of("{\"model_type\": \"gpt2\", \"n_embd\": 768, \"n_layer\": 12, "
+                     "\"n_head\": 12, \"vocab_size\": 50257}"),
             "m.json: error: n_positions: missing required key");
   const std::string base =
       "\"vocab_size\": 1000, \"inter_dim\": 64, \"n_layers\": 2, \"n_heads\": 4, \"kv_lora_rank\": "
@@ -120,9 +130,41 @@ TEST(ModelConfigErrors, WordForWord) {
                      ", \"n_routed_experts\": 8, \"n_activated_experts\": 9, "
                      "\"moe_inter_dim\": 32}"),
             "m.json:1:185: error: n_activated_experts: exceeds n_routed_experts (8)");
-  EXPECT_EQ(error_of("{\"hidden_size\": 64, \"num_hidden_layers\": 2, \"num_attention_heads\": 6, "
-                     "\"vocab_size\": 10, \"intermediate_size\": 8, \"num_key_value_heads\": 4}"),
-            "m.json:1:113: error: num_key_value_heads: must divide num_attention_heads (6), got 4");
+  EXPECT_EQ(error_of("{\"model_type\": \"llama\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                     "\"num_attention_heads\": 6, \"vocab_size\": 10, \"intermediate_size\": 8, "
+                     "\"num_key_value_heads\": 4}"),
+            "m.json:1:136: error: num_key_value_heads: must divide num_attention_heads (6), got 4");
+}
+
+TEST(ModelConfigErrors, FamiliesRefuseWhatTheyDoNotRead) {
+  const std::string qwen =
+      R"({"model_type": "qwen3_moe", "hidden_size": 64, "num_hidden_layers": 2,
+ "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128, "num_experts": 8,
+ "num_experts_per_tok": 2, "moe_intermediate_size": 32)";
+  // A key that may change the shapes, unknown to the family: refused, not ignored.
+  EXPECT_EQ(error_of(qwen + ", \"num_shared_experts\": 2}"),
+            "m.json:3:57: error: num_shared_experts: unknown key in a qwen3_moe config\n"
+            "  hint: codesim does not know whether it changes the model's shapes; remove it if "
+            "it does not");
+  EXPECT_EQ(error_of(qwen + ", \"moe_intermediate_sise\": 2}"),
+            "m.json:3:57: error: moe_intermediate_sise: unknown key in a qwen3_moe config\n"
+            "  hint: did you mean 'moe_intermediate_size'?");
+  EXPECT_EQ(error_of(qwen + ", \"layer_types\": [\"full_attention\", \"linear_attention\"]}"),
+            "m.json:3:57: error: layer_types: layer 1 is \"linear_attention\", which codesim does "
+            "not model\n"
+            "  hint: codesim models \"full_attention\", \"sliding_attention\" and "
+            "\"chunked_attention\"");
+  EXPECT_EQ(error_of(R"({"model_type": "llama4", "text_config": {"hidden_size": 64, "x": 1}})"),
+            "m.json: error: text_config.num_hidden_layers: missing required key\n"
+            "m.json: error: text_config.num_attention_heads: missing required key\n"
+            "m.json: error: text_config.vocab_size: missing required key\n"
+            "m.json: error: text_config.intermediate_size: missing required key\n"
+            "m.json: error: text_config.intermediate_size_mlp: missing required key\n"
+            "m.json: error: text_config.num_local_experts: missing required key\n"
+            "m.json: error: text_config.num_experts_per_tok: missing required key\n"
+            "m.json:1:61: error: text_config.x: unknown key in the text_config of a llama4 config\n"
+            "  hint: codesim does not know whether it changes the model's shapes; remove it if "
+            "it does not");
 }
 
 TEST(ModelConfigErrors, NumberTooLarge) {

@@ -101,7 +101,7 @@ std::vector<LayerError> layer_errors(const std::string& file = kSittings[0]) {
   std::vector<LayerError> out;
   for (const MeasuredRun& r : measured_runs(file)) {
     const LayerCost c =
-        layer_cost(r.pieces, {.model = &r.model, .gpu = gpu, .kernels = r.kernels}, !r.model.moe);
+        layer_cost(r.pieces, {.model = &r.model, .gpu = gpu, .kernels = r.kernels}, r.model.layer(r.model.layers - 1));
     out.push_back({r.layer + " " + r.mode, c.forward.total.value * 1e6 / r.forward_us - 1,
                    c.forward_backward().value * 1e6 / r.forward_backward_us - 1});
   }
@@ -121,7 +121,7 @@ TEST(LayerCost, SumsTheLayersPiecesOverThePasses) {
       pieces += piece_time(pm, c, {kind, pass}, 0).value;
     }
   }
-  EXPECT_NEAR(layer_cost(pm, c, true).forward_backward().value, pieces, 1e-12);
+  EXPECT_NEAR(layer_cost(pm, c, llm::kDenseLayer).forward_backward().value, pieces, 1e-12);
 }
 
 TEST(LayerCost, MeasuredH200LayersWithinTheTargets) {
@@ -167,8 +167,8 @@ TEST(LayerCost, FusedStackNormsCarryTheResidualAdd) {
     ADD_FAILURE() << op;
     return PieceKernel{};
   };
-  const auto table = piece_kernels(m, attn_f, k, false);
-  const auto fused = stack_kernels(stack_inventory(SoftwareStack::fused), m, attn_f, k, false);
+  const auto table = piece_kernels(m, attn_f, k, llm::kMoeLayer);
+  const auto fused = stack_kernels(stack_inventory(SoftwareStack::fused), m, attn_f, k, llm::kMoeLayer);
   EXPECT_DOUBLE_EQ(find(fused, "attn_norm").shape.bytes.value,
                    2 * find(table, "attn_norm").shape.bytes.value);
   EXPECT_DOUBLE_EQ(find(fused, "attn_norm").shape.hbm_efficiency, 0.786);
@@ -177,7 +177,7 @@ TEST(LayerCost, FusedStackNormsCarryTheResidualAdd) {
   EXPECT_DOUBLE_EQ(find(fused, "kv_norm").shape.hbm_efficiency, 0);
   const PieceId attn_b{PieceKind::attention, Pass::backward};
   EXPECT_DOUBLE_EQ(
-      find(stack_kernels(stack_inventory(SoftwareStack::fused), m, attn_b, k, false), "attn_norm")
+      find(stack_kernels(stack_inventory(SoftwareStack::fused), m, attn_b, k, llm::kMoeLayer), "attn_norm")
           .shape.hbm_efficiency,
       0.244);
 }
@@ -193,8 +193,8 @@ TEST(LayerCost, TheDeepseekStackDoesNotPriceOtherStacksLayers) {
                                    .seq_len = 4096,
                                    .fp8_gemm = false,
                                    .expert_rows = {8042, 8401, 8163, 8162}}};
-  const double deepseek = layer_cost(deepseek_profile(), c, false).forward_backward().value;
-  const double eager = layer_cost(stack_profile(SoftwareStack::pytorch), c, false)
+  const double deepseek = layer_cost(deepseek_profile(), c, llm::kMoeLayer).forward_backward().value;
+  const double eager = layer_cost(stack_profile(SoftwareStack::pytorch), c, llm::kMoeLayer)
                            .forward_backward()
                            .value;
   EXPECT_LT(deepseek, 0.8 * eager);
@@ -223,7 +223,7 @@ TEST(LayerCost, ProfiledLayersLeaveNoUnpricedClassAboveTwoPercent) {
     for (const PieceKind kind : {PieceKind::attention, PieceKind::mlp}) {
       for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
         for (const PieceKernel& k :
-             stack_kernels(r.pieces.stack, r.model, {kind, pass}, r.kernels, !r.model.moe)) {
+             stack_kernels(r.pieces.stack, r.model, {kind, pass}, r.kernels, r.model.layer(r.model.layers - 1))) {
           const cost::KernelClass cls = !k.attention ? k.shape.kind
                                         : pass == Pass::forward
                                             ? cost::KernelClass::attention_forward

@@ -27,7 +27,7 @@ TEST(PieceKernels, GemmShapesFollowThePass) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const KernelContext c{.ep = 64};
   auto shape = [&](Pass p) {
-    const auto ks = piece_kernels(v3, {PieceKind::attention, p}, c, false);
+    const auto ks = piece_kernels(v3, {PieceKind::attention, p}, c, llm::kMoeLayer);
     const PieceKernel* k = kernel_named(ks, "q_down");
     EXPECT_NE(k, nullptr);
     return k->shape;
@@ -48,7 +48,7 @@ TEST(PieceKernels, AttentionPieceHasTheFusedKernelRotaryNormsAndRouter) {
   // heads and the one shared key, 64 channels, read and written in BF16.
   const auto v3 = *llm::find_preset("deepseek-v3");
   const KernelContext c{.ep = 64};
-  const auto ks = piece_kernels(v3, {PieceKind::attention, Pass::forward}, c, false);
+  const auto ks = piece_kernels(v3, {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer);
   const PieceKernel* core = kernel_named(ks, "attention_core");
   ASSERT_NE(core, nullptr);
   ASSERT_TRUE(core->attention);
@@ -62,12 +62,12 @@ TEST(PieceKernels, AttentionPieceHasTheFusedKernelRotaryNormsAndRouter) {
   // MoE layers: the FFN norm and the router (BF16) run before dispatch; dense layers have neither.
   EXPECT_EQ(kernel_named(ks, "router")->shape.dtype, cost::DType::bf16);
   EXPECT_NE(kernel_named(ks, "ffn_norm"), nullptr);
-  const auto dense = piece_kernels(v3, {PieceKind::attention, Pass::forward}, c, true);
+  const auto dense = piece_kernels(v3, {PieceKind::attention, Pass::forward}, c, llm::kDenseLayer);
   EXPECT_EQ(kernel_named(dense, "router"), nullptr);
   EXPECT_EQ(kernel_named(dense, "ffn_norm"), nullptr);
-  const auto backward = piece_kernels(v3, {PieceKind::attention, Pass::backward}, c, false);
+  const auto backward = piece_kernels(v3, {PieceKind::attention, Pass::backward}, c, llm::kMoeLayer);
   EXPECT_EQ(kernel_named(backward, "attention_core")->attention->pass, cost::AttentionPass::backward);
-  EXPECT_EQ(kernel_named(piece_kernels(v3, {PieceKind::attention, Pass::weight}, c, false),
+  EXPECT_EQ(kernel_named(piece_kernels(v3, {PieceKind::attention, Pass::weight}, c, llm::kMoeLayer),
                  "attention_core"),
             nullptr);
 }
@@ -78,7 +78,7 @@ TEST(PieceKernels, ExpertsAreGroupedOverTheGpusExperts) {
   // and out; the shared expert's input is cast (4 bytes per element: as is and transposed).
   const auto v3 = *llm::find_preset("deepseek-v3");
   const KernelContext c{.ep = 64};
-  const auto ks = piece_kernels(v3, {PieceKind::mlp, Pass::forward}, c, false);
+  const auto ks = piece_kernels(v3, {PieceKind::mlp, Pass::forward}, c, llm::kMoeLayer);
   const PieceKernel* up = kernel_named(ks, "experts_gate_up");
   ASSERT_NE(up, nullptr);
   EXPECT_EQ(up->shape.kind, cost::KernelClass::grouped_gemm);
@@ -90,10 +90,10 @@ TEST(PieceKernels, ExpertsAreGroupedOverTheGpusExperts) {
   // The busiest GPU's rows, when the routing plan gives them.
   KernelContext skewed = c;
   skewed.expert_rows = {9000, 8500, 8000, 7000};
-  const auto sk = piece_kernels(v3, {PieceKind::mlp, Pass::forward}, skewed, false);
+  const auto sk = piece_kernels(v3, {PieceKind::mlp, Pass::forward}, skewed, llm::kMoeLayer);
   EXPECT_EQ(kernel_named(sk, "experts_down")->shape.group_m, skewed.expert_rows);
   // Weight gradient: one 4096 x 7168 product per expert over its own rows.
-  const auto w = piece_kernels(v3, {PieceKind::mlp, Pass::weight}, c, false);
+  const auto w = piece_kernels(v3, {PieceKind::mlp, Pass::weight}, c, llm::kMoeLayer);
   const PieceKernel* wg = kernel_named(w, "experts_gate_up");
   EXPECT_TRUE(wg->weight_gradient);
   EXPECT_EQ(std::tie(wg->shape.m, wg->shape.n), std::make_tuple(4096.0, 7168.0));
@@ -107,20 +107,20 @@ TEST(PieceKernels, Bf16ModelsHaveNoCasts) {
   // heads.
   const auto llama = *llm::find_preset("llama3.1-405b");
   const KernelContext c{.tokens = 8192, .seq_len = 8192, .fp8_gemm = false};
-  const auto ks = piece_kernels(llama, {PieceKind::attention, Pass::forward}, c, true);
+  const auto ks = piece_kernels(llama, {PieceKind::attention, Pass::forward}, c, llm::kDenseLayer);
   for (const auto& k : ks) {
     EXPECT_NE(k.shape.kind, cost::KernelClass::quantize) << k.op;
     EXPECT_NE(k.shape.dtype, cost::DType::fp8) << k.op;
   }
   EXPECT_DOUBLE_EQ(kernel_named(ks, "rotary")->shape.bytes.value, 8192.0 * (128 + 8) * 128 * 2 * 2);
-  EXPECT_TRUE(piece_kernels(llama, {PieceKind::combine, Pass::backward}, c, true).empty());
+  EXPECT_TRUE(piece_kernels(llama, {PieceKind::combine, Pass::backward}, c, llm::kDenseLayer).empty());
 }
 
 TEST(PieceKernels, PriceSumsTheKernelsByWhatBoundsThem) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const auto h800 = hardware::find_preset("h800")->gpu;
   const KernelParams p{cost::default_params(), cost::attention_params()};
-  const auto ks = piece_kernels(v3, {PieceKind::attention, Pass::forward}, {.ep = 64}, false);
+  const auto ks = piece_kernels(v3, {PieceKind::attention, Pass::forward}, {.ep = 64}, llm::kMoeLayer);
   const PieceCost c = price(ks, h800, 112, p);
   EXPECT_EQ(c.kernels, static_cast<int>(ks.size()));
   EXPECT_NEAR(c.total.value, (c.gemm + c.attention + c.memory).value, 1e-15);

@@ -67,7 +67,7 @@ TEST(PieceModel, PieceTimeIsItsKernelsOnTheSmsLeft) {
   const auto h800 = hardware::find_preset("h800")->gpu;
   const PieceContext c{.model = &v3, .gpu = h800, .kernels = {.ep = 64}, .held_sms = 20};
   const PieceId mlp_f{PieceKind::mlp, Pass::forward};
-  const auto kernels = piece_kernels(v3, mlp_f, c.kernels, false);
+  const auto kernels = piece_kernels(v3, mlp_f, c.kernels, llm::kMoeLayer);
   double sum = 0;
   for (const auto& k : kernels) {
     ASSERT_FALSE(k.attention);
@@ -102,8 +102,8 @@ TEST(PieceModel, WithoutCudaGraphsAPieceWaitsForTheHostToIssueItsKernels) {
 
   const PieceContext small{
       .model = &m, .gpu = h200, .kernels = {.tokens = 64, .seq_len = 64, .fp8_gemm = false}};
-  const PieceCost device = piece_cost(graphed, small, attn_f, true);
-  const PieceCost issued = piece_cost(eager, small, attn_f, true);
+  const PieceCost device = piece_cost(graphed, small, attn_f, llm::kDenseLayer);
+  const PieceCost issued = piece_cost(eager, small, attn_f, llm::kDenseLayer);
   ASSERT_GT(device.kernels, 0);
   EXPECT_EQ(issued.kernels, device.kernels);
   EXPECT_LT(device.total.value, device.kernels * 36.9e-6);
@@ -112,9 +112,9 @@ TEST(PieceModel, WithoutCudaGraphsAPieceWaitsForTheHostToIssueItsKernels) {
 
   const PieceContext large{
       .model = &m, .gpu = h200, .kernels = {.tokens = 8192, .seq_len = 4096, .fp8_gemm = false}};
-  EXPECT_DOUBLE_EQ(piece_cost(eager, large, attn_f, true).total.value,
-                   piece_cost(graphed, large, attn_f, true).total.value);
-  EXPECT_EQ(piece_cost(eager, large, attn_f, true).host.value, 0);
+  EXPECT_DOUBLE_EQ(piece_cost(eager, large, attn_f, llm::kDenseLayer).total.value,
+                   piece_cost(graphed, large, attn_f, llm::kDenseLayer).total.value);
+  EXPECT_EQ(piece_cost(eager, large, attn_f, llm::kDenseLayer).host.value, 0);
 }
 
 TEST(PieceModel, CombineBackwardCastsTheGradientToFp8) {

@@ -63,7 +63,7 @@ TEST(StackKernels, TheRouterRunsAsTheModelRoutes) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const KernelContext c{.tokens = 4096, .seq_len = 4096, .fp8_gemm = false, .ep = 64};
   const StackInventory fused = stack_inventory(SoftwareStack::fused);
-  const auto ks = stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, false);
+  const auto ks = stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer);
   EXPECT_EQ(names_of(ks, cost::KernelClass::router),
             (std::vector<std::string>{"router scores (sigmoid)", "router group-limited top-k",
                                       "sort rows by expert", "count rows per expert",
@@ -79,18 +79,18 @@ TEST(StackKernels, TheRouterRunsAsTheModelRoutes) {
   EXPECT_DOUBLE_EQ(named(ks, "sort rows by expert").shape.bytes.value, 0.0);
   // Not in the backward, the MoE piece, a dense layer or a dense model.
   for (const auto& other :
-       {stack_kernels(fused, v3, {PieceKind::attention, Pass::backward}, c, false),
-        stack_kernels(fused, v3, {PieceKind::mlp, Pass::forward}, c, false),
-        stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, true),
+       {stack_kernels(fused, v3, {PieceKind::attention, Pass::backward}, c, llm::kMoeLayer),
+        stack_kernels(fused, v3, {PieceKind::mlp, Pass::forward}, c, llm::kMoeLayer),
+        stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, llm::kDenseLayer),
         stack_kernels(fused, *llm::find_preset("llama3.1-8b"),
-                      {PieceKind::attention, Pass::forward}, c, false)}) {
+                      {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer)}) {
     EXPECT_TRUE(names_of(other, cost::KernelClass::router).empty());
   }
   // DeepSeek-V2-Lite scores by softmax and takes a plain top-6 of 64: T x E x 4 read, T x k x 12
   // written; eager PyTorch scans the counts twice.
   const auto lite = *llm::find_preset("deepseek-v2-lite");
   const auto eager = stack_kernels(stack_inventory(SoftwareStack::pytorch), lite,
-                                   {PieceKind::attention, Pass::forward}, c, false);
+                                   {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer);
   EXPECT_EQ(names_of(eager, cost::KernelClass::router),
             (std::vector<std::string>{"router scores (softmax)", "router top-k",
                                       "sort rows by expert", "count rows per expert",
