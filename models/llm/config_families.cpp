@@ -364,7 +364,7 @@ void read_llama4(ConfigReader& r, LlmSpec& m) {
 // GPT-2: n_inner null means 4 x n_embd; a GELU MLP, learned positions, the head tied.
 void read_gpt2(ConfigReader& r, LlmSpec& m) {
   m.hidden = r.integer("n_embd", 1, nullopt);
-  m.layers = r.integer("n_layer", 1, nullopt);
+  m.layers = r.integer("n_layer", 1, nullopt, kMaxLayers);
   m.heads = r.integer("n_head", 1, nullopt);
   m.vocab = r.integer("vocab_size", 1, nullopt);
   m.ffn_inter_dim = r.integer("n_inner", 1, 4 * m.hidden);
@@ -385,7 +385,7 @@ void read_gpt2(ConfigReader& r, LlmSpec& m) {
 void read_dbrx(ConfigReader& r, LlmSpec& m) {
   m.hidden = r.integer("d_model", 1, nullopt);
   m.heads = r.integer("n_heads", 1, nullopt);
-  m.layers = r.integer("n_layers", 1, nullopt);
+  m.layers = r.integer("n_layers", 1, nullopt, kMaxLayers);
   m.vocab = r.integer("vocab_size", 1, nullopt);
   m.tied_embeddings = r.boolean("tie_word_embeddings", false);
   ConfigReader attn = r.nested("attn_config");

@@ -7,7 +7,7 @@ namespace codesim::llm {
 
 void read_trunk(ConfigReader& r, LlmSpec& m, bool tied) {
   m.hidden = r.integer("hidden_size", 1, std::nullopt);
-  m.layers = r.integer("num_hidden_layers", 1, std::nullopt);
+  m.layers = r.integer("num_hidden_layers", 1, std::nullopt, kMaxLayers);
   m.heads = r.integer("num_attention_heads", 1, std::nullopt);
   m.vocab = r.integer("vocab_size", 1, std::nullopt);
   m.tied_embeddings = r.boolean("tie_word_embeddings", tied);

@@ -11,6 +11,10 @@
 
 namespace codesim::llm {
 
+// At most this many layers: a reader keeps one kind per layer (the largest published model has
+// under 200).
+constexpr int kMaxLayers = 100'000;
+
 // hidden_size, num_hidden_layers, num_attention_heads, vocab_size, tie_word_embeddings (default
 // `tied`), and grouped-query attention (num_key_value_heads, head_dim).
 void read_trunk(ConfigReader& r, LlmSpec& m, bool tied);

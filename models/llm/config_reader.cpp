@@ -81,7 +81,8 @@ std::string ConfigReader::describe(const json& v) {
   return std::string(v.type_name()) + " " + v.dump();
 }
 
-int ConfigReader::integer(std::string_view key, int min_value, std::optional<int> fallback) {
+int ConfigReader::integer(std::string_view key, int min_value, std::optional<int> fallback,
+                          int max_value) {
   const json* v = value(key);
   if (v == nullptr) {
     if (!fallback) {
@@ -94,9 +95,9 @@ int ConfigReader::integer(std::string_view key, int min_value, std::optional<int
     return 0;
   }
   const auto n = v->get<long long>();
-  if (n < min_value || n > 1'000'000'000) {
-    error(key, "must be between " + std::to_string(min_value) + " and 1000000000, got " +
-                   std::to_string(n));
+  if (n < min_value || n > max_value) {
+    error(key, "must be between " + std::to_string(min_value) + " and " +
+                   std::to_string(max_value) + ", got " + std::to_string(n));
     return 0;
   }
   return static_cast<int>(n);

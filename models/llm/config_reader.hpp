@@ -26,8 +26,9 @@ class ConfigReader {
   bool has(std::string_view key);
   // Present and null (where a family's class tells null from absent).
   bool is_null(std::string_view key);
-  // An integer in [min_value, 1e9]; `fallback` when absent or null (nullopt: required).
-  int integer(std::string_view key, int min_value, std::optional<int> fallback);
+  // An integer in [min_value, max_value]; `fallback` when absent or null (nullopt: required).
+  int integer(std::string_view key, int min_value, std::optional<int> fallback,
+              int max_value = 1'000'000'000);
   // A positive number; `fallback` when absent or null.
   double number(std::string_view key, double fallback);
   bool boolean(std::string_view key, bool fallback);

@@ -167,6 +167,18 @@ TEST(ModelConfigErrors, FamiliesRefuseWhatTheyDoNotRead) {
             "it does not");
 }
 
+TEST(ModelConfigErrors, LayersBounded) {
+  // A reader keeps one kind per layer: a count no model has is refused before it is allocated.
+  EXPECT_EQ(error_of("{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 1000000000}"),
+            "m.json: error: hidden_size: missing required key\n"
+            "m.json:1:27: error: num_hidden_layers: must be between 1 and 100000, got 1000000000\n"
+            "m.json: error: num_attention_heads: missing required key\n"
+            "m.json: error: vocab_size: missing required key\n"
+            "m.json: error: intermediate_size: missing required key\n"
+            "m.json: error: num_local_experts: missing required key\n"
+            "m.json: error: num_experts_per_tok: missing required key");
+}
+
 TEST(ModelConfigErrors, NumberTooLarge) {
   // The fuzz_step_trace crash, for this reader too.
   EXPECT_EQ(error_of("{\"dim\": 1e99999}"),
