@@ -157,6 +157,45 @@ TEST(ModelFamilies, QwenMoeConfigsReadAsMoe) {
   EXPECT_TRUE(sparse.is_moe_layer(5));
 }
 
+// Families without a shipped config, read from their shape keys (the values of the published
+// config.json files) and counted against the publishers' figures.
+TEST(ModelFamilies, NestedAndOtherMoeFamiliesRead) {
+  // DBRX: attention and FFN under attn_config and ffn_config; 16 experts of 10752, top-4.
+  // Databricks' announcement: 132B total, 36B active.
+  const LlmSpec dbrx = parse_model_config(
+      R"({"model_type": "dbrx", "d_model": 6144, "n_heads": 48, "n_layers": 40,
+          "vocab_size": 100352, "max_seq_len": 32768,
+          "attn_config": {"kv_n_heads": 8, "clip_qkv": 8, "rope_theta": 500000},
+          "ffn_config": {"ffn_hidden_size": 10752, "moe_num_experts": 16, "moe_top_k": 4}})",
+      "dbrx.json");
+  ASSERT_TRUE(dbrx.moe);
+  EXPECT_EQ(dbrx.moe->routed_experts, 16);
+  EXPECT_EQ(dbrx.moe->activated_experts, 4);
+  EXPECT_EQ(dbrx.moe->expert_inter_dim, 10752);
+  EXPECT_EQ(std::get<GqaSpec>(dbrx.attention), (GqaSpec{.kv_heads = 8, .head_dim = 128}));
+  EXPECT_NEAR(analyze(dbrx, 4096).params_total / 132e9, 1.0, 0.01);
+  // Phi-3.5-MoE: 16 experts of intermediate_size 6400, top-2. Microsoft's model card: 41.9B
+  // total, 6.6B active.
+  const LlmSpec phimoe = parse_model_config(
+      R"({"model_type": "phimoe", "hidden_size": 4096, "num_hidden_layers": 32,
+          "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 32064,
+          "intermediate_size": 6400, "num_local_experts": 16, "num_experts_per_tok": 2,
+          "sliding_window": 131072, "lm_head_bias": true, "input_jitter_noise": 0.01})",
+      "phimoe.json");
+  const ModelAnalytics pa = analyze(phimoe, 4096);
+  EXPECT_NEAR(pa.params_total / 41.9e9, 1.0, 0.01);
+  EXPECT_NEAR(pa.params_active / 6.6e9, 1.0, 0.01);
+  // OLMoE: num_experts experts of intermediate_size (not moe_intermediate_size) on every layer.
+  const LlmSpec olmoe = parse_model_config(
+      R"({"model_type": "olmoe", "hidden_size": 2048, "num_hidden_layers": 16,
+          "num_attention_heads": 16, "vocab_size": 50304, "intermediate_size": 1024,
+          "num_experts": 64, "num_experts_per_tok": 8, "clip_qkv": null})",
+      "olmoe.json");
+  ASSERT_TRUE(olmoe.moe);
+  EXPECT_EQ(olmoe.moe->expert_inter_dim, 1024);
+  EXPECT_EQ(olmoe.moe_layer_count(), 16);
+}
+
 TEST(ModelFamilies, LayerPatternsAsTheConfigsSayThem) {
   EXPECT_EQ(layer_pattern(preset("deepseek-v3")), "3 dense, full; 58 MoE, full");
   // gpt-oss: layer_types alternate a 128-token sliding window and full attention.
