@@ -5,11 +5,15 @@
 #include "models/llm/config_json.hpp"
 
 #include <array>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "models/llm/config_families.hpp"
 #include "models/llm/config_reader.hpp"
@@ -26,10 +30,56 @@ constexpr std::array<std::string_view, 10> kDeepseekIgnored = {
     "mscale",           "dtype",      "scale_fmt",   "max_batch_size", "max_seq_len",
     "original_seq_len", "rope_theta", "rope_factor", "beta_fast",      "beta_slow"};
 
+// Where the n-th (0-based) "key": stands in the text.
+core::SourceLocation nth_key(std::string_view text, const std::string& key, int n,
+                             const std::string& file) {
+  const std::string quoted = "\"" + key + "\"";
+  std::size_t pos = 0;
+  for (int seen = 0; (pos = text.find(quoted, pos)) != std::string_view::npos;
+       pos += quoted.size()) {
+    std::size_t after = pos + quoted.size();
+    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) {
+      ++after;
+    }
+    if (after < text.size() && text[after] == ':' && seen++ == n) {
+      return core::location_of_offset(text, pos, file);
+    }
+  }
+  return {file, 0, 0};
+}
+
+// The document, parsed; a key given twice in one object (JSON keeps the last silently, so a
+// config could say two things) is refused at the second.
+json parse_without_duplicates(std::string_view text, const std::string& file) {
+  std::vector<std::set<std::string>> open;
+  std::map<std::string, int> seen;  // a key's occurrences anywhere, to locate the repeat
+  std::vector<Diagnostic> problems;
+  json::parser_callback_t check = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      open.emplace_back();
+    } else if (event == json::parse_event_t::object_end && !open.empty()) {
+      open.pop_back();
+    } else if (event == json::parse_event_t::key && !open.empty()) {
+      const std::string key = parsed.get<std::string>();
+      const int n = seen[key]++;
+      if (!open.back().insert(key).second) {
+        problems.push_back(Diagnostic{nth_key(text, key, n, file), key,
+                                      "given twice in one object", "keep one of them"});
+      }
+    }
+    return true;
+  };
+  json doc = json::parse(text, check);
+  if (!problems.empty()) {
+    throw core::InputError(std::move(problems));
+  }
+  return doc;
+}
+
 json parse_json(std::string_view text, const std::string& file) {
   json doc;
   try {
-    doc = json::parse(text);
+    doc = parse_without_duplicates(text, file);
   } catch (const json::parse_error& e) {
     throw core::InputError(core::json_syntax_error(text, e.byte, e.what(), file));
   } catch (const json::exception& e) {  // e.g. a number too large for a double

@@ -179,6 +179,15 @@ TEST(ModelConfigErrors, LayersBounded) {
             "m.json: error: num_experts_per_tok: missing required key");
 }
 
+TEST(ModelConfigErrors, DuplicateKeysRefused) {
+  // JSON keeps the last of two equal keys without a word: a config could say two things.
+  EXPECT_EQ(error_of("{\"model_type\": \"llama\",\n \"hidden_size\": 64,\n \"hidden_size\": 128}"),
+            "m.json:3:2: error: hidden_size: given twice in one object\n  hint: keep one of them");
+  // The same key in two objects is no repeat.
+  EXPECT_EQ(error_of("{\"dim\": 64, \"x\": {\"dim\": 1}, \"y\": {\"dim\": 2}}").find("twice"),
+            std::string::npos);
+}
+
 TEST(ModelConfigErrors, NumberTooLarge) {
   // The fuzz_step_trace crash, for this reader too.
   EXPECT_EQ(error_of("{\"dim\": 1e99999}"),
