@@ -40,9 +40,11 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
 }
 
 std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
+  // As long as the number needs (1e300 has 301 digits before the point).
+  const int n = std::snprintf(nullptr, 0, "%.*f", digits, v);
+  std::string out(static_cast<std::size_t>(std::max(n, 0)), '\0');
+  std::snprintf(out.data(), out.size() + 1, "%.*f", digits, v);
+  return out;
 }
 
 std::string megabytes(double bytes) {

@@ -18,6 +18,9 @@ constexpr const char* kColumns[] = {"timestamp_s", "prompt_tokens", "cached_toke
                                     "output_tokens"};
 // Tokens per request at most, as serve.arrivals.* allow (longer than any model's context).
 constexpr double kMaxTokens = 10'000'000;
+// A trace spans at most a year of seconds from its start: a larger timestamp is most likely
+// microseconds or seconds since the epoch, which would serve every request at once.
+constexpr double kMaxTimestamp = 31'536'000;
 
 [[noreturn]] void fail(const std::string& file, int line, int column, const std::string& key,
                        const std::string& message, const std::string& hint = {}) {
@@ -76,6 +79,9 @@ std::vector<Request> parse_request_trace(const std::string& text, const std::str
       if (cell.empty() || ec != std::errc() || ptr != end) {
         fail(file, number, column, kColumns[c], "'" + cell + "' is not a number");
       }
+      if (!std::isfinite(values[c])) {
+        fail(file, number, column, kColumns[c], "'" + cell + "' is not a finite number");
+      }
       if (c > 0 && values[c] != std::floor(values[c])) {
         fail(file, number, column, kColumns[c], "'" + cell + "' is not a whole number of tokens");
       }
@@ -87,6 +93,11 @@ std::vector<Request> parse_request_trace(const std::string& text, const std::str
     const auto column_of = [&](int c) { return cells[static_cast<std::size_t>(c)].second; };
     if (values[0] < 0) {
       fail(file, number, column_of(0), kColumns[0], "a timestamp cannot be negative");
+    }
+    if (values[0] > kMaxTimestamp) {
+      fail(file, number, column_of(0), kColumns[0],
+           "'" + cells[0].first + "' s: a trace spans at most 31536000 s (a year)",
+           "timestamps are seconds from the trace's start, not since the epoch");
     }
     if (values[0] < last) {
       fail(file, number, column_of(0), kColumns[0],

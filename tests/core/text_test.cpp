@@ -36,6 +36,14 @@ TEST(Diagnostic, PrintsFileLineColumnKeyAndHint) {
   EXPECT_EQ(no_line.to_string(), "a.yaml: error: cannot read the scenario file");
 }
 
+TEST(Text, FixedPrintsEveryDigit) {
+  EXPECT_EQ(fixed(2.5, 1), "2.5");
+  // 1e63 has 64 digits before the point, 1e300 301: none cut (a 64-byte buffer cut them).
+  EXPECT_EQ(fixed(1e63, 0).size(), 64u);
+  EXPECT_EQ(fixed(1e300, 2).size(), 301u + 3u);
+  EXPECT_EQ(fixed(1e300, 2).substr(0, 4), "1000");
+}
+
 TEST(InputError, JoinsAllDiagnostics) {
   const InputError e(
       {Diagnostic{{"f", 1, 1}, "a", "x", ""}, Diagnostic{{"f", 2, 1}, "b", "y", ""}});

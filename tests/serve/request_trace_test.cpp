@@ -48,6 +48,14 @@ TEST(RequestTrace, BadValuesAreLocated) {
             "timestamp_s,prompt_tokens,cached_tokens,output_tokens");
   EXPECT_EQ(error_of(kHeader + "0,100.5,0,5\n"),
             "t.csv:2:3: error: prompt_tokens: '100.5' is not a whole number of tokens");
+  // Not-a-number and infinite timestamps, and epoch-like ones, would serve every request at once.
+  EXPECT_EQ(error_of(kHeader + "nan,100,0,5\n"),
+            "t.csv:2:1: error: timestamp_s: 'nan' is not a finite number");
+  EXPECT_EQ(error_of(kHeader + "0,100,0,5\ninf,100,0,5\n"),
+            "t.csv:3:1: error: timestamp_s: 'inf' is not a finite number");
+  EXPECT_EQ(error_of(kHeader + "1e15,100,0,5\n"),
+            "t.csv:2:1: error: timestamp_s: '1e15' s: a trace spans at most 31536000 s (a year)\n"
+            "  hint: timestamps are seconds from the trace's start, not since the epoch");
   // As serve.arrivals.* allow (and no int overflows): at most 10,000,000 tokens.
   EXPECT_EQ(error_of(kHeader + "0,100,0,64333333333333\n"),
             "t.csv:2:9: error: output_tokens: '64333333333333' tokens: a request has at most "
