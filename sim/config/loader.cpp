@@ -260,6 +260,12 @@ std::vector<Setting> parse_settings(const std::vector<std::string>& assignments)
 
 void apply_settings(FlatScenario& flat, const std::vector<Setting>& settings) {
   for (const auto& s : settings) {
+    if (s.key == "include") {
+      // The scenario's includes are merged when its file is read, before any setting applies.
+      flat.problems.push_back(Diagnostic{s.where, s.key, "includes cannot be set with --set",
+                                         "list the file under the scenario's include:"});
+      continue;
+    }
     if (find_field(s.key) != nullptr) {
       flat.entries[s.key] = Entry{s.value, s.where};
       continue;

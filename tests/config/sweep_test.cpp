@@ -146,6 +146,10 @@ TEST(Settings, ErrorsWordForWord) {
   EXPECT_EQ(message("routing.node_limit"),
             "--set routing.node_limit: error: expected key.path=value\n"
             "  hint: e.g. --set routing.node_limit=2");
+  // An include would be read after the scenario's own: refused rather than silently ignored.
+  EXPECT_EQ(message("include=presets/h800-cluster.yaml"),
+            "--set include=presets/h800-cluster.yaml: error: include: includes cannot be set with "
+            "--set\n  hint: list the file under the scenario's include:");
   EXPECT_EQ(message("hardware.nic_bandwidth=50"),
             "--set hardware.nic_bandwidth=50: error: hardware.nic_bandwidth: '50' has no unit; a "
             "bandwidth needs one\n  hint: write e.g. 50GBps, 400Gbps, 160 GB/s");
