@@ -2,6 +2,8 @@
 // what it runs; main parses, runs the one given and maps errors to exit codes (0 ok, 1 simulation
 // failure, 2 bad input or usage).
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -13,6 +15,20 @@
 #include "topologies/family.hpp"
 
 namespace {
+
+// A budget flag's value: a positive finite number. CLI11's PositiveNumber lets nan through and
+// states its range with DBL_MAX's 309 digits.
+const CLI::Validator kPositive(
+    [](std::string& value) -> std::string {
+      double v = 0;
+      const char* end = value.data() + value.size();
+      const auto [ptr, ec] = std::from_chars(value.data(), end, v);
+      if (ec != std::errc() || ptr != end || !std::isfinite(v) || v <= 0) {
+        return "must be a positive number, got '" + value + "'";
+      }
+      return {};
+    },
+    "POSITIVE");
 
 using namespace codesim;
 
@@ -328,7 +344,7 @@ Command add_collective(CLI::App& app) {
                   "even, hashed, dmodk, ftree, minhop, updn, valiant or ugal (as for a2a)");
   cmd->add_option("--max-memory-mb", o->max_memory_mb,
                   "Refuse a sweep whose simulation would need more memory (default 4096)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_flag("--bench", o->bench, "Print simulation time and memory");
   add_format(cmd, o->format, {report::Format::table, report::Format::json});
   return {cmd, printing(o, &cli::run_collective)};
@@ -370,10 +386,10 @@ Command add_run(CLI::App& app) {
   cmd->add_option("--report", o->report, "Also write the JSON report to this file");
   cmd->add_option("--max-memory-mb", o->max_memory_mb,
                   "Refuse a run whose simulation would need more memory (default 4096)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--max-tasks", o->max_tasks,
                   "Refuse a step of more tasks than this (default 5,000,000)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   return {cmd, printing(o, &cli::run_run)};
 }
 
@@ -461,10 +477,10 @@ Command add_search(CLI::App& app) {
   cmd->add_flag("--dry-run", o->dry_run, "Check and list the configurations; simulate none");
   cmd->add_option("--max-memory-mb", o->max_memory_mb,
                   "Reject a configuration whose simulation would need more memory (default 4096)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--max-tasks", o->max_tasks,
                   "Reject a configuration of more tasks than this (default 5,000,000)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   return {cmd, [o](std::ostream& out) {
             const int failed = cli::run_search(*o, out);
             if (failed > 0) {

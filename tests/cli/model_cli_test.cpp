@@ -84,6 +84,18 @@ TEST(ExitCodes, UnknownModelNamesThePresets) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(ExitCodes, BudgetFlagsArePositiveFiniteNumbers) {
+  // nan passed CLI11's PositiveNumber, and 0 was refused with DBL_MAX's 309 digits as the range.
+  for (const std::string value : {"nan", "0", "-5", "inf"}) {
+    const auto r =
+        run_codesim("run scenarios/llama3.1-8b-decode-h200.yaml --max-memory-mb " + value);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "--max-memory-mb: must be a positive number, got '" + value +
+                         "'\nRun with --help for more information.\n");
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST(ExitCodes, NameAndConfigTogetherIsUsageError) {
   const auto r = run_codesim("model deepseek-v3 --config x.json");
   EXPECT_EQ(r.exit_code, 2);
