@@ -249,8 +249,12 @@ variability::VariabilitySpec variability_spec(const Scenario& s) {
 // mean, the throughput figures follow it, and a note says what was drawn.
 void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepProgram& program,
                  const comm::StepTimeline& timeline, const metrics::StepFacts& facts) {
-  r.spread = variability::spread_steps(program, timeline, facts.shape,
-                                       s.hardware.spec.gpus_per_node, variability_spec(s));
+  try {
+    r.spread = variability::spread_steps(program, timeline, facts.shape,
+                                         s.hardware.spec.gpus_per_node, variability_spec(s));
+  } catch (const core::KeyedError& e) {
+    config::scenario_error(s, e);
+  }
   r.step_time = r.spread->mean;
   r.breakdown = r.spread->breakdown;
   metrics::throughput(r, facts);

@@ -4,6 +4,11 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/core/quantity_parse.hpp"
+#include "sim/core/text.hpp"
 
 namespace codesim::variability {
 
@@ -57,6 +62,11 @@ double duty_cv_share(double duty) {
   return 1.0;
 }
 
+double pace_blocks(const VariabilitySpec& spec, double horizon) {
+  const double interval = spec.gpu_pace_interval.value;
+  return interval > 0 ? std::max(1.0, std::ceil(horizon / interval)) : 1.0;
+}
+
 SpeedDraws::SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon,
                        const std::vector<double>& duty)
     : spec_(spec),
@@ -64,6 +74,21 @@ SpeedDraws::SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon,
       horizon_(horizon),
       pace_sigma_(static_cast<std::size_t>(gpus), sigma_of(spec.gpu_cv)),
       engine_(static_cast<std::uint64_t>(spec.seed)) {
+  // The pace table (a float per GPU and block) counts in the replay's memory: refused before it
+  // is allocated, and before a count of blocks past an int's range could be taken.
+  const double blocks = pace_blocks(spec, horizon);
+  const double bytes = blocks * gpus * static_cast<double>(sizeof(float));
+  if (bytes > spec.replay_memory.value || blocks > 1e9) {
+    throw core::KeyedError(
+        "variability.gpu_pace_interval",
+        "a pace every " + core::format_number(spec.gpu_pace_interval.value) + " s over the " +
+            core::fixed(horizon, 3) + " s the draws cover, for " + std::to_string(gpus) +
+            " GPUs, is " + core::format_number(blocks * gpus) + " paces (" +
+            core::megabytes(bytes) + " MB), more than variability.replay_memory (" +
+            core::megabytes(spec.replay_memory.value) + " MB)",
+        "use a longer interval (the H200's spread was fitted at 20ms) or raise "
+        "variability.replay_memory");
+  }
   if (spec.cv_by_duty && !duty.empty()) {
     for (std::size_t g = 0; g < pace_sigma_.size(); ++g) {
       pace_sigma_[g] = sigma_of(spec.gpu_cv * duty_cv_share(duty.at(g)));
@@ -133,7 +158,7 @@ void SpeedDraws::slow_exactly(std::vector<double>& m, const FailSlow& slow, int 
 // identical-replica step) for choose_units.
 void SpeedDraws::draw_pace(StepDraw& d) {
   const double interval = spec_.gpu_pace_interval.value;
-  d.blocks = interval > 0 ? std::max(1, static_cast<int>(std::ceil(horizon_ / interval))) : 1;
+  d.blocks = static_cast<int>(pace_blocks(spec_, horizon_));  // within replay_memory: small
   d.block_s = interval > 0 ? interval : horizon_;
   d.pace.assign(static_cast<std::size_t>(gpus_) * static_cast<std::size_t>(d.blocks), 1.0F);
   d.mean_pace.assign(static_cast<std::size_t>(gpus_), 1.0);

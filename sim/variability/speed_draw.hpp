@@ -56,10 +56,14 @@ std::vector<SlowStratum> slow_strata(const VariabilitySpec& spec, int parts);
 // and 0 at rest.
 double duty_cv_share(double duty);
 
+// Blocks of gpu_pace_interval in `horizon` seconds (1 when the interval is 0: one pace).
+double pace_blocks(const VariabilitySpec& spec, double horizon);
+
 class SpeedDraws {
  public:
   // Paces drawn for `horizon` seconds from the step's start (later times take the last block's
-  // pace). `duty`: each GPU's busy fraction, which scales its pace spread when spec.cv_by_duty
+  // pace). Throws core::KeyedError (variability.gpu_pace_interval) when the pace table would not
+  // fit spec.replay_memory. `duty`: each GPU's busy fraction, which scales its pace spread when spec.cv_by_duty
   // (empty: every GPU flat out).
   SpeedDraws(const VariabilitySpec& spec, int gpus, double horizon,
              const std::vector<double>& duty = {});

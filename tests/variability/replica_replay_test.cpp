@@ -340,5 +340,25 @@ TEST(SpeedDraws, ASeedGivesTheSameDraws) {
   EXPECT_EQ(a.next().pace, b.next().pace);
 }
 
+// A pace per GPU and block of gpu_pace_interval: 30 s / 1 ns = 3e10 blocks x 64 GPUs x 4 B is far
+// past replay_memory (before, an int overflow made it one pace for the whole step, silently).
+TEST(SpeedDraws, APaceTableOverTheReplayMemoryIsRefusedAtItsKey) {
+  VariabilitySpec spec;
+  spec.gpu_pace_interval = core::Seconds(1e-9);
+  try {
+    SpeedDraws draws(spec, 64, 30.0);
+    FAIL() << "no error";
+  } catch (const core::KeyedError& e) {
+    EXPECT_EQ(e.key_path(), "variability.gpu_pace_interval");
+    EXPECT_EQ(std::string(e.what()),
+              "a pace every 1e-09 s over the 30.000 s the draws cover, for 64 GPUs, is "
+              "1.92e+12 paces (7680000 MB), more than variability.replay_memory (2000 MB)");
+  }
+  // 20 ms (the default): 1500 blocks x 64 GPUs x 4 B = 384 kB, drawn.
+  spec.gpu_pace_interval = core::Seconds(0.02);
+  SpeedDraws fine(spec, 64, 30.0);
+  EXPECT_EQ(fine.next().blocks, 1500);
+}
+
 }  // namespace
 }  // namespace codesim::variability
