@@ -5,7 +5,9 @@
 #include <random>
 
 #include "sim/core/error.hpp"
+#include "sim/core/quantity_parse.hpp"
 #include "sim/core/statistics.hpp"
+#include "sim/core/text.hpp"
 
 namespace codesim::campaign {
 namespace {
@@ -210,12 +212,21 @@ core::Seconds daly_interval(core::Seconds c, core::Seconds mtbf) {
 
 namespace {
 
-// The spec with its checkpoint interval chosen when it gave none.
+// The spec with its checkpoint interval chosen when it gave none. A run checkpoints between
+// steps: an interval given shorter than one step is refused (it would write a checkpoint per
+// fraction of a step, and a tiny one loop without end).
 RunSpec resolved(RunSpec s) {
   if (s.checkpoint_interval.value <= 0) {
     const double stop = rates_of(s).stop;
     s.checkpoint_interval =
         stop > 0 ? daly_interval(s.checkpoint_write, core::Seconds(1 / stop)) : s.step * s.steps;
+  } else if (s.checkpoint_interval < s.step) {
+    throw core::KeyedError("campaign.checkpoint_interval",
+                           "a checkpoint every " + core::format_number(s.checkpoint_interval.value) +
+                               " s is shorter than one step (" +
+                               core::fixed(s.step.value, 2) + " s): a run checkpoints "
+                               "between steps",
+                           "checkpoint every step or less often, or leave it to auto");
   }
   return s;
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sim/core/error.hpp"
+#include "sim/core/quantity_parse.hpp"
 
 namespace codesim::campaign {
 namespace {
@@ -100,6 +101,28 @@ TEST(RunModel, AJobThatCannotProgressIsRefused) {
                  "the job cannot progress: failures every 0.488281 h on average, no longer than a "
                  "restart plus a checkpoint write (0.600000 h)");
   }
+}
+
+TEST(RunModel, ACheckpointIntervalShorterThanAStepIsRefused) {
+  // A 20 s step checkpointed every 1 ns: before, 2e14 segments, a loop without end (and every
+  // 10 s an ETTR of 0.45 as if half-steps could be saved).
+  for (const double interval : {1e-9, 10.0}) {
+    RunSpec s = base();
+    s.checkpoint_interval = core::Seconds(interval);
+    try {
+      simulate_run(s);
+      FAIL() << "expected a KeyedError";
+    } catch (const core::KeyedError& e) {
+      EXPECT_EQ(e.key_path(), "campaign.checkpoint_interval");
+      EXPECT_EQ(std::string(e.what()), "a checkpoint every " + core::format_number(interval) +
+                                           " s is shorter than one step (20.00 s): a run "
+                                           "checkpoints between steps");
+      EXPECT_EQ(e.hint(), "checkpoint every step or less often, or leave it to auto");
+    }
+  }
+  RunSpec every_step = base();
+  every_step.checkpoint_interval = core::Seconds(20);
+  EXPECT_NO_THROW(expected_wall_s(every_step));
 }
 
 TEST(RunModel, Llama3TableHoldsItsInterruptions) {
