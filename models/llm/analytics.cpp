@@ -29,6 +29,23 @@ BlockSums sum(const LayerBlock& b) {
   return s;
 }
 
+// The model's distinct layer kinds in order of first appearance with their layer counts (with
+// `attention_only`, told apart by their attention alone: moe unset).
+std::vector<std::pair<LayerKind, int>> kind_counts(const LlmSpec& m, bool attention_only) {
+  std::vector<std::pair<LayerKind, int>> kinds;
+  for (int l = 0; l < m.layers; ++l) {
+    LayerKind k = m.layer(l);
+    k.moe = k.moe && !attention_only;
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& e) { return e.first == k; });
+    if (it == kinds.end()) {
+      kinds.emplace_back(k, 0);
+      it = std::prev(kinds.end());
+    }
+    ++it->second;
+  }
+  return kinds;
+}
+
 }  // namespace
 
 core::Bytes kv_cache_bytes_per_token_layer(const LlmSpec& m) {
@@ -56,33 +73,15 @@ core::Bytes kv_cache_bytes(const LlmSpec& m, double context) {
 
 std::vector<KvCacheOfKind> kv_cache_by_kind(const LlmSpec& m) {
   std::vector<KvCacheOfKind> kinds;
-  for (int l = 0; l < m.layers; ++l) {
-    LayerKind attention = m.layer(l);
-    attention.moe = false;
-    auto it = std::find_if(kinds.begin(), kinds.end(),
-                           [&](const KvCacheOfKind& k) { return k.attention == attention; });
-    if (it == kinds.end()) {
-      kinds.push_back({attention, 0, kv_cache_bytes_per_token_layer(m)});
-      it = std::prev(kinds.end());
-    }
-    ++it->layers;
+  for (const auto& [attention, layers] : kind_counts(m, true)) {
+    kinds.push_back({attention, layers, kv_cache_bytes_per_token_layer(m)});
   }
   return kinds;
 }
 
 std::string layer_pattern(const LlmSpec& m) {
-  std::vector<std::pair<LayerKind, int>> kinds;
-  for (int l = 0; l < m.layers; ++l) {
-    const LayerKind k = m.layer(l);
-    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& e) { return e.first == k; });
-    if (it == kinds.end()) {
-      kinds.emplace_back(k, 0);
-      it = std::prev(kinds.end());
-    }
-    ++it->second;
-  }
   std::string out;
-  for (const auto& [k, n] : kinds) {
+  for (const auto& [k, n] : kind_counts(m, false)) {
     out += (out.empty() ? "" : "; ") + std::to_string(n) + (k.moe ? " MoE, " : " dense, ") +
            attention_name(k);
   }

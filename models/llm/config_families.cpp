@@ -106,9 +106,7 @@ void read_qwen_moe(ConfigReader& r, LlmSpec& m, bool shared_expert) {
   }
   if (experts > 0) {
     m.moe = plain_moe(experts, top_k, width, shared);
-    if (top_k > experts) {
-      r.error("num_experts_per_tok", "exceeds num_experts (" + std::to_string(experts) + ")");
-    }
+    check_moe(r, *m.moe, {.experts = "num_experts", .top_k = "num_experts_per_tok"});
   }
   const int step = r.integer("decoder_sparse_step", 1, 1);
   auto kinds = uniform_layers(m);
@@ -142,9 +140,7 @@ void read_mixtral(ConfigReader& r, LlmSpec& m) {
   const int experts = r.integer("num_local_experts", 1, nullopt);
   const int top_k = r.integer("num_experts_per_tok", 1, nullopt);
   m.moe = plain_moe(experts, top_k, m.ffn_inter_dim);
-  if (top_k > experts) {
-    r.error("num_experts_per_tok", "exceeds num_local_experts (" + std::to_string(experts) + ")");
-  }
+  check_moe(r, *m.moe, {.experts = "num_local_experts", .top_k = "num_experts_per_tok"});
   auto kinds = uniform_layers(m);
   for (auto& k : kinds) {
     k.moe = true;
@@ -190,19 +186,9 @@ void read_deepseek_style(ConfigReader& r, LlmSpec& m) {
   moe.expert_groups = r.integer("n_group", 1, 1);
   moe.limited_groups = r.integer("topk_group", 1, 1);
   moe.route_scale = r.number("routed_scaling_factor", 1.0);
-  static constexpr std::array<std::string_view, 2> kScores = {"softmax", "sigmoid"};
-  moe.score = r.choice("scoring_func", kScores, "softmax") == "sigmoid" ? ScoreFunction::sigmoid
-                                                                        : ScoreFunction::softmax;
-  if (moe.activated_experts > moe.routed_experts) {
-    r.error("num_experts_per_tok",
-            "exceeds n_routed_experts (" + std::to_string(moe.routed_experts) + ")");
-  }
-  if (moe.limited_groups > moe.expert_groups) {
-    r.error("topk_group", "exceeds n_group (" + std::to_string(moe.expert_groups) + ")");
-  }
-  if (moe.expert_groups > 0 && moe.routed_experts % moe.expert_groups != 0) {
-    r.error("n_group", "must divide n_routed_experts (" + std::to_string(moe.routed_experts) + ")");
-  }
+  moe.score = read_score(r, "scoring_func");
+  check_moe(r, moe, {.experts = "n_routed_experts", .top_k = "num_experts_per_tok",
+                     .groups = "n_group", .limited = "topk_group"});
   m.moe = moe;
   const int first = r.integer("first_k_dense_replace", 0, 0);
   const int freq = r.integer("moe_layer_freq", 1, 1);

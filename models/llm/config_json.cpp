@@ -5,7 +5,6 @@
 #include "models/llm/config_json.hpp"
 
 #include <array>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "models/llm/config_families.hpp"
+#include "models/llm/config_parts.hpp"
 #include "models/llm/config_reader.hpp"
 #include "sim/core/error.hpp"
 
@@ -29,24 +29,6 @@ using nlohmann::json;
 constexpr std::array<std::string_view, 10> kDeepseekIgnored = {
     "mscale",           "dtype",      "scale_fmt",   "max_batch_size", "max_seq_len",
     "original_seq_len", "rope_theta", "rope_factor", "beta_fast",      "beta_slow"};
-
-// Where the n-th (0-based) "key": stands in the text.
-core::SourceLocation nth_key(std::string_view text, const std::string& key, int n,
-                             const std::string& file) {
-  const std::string quoted = "\"" + key + "\"";
-  std::size_t pos = 0;
-  for (int seen = 0; (pos = text.find(quoted, pos)) != std::string_view::npos;
-       pos += quoted.size()) {
-    std::size_t after = pos + quoted.size();
-    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) {
-      ++after;
-    }
-    if (after < text.size() && text[after] == ':' && seen++ == n) {
-      return core::location_of_offset(text, pos, file);
-    }
-  }
-  return {file, 0, 0};
-}
 
 // The document, parsed; a key given twice in one object (JSON keeps the last silently, so a
 // config could say two things) is refused at the second.
@@ -63,7 +45,7 @@ json parse_without_duplicates(std::string_view text, const std::string& file) {
       const std::string key = parsed.get<std::string>();
       const int n = seen[key]++;
       if (!open.back().insert(key).second) {
-        problems.push_back(Diagnostic{nth_key(text, key, n, file), key,
+        problems.push_back(Diagnostic{key_location(text, key, file, 0, n), key,
                                       "given twice in one object", "keep one of them"});
       }
     }
@@ -117,22 +99,10 @@ void read_deepseek_format(ConfigReader& r, LlmSpec& m) {
               .expert_groups = r.integer("n_expert_groups", 1, 1),
               .limited_groups = r.integer("n_limited_groups", 1, 1),
               .route_scale = r.number("route_scale", 1.0)};
-  static constexpr std::array<std::string_view, 2> kScores = {"softmax", "sigmoid"};
-  moe.score = r.choice("score_func", kScores, "softmax") == "sigmoid" ? ScoreFunction::sigmoid
-                                                                      : ScoreFunction::softmax;
+  moe.score = read_score(r, "score_func");
   m.dense_layers = r.integer("n_dense_layers", 0, 1);
-  if (moe.activated_experts > moe.routed_experts) {
-    r.error("n_activated_experts",
-            "exceeds n_routed_experts (" + std::to_string(moe.routed_experts) + ")");
-  }
-  if (moe.limited_groups > moe.expert_groups) {
-    r.error("n_limited_groups",
-            "exceeds n_expert_groups (" + std::to_string(moe.expert_groups) + ")");
-  }
-  if (moe.expert_groups > 0 && moe.routed_experts % moe.expert_groups != 0) {
-    r.error("n_expert_groups",
-            "must divide n_routed_experts (" + std::to_string(moe.routed_experts) + ")");
-  }
+  check_moe(r, moe, {.experts = "n_routed_experts", .top_k = "n_activated_experts",
+                     .groups = "n_expert_groups", .limited = "n_limited_groups"});
   if (m.dense_layers > m.layers) {
     r.error("n_dense_layers", "exceeds n_layers (" + std::to_string(m.layers) + ")");
   }
@@ -142,18 +112,13 @@ void read_deepseek_format(ConfigReader& r, LlmSpec& m) {
 
 // The family of a Hugging Face config: by model_type, else by its class in architectures.
 const ConfigFamily& family_of(const json& doc, std::string_view text, const std::string& file) {
-  const auto where = [&](std::string_view key) {
-    const std::size_t at = text.find("\"" + std::string(key) + "\"");
-    return at == std::string_view::npos ? core::SourceLocation{file, 0, 0}
-                                        : core::location_of_offset(text, at, file);
-  };
   const std::string supported = "codesim reads the model types " + config_family_names();
   if (doc.contains("model_type")) {
     const json& type = doc.at("model_type");
     const ConfigFamily* f =
         type.is_string() ? find_config_family(type.get<std::string>()) : nullptr;
     if (f == nullptr) {
-      throw core::InputError(Diagnostic{where("model_type"), "model_type",
+      throw core::InputError(Diagnostic{key_location(text, "model_type", file), "model_type",
                                         "model type " + type.dump() + " is not one codesim reads",
                                         supported});
     }

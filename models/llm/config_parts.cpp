@@ -75,6 +75,30 @@ MoeSpec plain_moe(int routed, int top_k, int width, int shared) {
                  .expert_inter_dim = width};
 }
 
+void check_moe(ConfigReader& r, const MoeSpec& moe, const MoeKeys& keys) {
+  if (moe.activated_experts > moe.routed_experts) {
+    r.error(keys.top_k, "exceeds " + std::string(keys.experts) + " (" +
+                            std::to_string(moe.routed_experts) + ")");
+  }
+  if (keys.groups.empty()) {
+    return;
+  }
+  if (moe.limited_groups > moe.expert_groups) {
+    r.error(keys.limited, "exceeds " + std::string(keys.groups) + " (" +
+                              std::to_string(moe.expert_groups) + ")");
+  }
+  if (moe.expert_groups > 0 && moe.routed_experts % moe.expert_groups != 0) {
+    r.error(keys.groups, "must divide " + std::string(keys.experts) + " (" +
+                             std::to_string(moe.routed_experts) + ")");
+  }
+}
+
+ScoreFunction read_score(ConfigReader& r, std::string_view key) {
+  static constexpr std::array<std::string_view, 2> kScores = {"softmax", "sigmoid"};
+  return r.choice(key, kScores, "softmax") == "sigmoid" ? ScoreFunction::sigmoid
+                                                        : ScoreFunction::softmax;
+}
+
 bool read_layer_list(ConfigReader& r, std::string_view key, std::vector<LayerKind>& kinds,
                      bool moe) {
   if (!r.has(key)) {

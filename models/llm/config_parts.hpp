@@ -45,6 +45,20 @@ void slide_layers(std::vector<LayerKind>& kinds, int window, Applies applies) {
 // A MoE of `routed` experts of `width`, top-k, no groups, softmax scores.
 MoeSpec plain_moe(int routed, int top_k, int width, int shared = 0);
 
+// The names a config gives a MoE's counts, for the errors that check them ("" where it has none).
+struct MoeKeys {
+  std::string_view experts;
+  std::string_view top_k;
+  std::string_view groups = "";
+  std::string_view limited = "";
+};
+
+// Top-k within the experts; the limited groups within the groups, which divide the experts.
+void check_moe(ConfigReader& r, const MoeSpec& moe, const MoeKeys& keys);
+
+// A router's score function under `key`: "softmax" (also when absent) or "sigmoid".
+ScoreFunction read_score(ConfigReader& r, std::string_view key);
+
 // The MoE layers are those the list names (`key`, indices); false when absent.
 bool read_layer_list(ConfigReader& r, std::string_view key, std::vector<LayerKind>& kinds,
                      bool moe);

@@ -45,22 +45,27 @@ bool ConfigReader::is_null(std::string_view key) {
   return it != object_.end() && it->is_null();
 }
 
+core::SourceLocation key_location(std::string_view text, std::string_view key,
+                                  const std::string& file, std::size_t from, int nth) {
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  int seen = 0;
+  for (std::size_t pos = from; (pos = text.find(quoted, pos)) != std::string_view::npos;
+       pos += quoted.size()) {
+    std::size_t after = pos + quoted.size();
+    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) {
+      ++after;
+    }
+    if (after < text.size() && text[after] == ':' && seen++ == nth) {
+      return core::location_of_offset(text, pos, file);
+    }
+  }
+  return {file, 0, 0};
+}
+
 // Where "key": sits in the text, looked for from the object's start (a nested object's keys may
 // also be the document's).
 core::SourceLocation ConfigReader::locate(std::string_view key) const {
-  const std::string quoted = "\"" + std::string(key) + "\"";
-  std::size_t pos = start_;
-  while ((pos = text_.find(quoted, pos)) != std::string_view::npos) {
-    std::size_t after = pos + quoted.size();
-    while (after < text_.size() && std::isspace(static_cast<unsigned char>(text_[after]))) {
-      ++after;
-    }
-    if (after < text_.size() && text_[after] == ':') {
-      return core::location_of_offset(text_, pos, file_);
-    }
-    pos += quoted.size();
-  }
-  return {file_, 0, 0};
+  return key_location(text_, key, file_, start_);
 }
 
 void ConfigReader::error(std::string_view key, std::string message, std::string hint) {

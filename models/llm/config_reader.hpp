@@ -14,6 +14,11 @@
 
 namespace codesim::llm {
 
+// Where the `nth` (0-based) `"key":` stands in `text` from byte `from` on (a quoted key followed by
+// a colon, so a string value that spells the key is not taken for it); no line when absent.
+core::SourceLocation key_location(std::string_view text, std::string_view key,
+                                  const std::string& file, std::size_t from = 0, int nth = 0);
+
 class ConfigReader {
  public:
   // `object`: the JSON object read (the document, or one nested in it such as `text_config`),

@@ -142,15 +142,15 @@ void print_table(const llm::LlmSpec& m, const llm::ModelAnalytics& a, const std:
   report::Table summary({"figure", "value"});
   summary.add_row({"model", m.name + " (" + source + ")"});
   summary.add_row({"layers", std::to_string(m.layers) + ": " + llm::layer_pattern(m)});
-  const auto published_total = pub(&llm::PublishedFigures::params_total);
+  const auto total_published = pub(&llm::PublishedFigures::params_total);
   if (a.params_vision > 0) {
     summary.add_row({"parameters, total (B)", fixed(a.params_total / 1e9, 2)});
     summary.add_row(
         {"parameters, vision tower (B, not simulated)", fixed(a.params_vision / 1e9, 2)});
     summary.add_row({"parameters, with the vision tower (B)",
-                     versus(llm::published_total(a), published_total, 1e9, 2)});
+                     versus(llm::published_total(a), total_published, 1e9, 2)});
   } else {
-    summary.add_row({"parameters, total (B)", versus(a.params_total, published_total, 1e9, 2)});
+    summary.add_row({"parameters, total (B)", versus(a.params_total, total_published, 1e9, 2)});
   }
   if (p && !p->active_counts_embedding) {
     summary.add_row({"parameters, active per token (B)", fixed(a.params_active / 1e9, 2)});
