@@ -1,8 +1,11 @@
 """What the H200 measuring scripts here share: the device facts a result file records, how inputs
 rotate past the L2, and CUDA-graph replay timing. Imported by h200_kernels.py, h200_moe_kernels.py
-and h200_layers.py (Python finds this file beside them)."""
+h200_layers.py, h200_variability.py, h200_power.py, h200_sustained.py and h200_steps.py (Python
+finds this file beside them)."""
 import datetime
+import json
 import math
+import os
 import subprocess
 
 import torch
@@ -100,3 +103,40 @@ def run_cases(parts, result, path, budget_s, repeats):
                 json.dump(result, f, indent=1)
     print(f"{len(result['cases'])} cases, {len(result['skipped'])} skipped, "
           f"{time.time() - start:.0f} s")
+
+
+def rnd(*shape, dtype=torch.bfloat16):
+    """A random tensor of `shape` on the GPU, drawn in BF16 and cast to `dtype` (FP8 has no randn)."""
+    return torch.randn(*shape, device="cuda", dtype=torch.bfloat16).to(dtype)
+
+
+def capture(fn, warm=20):
+    """fn() captured as a CUDA graph (after one run on a side stream), then replayed `warm` times."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn()
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    for _ in range(warm):
+        g.replay()
+    torch.cuda.synchronize()
+    return g
+
+
+def export_trace(fn, path):
+    """One call of fn() under torch.profiler (CPU and CUDA), its Chrome trace written to `path`
+    with the trace's name cut to the file name (the profiler records its absolute path)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
+                                            torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    prof.export_chrome_trace(path)
+    with open(path) as f:
+        data = json.load(f)
+    data["traceName"] = os.path.basename(path)
+    with open(path, "w") as f:
+        json.dump(data, f)

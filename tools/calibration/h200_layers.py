@@ -43,7 +43,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from h200_common import device_facts
+from h200_common import device_facts, export_trace
 
 DEV = "cuda"
 BF16 = torch.bfloat16
@@ -333,16 +333,7 @@ def measure(name, spec, mode, trace_dir):
         counts = layer.mlp.last_counts.tolist()
     os.makedirs(trace_dir, exist_ok=True)
     trace = os.path.join(trace_dir, f"{name}_{mode}.json")
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
-                                            torch.profiler.ProfilerActivity.CUDA]) as prof:
-        fwd_bwd()
-        torch.cuda.synchronize()
-    prof.export_chrome_trace(trace)
-    with open(trace) as f:  # the trace names its own absolute path: keep only the file name
-        data = json.load(f)
-    data["traceName"] = os.path.basename(trace)
-    with open(trace, "w") as f:
-        json.dump(data, f)
+    export_trace(fwd_bwd, trace)
     dims = {k: v for k, v in spec.items() if not callable(v)}
     return {"layer": name, "mode": mode, **dims, "params": sum(p.numel() for p in params),
             "tokens_per_local_expert": counts, "warmup_s": warm_s,

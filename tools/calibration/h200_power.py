@@ -30,17 +30,13 @@ import pynvml
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts
+from h200_common import capture, device_facts, rnd
 
 DEV = "cuda"
 BF16 = torch.bfloat16
 FP8 = torch.float8_e4m3fn
 SAMPLE_S = 0.02
 AHEAD = 32
-
-
-def rnd(*shape, dtype=BF16):
-    return torch.randn(*shape, device=DEV, dtype=BF16).to(dtype)
 
 
 class Sampler:
@@ -94,22 +90,6 @@ class Sampler:
 
     def energy_mj(self):
         return pynvml.nvmlDeviceGetTotalEnergyConsumption(self.h)
-
-
-def capture(fn):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        fn()
-        torch.cuda.synchronize()
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    for _ in range(5):
-        g.replay()
-    torch.cuda.synchronize()
-    return g
 
 
 def cases():
@@ -189,7 +169,7 @@ def per_second(replays):
 
 
 def measure(sampler, name, klass, fn, flops, hbm_bytes, seconds):
-    g = capture(fn)
+    g = capture(fn, warm=5)
     time.sleep(3)
     cold_us, cold_times = cold(g)
     th, samples = sampler.run(seconds + 0.5)

@@ -31,7 +31,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from h200_common import device_facts
+from h200_common import device_facts, export_trace
 from h200_layers import GQA, MoE, SwiGLU, Layer, probe_native_backward, rope_tables
 
 DEV = "cuda"
@@ -115,16 +115,7 @@ def measure(h, name, spec, mode, seconds, out_dir):
     stop.set()
     th.join()
     trace = os.path.join(out_dir, f"steps_{name}_{mode}.json")
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
-                                            torch.profiler.ProfilerActivity.CUDA]) as prof:
-        step()
-        torch.cuda.synchronize()
-    prof.export_chrome_trace(trace)
-    with open(trace) as f:  # the trace names its own absolute path: keep only the file name
-        data = json.load(f)
-    data["traceName"] = os.path.basename(trace)
-    with open(trace, "w") as f:
-        json.dump(data, f)
+    export_trace(step, trace)
     last = [t for s, t in sustained if s > seconds - 5]
     tail = [s for s in samples if s["t_s"] > seconds - 5]
     dims = {k: v for k, v in spec.items() if not callable(v)}

@@ -32,7 +32,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts
+from h200_common import device_facts, rnd
 from h200_variability import gpu_sample, step_like
 
 DEV = "cuda"
@@ -40,10 +40,6 @@ BF16 = torch.bfloat16
 FP8 = torch.float8_e4m3fn
 ROUNDS = 3
 REPEATS = 10
-
-
-def rnd(*shape, dtype=BF16):
-    return torch.randn(*shape, device=DEV, dtype=BF16).to(dtype)
 
 
 def cases():

@@ -30,7 +30,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts
+from h200_common import capture, device_facts
 
 DEV = "cuda"
 BF16 = torch.bfloat16
@@ -80,22 +80,6 @@ def copy():
     src = torch.empty(1 << 29, device=DEV, dtype=BF16)
     dst = torch.empty_like(src)
     return lambda: dst.copy_(src)
-
-
-def capture(fn):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        fn()
-        torch.cuda.synchronize()
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    for _ in range(20):
-        g.replay()
-    torch.cuda.synchronize()
-    return g
 
 
 def replays(g, n, idle_cycles=0):
