@@ -47,20 +47,16 @@ void finish(ConfigReader& r, const std::string& what) {
 }
 
 // Llama 2/3/3.1/3.2 and the dense families of its shape: GQA, a gated FFN of intermediate_size.
-void read_dense(ConfigReader& r, LlmSpec& m, bool tied, std::string_view activation = "hidden_act") {
-  read_trunk(r, m, tied);
+void read_dense(ConfigReader& r, LlmSpec& m) {
+  read_trunk(r, m, false);
   read_gqa(r, m);
-  read_gated_activation(r, activation);
+  read_gated_activation(r, "hidden_act");
   m.ffn_inter_dim = r.integer("intermediate_size", 1, nullopt);
-}
-
-void read_llama(ConfigReader& r, LlmSpec& m) {
-  read_dense(r, m, false);
 }
 
 // Mistral, Phi-3: a sliding window on every layer (null: none).
 void read_mistral(ConfigReader& r, LlmSpec& m) {
-  read_dense(r, m, false);
+  read_dense(r, m);
   auto kinds = uniform_layers(m);
   slide_layers(kinds, r.integer("sliding_window", 1, 0), [](int) { return true; });
   set_layer_kinds(m, std::move(kinds));
@@ -79,7 +75,7 @@ void qwen_windows(ConfigReader& r, std::vector<LayerKind>& kinds) {
 }
 
 void read_qwen(ConfigReader& r, LlmSpec& m) {
-  read_dense(r, m, false);
+  read_dense(r, m);
   auto kinds = uniform_layers(m);
   qwen_windows(r, kinds);
   set_layer_kinds(m, std::move(kinds));
@@ -89,7 +85,7 @@ void read_qwen(ConfigReader& r, LlmSpec& m) {
 // shared expert of shared_expert_intermediate_size, behind a one-channel gate), MoE on the layers
 // (i + 1) % decoder_sparse_step == 0 outside mlp_only_layers, which use intermediate_size.
 void read_qwen_moe(ConfigReader& r, LlmSpec& m, bool shared_expert) {
-  read_dense(r, m, false);
+  read_dense(r, m);
   const int experts = r.integer("num_experts", 0, nullopt);
   const int top_k = r.integer("num_experts_per_tok", 1, nullopt);
   const int width = r.integer("moe_intermediate_size", 1, nullopt);
@@ -136,7 +132,7 @@ void read_qwen3_moe(ConfigReader& r, LlmSpec& m) {
 
 // Mixtral and Phi-3.5-MoE: num_local_experts experts of intermediate_size on every layer.
 void read_mixtral(ConfigReader& r, LlmSpec& m) {
-  read_dense(r, m, false);
+  read_dense(r, m);
   const int experts = r.integer("num_local_experts", 1, nullopt);
   const int top_k = r.integer("num_experts_per_tok", 1, nullopt);
   m.moe = plain_moe(experts, top_k, m.ffn_inter_dim);
@@ -152,7 +148,7 @@ void read_mixtral(ConfigReader& r, LlmSpec& m) {
 
 // OLMoE: num_experts experts of intermediate_size on every layer.
 void read_olmoe(ConfigReader& r, LlmSpec& m) {
-  read_dense(r, m, false);
+  read_dense(r, m);
   const int experts = r.integer("num_experts", 1, nullopt);
   const int top_k = r.integer("num_experts_per_tok", 1, nullopt);
   m.moe = plain_moe(experts, top_k, m.ffn_inter_dim);
@@ -222,7 +218,7 @@ void read_glm4_moe(ConfigReader& r, LlmSpec& m) {
 // gpt-oss: num_local_experts experts of intermediate_size on every layer, layer_types of sliding
 // (sliding_window) and full attention (default: alternating, sliding first), attention sinks.
 void read_gpt_oss(ConfigReader& r, LlmSpec& m) {
-  read_dense(r, m, false);
+  read_dense(r, m);
   const int experts = r.integer("num_local_experts", 1, nullopt);
   const int top_k = r.integer("num_experts_per_tok", 1, nullopt);
   m.moe = plain_moe(experts, top_k, m.ffn_inter_dim);
@@ -403,12 +399,12 @@ constexpr std::array kFamilies = {
     ConfigFamily{"gpt2", "GPT2LMHeadModel", read_gpt2},
     ConfigFamily{"gpt_oss", "GptOssForCausalLM", read_gpt_oss},
     ConfigFamily{"kimi_k2", "", read_deepseek_style},
-    ConfigFamily{"llama", "LlamaForCausalLM", read_llama},
+    ConfigFamily{"llama", "LlamaForCausalLM", read_dense},
     ConfigFamily{"llama4", "Llama4ForConditionalGeneration", read_llama4},
     ConfigFamily{"llama4_text", "Llama4ForCausalLM", read_llama4_text},
     ConfigFamily{"mistral", "MistralForCausalLM", read_mistral},
     ConfigFamily{"mixtral", "MixtralForCausalLM", read_mixtral},
-    ConfigFamily{"olmo2", "Olmo2ForCausalLM", read_llama},
+    ConfigFamily{"olmo2", "Olmo2ForCausalLM", read_dense},
     ConfigFamily{"olmoe", "OlmoeForCausalLM", read_olmoe},
     ConfigFamily{"phi3", "Phi3ForCausalLM", read_mistral},
     ConfigFamily{"phimoe", "PhiMoEForCausalLM", read_mixtral},
