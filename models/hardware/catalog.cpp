@@ -31,14 +31,79 @@ constexpr NicSpec kConnectX6{.bandwidth = 200_Gbps,
 // figure is published, so every preset uses it until calibrated.
 constexpr core::Seconds kNvlinkLatency = 3.33_us;
 
-// Hopper SXM (H800, H100, H200): 132 SMs, 989 / 1979 dense BF16 / FP8 TFLOPS.
-constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth) {
+// The H200's power (tools/calibration/fit_power.py on models/calibration/h200/power/
+// h200_clock.json, 2026-12-04; every number in models/calibration/README.md): 700 W limit, 80 W
+// idle, 123 W with clocks up and SMs idle, SM clock 1980 MHz at most. Per kind of work: watts
+// above that of the measured kernel flat out at 1980 MHz, that kernel's rate there over the
+// peak (BF16 and FP8 GEMMs 8192^3: 788.1 and 1459.2 TFLOP/s; causal attention 2 x 32 x 4096 x
+// 128: 573.2; RMSNorm, SiLU x mul, copy: 2.810, 4.149, 4.257 TB/s of HBM), the clock-bound
+// fraction of its time, the energy exponent.
+// The lowest clock: NVML's lowest supported graphics clock on the H200 (345 MHz idle) is not a
+// governor's floor; none of the runs went below 1305 MHz: 1000 MHz is taken as the floor. The
+// window: every GEMM-heavy case of h200_power.json reached the cap 0.04-0.12 s after 3 s idle,
+// and 10 ms gaps between 14 ms bursts did not let the clock recover (h200_clock.json): 0.08 s.
+constexpr PowerSpec kH200Power{
+    .limit_w = 700,
+    .tdp_w = 700,
+    .idle_w = 80.2,
+    .awake_w = 122.8,
+    .max_clock_mhz = 1980,
+    .min_clock_mhz = 1000,
+    .window_s = 0.08,
+    .activity = {ActivityPower{.dynamic_w = 860.6,
+                               .reference_fraction = 788.1 / 989,
+                               .clock_bound = 0.889,
+                               .energy_exponent = 0.680},
+                 ActivityPower{.dynamic_w = 895.3,
+                               .reference_fraction = 1459.2 / 1979,
+                               .clock_bound = 0.8306,
+                               .energy_exponent = 0.593},
+                 ActivityPower{.dynamic_w = 816.4,
+                               .reference_fraction = 573.2 / 989,
+                               .clock_bound = 0.9889,
+                               .energy_exponent = 1.320},
+                 ActivityPower{.dynamic_w = 538.6,
+                               .reference_fraction = 2.810 / 4.8,
+                               .clock_bound = 0,
+                               .energy_exponent = 0.680},
+                 ActivityPower{.dynamic_w = 608.9,
+                               .reference_fraction = 4.149 / 4.8,
+                               .clock_bound = 0,
+                               .energy_exponent = 0.680},
+                 ActivityPower{.dynamic_w = 354.5,
+                               .reference_fraction = 4.257 / 4.8,
+                               .clock_bound = 0,
+                               .energy_exponent = 0.680}},
+    .measured = true};
+
+// Another board's power, carried from the H200's: its TDP (the vendor's datasheet) and top clock,
+// every wattage scaled by its TDP over the H200's 700 W (assumed: the same work draws the same
+// fraction of the board's budget), the clock responses kept.
+constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
+  PowerSpec p = kH200Power;
+  const double k = tdp_w / kH200Power.tdp_w;
+  p.limit_w = p.tdp_w = tdp_w;
+  p.idle_w *= k;
+  p.awake_w *= k;
+  for (ActivityPower& a : p.activity) {
+    a.dynamic_w *= k;
+  }
+  p.max_clock_mhz = max_clock_mhz;
+  p.min_clock_mhz = max_clock_mhz * kH200Power.min_clock_mhz / kH200Power.max_clock_mhz;
+  p.measured = false;
+  return p;
+}
+
+// Hopper SXM (H800, H100, H200): 132 SMs, 989 / 1979 dense BF16 / FP8 TFLOPS; 700 W (H100 SXM5
+// and H200 SXM datasheets; the H800 SXM5 is the H100's board), up to 1980 MHz.
+constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth, PowerSpec power) {
   return {.sms = 132,
           .bf16_peak = 989_TFLOPS,
           .fp8_peak = 1979_TFLOPS,
           .hbm_capacity = hbm,
           .hbm_bandwidth = hbm_bandwidth,
-          .architecture = Architecture::hopper};
+          .architecture = Architecture::hopper,
+          .power = power};
 }
 
 // NVLink 4 between two H200s: 366 GB/s per direction of the 450 nominal, fitted with NCCL's
@@ -109,17 +174,17 @@ HardwareSpec node(std::string name, GpuSpec gpu, ScaleUpSpec scale_up, NicSpec n
 std::vector<HardwareSpec> presets() {
   return {
       // 200 GB/s nominal per direction; 160 GB/s achievable (DeepSeek, ISCA 2025 §4).
-      node("h800", hopper(80_GB, 3.35_TBps),
+      node("h800", hopper(80_GB, 3.35_TBps, carried_power(700, 1980)),
            {.bandwidth = 160_GBps,
             .nominal_bandwidth = 200_GBps,
             .latency = kNvlinkLatency,
             .domain_gpus = 8}),
       // H100 SXM5 and H200 SXM (NVIDIA datasheets): HBM3 80 GB at 3.35 TB/s, HBM3e 141 GB at
       // 4.8 TB/s; NVLink 4 900 GB/s bidirectional = 450 per direction (nominal).
-      node("h100", hopper(80_GB, 3.35_TBps), nvlink(450_GBps, 8)),
-      node("h200", hopper(141_GB, 4.8_TBps), nvlink(450_GBps, 8)),
+      node("h100", hopper(80_GB, 3.35_TBps, carried_power(700, 1980)), nvlink(450_GBps, 8)),
+      node("h200", hopper(141_GB, 4.8_TBps, kH200Power), nvlink(450_GBps, 8)),
       // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
-      // cores, 2039 GB/s HBM2e; NVLink 3 600 GB/s bidirectional = 300 per direction (nominal);
+      // cores, 2039 GB/s HBM2e, 400 W, up to 1410 MHz; NVLink 3 600 GB/s bidirectional = 300 per direction (nominal);
       // PCIe Gen4 x16 to its HDR NIC (32 GB/s per direction).
       node("a100",
            {.sms = 108,
@@ -127,27 +192,32 @@ std::vector<HardwareSpec> presets() {
             .fp8_peak = core::FlopsPerSecond(0),
             .hbm_capacity = 80_GB,
             .hbm_bandwidth = 2.039_TBps,
-            .architecture = Architecture::ampere},
+            .architecture = Architecture::ampere,
+            .power = carried_power(400, 1410)},
            nvlink(300_GBps, 8), kConnectX6, 32_GBps, without_nvls(kNcclHopper)),
       // B200 in HGX B200 (NVIDIA datasheet): 2.25 / 4.5 PFLOPS dense BF16 / FP8, 192 GB HBM3e at
-      // 8 TB/s, 148 SMs (two dies); NVLink 5 1.8 TB/s bidirectional = 900 per direction.
+      // 8 TB/s, 148 SMs (two dies), 1000 W; NVLink 5 1.8 TB/s bidirectional = 900 per
+      // direction. Its top clock is not published: Hopper's 1980 MHz is taken (the clock model
+      // works in fractions of it).
       node("b200",
            {.sms = 148,
             .bf16_peak = 2250_TFLOPS,
             .fp8_peak = 4500_TFLOPS,
             .hbm_capacity = 192_GB,
             .hbm_bandwidth = 8.0_TBps,
-            .architecture = Architecture::blackwell},
+            .architecture = Architecture::blackwell,
+            .power = carried_power(1000, 1980)},
            nvlink(900_GBps, 8)),
       // GB200 in an NVL72 rack (NVIDIA GB200 NVL72 datasheet, per GPU): 2.5 / 5 PFLOPS dense
-      // BF16 / FP8, 186 GB HBM3e at 8 TB/s; one NVLink domain of 72 GPUs.
+      // BF16 / FP8, 186 GB HBM3e at 8 TB/s, 1200 W per GPU; one NVLink domain of 72 GPUs.
       node("gb200",
            {.sms = 148,
             .bf16_peak = 2500_TFLOPS,
             .fp8_peak = 5000_TFLOPS,
             .hbm_capacity = 186_GB,
             .hbm_bandwidth = 8.0_TBps,
-            .architecture = Architecture::blackwell},
+            .architecture = Architecture::blackwell,
+            .power = carried_power(1200, 1980)},
            nvlink(900_GBps, 72)),
   };
 }

@@ -8,6 +8,45 @@
 
 namespace codesim::hardware {
 
+// What a GPU's board power is spent on while kernels run (models/calibration/h200/power): tensor
+// cores in BF16 or FP8 (GEMMs), fused attention, SM-side memory-bound work (norms; elementwise,
+// casts, permutes, the optimizer) and plain copies (memcpy, communication kernels).
+enum class PowerActivity { tensor_bf16, tensor_fp8, attention, norm, elementwise, copy };
+inline constexpr int kPowerActivities = 6;
+
+// One kind of work's power and its response to the SM clock f (f_max: the top clock):
+//   time at f    = max(1, clock_bound x f_max / f) x its time at f_max (0: memory-bound, it keeps
+//                  its time; GEMMs have a floor the SM clock does not set)
+//   energy at f  = dynamic x (its work / reference rate) x (f / f_max)^energy_exponent, above
+//                  `awake`: energy goes with the work done (FLOPs for tensor cores and attention,
+//                  HBM bytes for the rest), so a kernel at a third of the measured kernel's rate
+//                  draws a third of its power
+struct ActivityPower {
+  double dynamic_w = 0;  // watts above the awake board while the measured kernel runs at f_max
+  // That kernel's rate at f_max as a fraction of the GPU's peak: its dtype's tensor peak for
+  // GEMMs, the BF16 peak for attention, HBM bandwidth for the rest.
+  double reference_fraction = 0;
+  double clock_bound = 0;
+  double energy_exponent = 1;
+};
+
+// The board's power and its governor: over a window of tens of milliseconds the SM clock is the
+// highest at which the work running draws no more than `limit_w` (docs/model/power.md).
+struct PowerSpec {
+  double limit_w = 0;   // board power limit (the TDP unless the scenario sets another); 0: none
+  double tdp_w = 0;     // the board's default limit
+  double idle_w = 0;    // at rest, clocks down
+  double awake_w = 0;   // clocks up, SMs idle (a rank waiting on communication)
+  double max_clock_mhz = 0;
+  double min_clock_mhz = 0;  // the lowest the governor goes
+  // How long a gap in the work must be for the clock to recover in it: the board reached its
+  // cap within this of the start of load after idling.
+  double window_s = 0.08;
+  std::array<ActivityPower, kPowerActivities> activity{};
+  bool measured = false;  // this GPU's own measurements; false: carried from the H200's
+  const ActivityPower& of(PowerActivity a) const { return activity[static_cast<std::size_t>(a)]; }
+};
+
 // The generation a GPU's kernels were measured on decides whether the kernel model's
 // efficiencies (measured on Hopper) are measurements or an assumption for it.
 enum class Architecture { unknown, ampere, hopper, blackwell };
@@ -19,6 +58,7 @@ struct GpuSpec {
   core::Bytes hbm_capacity;
   core::BytesPerSecond hbm_bandwidth;
   Architecture architecture = Architecture::unknown;  // unknown: a GPU described by numbers
+  PowerSpec power;  // limit_w 0: no power model (a GPU described by numbers alone)
 };
 
 // NVLink through NVSwitch: bandwidth per GPU per direction.

@@ -131,6 +131,11 @@ struct HardwareSection {
   int nodes{};
   int comm_sms{};  // SMs held by communication kernels while they overlap compute
   core::BytesPerSecond sm_copy_rate;  // what one such SM sends per second
+  // Watts of what is not a GPU (a step's energy): per scale-out NIC, per scale-out switch, per
+  // node besides its GPUs and NICs.
+  double nic_power_w{};
+  double switch_power_w{};
+  double host_power_w{};
 };
 
 struct TopologySection {

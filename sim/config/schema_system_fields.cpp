@@ -134,6 +134,30 @@ void add_system_fields(std::vector<FieldSpec>& f) {
                     at_least(from_preset(hw, "NIC-to-NIC latency across the spine."), 0)));
   f.push_back(field("hardware.pcie_bandwidth", MEMBER(hardware.spec.pcie_bandwidth),
                     positive(from_preset(hw, "GPU-to-NIC PCIe bandwidth per direction."))));
+  f.push_back(field("hardware.power_limit", MEMBER(hardware.spec.gpu.power.limit_w),
+                    between(derived("the GPU preset's TDP; 0 for a custom GPU",
+                                    "Board power limit per GPU, watts: the SM clock is the "
+                                    "highest it sustains (docs/model/power.md); 0: no power "
+                                    "model (the top clock)."),
+                            0, 10'000)));
+  f.back().derive = [](const Scenario& s) { return Value(s.hardware.spec.gpu.power.tdp_w); };
+  f.push_back(field("hardware.nic_power", MEMBER(hardware.nic_power_w),
+                    between(with_default("25",
+                                         "Watts per scale-out NIC (assumed: a 400G adapter's "
+                                         "order of magnitude; docs/model/power.md)."),
+                            0, 10'000)));
+  f.push_back(field("hardware.switch_power", MEMBER(hardware.switch_power_w),
+                    between(with_default("750",
+                                         "Watts per scale-out switch (assumed: a 64-port 400G "
+                                         "switch's order of magnitude; docs/model/power.md)."),
+                            0, 100'000)));
+  f.push_back(field("hardware.host_power", MEMBER(hardware.host_power_w),
+                    between(with_default("4400",
+                                         "Watts of host per 8 GPUs, besides the GPUs and NICs "
+                                         "(DGX H100's 10.2 kW maximum less its 8 x 700 W GPUs "
+                                         "and 8 NICs at 25 W: an upper bound; "
+                                         "docs/model/power.md)."),
+                            0, 1'000'000)));
 
   // --- topology
   f.push_back(field("topology.family", MEMBER(topology.network.family),

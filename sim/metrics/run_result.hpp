@@ -13,6 +13,7 @@
 #include "sim/metrics/breakdown.hpp"
 #include "sim/metrics/comm_group.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
+#include "sim/metrics/step_energy.hpp"
 #include "sim/metrics/step_spread.hpp"
 
 namespace codesim::metrics {
@@ -107,6 +108,8 @@ struct RunResult {
   std::vector<LinkUse> busiest_links;
   std::vector<TierUse> tiers;  // GPU side first, then up the network
   MemoryUse memory;
+  // The step's energy and the GPUs' governed clocks; absent for a GPU without a power model.
+  std::optional<StepEnergy> energy;
   std::vector<std::string> placement;  // per stage: its layers
   std::vector<core::Note> notes;       // what the models folded, fitted, assumed, estimated
   // Per pipeline rank, what its streams did when (HTML timeline). Not part of the JSON report.

@@ -16,11 +16,13 @@
 #include "sim/core/text.hpp"
 #include "sim/engine/step_replay.hpp"
 #include "sim/fast/fast_replay.hpp"
+#include "sim/metrics/step_energy.hpp"
 #include "sim/metrics/step_metrics.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/step_shape.hpp"
 #include "sim/variability/step_spread.hpp"
 #include "sim/workload/chrome_export.hpp"
+#include "sim/workload/step_power.hpp"
 #include "topologies/properties.hpp"
 
 namespace codesim::study {
@@ -34,7 +36,8 @@ workload::PieceModel compute_model(const Scenario& s) {
 }
 
 workload::StepProgram step_program(const Scenario& s, const workload::StepShape& shape,
-                                   std::vector<double> busiest_expert_rows) {
+                                   std::vector<double> busiest_expert_rows,
+                                   std::vector<double> stage_clock = {}) {
   const auto& pa = s.parallelism;
   if (pa.cp > 1 && s.workload.seq_len % (2 * pa.cp) != 0) {
     config::scenario_error(
@@ -56,7 +59,8 @@ workload::StepProgram step_program(const Scenario& s, const workload::StepShape&
                                 .shape = shape,
                                 .busiest_expert_rows = std::move(busiest_expert_rows),
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
-                                .comm_sms = s.hardware.comm_sms};
+                                .comm_sms = s.hardware.comm_sms,
+                                .stage_clock = std::move(stage_clock)};
   try {
     return workload::build_step_program(spec);
   } catch (const core::KeyedError& e) {
@@ -339,9 +343,38 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   network.plans = std::move(routing.plans);
   run.bench.routing = core::Seconds(core::seconds_since(routing_start));
   // The experts' GEMMs at the busiest GPU's rows (which moves layers between stages a little).
-  const workload::StepProgram program = step_program(s, shape, std::move(routing.busiest_rows));
+  const std::vector<double> routing_rows = std::move(routing.busiest_rows);
+  workload::StepProgram program = step_program(s, shape, routing_rows);
   check_fit(s, program, facts, options.budget);
 
+  // The power governor: each rank's clock over the step as the fast tier times it at the top
+  // clock (SimGrid runs once per process); where the limit holds a clock down, the step is
+  // priced again at the governed clocks.
+  const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
+  std::vector<double> clocks(program.rank_work.size(), 1.0);
+  if (power.limit_w > 0) {
+    const topologies::TrafficRouter router(topology, spread);
+    const comm::StepTimeline at_top = codesim::fast::replay_step_analytic(router, program, network);
+    core::Seconds step(0);
+    std::vector<workload::ComputeSpan> spans;
+    for (std::size_t i = 0; i < at_top.tasks.size(); ++i) {
+      step = std::max(step, at_top.tasks[i].end);
+      const workload::StepTask& task = program.tasks[i];
+      if (task.stream == workload::StepStream::compute && !task.comm) {
+        spans.push_back({task.rank, at_top.tasks[i].start, at_top.tasks[i].end});
+      }
+    }
+    const workload::StepPower governed = workload::govern_step(
+        program.rank_work,
+        workload::short_gaps(spans, shape.pp, step, core::Seconds(power.window_s)),
+        program.schedule, power, s.software.stack == workload::SoftwareStack::deepseek);
+    if (governed.power_bound) {
+      program = step_program(s, shape, routing_rows, governed.stage_clock);
+      for (std::size_t i = 0; i < clocks.size(); ++i) {
+        clocks[i] = governed.ranks[i].ratio;
+      }
+    }
+  }
   say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
       std::to_string(s.parallelism.pp) + " pipeline ranks " +
       (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
@@ -355,9 +388,22 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
 
   metrics::RunResult& r = run.result;
   r = metrics::measure_step(program, replayed, facts);
+
   r.scenario = s.name;
   r.fidelity = options.fidelity;
   r.network = network_use(s, topology);
+  if (power.limit_w > 0) {
+    r.energy = metrics::step_energy(
+        program.rank_work, clocks, r.step_time, power,
+        {.gpus_per_rank = static_cast<double>(s.gpus()) / s.parallelism.pp,
+         .nics = static_cast<double>(r.network.endpoints),
+         .switches = static_cast<double>(r.network.switches),
+         .nodes = static_cast<double>(s.gpus()) / 8},  // host_power is per 8 GPUs
+        {.nic_w = s.hardware.nic_power_w,
+         .switch_w = s.hardware.switch_power_w,
+         .host_w = s.hardware.host_power_w},
+        r.tokens_per_step);
+  }
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
   }

@@ -1,6 +1,8 @@
 // Every compute piece of the step priced once, alone and overlapped.
 #include "sim/workload/piece_costs.hpp"
 
+#include <initializer_list>
+
 #include "sim/workload/step_program.hpp"
 
 namespace codesim::workload {
@@ -25,7 +27,8 @@ StageCosts PieceCosts::stage_costs() const {
   return c;
 }
 
-PieceCosts price_pieces(const StepSpec& s) {
+PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_clock,
+                        double head_clock) {
   const StepShape& sh = s.shape;
   PieceContext c{.model = s.model,
                  .gpu = s.gpu,
@@ -38,12 +41,15 @@ PieceCosts price_pieces(const StepSpec& s) {
                              .expert_rows = s.busiest_expert_rows}};
   auto price = [&](LayerTimes& t, PieceId piece, int layer) {
     c.held_sms = 0;
-    t.alone[piece] = piece_time(s.pieces, c, piece, layer);
+    const PieceCost alone = piece_cost(s.pieces, c, piece, s.model->layer(layer));
+    t.alone[piece] = alone.total;
+    t.work[piece] = alone.work;
     c.held_sms = s.comm_sms;
     t.overlapped[piece] = piece_time(s.pieces, c, piece, layer);
   };
   PieceCosts out;
   for (int l = 0; l < s.model->layers; ++l) {
+    c.clock = layer_clock.empty() ? 1.0 : layer_clock[static_cast<std::size_t>(l)];
     LayerTimes t;
     t.moe = s.model->is_moe_layer(l) && sh.ep > 1;
     for (const PieceId piece : kComputePieces) {
@@ -51,12 +57,63 @@ PieceCosts price_pieces(const StepSpec& s) {
     }
     out.layers.push_back(std::move(t));
   }
+  c.clock = head_clock;
   for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
     price(out.head, {PieceKind::head, pass}, 0);
   }
+  c.clock = 1;
   c.held_sms = 0;
   out.combine_b_overhead = piece_overhead(s.pieces, c, {PieceKind::combine, Pass::backward});
   return out;
+}
+
+namespace {
+
+// A chunk's pieces of one stage in `passes`.
+void add_stage(cost::Work& w, const PieceCosts& costs, const StageLayers& st,
+               std::initializer_list<Pass> passes) {
+  for (const Pass pass : passes) {
+    for (int l = st.first_layer; l <= st.last_layer; ++l) {
+      const LayerTimes& t = costs.layers[static_cast<std::size_t>(l)];
+      for (const PieceKind kind : {PieceKind::attention, PieceKind::mlp}) {
+        w += t.work.at({kind, pass});
+      }
+    }
+    if (st.head) {
+      w += costs.head.work.at({PieceKind::head, pass});
+    }
+  }
+}
+
+}  // namespace
+
+cost::Work rank_work(const PieceCosts& costs, const PipelineSchedule& schedule,
+                     const std::vector<StageLayers>& placement, int rank) {
+  cost::Work w;
+  auto stage = [&](const StageWork& sw) -> const StageLayers& {
+    return placement[static_cast<std::size_t>(sw.stage)];
+  };
+  for (const Chunk& ch : schedule.per_rank[static_cast<std::size_t>(rank)]) {
+    switch (ch.kind) {
+      case ChunkKind::forward:
+        add_stage(w, costs, stage(ch.work), {Pass::forward});
+        break;
+      case ChunkKind::backward:
+        add_stage(w, costs, stage(ch.work), {Pass::backward, Pass::weight});
+        break;
+      case ChunkKind::backward_input:
+        add_stage(w, costs, stage(ch.work), {Pass::backward});
+        break;
+      case ChunkKind::weight:
+        add_stage(w, costs, stage(ch.work), {Pass::weight});
+        break;
+      case ChunkKind::forward_backward:
+        add_stage(w, costs, stage(ch.work), {Pass::forward});
+        add_stage(w, costs, stage(ch.backward), {Pass::backward, Pass::weight});
+        break;
+    }
+  }
+  return w;
 }
 
 }  // namespace codesim::workload

@@ -5,8 +5,10 @@
 #include <map>
 #include <vector>
 
+#include "models/cost/clock_model.hpp"
 #include "sim/core/units.hpp"
 #include "sim/workload/piece_id.hpp"
+#include "sim/workload/schedule.hpp"
 #include "sim/workload/stage_placement.hpp"
 
 namespace codesim::workload {
@@ -19,6 +21,7 @@ struct LayerTimes {
   bool moe = false;  // its FFN is routed experts spread by expert parallelism (ep > 1)
   std::map<PieceId, core::Seconds> alone;
   std::map<PieceId, core::Seconds> overlapped;
+  std::map<PieceId, cost::Work> work;  // alone, at the top clock, by kind of work
 
   const std::map<PieceId, core::Seconds>& times(bool with_comm) const {
     return with_comm ? overlapped : alone;
@@ -34,6 +37,15 @@ struct PieceCosts {
   StageCosts stage_costs() const;
 };
 
-PieceCosts price_pieces(const StepSpec& s);
+// `layer_clock`: each layer's SM clock over the top one (empty: the top clock), `head_clock` the
+// head's.
+PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_clock = {},
+                        double head_clock = 1);
+
+// The kernels' work of `rank` in one step at the top clock: the pieces of every chunk of its
+// schedule (a forward chunk runs its stage's layers' F pieces and the head's, a backward B and
+// W, ...), alone.
+cost::Work rank_work(const PieceCosts& costs, const PipelineSchedule& schedule,
+                     const std::vector<StageLayers>& placement, int rank);
 
 }  // namespace codesim::workload

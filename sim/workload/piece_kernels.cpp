@@ -344,12 +344,21 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
       total.total += d.time;
       total.attention += d.time;
       total.kernels += d.kernels;
+      // Decode attention streams the KV cache: memory-bound, its power the elementwise kernels'.
+      total.work.add(hardware::PowerActivity::elementwise, d.time,
+                     cost::decode_kv_bytes(*k.decode_attention).value, gpu);
       continue;
     }
     const cost::KernelCost c =
         k.attention ? cost::predict_attention(*k.attention, gpu, sms, p.attention, p.kernel)
                     : cost::predict(k.shape, gpu, sms, k.weight_gradient ? wgrad : p.kernel);
     total.total += c.time;
+    const hardware::PowerActivity activity =
+        k.attention ? hardware::PowerActivity::attention
+                    : cost::power_activity(k.shape.kind, k.shape.dtype);
+    const bool tensor = k.attention || k.shape.kind == KernelClass::gemm ||
+                        k.shape.kind == KernelClass::grouped_gemm;
+    total.work.add(activity, c.time, tensor ? c.flops.value : c.bytes.value, gpu);
     if (k.attention) {
       total.attention += c.time;
     } else if (k.shape.kind == KernelClass::gemm || k.shape.kind == KernelClass::grouped_gemm) {

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "models/cost/attention_cost.hpp"
+#include "models/cost/clock_model.hpp"
 #include "models/cost/decode_attention.hpp"
 #include "models/cost/kernel_cost.hpp"
 #include "models/hardware/hardware_spec.hpp"
@@ -98,6 +99,7 @@ struct PieceCost {
   core::Seconds memory;     // casts, norms, activations, rotary, permutes
   core::Seconds host;       // the device idle while the host issues kernels (no CUDA graphs)
   int kernels = 0;
+  cost::Work work;  // the kernels' time at the top clock by kind of work (its power)
 
   PieceCost& operator+=(const PieceCost& o) {
     total += o.total;
@@ -107,6 +109,7 @@ struct PieceCost {
     memory += o.memory;
     host += o.host;
     kernels += o.kernels;
+    work += o.work;
     return *this;
   }
 };

@@ -51,6 +51,9 @@ PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece,
                      const llm::LayerKind& layer) {
   PieceCost cost = price(stack_kernels(pm.stack, *c.model, piece, c.kernels, layer), c.gpu,
                          c.gpu.sms - c.held_sms, pm.params);
+  if (c.clock < 1) {
+    cost.total += cost::time_at(cost.work, c.clock, c.gpu.power) - cost.work.total();
+  }
   const core::Seconds issued = pm.host_per_kernel * static_cast<double>(cost.kernels);
   if (issued > cost.total) {
     cost.host = issued - cost.total;

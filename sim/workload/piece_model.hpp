@@ -60,6 +60,7 @@ struct PieceContext {
   hardware::GpuSpec gpu;
   KernelContext kernels;
   int held_sms = 0;  // SMs communication holds while the piece runs
+  double clock = 1;  // the SM clock over its top (the power governor's, clock_model.hpp)
 };
 
 // An attention, mlp or head piece in a pass; `layer` picks dense or MoE.

@@ -47,12 +47,32 @@ StepProgram build_step_program(const StepSpec& s) {
   }
   StepProgram p;
   p.schedule = make_schedule(s.method, sh.pp, sh.micro_batches, sh.virtual_stages);
-  const PieceCosts costs = price_pieces(s);
+  PieceCosts costs = price_pieces(s);
   std::vector<std::vector<int>> stages_of;
   for (int r = 0; r < sh.pp; ++r) {
     stages_of.push_back(p.schedule.stages_of(r));
   }
+  // Layers are placed by their times at the top clock; the governor's clocks then price them.
   p.placement = place_layers(costs.stage_costs(), p.schedule.stages, stages_of);
+  for (int r = 0; r < sh.pp; ++r) {
+    p.rank_work.push_back(rank_work(costs, p.schedule, p.placement, r));
+  }
+  if (!s.stage_clock.empty()) {
+    if (s.stage_clock.size() != p.placement.size()) {
+      throw std::invalid_argument("a step's stage clocks must name every stage");
+    }
+    std::vector<double> layer_clock(static_cast<std::size_t>(s.model->layers), 1.0);
+    double head_clock = 1;
+    for (std::size_t st = 0; st < p.placement.size(); ++st) {
+      for (int l = p.placement[st].first_layer; l <= p.placement[st].last_layer; ++l) {
+        layer_clock[static_cast<std::size_t>(l)] = s.stage_clock[st];
+      }
+      if (p.placement[st].head) {
+        head_clock = s.stage_clock[st];
+      }
+    }
+    costs = price_pieces(s, layer_clock, head_clock);
+  }
   const StepParams params = step_params(s, p.placement);
   for (const GpuParams& g : params.stages) {
     p.stage_dense_params.push_back(g.dense);
@@ -74,6 +94,15 @@ StepProgram build_step_program(const StepSpec& s) {
     std::vector<StepTask> end = step_end(plan, r, static_cast<int>(p.tasks.size()),
                                          last[static_cast<std::size_t>(StepStream::compute)],
                                          last[static_cast<std::size_t>(StepStream::data_parallel)]);
+    // The optimizer: memory-bound, taken at the elementwise kernels' full power.
+    constexpr auto kOptimizer = hardware::PowerActivity::elementwise;
+    for (const StepTask& t : end) {
+      if (t.stream == StepStream::compute) {
+        p.rank_work[static_cast<std::size_t>(r)].add(
+            kOptimizer, t.duration, t.duration.value * cost::reference_rate(kOptimizer, s.gpu),
+            s.gpu);
+      }
+    }
     p.tasks.insert(p.tasks.end(), std::make_move_iterator(end.begin()),
                    std::make_move_iterator(end.end()));
   }

@@ -67,6 +67,9 @@ struct StepSpec {
   std::vector<double> busiest_expert_rows;
   bool fp8_gemm = true;
   int comm_sms = 20;  // SMs DeepEP holds while it overlaps compute
+  // Each stage's SM clock over the top one, as the power governor sets it (clock_model.hpp);
+  // empty: every stage at the top clock.
+  std::vector<double> stage_clock;
 };
 
 struct StepProgram {
@@ -76,6 +79,8 @@ struct StepProgram {
   // Per stage, parameters and gradient bytes it synchronizes (for memory and DP traffic).
   std::vector<double> stage_dense_params;   // replicated over data parallelism
   std::vector<double> stage_expert_params;  // per GPU, after expert parallelism
+  // Per rank, its kernels' work in the step at the top clock by kind of work (its power).
+  std::vector<cost::Work> rank_work;
 };
 
 // Throws core::KeyedError naming the scenario key at fault (ScheduleError for the schedule's

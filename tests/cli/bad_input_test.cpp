@@ -128,7 +128,7 @@ INSTANTIATE_TEST_SUITE_P(
             "  hint: keys here: gpu, nodes, gpus_per_node, sms, comm_sms, sm_copy_rate, bf16_peak, "
             "fp8_peak, hbm_capacity, hbm_bandwidth, nvlink_bandwidth, nvlink_nominal_bandwidth, "
             "nvlink_latency, nic_bandwidth, nic_nominal_bandwidth, nic_small_message_efficiency, "
-            "nic_latency, nic_latency_cross_leaf, pcie_bandwidth\n"},
+            "nic_latency, nic_latency_cross_leaf, pcie_bandwidth, power_limit, nic_power, switch_power, host_power\n"},
         BadInput{"several_errors.yaml",
                  "tests/bad_input/several_errors.yaml:4:10: error: hardware.nodes: must be at "
                  "least 1, got -1\n"

@@ -1,0 +1,44 @@
+// The power governor over a training step (models/cost/clock_model.hpp): each pipeline rank runs
+// its step's kernels (StepProgram::rank_work) and waits between them, steps back to back; the
+// governor settles each rank's SM clock at the highest its board's power limit sustains over
+// its kernels and the waits too short for the clock to recover in, and each stage runs at the
+// clock of the ranks that run it.
+#pragma once
+
+#include <vector>
+
+#include "models/cost/clock_model.hpp"
+#include "models/hardware/hardware_spec.hpp"
+#include "sim/core/units.hpp"
+#include "sim/workload/schedule.hpp"
+
+namespace codesim::workload {
+
+struct StepPower {
+  std::vector<cost::Governed> ranks;  // per pipeline rank, over the step
+  std::vector<double> stage_clock;    // per stage: the mean clock of the ranks that run it
+  bool power_bound = false;           // some rank's clock is below the top one
+};
+
+// `waiting`: per rank, its compute stream's idle gaps shorter than the governor's window
+// (PowerSpec::window), as simulated at the clocks before: the clock does not recover in them, so
+// they count with the work; longer gaps (pipeline bubbles) let it recover and do not.
+// `trace_clocks`: the kernel model's times already hold the clocks of a run at the board's
+// default limit (DeepSeek's trace scales), so clocks count relative to that run's (a lower limit
+// slows them, the default leaves them).
+StepPower govern_step(const std::vector<cost::Work>& rank_work,
+                      const std::vector<core::Seconds>& waiting, const PipelineSchedule& schedule,
+                      const hardware::PowerSpec& power, bool trace_clocks);
+
+// Per rank, the sum of its compute stream's idle gaps shorter than `window` over a step of
+// `step` (the gaps before its first and after its last task included), from each compute task's
+// rank, start and end.
+struct ComputeSpan {
+  int rank = 0;
+  core::Seconds start;
+  core::Seconds end;
+};
+std::vector<core::Seconds> short_gaps(std::vector<ComputeSpan> spans, int ranks, core::Seconds step,
+                                      core::Seconds window);
+
+}  // namespace codesim::workload
