@@ -53,6 +53,11 @@ sweep_dir=$(mktemp -d)
 "$bin" sweep tests/scenarios/small-sweep.yaml --out "$sweep_dir" > /dev/null
 cp "$sweep_dir/results.json" tests/golden/small-sweep.results.json
 rm -rf "$sweep_dir"
+# The power-limit what-if's results (the same test): its points take seconds.
+sweep_dir=$(mktemp -d)
+"$bin" sweep scenarios/whatif-power-limit.yaml --out "$sweep_dir" > /dev/null
+cp "$sweep_dir/results.json" tests/golden/whatif-power-limit.results.json
+rm -rf "$sweep_dir"
 "$bin" describe --format md > scenarios/SCHEMA.md.tmp && mv scenarios/SCHEMA.md.tmp scenarios/SCHEMA.md
 # The validation page reads the recorded outputs.
 python3 tools/validation.py --binary "$bin"

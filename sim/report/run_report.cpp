@@ -162,6 +162,20 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
               gb("activations"),
               m.at("peak_in_flight").get<int>(),
               gb("capacity")};
+  if (j.contains("energy")) {
+    const auto& e = j.at("energy");
+    auto w = [&](const char* key) { return e.at(key).get<double>(); };
+    r.energy = metrics::StepEnergy{.gpu_compute_j = w("gpu_compute_j"),
+                                   .gpu_waiting_j = w("gpu_waiting_j"),
+                                   .network_j = w("network_j"),
+                                   .host_j = w("host_j"),
+                                   .per_token_j = w("per_token_j"),
+                                   .gpu_power_w = w("gpu_power_w"),
+                                   .power_limit_w = w("power_limit_w"),
+                                   .min_clock_mhz = w("sm_clock_min_mhz"),
+                                   .max_clock_mhz = w("sm_clock_max_mhz"),
+                                   .power_bound = e.at("power_bound").get<bool>()};
+  }
   r.placement = j.at("placement").get<std::vector<std::string>>();
   const auto& n = j.at("network");
   r.network = {n.at("family").get<std::string>(), n.at("endpoints").get<long long>(),

@@ -210,17 +210,28 @@ TEST(GoldenRuns, WhatIfSweepsCheckTheirPointsAsRecorded) {
   }
 }
 
-TEST(GoldenRuns, SmallSweepResultsAsRecorded) {
+// A sweep's results.json against its golden.
+void expect_sweep_as_recorded(const std::string& scenario, const std::string& golden) {
   const fs::path dir =
       fs::temp_directory_path() / ("codesim_golden_sweep_" + std::to_string(::getpid()));
-  const auto r = run_codesim("sweep tests/scenarios/small-sweep.yaml --out " + dir.string());
+  const auto r = run_codesim("sweep " + scenario + " --out " + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(dir / "results.json");
   std::stringstream text;
   text << in.rdbuf();
   fs::remove_all(dir);
-  expect_same(json::parse(text.str()),
-              json::parse(read_source_file("tests/golden/small-sweep.results.json")), "sweep");
+  expect_same(json::parse(text.str()), json::parse(read_source_file(golden)), "sweep");
+}
+
+TEST(GoldenRuns, SmallSweepResultsAsRecorded) {
+  expect_sweep_as_recorded("tests/scenarios/small-sweep.yaml",
+                           "tests/golden/small-sweep.results.json");
+}
+
+// The main scenario at 400-700 W board limits (a few seconds a point, fast enough for CI).
+TEST(GoldenRuns, PowerLimitSweepAsRecorded) {
+  expect_sweep_as_recorded("scenarios/whatif-power-limit.yaml",
+                           "tests/golden/whatif-power-limit.results.json");
 }
 
 TEST(GoldenRuns, DeepSeekV3PairMatchesTheCalibratedTraceReplay) {
