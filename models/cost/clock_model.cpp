@@ -61,15 +61,6 @@ Work& Work::operator+=(const Work& o) {
   return *this;
 }
 
-Work Work::operator*(double k) const {
-  Work w;
-  for (std::size_t i = 0; i < at_top.size(); ++i) {
-    w.at_top[i] = at_top[i] * k;
-    w.full_power[i] = full_power[i] * k;
-  }
-  return w;
-}
-
 core::Seconds time_at(const Work& w, double ratio, const hardware::PowerSpec& p) {
   core::Seconds t(0);
   for (std::size_t i = 0; i < w.at_top.size(); ++i) {

@@ -36,15 +36,8 @@ struct Work {
   // A kernel of `time` at the top clock doing `work` FLOPs (tensor cores, attention) or bytes.
   void add(hardware::PowerActivity a, core::Seconds time, double work, const hardware::GpuSpec& g);
 
-  core::Seconds& operator[](hardware::PowerActivity a) {
-    return at_top[static_cast<std::size_t>(a)];
-  }
-  core::Seconds operator[](hardware::PowerActivity a) const {
-    return at_top[static_cast<std::size_t>(a)];
-  }
   core::Seconds total() const;
   Work& operator+=(const Work& o);
-  Work operator*(double k) const;
 };
 
 // The work's time at clock ratio r (no waiting).

@@ -73,8 +73,7 @@ constexpr PowerSpec kH200Power{
                  ActivityPower{.dynamic_w = 354.5,
                                .reference_fraction = 4.257 / 4.8,
                                .clock_bound = 0,
-                               .energy_exponent = 0.680}},
-    .measured = true};
+                               .energy_exponent = 0.680}}};
 
 // Another board's power, carried from the H200's: its TDP (the vendor's datasheet) and top clock,
 // every wattage scaled by its TDP over the H200's 700 W (assumed: the same work draws the same
@@ -90,7 +89,6 @@ constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
   }
   p.max_clock_mhz = max_clock_mhz;
   p.min_clock_mhz = max_clock_mhz * kH200Power.min_clock_mhz / kH200Power.max_clock_mhz;
-  p.measured = false;
   return p;
 }
 

@@ -43,7 +43,6 @@ struct PowerSpec {
   // cap within this of the start of load after idling.
   double window_s = 0.08;
   std::array<ActivityPower, kPowerActivities> activity{};
-  bool measured = false;  // this GPU's own measurements; false: carried from the H200's
   const ActivityPower& of(PowerActivity a) const { return activity[static_cast<std::size_t>(a)]; }
 };
 

@@ -28,14 +28,6 @@ DATA = os.path.join(HERE, "..", "..", "models", "calibration", "h200", "power")
 CAPPED = 4  # NVML's clock-event reason bit: software power cap
 
 
-def lsq(xs, ys):
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    return my - slope * mx, slope
-
-
 def main():
     clock = json.load(open(os.path.join(DATA, "h200_clock.json")))
     idle = json.load(open(os.path.join(DATA, "h200_power.json")))["idle"]["energy_mean_w"]
@@ -51,7 +43,8 @@ def main():
         for d in cases[kinds[k]]["duties"]:
             if free(d):
                 xs.append(d["duty"]); ys.append(d["energy_mean_w"]); which.append(k)
-    # Common intercept, separate slopes: solve the normal equations by hand (3 slopes + 1).
+    # Common intercept, separate slopes: the intercept by grid search (0.1 W steps), each slope by
+    # least squares through it.
     names = sorted(set(which))
     best = None
     for a in [x / 10 for x in range(600, 2000)]:
@@ -66,7 +59,6 @@ def main():
     awake = best[1]
     out = {"idle_w": idle, "awake_w": awake, "max_mhz": fmax, "kinds": {}}
     print(f"idle {idle:.1f} W, awake (clocks up, SMs idle) {awake:.1f} W, f_max {fmax} MHz")
-    gammas = []
     for k, name in kinds.items():
         c = cases[name]
         runs = c["duties"]
@@ -89,8 +81,6 @@ def main():
             ratio = (d["energy_mean_w"] - awake) * d["kernel_us"] / (d["duty"] * dyn * t_ref)
             g = math.log(ratio) / math.log(r)
             rows.append((d["duty"], d["nvml_sm_mhz"], d["kernel_us"] / t_ref, stretch, g))
-            if cnt:
-                gammas.append(g)
         gamma_k = None
         if cnt:  # least squares in watts over the kind's throttled runs
             def perr(g):

@@ -30,7 +30,7 @@ import torch
 import torch.nn.functional as F
 
 from h200_common import device_facts, rnd
-from h200_power import Sampler
+from h200_power import Sampler, board_facts
 
 BF16 = torch.bfloat16
 FP8 = torch.float8_e4m3fn
@@ -64,6 +64,26 @@ def ev():
     return torch.cuda.Event(enable_timing=True)
 
 
+def kernel_then_probe(fn):
+    """fn() then the probe spin, queued; their three events (before, between, after)."""
+    e = [ev(), ev(), ev()]
+    e[0].record()
+    fn()
+    e[1].record()
+    torch.cuda._sleep(PROBE_CYCLES)
+    e[2].record()
+    return e
+
+
+def kernel_us(e):
+    return e[0].elapsed_time(e[1]) * 1000.0
+
+
+def probe_mhz(e):
+    """The SM clock the probe ran at: its cycles over its microseconds."""
+    return PROBE_CYCLES / (e[1].elapsed_time(e[2]) * 1000.0)
+
+
 def cold_us(fn, n=10):
     time.sleep(3)
     out = []
@@ -85,12 +105,7 @@ def run_duty(sampler, fn, cold, duty, seconds):
     rows, pending = [], []
     half = None
     while time.time() - t0 < seconds:
-        e = [ev(), ev(), ev()]
-        e[0].record()
-        fn()
-        e[1].record()
-        torch.cuda._sleep(PROBE_CYCLES)
-        e[2].record()
+        e = kernel_then_probe(fn)
         if filler:
             torch.cuda._sleep(filler)
         pending.append((e, time.time() - t0))
@@ -103,8 +118,7 @@ def run_duty(sampler, fn, cold, duty, seconds):
     end = (time.time(), sampler.energy_mj())
     th.join()
     for i, (e, t) in enumerate(pending):
-        row = {"t_s": t, "kernel_us": e[0].elapsed_time(e[1]) * 1000.0,
-               "probe_mhz": PROBE_CYCLES / (e[1].elapsed_time(e[2]) * 1000.0)}
+        row = {"t_s": t, "kernel_us": kernel_us(e), "probe_mhz": probe_mhz(e)}
         if i + 1 < len(pending):
             row["period_us"] = e[0].elapsed_time(pending[i + 1][0][0]) * 1000.0
         rows.append(row)
@@ -129,15 +143,7 @@ def run_gaps(sampler, fn, gap_ms, seconds, burst=10):
     t0 = time.time()
     bursts = []
     while time.time() - t0 < seconds:
-        events = []
-        for _ in range(burst):
-            e = [ev(), ev(), ev()]
-            e[0].record()
-            fn()
-            e[1].record()
-            torch.cuda._sleep(PROBE_CYCLES)
-            e[2].record()
-            events.append(e)
+        events = [kernel_then_probe(fn) for _ in range(burst)]
         torch.cuda._sleep(gap)
         bursts.append((events, time.time() - t0))
         if len(bursts) > 8:
@@ -149,9 +155,8 @@ def run_gaps(sampler, fn, gap_ms, seconds, burst=10):
     for i in range(burst):
         by_position.append({
             "position": i,
-            "probe_mhz": statistics.median(PROBE_CYCLES / (b[i][1].elapsed_time(b[i][2]) * 1000.0)
-                                           for b in late),
-            "kernel_us": statistics.median(b[i][0].elapsed_time(b[i][1]) * 1000.0 for b in late)})
+            "probe_mhz": statistics.median(probe_mhz(b[i]) for b in late),
+            "kernel_us": statistics.median(kernel_us(b[i]) for b in late)})
     tail = [s for s in samples if s["t_s"] > seconds / 2]
     return {"gap_ms": gap_ms, "burst": burst, "bursts": len(bursts), "by_position": by_position,
             "nvml_power_w": statistics.median(s["power_w"] for s in tail),
@@ -167,9 +172,7 @@ def main():
     pynvml.nvmlInit()
     h = pynvml.nvmlDeviceGetHandleByIndex(0)
     sampler = Sampler(h)
-    result = {**device_facts(),
-              "power_limit_w": pynvml.nvmlDeviceGetEnforcedPowerLimit(h) / 1000.0,
-              "max_sm_mhz": pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_SM),
+    result = {**device_facts(), **board_facts(h),
               "probe_cycles": PROBE_CYCLES, "method": __doc__.split("\n\n")[1],
               "cases": [], "gaps": []}
     os.makedirs(args.out, exist_ok=True)

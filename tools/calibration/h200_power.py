@@ -92,6 +92,14 @@ class Sampler:
         return pynvml.nvmlDeviceGetTotalEnergyConsumption(self.h)
 
 
+def board_facts(h):
+    """The board's power limits and top clocks, read (never set)."""
+    return {"power_limit_w": pynvml.nvmlDeviceGetEnforcedPowerLimit(h) / 1000.0,
+            "default_power_limit_w": pynvml.nvmlDeviceGetPowerManagementDefaultLimit(h) / 1000.0,
+            "max_sm_mhz": pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_SM),
+            "max_mem_mhz": pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_MEM)}
+
+
 def cases():
     """(name, class, fn, flops per replay, HBM bytes per replay)."""
     a, b = rnd(8192, 8192), rnd(8192, 8192)
@@ -203,11 +211,7 @@ def main():
     pynvml.nvmlInit()
     h = pynvml.nvmlDeviceGetHandleByIndex(0)
     sampler = Sampler(h)
-    result = {**device_facts(),
-              "power_limit_w": pynvml.nvmlDeviceGetEnforcedPowerLimit(h) / 1000.0,
-              "default_power_limit_w": pynvml.nvmlDeviceGetPowerManagementDefaultLimit(h) / 1000.0,
-              "max_sm_mhz": pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_SM),
-              "max_mem_mhz": pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_MEM),
+    result = {**device_facts(), **board_facts(h),
               "power_field": "instant" if sampler.instant is not None else "averaged",
               "method": __doc__.split("\n\n")[1], "cases": []}
     print(f"limit {result['power_limit_w']} W, max SM {result['max_sm_mhz']} MHz, "
