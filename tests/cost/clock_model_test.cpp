@@ -16,16 +16,16 @@ namespace {
 
 using hardware::PowerActivity;
 
-const hardware::GpuSpec kH200 = hardware::find_preset("h200")->gpu;
+const hardware::GpuSpec kGovernedGpu = hardware::find_preset("h200")->gpu;
 
 hardware::PowerSpec h200() {
-  return kH200.power;
+  return kGovernedGpu.power;
 }
 
 // A kernel of `us` microseconds at the top clock running at its kind's measured rate.
 Work flat_out(PowerActivity a, double us, const hardware::PowerSpec& = {}) {
   Work w;
-  w.add(a, core::Seconds(us * 1e-6), us * 1e-6 * reference_rate(a, kH200), kH200);
+  w.add(a, core::Seconds(us * 1e-6), us * 1e-6 * reference_rate(a, kGovernedGpu), kGovernedGpu);
   return w;
 }
 
@@ -90,7 +90,7 @@ TEST(ClockModel, UnderTheLimitTheTopClockAndItsPower) {
   // Half the rate draws half the dynamic power: energy goes with the work done.
   Work half;
   half.add(PowerActivity::norm, core::Seconds(500e-6),
-           250e-6 * reference_rate(PowerActivity::norm, kH200), kH200);
+           250e-6 * reference_rate(PowerActivity::norm, kGovernedGpu), kGovernedGpu);
   EXPECT_NEAR(govern(half, {}, p).power_w, 122.8 + 538.6 / 2, 1e-9);
 }
 

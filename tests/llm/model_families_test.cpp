@@ -19,7 +19,7 @@ namespace {
 const std::string kConfigs = CODESIM_SOURCE_DIR "/models/llm/configs/";
 const std::string kFixtures = CODESIM_SOURCE_DIR "/tests/data/hf/";
 
-LlmSpec preset(const std::string& name) {
+LlmSpec preset_named(const std::string& name) {
   const auto m = find_preset(name);
   EXPECT_TRUE(m.has_value()) << name;
   return m.value_or(LlmSpec{});
@@ -70,7 +70,7 @@ constexpr Published kPublished[] = {
 TEST(ModelFamilies, PresetsMatchTheirPublishersCounts) {
   for (const Published& p : kPublished) {
     SCOPED_TRACE(std::string(p.preset) + ": " + p.source);
-    const ModelAnalytics a = analyze(preset(p.preset), 4096);
+    const ModelAnalytics a = analyze(preset_named(p.preset), 4096);
     const double total = a.params_total + a.params_vision;
     const double active = p.active_counts_embedding ? a.params_active
                                                     : a.params_active - a.params_embedding;
@@ -84,7 +84,7 @@ TEST(ModelFamilies, PresetsMatchTheirPublishersCounts) {
     EXPECT_EQ(catalog->active_counts_embedding, p.active_counts_embedding);
   }
   // Qwen3-30B-A3B's non-embedding count: total less the embedding and the head, 29.9B.
-  const ModelAnalytics q = analyze(preset("qwen3-30b-a3b"), 4096);
+  const ModelAnalytics q = analyze(preset_named("qwen3-30b-a3b"), 4096);
   EXPECT_NEAR((q.params_total - q.params_embedding - q.params_head) / 29.9e9, 1.0, 0.005);
 }
 
@@ -197,14 +197,14 @@ TEST(ModelFamilies, NestedAndOtherMoeFamiliesRead) {
 }
 
 TEST(ModelFamilies, LayerPatternsAsTheConfigsSayThem) {
-  EXPECT_EQ(layer_pattern(preset("deepseek-v3")), "3 dense, full; 58 MoE, full");
+  EXPECT_EQ(layer_pattern(preset_named("deepseek-v3")), "3 dense, full; 58 MoE, full");
   // gpt-oss: layer_types alternate a 128-token sliding window and full attention.
-  EXPECT_EQ(layer_pattern(preset("gpt-oss-20b")), "12 MoE, sliding 128; 12 MoE, full");
+  EXPECT_EQ(layer_pattern(preset_named("gpt-oss-20b")), "12 MoE, sliding 128; 12 MoE, full");
   // Llama 4 Maverick: MoE on every 2nd layer; every 4th layer without RoPE attends fully, the
   // others within 8192-token chunks.
-  EXPECT_EQ(layer_pattern(preset("llama4-maverick")),
+  EXPECT_EQ(layer_pattern(preset_named("llama4-maverick")),
             "24 dense, chunked 8192; 12 MoE, chunked 8192; 12 MoE, full, no RoPE");
-  EXPECT_EQ(layer_pattern(preset("llama4-scout")),
+  EXPECT_EQ(layer_pattern(preset_named("llama4-scout")),
             "36 MoE, chunked 8192; 12 MoE, full, no RoPE");
   // Gemma 3 1B: every 6th layer full, the others a 512-token window; Gemma 2 every other.
   EXPECT_EQ(layer_pattern(load_model_config(kFixtures + "gemma3-1b-it.json")),
@@ -215,13 +215,13 @@ TEST(ModelFamilies, LayerPatternsAsTheConfigsSayThem) {
   EXPECT_EQ(layer_pattern(load_model_config(kFixtures + "mistral-7b-v0.1.json")),
             "32 dense, sliding 4096");
   // GLM-4.5: DeepSeek-V3's dense prefix, no layer kinds of its own.
-  EXPECT_TRUE(preset("glm-4.5").layer_kinds.empty());
+  EXPECT_TRUE(preset_named("glm-4.5").layer_kinds.empty());
 }
 
 TEST(ModelFamilies, KvCacheByLayerKindIsTheHandCount) {
   // gpt-oss-20b: 8 KV heads of 64 per layer, K and V in BF16: 2 x 8 x 64 x 2 = 2048 B per token
   // and layer; 12 layers keep the last 128 tokens, 12 the whole context.
-  const LlmSpec oss = preset("gpt-oss-20b");
+  const LlmSpec oss = preset_named("gpt-oss-20b");
   const double layer = 2.0 * 8 * 64 * 2;
   const auto kinds = kv_cache_by_kind(oss);
   ASSERT_EQ(kinds.size(), 2U);
@@ -233,10 +233,10 @@ TEST(ModelFamilies, KvCacheByLayerKindIsTheHandCount) {
   EXPECT_EQ(kv_cache_bytes(oss, 4096).value, 12 * layer * 128 + 12 * layer * 4096);
   // Llama 4 Scout: 8 KV heads of 128: 4096 B per token and layer; 36 chunked layers keep at most
   // one 8192-token chunk, 12 the whole context.
-  const LlmSpec scout = preset("llama4-scout");
+  const LlmSpec scout = preset_named("llama4-scout");
   EXPECT_EQ(kv_cache_bytes(scout, 100000).value, 36 * 4096.0 * 8192 + 12 * 4096.0 * 100000);
   // MLA (DeepSeek-V3): the latent and the RoPE key, (512 + 64) x 2 B per layer, every layer full.
-  EXPECT_EQ(kv_cache_bytes(preset("deepseek-v3"), 1000).value, 61 * 576 * 2.0 * 1000);
+  EXPECT_EQ(kv_cache_bytes(preset_named("deepseek-v3"), 1000).value, 61 * 576 * 2.0 * 1000);
 }
 
 TEST(ModelFamilies, SlidingWindowsCountTheKeysTheyAttend) {
@@ -252,7 +252,7 @@ TEST(ModelFamilies, SlidingWindowsCountTheKeysTheyAttend) {
   // 5000 = 4 x 1024 + 904: (4 x 1024^2 + 904^2) / 2 / 5000.
   EXPECT_DOUBLE_EQ(attended_keys(chunked, 5000, true), (4.0 * 1024 * 1024 + 904.0 * 904) / 2 / 5000);
   // gpt-oss-20b's attention FLOPs per token: 2 x keys x heads x (d_qk + d_v) per layer.
-  const LlmSpec oss = preset("gpt-oss-20b");
+  const LlmSpec oss = preset_named("gpt-oss-20b");
   const double per_key = 2.0 * 64 * (64 + 64);
   const double expected = 12 * per_key * attended_keys(sliding, 4096, true) + 12 * per_key * 2048;
   double attention = 0;
