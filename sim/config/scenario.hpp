@@ -13,6 +13,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/workload/ep_mode.hpp"
+#include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/software_stack.hpp"
 #include "sim/workload/training_state.hpp"
@@ -42,6 +43,7 @@ enum class Fabric { infiniband, roce };
 enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
+enum class StatePrecision { bf16, fp32 };
 enum class Balance { none, bias, perfect };
 enum class InferenceMode { model, bound };
 
@@ -84,6 +86,10 @@ struct EnumNames<ScheduleMethod> {
   static constexpr std::array values = workload::kScheduleMethodNames;
 };
 template <>
+struct EnumNames<workload::OptimizerKernels> {
+  static constexpr const auto& values = workload::kOptimizerKernelsNames;
+};
+template <>
 struct EnumNames<workload::Recompute> {
   static constexpr std::array values = workload::kRecomputeNames;
 };
@@ -98,6 +104,8 @@ CODESIM_ENUM_NAMES(InferenceMode, std::pair{InferenceMode::model, std::string_vi
                    std::pair{InferenceMode::bound, std::string_view("bound")})
 CODESIM_ENUM_NAMES(GemmPrecision, std::pair{GemmPrecision::bf16, std::string_view("bf16")},
                    std::pair{GemmPrecision::fp8, std::string_view("fp8")})
+CODESIM_ENUM_NAMES(StatePrecision, std::pair{StatePrecision::bf16, std::string_view("bf16")},
+                   std::pair{StatePrecision::fp32, std::string_view("fp32")})
 CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_view("bf16")},
                    std::pair{WirePrecision::fp8, std::string_view("fp8")},
                    std::pair{WirePrecision::logfmt8, std::string_view("logfmt8")},
@@ -167,6 +175,10 @@ struct PrecisionSection {
   GemmPrecision gemm{};
   WirePrecision dispatch{};
   WirePrecision combine{};
+  // The training state (training_state.hpp): FP32 master weights or not, gradients, moments.
+  bool master_weights{};
+  StatePrecision gradients{};
+  StatePrecision optimizer_states{};
 };
 
 struct WorkloadSection {
@@ -203,6 +215,8 @@ struct SoftwareSection {
   // The framework pads the vocabulary to a multiple of this (Megatron: 128 x TP); the model's
   // vocabulary as the step runs it (model.spec.vocab) is padded when this is decoded.
   int vocab_multiple = 1;
+  // How AdamW's update runs: one fused kernel or PyTorch's foreach kernels.
+  workload::OptimizerKernels optimizer = workload::OptimizerKernels::fused;
 };
 
 // Prefill and decode steps (workload.kind prefill | decode).

@@ -90,6 +90,20 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                     with_default("fp8", "Payload format of expert dispatch.")));
   f.push_back(field("workload.precision.combine", MEMBER(workload.precision.combine),
                     with_default("bf16", "Payload format of expert combine.")));
+  f.push_back(field("workload.precision.master_weights", MEMBER(workload.precision.master_weights),
+                    with_default("true",
+                                 "The optimizer keeps FP32 master weights beside the BF16 ones "
+                                 "(false: it updates the BF16 weights in place, as a model "
+                                 "trained in BF16 with torch.optim does).")));
+  f.push_back(field("workload.precision.gradients", MEMBER(workload.precision.gradients),
+                    with_default("fp32",
+                                 "Element type of the gradients kept and reduced across "
+                                 "data-parallel replicas: fp32 or bf16.")));
+  f.push_back(field("workload.precision.optimizer_states",
+                    MEMBER(workload.precision.optimizer_states),
+                    with_default("bf16",
+                                 "Element type of AdamW's two moments (DeepSeek-V3: bf16; "
+                                 "torch.optim: the parameters' type).")));
 
   // --- routing
   f.push_back(field("routing.node_limit", MEMBER(routing.node_limit),
@@ -204,6 +218,17 @@ void add_run_fields(std::vector<FieldSpec>& f) {
               "lose without graphs.")));
   f.back().derive = [](const Scenario& s) {
     return Value(s.workload.kind == WorkloadKind::decode);
+  };
+  f.push_back(field(
+      "software.optimizer", MEMBER(software.optimizer),
+      derived("foreach for stack pytorch, fused otherwise",
+              "How AdamW's update runs: fused (one kernel per step over the shard: torch's "
+              "fused=True, apex or Transformer Engine's FusedAdam, DeepSeek's) or foreach "
+              "(PyTorch's default, eight multi-tensor kernels: about 2.5x the bytes).")));
+  f.back().derive = [](const Scenario& s) {
+    return Value(std::string(enum_name(s.software.stack == workload::SoftwareStack::pytorch
+                                           ? workload::OptimizerKernels::foreach
+                                           : workload::OptimizerKernels::fused)));
   };
   {
     FieldSpec vocab = field(

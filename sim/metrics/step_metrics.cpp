@@ -254,8 +254,8 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   // ZeRO-1 shards the optimizer state, ZeRO-2 the gradients too, ZeRO-3 the parameters too
   // (one layer's gathered copy aside).
   m.parameters = core::Bytes((f.shape.zero >= 3 ? shard : params) * workload::kParameterBytes);
-  m.optimizer = core::Bytes(shard * workload::kOptimizerStateBytes);
-  m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * workload::kGradientBytes);
+  m.optimizer = core::Bytes(shard * f.shape.precision.optimizer_state_bytes());
+  m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
   m.capacity = f.gpu.hbm_capacity;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
   // Korthikanti et al.: tensor parallelism with sequence parallelism divides all 34 by t;

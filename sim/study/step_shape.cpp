@@ -2,6 +2,19 @@
 #include "sim/study/step_shape.hpp"
 
 namespace codesim::study {
+namespace {
+
+double bytes_of(config::StatePrecision p) {
+  return p == config::StatePrecision::fp32 ? 4 : 2;
+}
+
+workload::TrainingPrecision training_precision(const config::PrecisionSection& p) {
+  return {.master_weights = p.master_weights,
+          .gradient_bytes = bytes_of(p.gradients),
+          .moment_bytes = bytes_of(p.optimizer_states)};
+}
+
+}  // namespace
 
 workload::StepShape training_shape(const config::Scenario& s) {
   const auto& pa = s.parallelism;
@@ -15,6 +28,7 @@ workload::StepShape training_shape(const config::Scenario& s) {
           .tp_overlap = pa.tp_overlap,
           .zero = pa.zero,
           .recompute = s.workload.recompute,
+          .precision = training_precision(s.workload.precision),
           .seq_len = s.workload.seq_len,
           .sequences_per_micro_batch = s.schedule.micro_batch_sequences,
           // The rules check that the global batch splits into dp x micro-batch sequences.

@@ -22,6 +22,7 @@
 #include "sim/study/step_shape.hpp"
 #include "sim/variability/step_spread.hpp"
 #include "sim/workload/chrome_export.hpp"
+#include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/step_power.hpp"
 #include "topologies/properties.hpp"
 
@@ -60,6 +61,7 @@ workload::StepProgram step_program(const Scenario& s, const workload::StepShape&
                                 .busiest_expert_rows = std::move(busiest_expert_rows),
                                 .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
                                 .comm_sms = s.hardware.comm_sms,
+                                .optimizer = s.software.optimizer,
                                 .stage_clock = std::move(stage_clock)};
   try {
     return workload::build_step_program(spec);
@@ -204,6 +206,21 @@ metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::S
   return comm::replayed_step(timeline, platform.router(), network.shape.ep);
 }
 
+// How the optimizer's update was priced, from the scenario's precision and software.optimizer.
+core::Note optimizer_note(const Scenario& s) {
+  const workload::TrainingPrecision p = training_shape(s).precision;
+  const workload::OptimizerTraffic t = workload::adamw_traffic(s.software.optimizer, p);
+  return {core::NoteKind::fitted,
+          "optimizer: AdamW as " + std::string(config::enum_name(s.software.optimizer)) +
+              " kernels, " + core::fixed(t.bytes_per_param, 0) + " bytes per parameter in " +
+              std::to_string(t.passes) + (t.passes == 1 ? " pass" : " passes") + " (" +
+              (p.master_weights ? "FP32 master weights, " : "no master weights, ") +
+              (p.gradient_bytes == 4 ? "FP32" : "BF16") + " gradients, " +
+              (p.moment_bytes == 4 ? "FP32" : "BF16") +
+              " moments), at the rates fitted to H200 AdamW runs "
+              "(models/calibration/h200/steps/fit_step_extras.json)"};
+}
+
 // What every model that made the run assumed, in the report's order: the replay's folding first,
 // then the compute model's fits, the replay's other notes, the routing, the activation estimate,
 // the tier, and a warning when the activation upper bound does not fit.
@@ -212,6 +229,7 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
   r.notes = comm::replay_notes(program, network);
   const auto compute_notes = workload::piece_model_notes(compute_model(s), s.hardware.spec.gpu);
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
+  r.notes.push_back(optimizer_note(s));
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
   r.notes.push_back(metrics::activation_note());
   if (r.fidelity == metrics::Fidelity::fast) {

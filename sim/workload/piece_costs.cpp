@@ -38,7 +38,8 @@ PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_cloc
                              .ep = sh.ep,
                              .tp = sh.tp,
                              .sequence_parallel = sh.sequence_parallel,
-                             .expert_rows = s.busiest_expert_rows}};
+                             .expert_rows = s.busiest_expert_rows,
+                             .loss = true}};
   auto price = [&](LayerTimes& t, PieceId piece, int layer) {
     c.held_sms = 0;
     const PieceCost alone = piece_cost(s.pieces, c, piece, s.model->layer(layer));

@@ -59,6 +59,8 @@ struct KernelContext {
   int decode_context = 0;
   // The MoE's shared experts run in the mlp piece (false: they run as routed ones).
   bool shared_experts = true;
+  // Training: the head piece ends in the loss over the vocabulary (the stack's loss kernels).
+  bool loss = false;
 };
 
 struct PieceKernel {

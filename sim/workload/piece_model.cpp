@@ -107,8 +107,9 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
          kernels + "software.stack " + std::string(stack_name(pm.stack.stack)) + ": plus " +
              std::to_string(pm.stack.kernels.size()) +
              " kinds of kernel the stack launches besides the op tables' (token gathers, index "
-             "copies and adds, MLA's cats, residual adds), read from H200 layer traces and "
-             "priced at their kernels' measured HBM rates (docs/model/software-stacks.md)"});
+             "copies and adds, MLA's cats, residual adds; in training the loss over the "
+             "vocabulary), read from H200 layer and step traces and priced at their kernels' "
+             "measured HBM rates (docs/model/software-stacks.md)"});
   }
   if (pm.host_per_kernel.value > 0) {
     notes.push_back(

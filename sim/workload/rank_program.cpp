@@ -153,7 +153,7 @@ class RankBuilder {
           {after},
           CommRef{.kind = CommKind::dp_reduce_scatter,
                   .stage = w.stage,
-                  .bytes = core::Bytes(params * kGradientBytes),
+                  .bytes = core::Bytes(params * sh_.precision.gradient_bytes),
                   .experts = experts});
     });
   }

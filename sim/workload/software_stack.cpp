@@ -50,6 +50,23 @@ constexpr double kFusedResidualNormBackward = 0.244;
 constexpr double kFusedSwigluForward = 0.901;
 constexpr double kFusedSwigluBackward = 0.470;
 
+// Cross-entropy over the vocabulary (tools/calibration/fit_step_extras.py over
+// models/calibration/h200/steps/h200_step_extras.json: each kernel's bytes per logit over its
+// time at 8192 tokens x 128256 words; 32000 and 151936 words held out: eager +4.8% / +0.4%,
+// compiled +30.6% / -0.7%, the small vocabulary partly in L2). Eager, as training code writes it
+// (logits.float(), then F.cross_entropy): the cast to FP32 (2 bytes in, 4 out: 2.11 TB/s),
+// log_softmax (4 in, 4 out: 2.10), backward the loss gradient's zeros (4 out: 4.70),
+// log_softmax's backward (8 in, 4 out: 2.98) and the cast back to BF16 (4 in, 2 out: 4.39).
+// torch.compile: one online log-softmax reading the BF16 logits (2 in: 1.30 TB/s) and one
+// backward (2 in, 2 out: 2.09).
+constexpr double kLogitsToFp32 = 0.4399;
+constexpr double kLogSoftmax = 0.4367;
+constexpr double kLossGradientZeros = 0.9785;
+constexpr double kLogSoftmaxBackward = 0.6202;
+constexpr double kLogitsGradientToBf16 = 0.9153;
+constexpr double kFusedLogSoftmax = 0.2700;
+constexpr double kFusedLogSoftmaxBackward = 0.4360;
+
 // The router's kernels, each a fixed time (less the 1.33 us every kernel pays) and a fraction of
 // HBM, fitted by fit_stacks.py to the `router` cases of h200_moe_kernels.json not held out
 // (held out: 26 cases, median 5.8%): scores (softmax, sigmoid: FP32 T x E in and out, small
@@ -115,6 +132,14 @@ std::vector<StackKernel> pytorch_kernels() {
   const Pass F = Pass::forward;
   const Pass B = Pass::backward;
   std::vector<StackKernel> out{
+      k("logits to FP32", loss, F, KernelClass::elementwise, {.logits = 6}, kLogitsToFp32),
+      k("log_softmax", loss, F, KernelClass::elementwise, {.logits = 8}, kLogSoftmax),
+      k("loss gradient zeros", loss, B, KernelClass::elementwise, {.logits = 4},
+        kLossGradientZeros),
+      k("log_softmax backward", loss, B, KernelClass::elementwise, {.logits = 12},
+        kLogSoftmaxBackward),
+      k("logits gradient to BF16", loss, B, KernelClass::elementwise, {.logits = 6},
+        kLogitsGradientToBf16),
       // Residual adds, and the sums of the residual stream's gradients (vectorized adds).
       k("residual add", attention, F, KernelClass::elementwise, {.tokens = 3}),
       k("residual add", mlp, F, KernelClass::elementwise, {.tokens = 3}),
@@ -169,6 +194,9 @@ std::vector<StackKernel> fused_kernels() {
   // (A single layer's trace also shows its last residual add alone, only because no norm
   // follows it: in a model every residual add feeds the next norm, which prices it.)
   std::vector<StackKernel> out{
+      k("log_softmax (fused)", loss, F, KernelClass::elementwise, {.logits = 2}, kFusedLogSoftmax),
+      k("log_softmax backward (fused)", loss, B, KernelClass::elementwise, {.logits = 4},
+        kFusedLogSoftmaxBackward),
       k("q and k assembly", mla, F, KernelClass::permute, {.query = 4}, kContiguousCat),
       k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6}, kContiguousCat),
       k("norm and gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},

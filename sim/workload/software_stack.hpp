@@ -46,7 +46,7 @@ std::string_view stack_name(SoftwareStack s);
 // Where a stack kernel runs: every layer's attention or mlp piece, an MoE layer's routed
 // experts (its mlp piece), MLA's attention, a layer with rotary embedding, or an MoE layer's
 // router (its attention piece): any router, one scoring by softmax or by sigmoid, one picking
-// its top-k plainly or within its best expert groups.
+// its top-k plainly or within its best expert groups; or the loss after the output head.
 enum class StackScope {
   attention,
   mlp,
@@ -57,7 +57,8 @@ enum class StackScope {
   softmax_router,
   sigmoid_router,
   top_k_router,
-  group_limited_router
+  group_limited_router,
+  loss  // the head piece's cross-entropy over the vocabulary
 };
 
 // The tensors a stack kernel's bytes count in: BF16 elements = the factors x their tensors, and
@@ -69,6 +70,7 @@ struct StackElements {
   double scores = 0;  // x T x E x 4 bytes (the router's FP32 scores over the routed experts)
   double picks = 0;   // x T x k x 8 bytes (the experts each token picked, int64)
   double experts = 0;  // x E x 8 bytes (per-expert counts and offsets)
+  double logits = 0;   // bytes per logit, T x V / TP of them (and the MTP modules' too)
 };
 
 struct StackKernel {

@@ -18,6 +18,8 @@ struct Tensors {
   double router_scores = 0;  // T x E (MoE layers)
   double router_picks = 0;   // T x k
   double experts = 0;        // E
+  double logits = 0;         // T x V / TP, for each head (the main one and the MTP modules')
+  bool loss = false;         // a training step's head: the loss follows it
   bool moe = false;
   bool sigmoid = false;        // the router scores by sigmoid (else softmax)
   bool group_limited = false;  // the router picks within its best expert groups
@@ -28,6 +30,12 @@ Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
   const double tp = static_cast<double>(c.tp);
   const double tokens = c.tokens / (c.sequence_parallel ? tp : 1.0);
   Tensors t{.tokens_hidden = tokens * m.hidden, .moe = m.moe.has_value() && layer.moe};
+  if (piece.kind == PieceKind::head) {
+    // The vocabulary-parallel head's logits: every token of the micro-batch, its share of words.
+    t.logits = c.tokens * static_cast<double>(m.vocab) / tp * (1 + m.mtp_depth);
+    t.loss = c.loss;
+    return t;
+  }
   if (t.moe) {
     const llm::MoeSpec& moe = *m.moe;
     t.router_scores = tokens * moe.routed_experts;
@@ -79,6 +87,8 @@ bool applies(StackScope scope, PieceId piece, const Tensors& t) {
       return router && !t.group_limited;
     case StackScope::group_limited_router:
       return router && t.group_limited;
+    case StackScope::loss:
+      return piece.kind == PieceKind::head && t.loss;
   }
   return false;
 }
@@ -87,7 +97,8 @@ double bytes_of(const StackKernel& k, const Tensors& t) {
   const double query = k.scope == StackScope::mla ? t.mla_query : t.rotary;
   const StackElements& e = k.elements;
   return (e.tokens * t.tokens_hidden + e.rows * t.rows_hidden + e.query * query) * kBf16Bytes +
-         e.scores * t.router_scores * 4 + e.picks * t.router_picks * 8 + e.experts * t.experts * 8;
+         e.scores * t.router_scores * 4 + e.picks * t.router_picks * 8 + e.experts * t.experts * 8 +
+         e.logits * t.logits;
 }
 
 // The stack's bytes and rate for an op-table kernel in `pass` (memory kernels run in F and B).
@@ -119,7 +130,8 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
       apply(stack.gated_activation, piece.pass, k.shape);
     }
   }
-  if (stack.kernels.empty() || (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp)) {
+  if (stack.kernels.empty() || (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp &&
+                                piece.kind != PieceKind::head)) {
     return out;
   }
   const Tensors t = tensors_of(m, piece, c, layer);

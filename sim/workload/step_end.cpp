@@ -2,6 +2,7 @@
 #include "sim/workload/step_end.hpp"
 
 #include "models/cost/kernel_cost.hpp"
+#include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/step_program.hpp"
 #include "sim/workload/training_state.hpp"
 
@@ -27,9 +28,8 @@ std::vector<StepTask> step_end(const StepPlan& plan, int rank, int first_id, int
   };
   const double shard = dense / sh.gradient_replicas() + experts / sh.expert_replicas();
   const int opt = add(StepStream::compute,
-                      cost::predict({.kind = cost::KernelClass::optimizer,
-                                     .bytes = core::Bytes(shard * kOptimizerTrafficBytes)},
-                                    s.gpu, s.gpu.sms, s.pieces.params.kernel)
+                      cost::predict(adamw_update(s.optimizer, sh.precision, shard, s.gpu), s.gpu,
+                                    s.gpu.sms, s.pieces.params.kernel)
                           .time,
                       {PieceKind::optimizer}, {last_compute, last_data_parallel}, std::nullopt);
   if (sh.zero == 3) {

@@ -47,6 +47,7 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/piece_id.hpp"
 #include "sim/workload/piece_model.hpp"
 #include "sim/workload/schedule.hpp"
@@ -67,6 +68,7 @@ struct StepSpec {
   std::vector<double> busiest_expert_rows;
   bool fp8_gemm = true;
   int comm_sms = 20;  // SMs DeepEP holds while it overlaps compute
+  OptimizerKernels optimizer = OptimizerKernels::fused;  // how AdamW's update runs
   // Each stage's SM clock over the top one, as the power governor sets it (clock_model.hpp);
   // empty: every stage at the top clock.
   std::vector<double> stage_clock;

@@ -29,6 +29,7 @@ struct StepShape {
   // parameters too.
   int zero = 1;
   Recompute recompute = Recompute::none;
+  TrainingPrecision precision;
 
   // Batch.
   int seq_len = 4096;

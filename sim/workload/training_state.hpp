@@ -1,7 +1,7 @@
 // Bytes per parameter and per activation of the training state, in one place for the step program
-// (what moves) and the memory model (what stays). Mixed precision as DeepSeek-V3 trained
-// (docs/model/deepseek-v3.md §5): BF16 parameters, FP32 gradients and master weights, BF16 AdamW
-// moments.
+// (what moves) and the memory model (what stays). The weights the layers compute with are BF16;
+// the rest is the scenario's `workload.precision` (TrainingPrecision), by default as DeepSeek-V3
+// trained (docs/model/deepseek-v3.md §5): FP32 gradients and master weights, BF16 AdamW moments.
 #pragma once
 
 #include <array>
@@ -11,18 +11,19 @@
 namespace codesim::workload {
 
 inline constexpr double kParameterBytes = 2;   // BF16 weights, as gathered after the optimizer
-inline constexpr double kGradientBytes = 4;    // FP32 gradients, as reduced across replicas
-inline constexpr double kMasterBytes = 4;      // FP32 master weights
-inline constexpr double kMomentBytes = 2;      // each of AdamW's two BF16 moments
 inline constexpr double kActivationBytes = 2;  // BF16 activations and their gradients
 
-// Optimizer state per parameter: master weights and both moments.
-inline constexpr double kOptimizerStateBytes = kMasterBytes + 2 * kMomentBytes;
+// The training state's precisions: FP32 master weights beside the BF16 ones or not (the optimizer
+// then updates the BF16 weights in place), the gradients' and AdamW moments' element sizes.
+struct TrainingPrecision {
+  bool master_weights = true;
+  double gradient_bytes = 4;  // per element, as reduced across replicas
+  double moment_bytes = 2;    // each of AdamW's two moments
 
-// HBM traffic of one AdamW update per parameter: read master, gradient and both moments; write
-// master, both moments and the BF16 parameter.
-inline constexpr double kOptimizerTrafficBytes =
-    kMasterBytes + kGradientBytes + 2 * kMomentBytes + kOptimizerStateBytes + kParameterBytes;
+  double master_bytes() const { return master_weights ? 4 : 0; }
+  // Optimizer state per parameter: master weights and both moments.
+  double optimizer_state_bytes() const { return master_bytes() + 2 * moment_bytes; }
+};
 
 // Activation bytes one token leaves per transformer layer for the backward pass, in units of the
 // hidden size: 34 (Korthikanti et al. 2022, BF16, no recomputation). An upper bound for

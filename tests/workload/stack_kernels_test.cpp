@@ -163,5 +163,63 @@ TEST(StackKernels, HeldOutRouterAndPermutationCasesWithinTheTargets) {
   }
 }
 
+TEST(StackKernels, TheLossFollowsTheHeadInTrainingOnly) {
+  // Eager PyTorch's cross-entropy over FP32 logits: forward the cast (6 bytes per logit) and
+  // log_softmax (8); backward the gradient's zeros (4), log_softmax's backward (12) and the cast
+  // back (6). DeepSeek-V3 at 4096 tokens on TP 2: 4096 x 129280 / 2 logits, and its MTP module's
+  // as many again. torch.compile's: one fused pass each way (2 and 4 bytes per logit).
+  auto v3 = *llm::find_preset("deepseek-v3");
+  v3.mtp_depth = 1;
+  const KernelContext c{.tokens = 4096, .seq_len = 4096, .tp = 2, .loss = true};
+  const double logits = 4096.0 * 129280 / 2 * 2;
+  auto loss_bytes = [&](SoftwareStack s, Pass pass, const KernelContext& context) {
+    double bytes = 0;
+    for (const PieceKernel& k :
+         stack_kernels(stack_inventory(s), v3, {PieceKind::head, pass}, context, llm::kMoeLayer)) {
+      if (k.op.find("softmax") != std::string::npos || k.op.find("logits") != std::string::npos ||
+          k.op.find("loss") != std::string::npos) {
+        bytes += k.shape.bytes.value;
+      }
+    }
+    return bytes;
+  };
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::pytorch, Pass::forward, c), logits * (6 + 8));
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::pytorch, Pass::backward, c), logits * (4 + 12 + 6));
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::fused, Pass::forward, c), logits * 2);
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::fused, Pass::backward, c), logits * 4);
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::pytorch, Pass::weight, c), 0.0);
+  // A prefill's head has no loss; DeepSeek's stack is its trace's.
+  KernelContext prefill = c;
+  prefill.loss = false;
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::pytorch, Pass::forward, prefill), 0.0);
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::deepseek, Pass::forward, c), 0.0);
+}
+
+TEST(StackKernels, TheLossKernelsReproduceTheirHeldOutVocabulary) {
+  // fit_step_extras.py fitted the loss kernels at 128256 words; at 151936 (8192 tokens) the
+  // measured kernels of h200_step_extras.json sum to 15997 us eager and 4328 us compiled; the
+  // model's, each bytes / (4.8 TB/s x its fraction) + 1.33 us, land within 2%.
+  const llm::LlmSpec m{.hidden = 2048, .vocab = 151936};
+  const KernelContext c{.tokens = 8192, .seq_len = 8192, .fp8_gemm = false, .loss = true};
+  for (const auto& [stack, measured_us] :
+       {std::pair{SoftwareStack::pytorch, 15997.0}, std::pair{SoftwareStack::fused, 4328.0}}) {
+    double us = 0;
+    for (const Pass pass : {Pass::forward, Pass::backward}) {
+      for (const StackKernel& k : stack_inventory(stack).kernels) {
+        if (k.scope != StackScope::loss || k.pass != pass) {
+          continue;
+        }
+        for (const PieceKernel& p :
+             stack_kernels(stack_inventory(stack), m, {PieceKind::head, pass}, c, llm::kDenseLayer)) {
+          if (p.op == k.name) {
+            us += cost::predict(p.shape, kGpu).time.value * 1e6;
+          }
+        }
+      }
+    }
+    EXPECT_NEAR(us / measured_us, 1.0, 0.02) << stack_name(stack);
+  }
+}
+
 }  // namespace
 }  // namespace codesim::workload

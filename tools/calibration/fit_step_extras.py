@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The optimizer's and the loss's kernels, fitted to models/calibration/h200/steps/h200_step_extras.json
+(tools/calibration/h200_step_extras.py on the H200). Prints the constants of
+sim/workload/optimizer_update.cpp and sim/workload/software_stack.cpp, and writes them with the
+held-out comparisons to models/calibration/h200/steps/fit_step_extras.json.
+
+  AdamW      per implementation (foreach, fused), from its dense-layout runs in BF16 and FP32: the
+             kernel time per parameter is bytes / (e x 4.8 TB/s) + passes x c (bytes and passes of
+             sim/workload/optimizer_update.hpp); two runs, two unknowns, solved exactly. Held out:
+             the expert layout (300 small tensors) and h200_kernels.json's 64M-parameter fused run.
+  loss       per kernel of cross-entropy at V = 128256 words, T = 8192 tokens: its fraction of HBM
+             bandwidth, bytes per logit as named below over its measured time. Held out: V = 32000
+             and 151936, each implementation's kernels summed against the fitted sum.
+
+Run: python3 tools/calibration/fit_step_extras.py
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "..", "models", "calibration", "h200")
+HBM = 4.8e12  # H200 HBM3e, bytes per second (NVIDIA datasheet)
+
+# sim/workload/optimizer_update.hpp: bytes per parameter and passes, no master copy (the runs'
+# parameters are the weights, their states of the parameters' dtype).
+def adamw(impl, w):
+    g = s = w
+    return (2 * w + g + 2 * s + 2 * s, 1) if impl == "fused" else (4 * w + 2 * g + 14 * s, 8)
+
+
+# Cross-entropy's kernels: (name in the model, a substring of the kernel's name, bytes per logit).
+LOSS = {
+    "eager": [("logits to FP32", "direct_copy_kernel", 6), ("log_softmax", "SoftMaxForward", 8),
+              ("loss gradient zeros", "FillFunctor<float>", 4),
+              ("log_softmax backward", "SoftMaxBackward", 12),
+              ("logits gradient to BF16", "bfloat16_copy_kernel", 6)],
+    "compiled": [("log_softmax (fused)", "prepare_softmax_online_0", 2),
+                 ("log_softmax backward (fused)", "log_softmax_backward_data", 4)],
+}
+
+
+def kernel_us(case, part):
+    return sum(k["us"] for k in case["kernels"] if part in k["name"])
+
+
+def main():
+    with open(os.path.join(DATA, "steps", "h200_step_extras.json")) as f:
+        cases = json.load(f)["cases"]
+    out = {"source": "models/calibration/h200/steps/h200_step_extras.json", "adamw": {},
+           "loss": {}, "held_out": []}
+    opt = [c for c in cases if c["what"] == "optimizer"]
+    for impl in ("foreach", "fused"):
+        runs = {c["dtype"]: c for c in opt if c["impl"] == impl and c["layout"] == "dense"}
+        (b16, n), (b32, _) = adamw(impl, 2), adamw(impl, 4)
+        t16 = runs["bfloat16"]["kernel_us"] * 1e-6 / runs["bfloat16"]["params"]
+        t32 = runs["float32"]["kernel_us"] * 1e-6 / runs["float32"]["params"]
+        per_byte = (t32 - t16) / (b32 - b16)
+        c = (t16 - b16 * per_byte) / n
+        e = 1 / (per_byte * HBM)
+        out["adamw"][impl] = {"hbm_efficiency": round(e, 4), "per_param_pass_ps": round(c * 1e12, 4)}
+        print(f"AdamW {impl}: e = {e:.4f} of HBM, c = {c * 1e12:.4f} ps per parameter and pass")
+        for r in opt:
+            if r["impl"] != impl or r["layout"] == "dense":
+                continue
+            b, _ = adamw(impl, 2 if r["dtype"] == "bfloat16" else 4)
+            pred = r["params"] * (b / (e * HBM) + n * c) * 1e6
+            out["held_out"].append({"case": f"AdamW {impl} {r['dtype']} {r['layout']}",
+                                    "measured_us": r["kernel_us"], "model_us": round(pred, 1)})
+    with open(os.path.join(DATA, "h200_kernels.json")) as f:
+        old = next(c for c in json.load(f)["cases"] if c["name"] == "adamw_fused_64M")
+    params = old["hbm_bytes"] / 28
+    a = out["adamw"]["fused"]
+    pred = params * (28 / (a["hbm_efficiency"] * HBM) + a["per_param_pass_ps"] * 1e-12) * 1e6
+    out["held_out"].append({"case": "AdamW fused float32 64M (h200_kernels.json)",
+                            "measured_us": old["time_us"], "model_us": round(pred, 1)})
+
+    loss = [c for c in cases if c["what"] == "loss"]
+    for mode, kernels in LOSS.items():
+        fit = next(c for c in loss if c["mode"] == mode and c["vocab"] == 128256)
+        logits = fit["tokens"] * fit["vocab"]
+        rates = {}
+        for name, part, bytes_per in kernels:
+            t = kernel_us(fit, part) * 1e-6
+            rates[name] = {"bytes_per_logit": bytes_per,
+                           "hbm_efficiency": round(bytes_per * logits / t / HBM, 4)}
+            print(f"loss {mode} {name}: {bytes_per} B per logit at "
+                  f"{rates[name]['hbm_efficiency']:.4f} of HBM")
+        out["loss"][mode] = rates
+        for r in loss:
+            if r["mode"] != mode or r["vocab"] == 128256:
+                continue
+            n = r["tokens"] * r["vocab"]
+            pred = sum(n * v["bytes_per_logit"] / (v["hbm_efficiency"] * HBM)
+                       for v in rates.values()) * 1e6
+            meas = sum(kernel_us(r, part) for _, part, _ in kernels)
+            out["held_out"].append({"case": f"loss {mode} V={r['vocab']}",
+                                    "measured_us": round(meas, 1), "model_us": round(pred, 1)})
+    for h in out["held_out"]:
+        h["error"] = round(h["model_us"] / h["measured_us"] - 1, 4)
+        print(f"held out {h['case']}: model {h['model_us']:.0f} us, measured "
+              f"{h['measured_us']:.0f} us ({100 * h['error']:+.1f}%)")
+    with open(os.path.join(DATA, "steps", "fit_step_extras.json"), "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
