@@ -82,6 +82,7 @@ constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
   PowerSpec p = kH200Power;
   const double k = tdp_w / kH200Power.tdp_w;
   p.limit_w = p.tdp_w = tdp_w;
+  p.carried = true;
   p.idle_w *= k;
   p.awake_w *= k;
   for (ActivityPower& a : p.activity) {

@@ -42,6 +42,8 @@ struct PowerSpec {
   // How long a gap in the work must be for the clock to recover in it: the board reached its
   // cap within this of the start of load after idling.
   double window_s = 0.08;
+  // The figures are another GPU's measurements carried over (scaled), not this GPU's own.
+  bool carried = false;
   std::array<ActivityPower, kPowerActivities> activity{};
   const ActivityPower& of(PowerActivity a) const { return activity[static_cast<std::size_t>(a)]; }
 };

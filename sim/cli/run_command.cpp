@@ -86,7 +86,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
   const metrics::RunResult& r = run.result;
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(o.chrome_trace,
-                                  workload::chrome_trace(run.trace, run.timeline).dump() + "\n");
+                                  workload::chrome_trace(run.trace, run.timeline, run.power).dump() + "\n");
   }
   auto j = report::run_json(r);
   if (o.bench) {

@@ -2,11 +2,13 @@
 // writes it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
+#include "sim/metrics/step_energy.hpp"
 
 namespace codesim::metrics {
 
@@ -46,6 +48,9 @@ struct InferenceResult {
   core::Bytes weights_per_gpu;
   core::Bytes kv_cache_per_gpu;
   core::Bytes hbm;
+  // The step's energy and the GPUs' governed clock; absent for a GPU without a power model and in
+  // bound mode.
+  std::optional<StepEnergy> energy;
   std::vector<core::Note> notes;
 };
 

@@ -1,4 +1,5 @@
 // JSON and terminal writers of an inference step.
+#include "sim/report/energy_report.hpp"
 #include "sim/report/inference_report.hpp"
 
 #include "sim/report/format.hpp"
@@ -38,6 +39,9 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
   j["memory_gb_per_gpu"] = {{"weights", r.weights_per_gpu.value / 1e9},
                             {"kv_cache", r.kv_cache_per_gpu.value / 1e9},
                             {"capacity", r.hbm.value / 1e9}};
+  if (r.energy) {
+    j["energy"] = energy_json(*r.energy);
+  }
   j["notes"] = notes_json(r.notes);
   return j;
 }
@@ -80,6 +84,9 @@ std::string inference_table(const metrics::InferenceResult& r) {
   out += "memory per GPU: weights " + fixed(r.weights_per_gpu.value / 1e9, 1) + " GB, KV cache " +
          fixed(r.kv_cache_per_gpu.value / 1e9, 1) + " GB of " + fixed(r.hbm.value / 1e9, 0) +
          " GB\n";
+  if (r.energy) {
+    out += energy_line(*r.energy) + "\n";
+  }
   for (const auto& n : r.notes) {
     out += "note: " + note_line(n) + "\n";
   }

@@ -13,7 +13,8 @@ namespace codesim::report {
 // tokens_per_micro_batch, context_len, step_time_ms, tpot_ms, tpot_without_mtp_ms, ttft_ms,
 // tokens_per_s_per_gpu, tokens_per_s_per_node, tokens_per_s_per_request, per_layer_us {attention,
 // dense_mlp, moe, dispatch, combine}, compute_busy, comm_busy, bound_by, memory_gb_per_gpu
-// {weights, kv_cache, capacity}, notes.
+// {weights, kv_cache, capacity}, energy (energy_report.hpp; absent without a power model or in
+// bound mode), notes.
 nlohmann::ordered_json inference_json(const metrics::InferenceResult& r);
 
 std::string inference_table(const metrics::InferenceResult& r);

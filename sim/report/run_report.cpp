@@ -1,6 +1,7 @@
 // JSON and terminal writers of a step's RunResult.
 #include "sim/report/run_report.hpp"
 
+#include "sim/report/energy_report.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/labels.hpp"
 #include "sim/report/table.hpp"
@@ -76,18 +77,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
       {"peak_in_flight", m.peak_in_flight},     {"total", m.total().value / 1e9},
       {"capacity", m.capacity.value / 1e9}};
   if (r.energy) {
-    const metrics::StepEnergy& e = *r.energy;
-    j["energy"] = {{"step_j", e.total_j()},
-                   {"per_token_j", e.per_token_j},
-                   {"gpu_compute_j", e.gpu_compute_j},
-                   {"gpu_waiting_j", e.gpu_waiting_j},
-                   {"network_j", e.network_j},
-                   {"host_j", e.host_j},
-                   {"gpu_power_w", e.gpu_power_w},
-                   {"power_limit_w", e.power_limit_w},
-                   {"sm_clock_min_mhz", e.min_clock_mhz},
-                   {"sm_clock_max_mhz", e.max_clock_mhz},
-                   {"power_bound", e.power_bound}};
+    j["energy"] = energy_json(*r.energy);
   }
   j["placement"] = r.placement;
   j["network"] = {{"family", r.network.family},
@@ -163,18 +153,7 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
               m.at("peak_in_flight").get<int>(),
               gb("capacity")};
   if (j.contains("energy")) {
-    const auto& e = j.at("energy");
-    auto w = [&](const char* key) { return e.at(key).get<double>(); };
-    r.energy = metrics::StepEnergy{.gpu_compute_j = w("gpu_compute_j"),
-                                   .gpu_waiting_j = w("gpu_waiting_j"),
-                                   .network_j = w("network_j"),
-                                   .host_j = w("host_j"),
-                                   .per_token_j = w("per_token_j"),
-                                   .gpu_power_w = w("gpu_power_w"),
-                                   .power_limit_w = w("power_limit_w"),
-                                   .min_clock_mhz = w("sm_clock_min_mhz"),
-                                   .max_clock_mhz = w("sm_clock_max_mhz"),
-                                   .power_bound = e.at("power_bound").get<bool>()};
+    r.energy = energy_from_json(j.at("energy"));
   }
   r.placement = j.at("placement").get<std::vector<std::string>>();
   const auto& n = j.at("network");
@@ -239,20 +218,7 @@ std::string run_table(const metrics::RunResult& r) {
          " micro-batches in flight) = " + fixed(m.total().value / 1e9, 1) + " of " +
          gb(m.capacity, 0) + "\n\n";
   if (r.energy) {
-    const metrics::StepEnergy& e = *r.energy;
-    const std::string clock = e.min_clock_mhz == e.max_clock_mhz
-                                  ? fixed(e.min_clock_mhz, 0)
-                                  : fixed(e.min_clock_mhz, 0) + "-" + fixed(e.max_clock_mhz, 0);
-    // Joules in the unit of the step's total: kJ or MJ.
-    const bool mega = e.total_j() >= 1e6;
-    auto j = [&](double x) { return fixed(x / (mega ? 1e6 : 1e3), 3); };
-    out += "energy per step: " + j(e.total_j()) + (mega ? " MJ (" : " kJ (") +
-           fixed(e.per_token_j, 3) + " J per token): GPUs computing " + j(e.gpu_compute_j) +
-           ", GPUs waiting " + j(e.gpu_waiting_j) + ", network " + j(e.network_j) + ", hosts " +
-           j(e.host_j) + (mega ? " MJ" : " kJ") + "; GPU board " + fixed(e.gpu_power_w, 0) +
-           " W of " + fixed(e.power_limit_w, 0) +
-           " W, SM clock " + clock + " MHz" +
-           (e.power_bound ? " (power-bound: the limit sets the clock)" : "") + "\n\n";
+    out += energy_line(*r.energy) + "\n\n";
   }
   out += "layers per stage:";
   for (std::size_t i = 0; i < r.placement.size(); ++i) {

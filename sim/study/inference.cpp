@@ -14,6 +14,7 @@
 #include "sim/study/step_shape.hpp"
 #include "sim/workload/inference.hpp"
 #include "sim/workload/piece_model.hpp"
+#include "sim/workload/step_power.hpp"
 
 namespace codesim::study {
 namespace {
@@ -232,12 +233,39 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   const workload::InferenceSpec spec =
       inference_spec(s, {.tokens = r.tokens_per_micro_batch, .context = r.context_len},
                      experts_per_gpu, busiest_expert_tokens);
-  const auto pieces = workload::inference_pieces(spec);
+  workload::LayerPieces pieces = workload::inference_pieces(spec);
+  auto o = pipelined_step(s, pieces, r.dispatch, r.combine, r.tokens_per_micro_batch);
+  // The power governor over the step's kernels and its waits (each shorter than its window):
+  // where the limit holds the clock down, the pieces run at that clock.
+  const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
+  double clock = 1;
+  const cost::Work work = workload::step_work(pieces, in.micro_batches, true);
+  if (power.limit_w > 0) {
+    const cost::Governed g = workload::govern_stack(
+        work, std::max(core::Seconds(0), o.step - work.total()), power,
+        s.software.stack == workload::SoftwareStack::deepseek);
+    if (g.power_bound) {
+      clock = g.ratio;
+      pieces = workload::at_clock(pieces, clock, power);
+      o = pipelined_step(s, pieces, r.dispatch, r.combine, r.tokens_per_micro_batch);
+    }
+  }
   r.attention = pieces.attention;
   r.dense_mlp = pieces.dense_mlp;
   r.moe = pieces.moe;
-  const auto o = pipelined_step(s, pieces, r.dispatch, r.combine, r.tokens_per_micro_batch);
   r.step_time = o.step;
+  if (power.limit_w > 0) {
+    // Output tokens (a request's draft accepted too with MTP) or prompt tokens.
+    const double tokens_per_step =
+        (decode ? in.requests_per_gpu * (in.mtp ? 1 + in.mtp_acceptance : 1.0)
+                : static_cast<double>(in.prompt_tokens_per_gpu)) *
+        s.gpus();
+    r.energy = job_step_energy(s, {work}, {clock}, o.step,
+                               network_use(s, config::build_topology(s)), tokens_per_step);
+    const auto notes = workload::power_notes(power, s.hardware.nic_power_w,
+                                             s.hardware.switch_power_w, s.hardware.host_power_w);
+    r.notes.insert(r.notes.end(), notes.begin(), notes.end());
+  }
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
   r.bound_by = bound_by(s, r, pieces);

@@ -6,6 +6,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/text.hpp"
 #include "sim/engine/platform.hpp"
+#include "topologies/properties.hpp"
 
 namespace codesim::study {
 namespace {
@@ -71,6 +72,29 @@ void check_platform_budget(const config::Scenario& s, const topologies::Topology
             mb(budget.max_platform_memory) + " MB",
         "fewer nodes, or raise --max-memory-mb");
   }
+}
+
+metrics::NetworkUse network_use(const config::Scenario& s, const topologies::Topology& topology) {
+  const auto net = topologies::measure(topology, s.topology.network, s.cost);
+  return {net.family, net.counts.endpoints, net.counts.switches, net.counts.switch_links,
+          net.cost.total_usd()};
+}
+
+metrics::StepEnergy job_step_energy(const config::Scenario& s,
+                                    const std::vector<cost::Work>& rank_work,
+                                    const std::vector<double>& clock, core::Seconds step,
+                                    const metrics::NetworkUse& network, double tokens_per_step) {
+  const double gpus = s.gpus();
+  return metrics::step_energy(
+      rank_work, clock, step, s.hardware.spec.gpu.power,
+      {.gpus_per_rank = gpus / static_cast<double>(std::max<std::size_t>(1, rank_work.size())),
+       .nics = static_cast<double>(network.endpoints),
+       .switches = static_cast<double>(network.switches),
+       .nodes = gpus / 8},  // host_power is per 8 GPUs
+      {.nic_w = s.hardware.nic_power_w,
+       .switch_w = s.hardware.switch_power_w,
+       .host_w = s.hardware.host_power_w},
+      tokens_per_step);
 }
 
 }  // namespace codesim::study

@@ -5,6 +5,8 @@
 #include "models/kernels/batch_routing.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/comm/expert_parallel.hpp"
+#include "sim/metrics/run_result.hpp"
+#include "sim/metrics/step_energy.hpp"
 #include "sim/study/budget.hpp"
 #include "topologies/topology.hpp"
 
@@ -22,5 +24,16 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
 
 // Dispatch and combine bytes per token from workload.precision; LogFMT dispatch is refused.
 comm::EpPayload ep_payload_of(const config::Scenario& s);
+
+// The scale-out network's devices and cost (topologies::measure).
+metrics::NetworkUse network_use(const config::Scenario& s, const topologies::Topology& topology);
+
+// A step's energy over the whole job (metrics::step_energy): the scenario's GPUs in
+// `rank_work.size()` equal groups at their clocks, its hosts (hardware.host_power per 8 GPUs) and
+// the network's NICs and switches at hardware.nic_power and switch_power.
+metrics::StepEnergy job_step_energy(const config::Scenario& s,
+                                    const std::vector<cost::Work>& rank_work,
+                                    const std::vector<double>& clock, core::Seconds step,
+                                    const metrics::NetworkUse& network, double tokens_per_step);
 
 }  // namespace codesim::study

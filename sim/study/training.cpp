@@ -157,12 +157,6 @@ std::vector<kernels::RoutedBatch> routed(const kernels::BatchRoutingSpec& spec, 
   return it->second;
 }
 
-metrics::NetworkUse network_use(const Scenario& s, const topologies::Topology& topology) {
-  const auto net = topologies::measure(topology, s.topology.network, s.cost);
-  return {net.family, net.counts.endpoints, net.counts.switches, net.counts.switch_links,
-          net.cost.total_usd()};
-}
-
 // The routing plans of the step's EP group (none without expert parallelism), the rows each
 // expert of the busiest GPU takes per micro-batch, and the routing's note.
 struct Routing {
@@ -230,6 +224,11 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
   const auto compute_notes = workload::piece_model_notes(compute_model(s), s.hardware.spec.gpu);
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.push_back(optimizer_note(s));
+  if (r.energy) {
+    const auto power = workload::power_notes(s.hardware.spec.gpu.power, s.hardware.nic_power_w,
+                                             s.hardware.switch_power_w, s.hardware.host_power_w);
+    r.notes.insert(r.notes.end(), power.begin(), power.end());
+  }
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
   r.notes.push_back(metrics::activation_note());
   if (r.fidelity == metrics::Fidelity::fast) {
@@ -411,16 +410,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   r.fidelity = options.fidelity;
   r.network = network_use(s, topology);
   if (power.limit_w > 0) {
-    r.energy = metrics::step_energy(
-        program.rank_work, clocks, r.step_time, power,
-        {.gpus_per_rank = static_cast<double>(s.gpus()) / s.parallelism.pp,
-         .nics = static_cast<double>(r.network.endpoints),
-         .switches = static_cast<double>(r.network.switches),
-         .nodes = static_cast<double>(s.gpus()) / 8},  // host_power is per 8 GPUs
-        {.nic_w = s.hardware.nic_power_w,
-         .switch_w = s.hardware.switch_power_w,
-         .host_w = s.hardware.host_power_w},
-        r.tokens_per_step);
+    r.energy =
+        job_step_energy(s, program.rank_work, clocks, r.step_time, r.network, r.tokens_per_step);
   }
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
@@ -438,6 +429,19 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     for (const auto& t : timeline.tasks) {
       run.timeline.start_us.push_back(t.start.value * 1e6);
       run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
+    }
+    if (r.energy) {
+      for (std::size_t rank = 0; rank < clocks.size(); ++rank) {
+        const cost::Work& w = program.rank_work[rank];
+        const double busy = cost::time_at(w, clocks[rank], power).value;
+        run.power.push_back(
+            {.rank = static_cast<int>(rank),
+             .clock_mhz = clocks[rank] * power.max_clock_mhz,
+             .computing_w = busy > 0 ? power.awake_w +
+                                           cost::dynamic_energy_j(w, clocks[rank], power) / busy
+                                     : power.awake_w,
+             .waiting_w = power.awake_w});
+      }
     }
   }
   return run;

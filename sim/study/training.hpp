@@ -11,6 +11,7 @@
 #include "sim/config/scenario.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/study/budget.hpp"
+#include "sim/workload/chrome_export.hpp"
 #include "sim/workload/step_trace.hpp"
 #include "sim/workload/timeline.hpp"
 
@@ -37,6 +38,7 @@ struct TrainingRun {
   // The step program as a trace and its simulated times (Chrome trace export); empty unless asked.
   workload::StepTrace trace;
   workload::Timeline timeline;
+  std::vector<workload::PowerTrack> power;  // per rank, with a power model
 };
 
 // Routing plans already made, by everything that decides them (model gate, EP, node limit,

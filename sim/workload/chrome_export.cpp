@@ -1,11 +1,57 @@
 // Timeline -> Chrome trace events.
 #include "sim/workload/chrome_export.hpp"
 
+#include <algorithm>
 #include <set>
+#include <utility>
 
 namespace codesim::workload {
 
-nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline) {
+namespace {
+
+nlohmann::ordered_json counter(int rank, const char* name, double ts_us, const char* unit,
+                               double value) {
+  return {{"ph", "C"},
+          {"name", name},
+          {"pid", rank},
+          {"ts", ts_us},
+          {"args", {{unit, value}}}};
+}
+
+// The rank's counter events, from its compute stream's ops (merged where they touch).
+void add_power(nlohmann::ordered_json& events, const StepTrace& t, const Timeline& timeline,
+               const PowerTrack& p) {
+  std::vector<std::pair<double, double>> busy;
+  double end = 0;
+  for (std::size_t i = 0; i < t.ops.size(); ++i) {
+    end = std::max(end, timeline.start_us[i] + timeline.duration_us[i]);
+    if (t.ops[i].rank == p.rank && t.ops[i].stream == 0) {
+      busy.emplace_back(timeline.start_us[i], timeline.start_us[i] + timeline.duration_us[i]);
+    }
+  }
+  std::ranges::sort(busy);
+  events.push_back(counter(p.rank, "SM clock (MHz)", 0, "MHz", p.clock_mhz));
+  events.push_back(counter(p.rank, "board power (W)", 0, "W", p.waiting_w));
+  double open_until = -1;
+  for (const auto& [from, to] : busy) {
+    if (from > open_until) {
+      if (open_until >= 0) {
+        events.push_back(counter(p.rank, "board power (W)", open_until, "W", p.waiting_w));
+      }
+      events.push_back(counter(p.rank, "board power (W)", from, "W", p.computing_w));
+    }
+    open_until = std::max(open_until, to);
+  }
+  if (open_until >= 0) {
+    events.push_back(counter(p.rank, "board power (W)", open_until, "W", p.waiting_w));
+  }
+  events.push_back(counter(p.rank, "SM clock (MHz)", end, "MHz", p.clock_mhz));
+}
+
+}  // namespace
+
+nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline,
+                                    const std::vector<PowerTrack>& power) {
   using nlohmann::ordered_json;
   ordered_json events = ordered_json::array();
   std::set<int> ranks;
@@ -57,6 +103,9 @@ nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline
                       {"ts", timeline.start_us[i]},
                       {"dur", timeline.duration_us[i]},
                       {"args", args}});
+  }
+  for (const PowerTrack& p : power) {
+    add_power(events, t, timeline, p);
   }
   return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
 }

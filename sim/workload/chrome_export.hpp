@@ -4,12 +4,26 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "sim/workload/step_trace.hpp"
 #include "sim/workload/timeline.hpp"
 
 namespace codesim::workload {
 
-nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline);
+// A GPU's power and clock over the step, as the governor set them (step_power.hpp): counter tracks
+// beside its slices.
+struct PowerTrack {
+  int rank = 0;
+  double clock_mhz = 0;
+  double computing_w = 0;  // the board's mean power while its compute stream runs
+  double waiting_w = 0;    // awake, between its computations
+};
+
+// `power`: per rank with a power model (empty: no counter tracks). Its counters are "SM clock
+// (MHz)" at the start and end of the step and "board power (W)" stepping between computing_w over
+// each op of stream 0 (compute) and waiting_w between them.
+nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline,
+                                    const std::vector<PowerTrack>& power = {});
 
 }  // namespace codesim::workload

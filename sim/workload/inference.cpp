@@ -55,20 +55,29 @@ std::string bound_of(const PieceCost& c) {
 
 // The output head: every decoded token, or the last token of each prompt; sampling reads the
 // logits once more.
-core::Seconds head(const InferenceSpec& s) {
+PieceCost head(const InferenceSpec& s) {
   InferenceSpec last = s;
   if (s.phase == InferencePhase::prefill) {
     last.tokens = std::max(1, s.tokens / std::max(1, s.context_len));
   }
-  core::Seconds t = piece(last, PieceKind::head, llm::kDenseLayer).total;
+  PieceCost c = piece(last, PieceKind::head, llm::kDenseLayer);
   if (s.sampling) {
     // The TP group's tokens x its share of the vocabulary = the GPU's own tokens' logits.
     const double logits = static_cast<double>(last.tokens) * s.model->vocab;
-    t += cost::predict({.kind = KernelClass::elementwise, .bytes = core::Bytes(logits * 2.0 * 2.0)},
-                       s.gpu, s.gpu.sms - s.held_sms, s.pieces.params.kernel)
-             .time;
+    const core::Bytes bytes(logits * 2.0 * 2.0);
+    const core::Seconds t = cost::predict({.kind = KernelClass::elementwise, .bytes = bytes}, s.gpu,
+                                          s.gpu.sms - s.held_sms, s.pieces.params.kernel)
+                                .time;
+    c.total += t;
+    c.work.add(hardware::PowerActivity::elementwise, t, bytes.value, s.gpu);
   }
-  return t;
+  return c;
+}
+
+// The piece's time at clock ratio r: its kernels' work stretched, the rest as it was.
+core::Seconds stretched(core::Seconds t, const cost::Work& w, double ratio,
+                        const hardware::PowerSpec& power) {
+  return t + (cost::time_at(w, ratio, power) - w.total());
 }
 
 }  // namespace
@@ -85,7 +94,7 @@ LayerPieces inference_pieces(const InferenceSpec& s) {
       kinds.emplace_back(kind, piece(s, PieceKind::attention, kind));
       it = std::prev(kinds.end());
     }
-    p.layers.push_back({it->second.total, kind.moe});
+    p.layers.push_back({it->second.total, kind.moe, it->second.work});
     p.attention += it->second.total / static_cast<double>(s.model->layers);
   }
   const auto costliest = std::max_element(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) {
@@ -94,13 +103,45 @@ LayerPieces inference_pieces(const InferenceSpec& s) {
   p.attention_bound = bound_of(costliest->second);
   const PieceCost dense = piece(s, PieceKind::mlp, llm::kDenseLayer);
   p.dense_mlp = dense.total;
+  p.dense_mlp_work = dense.work;
   p.moe_bound = bound_of(dense);
   if (moe) {
     const PieceCost experts = piece(s, PieceKind::mlp, llm::kMoeLayer);
     p.moe = experts.total;
+    p.moe_work = experts.work;
     p.moe_bound = bound_of(experts);
   }
-  p.head = head(s);
+  const PieceCost h = head(s);
+  p.head = h.total;
+  p.head_work = h.work;
+  return p;
+}
+
+cost::Work step_work(const LayerPieces& p, int micro_batches, bool head) {
+  cost::Work pass;
+  for (const OverlapLayer& layer : p.layers) {
+    pass += layer.attention_work;
+    pass += layer.moe ? p.moe_work : p.dense_mlp_work;
+  }
+  if (head) {
+    pass += p.head_work;
+  }
+  cost::Work out;
+  for (int i = 0; i < micro_batches; ++i) {
+    out += pass;
+  }
+  return out;
+}
+
+LayerPieces at_clock(LayerPieces p, double ratio, const hardware::PowerSpec& power) {
+  p.attention = core::Seconds(0);
+  for (OverlapLayer& layer : p.layers) {
+    layer.attention = stretched(layer.attention, layer.attention_work, ratio, power);
+    p.attention += layer.attention / static_cast<double>(p.layers.size());
+  }
+  p.dense_mlp = stretched(p.dense_mlp, p.dense_mlp_work, ratio, power);
+  p.moe = stretched(p.moe, p.moe_work, ratio, power);
+  p.head = stretched(p.head, p.head_work, ratio, power);
   return p;
 }
 

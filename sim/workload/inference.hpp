@@ -20,6 +20,7 @@
 
 #include <string>
 
+#include "models/cost/clock_model.hpp"
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/units.hpp"
@@ -51,6 +52,7 @@ struct InferenceSpec {
 struct OverlapLayer {
   core::Seconds attention;
   bool moe = false;
+  cost::Work attention_work;  // its kernels by kind of work (their power)
 };
 
 struct LayerPieces {
@@ -61,9 +63,20 @@ struct LayerPieces {
   core::Seconds head;           // final norm, output head (and sampling), once per micro-batch
   std::string attention_bound;  // what dominates: "memory-bound kernels" or "matrix and attention"
   std::string moe_bound;        // the FFN's: the experts', or a dense model's FFN
+  // The kernels of the FFN, the experts and the head by kind of work (their power).
+  cost::Work dense_mlp_work;
+  cost::Work moe_work;
+  cost::Work head_work;
 };
 
 LayerPieces inference_pieces(const InferenceSpec& s);
+
+// One GPU's kernels over a step of `micro_batches` passes through the layers (and the head).
+cost::Work step_work(const LayerPieces& p, int micro_batches, bool head);
+
+// The pieces at SM clock ratio r (models/cost/clock_model.hpp): each stretched as its kernels'
+// work is at that clock (what is not kernel work, the host's launches, stays).
+LayerPieces at_clock(LayerPieces p, double ratio, const hardware::PowerSpec& power);
 
 // Time of one step through `layers` with `micro_batches` micro-batches, each layer of each
 // micro-batch: its attention, then dispatch, experts, combine (MoE) or the dense FFN. Compute (attention, FFN, experts) and communication (dispatch,

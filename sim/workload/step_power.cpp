@@ -3,7 +3,48 @@
 
 #include <algorithm>
 
+#include "sim/core/text.hpp"
+
 namespace codesim::workload {
+
+cost::Governed govern_stack(const cost::Work& work, core::Seconds waiting,
+                            const hardware::PowerSpec& power, bool trace_clocks) {
+  cost::Governed g = cost::govern(work, waiting, power);
+  if (trace_clocks) {
+    hardware::PowerSpec at_default = power;
+    at_default.limit_w = power.tdp_w;
+    const double reference = cost::govern(work, waiting, at_default).ratio;
+    g.ratio = std::min(1.0, g.ratio / reference);
+    g.power_bound = g.ratio < 1;
+  }
+  return g;
+}
+
+std::vector<core::Note> power_notes(const hardware::PowerSpec& power, double nic_w, double switch_w,
+                                    double host_w) {
+  const std::string limit = "hardware.power_limit " + core::fixed(power.limit_w, 0) + " W";
+  std::vector<core::Note> out;
+  if (power.carried) {
+    out.push_back({core::NoteKind::assumed,
+                   "power: the SM clock under " + limit +
+                       " and the energy from the H200's measured power model carried to this "
+                       "GPU (wattages scaled by its " +
+                       core::fixed(power.tdp_w, 0) +
+                       " W TDP over 700 W, clock responses kept; docs/model/power.md): not "
+                       "measured on it"});
+  } else {
+    out.push_back({core::NoteKind::fitted,
+                   "power: the SM clock under " + limit +
+                       " and the energy from the power model fitted to this GPU's power and "
+                       "clock runs (models/calibration/h200/power, docs/model/power.md)"});
+  }
+  out.push_back({core::NoteKind::assumed,
+                 "energy beside the GPUs as stated, not measured: " + core::fixed(nic_w, 0) +
+                     " W per NIC, " + core::fixed(switch_w, 0) + " W per switch, " +
+                     core::fixed(host_w, 0) +
+                     " W of host per 8 GPUs (hardware.nic_power, switch_power, host_power)"});
+  return out;
+}
 
 StepPower govern_step(const std::vector<cost::Work>& rank_work,
                       const std::vector<core::Seconds>& waiting, const PipelineSchedule& schedule,
@@ -12,15 +53,7 @@ StepPower govern_step(const std::vector<cost::Work>& rank_work,
   std::vector<double> clock_sum(static_cast<std::size_t>(schedule.stages), 0.0);
   std::vector<int> clock_ranks(static_cast<std::size_t>(schedule.stages), 0);
   for (std::size_t r = 0; r < rank_work.size(); ++r) {
-    const cost::Work& w = rank_work[r];
-    cost::Governed g = cost::govern(w, waiting[r], power);
-    if (trace_clocks) {
-      hardware::PowerSpec at_default = power;
-      at_default.limit_w = power.tdp_w;
-      const double reference = cost::govern(w, waiting[r], at_default).ratio;
-      g.ratio = std::min(1.0, g.ratio / reference);
-      g.power_bound = g.ratio < 1;
-    }
+    const cost::Governed g = govern_stack(rank_work[r], waiting[r], power, trace_clocks);
     out.power_bound = out.power_bound || g.power_bound;
     for (const int st : schedule.stages_of(static_cast<int>(r))) {
       clock_sum[static_cast<std::size_t>(st)] += g.ratio;

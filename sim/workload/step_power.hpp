@@ -9,6 +9,7 @@
 
 #include "models/cost/clock_model.hpp"
 #include "models/hardware/hardware_spec.hpp"
+#include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
 #include "sim/workload/schedule.hpp"
 
@@ -20,12 +21,22 @@ struct StepPower {
   bool power_bound = false;           // some rank's clock is below the top one
 };
 
+// The governed clock of `work` with `waiting` beside it (cost::govern); with `trace_clocks` (the
+// kernel model's times already hold the clocks of a run at the board's default limit: DeepSeek's
+// trace scales) relative to the clock at that default (a lower limit slows it, the default
+// leaves it).
+cost::Governed govern_stack(const cost::Work& work, core::Seconds waiting,
+                            const hardware::PowerSpec& power, bool trace_clocks);
+
+// What a report says of the power model it used: fitted to this GPU's runs, or carried from the
+// H200's; and the stated power of what is not a GPU.
+std::vector<core::Note> power_notes(const hardware::PowerSpec& power, double nic_w, double switch_w,
+                                    double host_w);
+
 // `waiting`: per rank, its compute stream's idle gaps shorter than the governor's window
 // (PowerSpec::window), as simulated at the clocks before: the clock does not recover in them, so
 // they count with the work; longer gaps (pipeline bubbles) let it recover and do not.
-// `trace_clocks`: the kernel model's times already hold the clocks of a run at the board's
-// default limit (DeepSeek's trace scales), so clocks count relative to that run's (a lower limit
-// slows them, the default leaves them).
+// `trace_clocks`: as govern_stack's.
 StepPower govern_step(const std::vector<cost::Work>& rank_work,
                       const std::vector<core::Seconds>& waiting, const PipelineSchedule& schedule,
                       const hardware::PowerSpec& power, bool trace_clocks);

@@ -55,5 +55,36 @@ TEST(SimulateInference, PipelineStagesPassEachTokenInTurn) {
   EXPECT_NEAR(two.tokens_per_s_per_gpu, 64 / two.tpot.value, 1e-9);
 }
 
+TEST(SimulateInference, APrefillAtThePowerCapRunsAtTheGovernedClock) {
+  // Llama 3.1 8B prefill of 2 x 8192-token prompts on one H200: GEMM-bound, its board would draw
+  // more than 700 W at 1980 MHz, so the governor lowers the clock and the step takes longer than
+  // with no limit in reach; a 400 W limit longer still. The energy's parts add up to the step's,
+  // its GPU power stays within the limit, and the energy per token is the step's over its
+  // 16384 prompt tokens.
+  const std::string llama = CODESIM_SOURCE_DIR "/scenarios/llama3.1-8b-decode-h200.yaml";
+  auto prefill = [&](const std::string& limit) {
+    return simulate_inference(config::load_scenario(
+        llama, {config::parse_setting("workload.kind=prefill"),
+                config::parse_setting("workload.seq_len=8192"),
+                config::parse_setting("inference.prompt_tokens_per_gpu=16384"),
+                config::parse_setting("hardware.power_limit=" + limit)}));
+  };
+  const auto free = prefill("5000");
+  const auto capped = prefill("700");
+  const auto low = prefill("400");
+  ASSERT_TRUE(free.energy && capped.energy && low.energy);
+  EXPECT_FALSE(free.energy->power_bound);
+  EXPECT_DOUBLE_EQ(free.energy->min_clock_mhz, 1980);
+  EXPECT_TRUE(capped.energy->power_bound);
+  EXPECT_LT(capped.energy->max_clock_mhz, 1980);
+  EXPECT_GT(capped.step_time.value, free.step_time.value);
+  EXPECT_GT(low.step_time.value, capped.step_time.value);
+  EXPECT_LE(capped.energy->gpu_power_w, 700 + 1e-6);
+  EXPECT_LE(low.energy->gpu_power_w, 400 + 1e-6);
+  const metrics::StepEnergy& e = *capped.energy;
+  EXPECT_NEAR(e.per_token_j, e.total_j() / 16384, 1e-9);
+  EXPECT_DOUBLE_EQ(e.total_j(), e.gpu_compute_j + e.gpu_waiting_j + e.network_j + e.host_j);
+}
+
 }  // namespace
 }  // namespace codesim::study

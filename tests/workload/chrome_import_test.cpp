@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/error.hpp"
+#include "sim/workload/chrome_export.hpp"
 #include "sim/workload/step_trace_json.hpp"
 #include "sim/workload/timeline.hpp"
 #include "tests/support/data_files.hpp"
@@ -163,6 +164,35 @@ TEST(ChromeImportErrors, MissingFile) {
     FAIL();
   } catch (const core::InputError& e) {
     EXPECT_EQ(std::string(e.what()), "no/such/trace.json: error: cannot read the trace file");
+  }
+}
+
+TEST(ChromeExport, PowerCountersStepWithTheComputeStream) {
+  // Rank 0 computes over [0, 10) and [10, 15) us (touching: one busy stretch) and [20, 30); its
+  // communication stream's op over [15, 25) does not count. The board power counter steps to
+  // 700 W at 0, back to 120 W at 15, to 700 W at 20 and to 120 W at 30; the clock counter holds
+  // 1500 MHz from 0 to the step's end (30 us).
+  StepTrace t;
+  t.ops = {{.id = 0, .rank = 0, .stream = 0}, {.id = 1, .rank = 0, .stream = 0},
+           {.id = 2, .rank = 0, .stream = 1}, {.id = 3, .rank = 0, .stream = 0}};
+  const Timeline timeline{.start_us = {0, 10, 15, 20}, .duration_us = {10, 5, 10, 10}};
+  const auto j = chrome_trace(
+      t, timeline, {{.rank = 0, .clock_mhz = 1500, .computing_w = 700, .waiting_w = 120}});
+  std::vector<std::pair<double, double>> power;
+  std::vector<std::pair<double, double>> clock;
+  for (const auto& e : j.at("traceEvents")) {
+    if (e.at("ph") == "C" && e.at("name") == "board power (W)") {
+      power.emplace_back(e.at("ts").get<double>(), e.at("args").at("W").get<double>());
+    } else if (e.at("ph") == "C") {
+      clock.emplace_back(e.at("ts").get<double>(), e.at("args").at("MHz").get<double>());
+    }
+  }
+  EXPECT_EQ(power, (std::vector<std::pair<double, double>>{
+                       {0, 120}, {0, 700}, {15, 120}, {20, 700}, {30, 120}}));
+  EXPECT_EQ(clock, (std::vector<std::pair<double, double>>{{0, 1500}, {30, 1500}}));
+  // Without tracks, no counters.
+  for (const auto& e : chrome_trace(t, timeline).at("traceEvents")) {
+    EXPECT_NE(e.at("ph"), "C");
   }
 }
 

@@ -121,5 +121,37 @@ TEST(DecodePieces, FlashMlaTimeGrowsWithTheContextAndFewTokensReadOnlyTheExperts
   EXPECT_GT(inference_pieces(s).moe.value - of_eight, 3.0 * 3 * 7168 * 2048 / 3.35e12);
 }
 
+TEST(InferencePieces, AtAClockEachPieceStretchesAsItsKernelsDo) {
+  // A piece of time t whose kernels' work w takes time_at(w, r) at clock ratio r runs
+  // t + time_at(w, r) - w.total(): the kernels slow, the rest (host launches) does not. At r = 1
+  // nothing moves.
+  const auto llama = *llm::find_preset("llama3.1-8b");
+  const hardware::GpuSpec h200 = hardware::find_preset("h200")->gpu;
+  const InferenceSpec s{.model = &llama,
+                        .gpu = h200,
+                        .phase = InferencePhase::prefill,
+                        .tokens = 8192,
+                        .context_len = 8192,
+                        .fp8_gemm = false,
+                        .pieces = stack_profile(SoftwareStack::pytorch, {.inference = true})};
+  const LayerPieces top = inference_pieces(s);
+  const LayerPieces same = at_clock(top, 1.0, h200.power);
+  EXPECT_DOUBLE_EQ(same.dense_mlp.value, top.dense_mlp.value);
+  const double r = 0.8;
+  const LayerPieces slow = at_clock(top, r, h200.power);
+  EXPECT_NEAR(slow.dense_mlp.value,
+              top.dense_mlp.value + cost::time_at(top.dense_mlp_work, r, h200.power).value -
+                  top.dense_mlp_work.total().value,
+              1e-12);
+  EXPECT_GT(slow.dense_mlp.value, top.dense_mlp.value);
+  EXPECT_GT(slow.layers.front().attention.value, top.layers.front().attention.value);
+  // The step's work: every layer's attention and FFN and the head, once per micro-batch.
+  EXPECT_NEAR(step_work(top, 2, true).total().value,
+              2 * (32 * (top.layers.front().attention_work.total().value +
+                         top.dense_mlp_work.total().value) +
+                   top.head_work.total().value),
+              1e-9);
+}
+
 }  // namespace
 }  // namespace codesim::workload
