@@ -92,14 +92,17 @@ void add_campaign_fields(std::vector<FieldSpec>& f) {
                                           "assumes $2 for H800 rental)."),
                              0)));
   f.push_back(field("campaign.gpu_power_w", MEMBER(campaign.gpu_power_w),
-                    at_least(with_default("700",
-                                          "Watts per GPU while the job holds it (assumed: the "
-                                          "Hopper SXM TDP)."),
+                    at_least(with_default("0",
+                                          "Watts per GPU while the job holds it; 0: from the "
+                                          "step's power model (its boards at their governed "
+                                          "clocks while training, awake otherwise)."),
                              0)));
   f.push_back(field("campaign.node_power_w", MEMBER(campaign.node_power_w),
-                    at_least(with_default("2000",
+                    at_least(with_default("0",
                                           "Watts per node besides its GPUs: host, NICs, its share "
-                                          "of the switches (assumed)."),
+                                          "of the switches; 0: from the step's energy (its "
+                                          "network and hosts at hardware.nic_power, "
+                                          "switch_power, host_power)."),
                              0)));
   f.push_back(
       field("campaign.pue", MEMBER(campaign.pue),

@@ -26,6 +26,7 @@ struct Step {
   core::Seconds time;  // with variability: the mean of the steps drawn
   double tokens = 0;
   std::optional<metrics::StepSpread> spread;  // the steps drawn (no per-step times)
+  std::optional<metrics::StepEnergy> energy;  // of the identical-replica step
 };
 
 // The healthy step, the step with plane 0 failed where the fabric routes around it (a multi-plane
@@ -93,9 +94,27 @@ Steps steps_of(const std::string& path, const std::vector<config::Setting>& sett
       r.spread->step_times_s.clear();  // the campaign keeps the steps' figures, not each step
       r.spread->step_weights.clear();
     }
-    out.push_back({r.step_time, r.tokens_per_step, r.spread});
+    out.push_back({r.step_time, r.tokens_per_step, r.spread, r.energy});
   }
   return {out.front(), out.size() > 1 ? out[1].time : core::Seconds(0), simulated};
+}
+
+// The job's mean power over its run (`ettr` 1: while it trains): the scenario's wattages where it gives them; else the
+// step's energy model, its share `ettr` of the wall time training at the step's mean power and
+// the rest (restarts, checkpoints, lost work) with its GPUs awake and its network and hosts as
+// in the step; 0 when neither is there.
+double job_power_w(const Scenario& s, const Step& step, double ettr) {
+  const auto& c = s.campaign;
+  const double gpus = s.gpus();
+  if (c.gpu_power_w > 0 || c.node_power_w > 0 || !step.energy || step.time.value <= 0) {
+    return gpus * c.gpu_power_w + s.hardware.nodes * c.node_power_w;
+  }
+  const metrics::StepEnergy& e = *step.energy;
+  // The energy is the identical-replica step's: over its own time.
+  const double t = step.spread ? step.spread->identical.value : step.time.value;
+  const double training = e.total_j() / t;
+  const double down = gpus * s.hardware.spec.gpu.power.awake_w + (e.network_j + e.host_j) / t;
+  return ettr * training + (1 - ettr) * down;
 }
 
 metrics::RunQuantiles scaled(const metrics::RunQuantiles& q, double f) {
@@ -187,7 +206,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.days = scaled(stats.wall_s, 1.0 / 86400);
   r.gpu_hours = scaled(stats.wall_s, r.gpus / 3600.0);
   r.cost_usd = scaled(r.gpu_hours, c.price_per_gpu_hour);
-  const double watts = (r.gpus * c.gpu_power_w + r.nodes * c.node_power_w) * c.pue;
+  const double watts = job_power_w(s, step, stats.ettr_mean) * c.pue;
   r.energy_mwh = scaled(stats.wall_s, watts / 3.6e9);
   r.interruptions = stats.interruptions;
   r.degradations = stats.degradations;
@@ -220,9 +239,26 @@ metrics::CampaignResult run_campaign(const std::string& path,
                          core::fixed(c.reschedule.value / 60, 0) + " min, repair " +
                          core::fixed(c.repair.value / 3600, 1) + " h, " +
                          core::format_number(c.checkpoint_bytes_per_param) +
-                         " B of state per parameter, " + core::format_number(c.gpu_power_w) +
-                         " W per GPU and " + core::format_number(c.node_power_w) +
-                         " W per node besides (scenario inputs; defaults assumed)"});
+                         " B of state per parameter" +
+                         (c.gpu_power_w > 0 || c.node_power_w > 0
+                              ? ", " + core::format_number(c.gpu_power_w) + " W per GPU and " +
+                                    core::format_number(c.node_power_w) + " W per node besides"
+                              : std::string()) +
+                         " (scenario inputs; defaults assumed)"});
+  if (c.gpu_power_w <= 0 && c.node_power_w <= 0) {
+    r.notes.push_back(
+        step.energy
+            ? core::Note{core::NoteKind::method,
+                         "energy from the step's power model: " +
+                             core::fixed(100 * stats.ettr_mean, 1) +
+                             "% of the wall time (the mean ETTR) at the step's " +
+                             core::fixed(job_power_w(s, step, 1) / 1e6, 2) +
+                             " MW, the rest with the GPUs awake and the network and hosts as in "
+                             "the step; x campaign.pue " + core::fixed(c.pue, 2)}
+            : core::Note{core::NoteKind::omitted,
+                         "energy: the GPU has no power model; set campaign.gpu_power_w and "
+                         "node_power_w"});
+  }
   if (step.spread) {
     const metrics::StepSpread& sp = *step.spread;
     r.notes.push_back(

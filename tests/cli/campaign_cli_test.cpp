@@ -35,6 +35,36 @@ TEST(CampaignCli, MonteCarloAgreesWithTheExpectation) {
   EXPECT_NEAR(j["cost_usd"]["p50"].get<double>(), 2 * j["gpu_hours"]["p50"].get<double>(), 1e-6);
 }
 
+TEST(CampaignCli, EnergyComesFromTheStepsPowerModelUnlessWattagesAreGiven) {
+  // Without campaign.gpu_power_w and node_power_w, the job's power is the step's: ETTR x the
+  // step's mean power + (1 - ETTR) x the GPUs awake with the network and hosts; energy = that x
+  // the wall time x PUE. With them, GPUs x one + nodes x the other over the wall time.
+  const std::string base = kSmall + " --set campaign.tokens=2e10 --format json";
+  const auto modelled = run_codesim(base);
+  ASSERT_EQ(modelled.exit_code, 0) << modelled.err;
+  const json m = json::parse(modelled.out);
+  bool said = false;
+  for (const auto& n : m["notes"]) {
+    said = said || n["text"].get<std::string>().starts_with("energy from the step's power model");
+  }
+  EXPECT_TRUE(said);
+  const double wall_s = m["days"]["p50"].get<double>() * 86400;
+  const double mw = m["energy_mwh"]["p50"].get<double>() * 3.6e9 / wall_s / 1e6;
+  EXPECT_GT(mw, 0);
+  const auto pue = run_codesim(base + " --set campaign.pue=1.5");
+  ASSERT_EQ(pue.exit_code, 0) << pue.err;
+  EXPECT_NEAR(json::parse(pue.out)["energy_mwh"]["p50"].get<double>(),
+              1.5 * m["energy_mwh"]["p50"].get<double>(), 1e-9 * m["energy_mwh"]["p50"].get<double>());
+  const auto given =
+      run_codesim(base + " --set campaign.gpu_power_w=700 --set campaign.node_power_w=2000");
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  const json g = json::parse(given.out);
+  const double watts = g["gpus"].get<double>() * 700 + g["nodes"].get<double>() * 2000;
+  EXPECT_NEAR(g["energy_mwh"]["p50"].get<double>(),
+              watts * g["days"]["p50"].get<double>() * 86400 / 3.6e9,
+              1e-9 * g["energy_mwh"]["p50"].get<double>());
+}
+
 TEST(CampaignCli, BadCampaignsFailWithExactMessages) {
   const auto none = run_codesim(kSmall);
   EXPECT_EQ(none.exit_code, 2);
