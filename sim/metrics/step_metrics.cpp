@@ -12,6 +12,8 @@
 #include "sim/core/text.hpp"
 #include "sim/metrics/intervals.hpp"
 #include "sim/metrics/step_lanes.hpp"
+#include "sim/workload/memory_timeline.hpp"
+#include "sim/workload/saved_tensors.hpp"
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/training_state.hpp"
 
@@ -228,16 +230,59 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const Repla
 
 }  // namespace
 
-core::Bytes activation_bytes_per_token_layer(const llm::LlmSpec& m) {
-  return core::Bytes(workload::kActivationHiddensPerTokenLayer * m.hidden);
+core::Note activation_note(workload::SoftwareStack stack) {
+  return {stack == workload::SoftwareStack::deepseek ? core::NoteKind::assumed
+                                                     : core::NoteKind::fitted,
+          "activations: each layer's saved tensors as software.stack " +
+              std::string(workload::stack_name(stack)) +
+              (stack == workload::SoftwareStack::deepseek
+                   ? " keeps them by DeepSeek-V3's stated recipe (norms and MLA up projections "
+                     "recomputed, FP8 and E5M6 storage; not measured)"
+                   : " keeps them (H200 layers and heads measured, within 1%)") +
+              ", held as the first rank's schedule allocates and frees them, at their peak "
+              "(docs/model/memory.md)"};
 }
 
-core::Note activation_note() {
-  return {core::NoteKind::estimated,
-          "activations at " + core::fixed(workload::kActivationHiddensPerTokenLayer, 0) +
-              " x hidden bytes per token and layer (BF16, no recomputation), an upper bound for "
-              "DeepSeek-V3"};
+namespace {
+
+// A stage's activations for one micro-batch: its layers' saved tensors, and the head's and the
+// MTP modules' where it holds them; with full recomputation only its layers' inputs, and
+// `recomputing` one layer's whole set at a time.
+struct StageActivations {
+  double kept = 0;
+  double recomputing = 0;
+};
+
+StageActivations stage_activations(const workload::StageLayers& st, const StepFacts& f) {
+  const llm::LlmSpec& m = *f.model;
+  const workload::ActivationContext c{
+      .tokens = static_cast<double>(f.shape.tokens_per_cp_shard()),
+      .tp = f.shape.tp,
+      .sequence_parallel = f.shape.sequence_parallel,
+      .local_experts = m.moe ? std::max(1.0, static_cast<double>(m.moe->routed_experts) /
+                                                 f.shape.ep)
+                             : 1.0};
+  const bool full = f.shape.recompute == workload::Recompute::full;
+  StageActivations out;
+  auto layer = [&](const llm::LayerKind& kind) {
+    const auto tensors = workload::saved_tensors(m, kind, f.stack, c);
+    const double all = workload::total_bytes(tensors);
+    out.kept += full ? tensors.front().bytes : all;  // the first is the layer's input
+    out.recomputing = std::max(out.recomputing, full ? all : 0.0);
+  };
+  for (int l = st.first_layer; l <= st.last_layer; ++l) {
+    layer(m.layer(l));
+  }
+  if (st.head) {
+    for (int i = 0; i < m.mtp_depth; ++i) {
+      layer(m.layer(m.layers - 1));
+    }
+    out.kept += workload::total_bytes(workload::head_saved_tensors(m, f.stack, c));
+  }
+  return out;
 }
+
+}  // namespace
 
 metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
   double params = 0;
@@ -258,24 +303,17 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
   m.capacity = f.gpu.hbm_capacity;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
-  // Korthikanti et al.: tensor parallelism with sequence parallelism divides all 34 by t;
-  // without it only 24 of them.
-  const double tp = f.shape.tp;
-  const double share = f.shape.tp <= 1
-                           ? 1.0
-                           : (f.shape.sequence_parallel
-                                  ? 1.0 / tp
-                                  : (10.0 + 24.0 / tp) / workload::kActivationHiddensPerTokenLayer);
-  m.activations = activation_bytes_per_token_layer(*f.model) *
-                  (m.peak_in_flight * layers * f.shape.tokens_per_cp_shard() * share);
-  if (f.shape.recompute == workload::Recompute::full) {
-    // Layer inputs of every micro-batch in flight, and one layer's whole activations while it is
-    // recomputed.
-    m.activations =
-        core::Bytes(f.model->hidden * f.shape.tokens_per_cp_shard() *
-                    (workload::kRecomputedHiddensPerTokenLayer * m.peak_in_flight * layers +
-                     workload::kActivationHiddensPerTokenLayer));
+  // The rank's activations at their peak as its schedule allocates and frees them, each stage's
+  // micro-batch its own (and under full recomputation one layer's whole set besides).
+  std::vector<double> stage_bytes(p.placement.size(), 0.0);
+  double recomputing = 0;
+  for (const int st : p.schedule.stages_of(0)) {
+    const StageActivations a = stage_activations(p.placement[static_cast<std::size_t>(st)], f);
+    stage_bytes[static_cast<std::size_t>(st)] = a.kept;
+    recomputing = std::max(recomputing, a.recomputing);
   }
+  m.activations =
+      core::Bytes(workload::activation_timeline(p.schedule, 0, stage_bytes).peak + recomputing);
   return m;
 }
 

@@ -6,6 +6,7 @@
 #include "models/llm/llm_spec.hpp"
 #include "sim/metrics/replayed_step.hpp"
 #include "sim/metrics/run_result.hpp"
+#include "sim/workload/software_stack.hpp"
 #include "sim/workload/step_program.hpp"
 
 namespace codesim::metrics {
@@ -16,12 +17,11 @@ struct StepFacts {
   const llm::LlmSpec* model = nullptr;
   hardware::GpuSpec gpu;
   workload::StepShape shape;
+  workload::SoftwareStack stack = workload::SoftwareStack::fused;  // what the layers keep
 };
 
-// Activation bytes one token leaves per transformer layer for the backward pass
-// (workload::kActivationHiddensPerTokenLayer x hidden), and the note that says so.
-core::Bytes activation_bytes_per_token_layer(const llm::LlmSpec& m);
-core::Note activation_note();
+// What the report says of the activations' model.
+core::Note activation_note(workload::SoftwareStack stack);
 
 // Memory per GPU of the first pipeline rank: its stages' parameters (BF16), FP32 gradients, the
 // ZeRO-1 shard of the optimizer state (FP32 master + BF16 moments), activations in flight.

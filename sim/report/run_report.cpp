@@ -215,8 +215,11 @@ std::string run_table(const metrics::RunResult& r) {
   out += "memory per GPU (first rank): parameters " + gb(m.parameters, 1) + ", gradients " +
          gb(m.gradients, 1) + ", optimizer " + gb(m.optimizer, 1) + ", activations " +
          gb(m.activations, 1) + " (" + std::to_string(m.peak_in_flight) +
-         " micro-batches in flight) = " + fixed(m.total().value / 1e9, 1) + " of " +
-         gb(m.capacity, 0) + "\n\n";
+         " micro-batches in flight at the peak) = " + fixed(m.total().value / 1e9, 1) + " of " +
+         gb(m.capacity, 0) +
+         (m.total() <= m.capacity ? ": fits with " + gb(m.capacity - m.total(), 1) + " to spare"
+                                  : ": over by " + gb(m.total() - m.capacity, 1)) +
+         "\n\n";
   if (r.energy) {
     out += energy_line(*r.energy) + "\n\n";
   }

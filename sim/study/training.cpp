@@ -230,7 +230,7 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
     r.notes.insert(r.notes.end(), power.begin(), power.end());
   }
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());
-  r.notes.push_back(metrics::activation_note());
+  r.notes.push_back(metrics::activation_note(s.software.stack));
   if (r.fidelity == metrics::Fidelity::fast) {
     r.notes.push_back({core::NoteKind::method,
                        "fast tier: the step's critical path with each transfer timed alone on "
@@ -239,11 +239,14 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
                        "contention)"});
   }
   if (r.memory.total() > r.memory.capacity) {
-    r.notes.push_back({core::NoteKind::warning,
-                       "with the activation upper bound the first rank needs " +
-                           core::fixed(r.memory.total().value / 1e9, 1) + " GB of " +
-                           core::fixed(r.memory.capacity.value / 1e9, 0) +
-                           " GB; it fits only with recomputation or lower-precision activations"});
+    const core::Bytes over = r.memory.total() - r.memory.capacity;
+    r.notes.push_back(
+        {core::NoteKind::warning,
+         "the first rank needs " + core::fixed(r.memory.total().value / 1e9, 1) + " GB of its " +
+             core::fixed(r.memory.capacity.value / 1e9, 0) + " GB: over by " +
+             core::fixed(over.value / 1e9, 1) + " GB, its activations " +
+             core::fixed(r.memory.activations.value / 1e9, 1) +
+             " GB at their peak (workload.recompute: full keeps only the layers' inputs)"});
   }
 }
 
@@ -332,7 +335,10 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const workload::StepShape shape = training_shape(s);
   const metrics::StepFacts facts{
-      .model = &s.model.spec, .gpu = s.hardware.spec.gpu, .shape = shape};
+      .model = &s.model.spec,
+      .gpu = s.hardware.spec.gpu,
+      .shape = shape,
+      .stack = s.software.stack};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));

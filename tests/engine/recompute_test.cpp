@@ -5,6 +5,7 @@
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
 #include "sim/metrics/step_metrics.hpp"
+#include "sim/workload/saved_tensors.hpp"
 #include "sim/workload/step_program.hpp"
 #include "tests/support/dense_step.hpp"
 
@@ -55,8 +56,9 @@ TEST(Recompute, FullRunsEveryLayersForwardAgainBeforeItsBackward) {
 }
 
 TEST(Recompute, FullKeepsLayerInputsOnly) {
-  // Activations of the first rank: none = 34 x hidden bytes x tokens x layers x micro-batches in
-  // flight; full = (2 x layers x in flight + 34) x hidden x tokens.
+  // Activations of the first rank: none = a layer's saved tensors (saved_tensors.hpp) x layers x
+  // micro-batches in flight; full = its input (2 x hidden bytes per token) x layers x in flight,
+  // and one layer's whole set while it is recomputed.
   const auto none = workload::build_step_program(llama_step(Recompute::none));
   const auto full = workload::build_step_program(llama_step(Recompute::full));
   const auto model = *llm::find_preset("llama3.1-8b");
@@ -69,8 +71,10 @@ TEST(Recompute, FullKeepsLayerInputsOnly) {
   const double layers = none.placement.front().layers();
   const double in_flight = m_none.peak_in_flight;
   EXPECT_EQ(in_flight, 4);  // 1F1B's first rank: PP micro-batches
-  EXPECT_NEAR(m_none.activations.value, 34.0 * 4096 * 8192 * layers * in_flight, 1);
-  EXPECT_NEAR(m_full.activations.value, (2.0 * layers * in_flight + 34) * 4096 * 8192, 1);
+  const double layer = workload::total_bytes(workload::saved_tensors(
+      model, llm::kDenseLayer, workload::SoftwareStack::fused, {.tokens = 8192}));
+  EXPECT_NEAR(m_none.activations.value, layer * layers * in_flight, 1);
+  EXPECT_NEAR(m_full.activations.value, 2.0 * 4096 * 8192 * layers * in_flight + layer, 1);
 }
 
 }  // namespace

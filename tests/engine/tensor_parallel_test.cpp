@@ -142,7 +142,10 @@ TEST(ContextParallel, EachLayerGathersTheSequencesKeysAndValues) {
 TEST(TensorParallel, WeightsAndActivationsAreSplit) {
   // TP 8 holds an eighth of every projection, FFN and embedding weight (norms are replicated, so
   // slightly more than an eighth overall); with sequence parallelism an eighth of the
-  // activations, without it (10 + 24 / 8) / 34 of them.
+  // activations. Without it the residual stream, the norms' inputs and outputs (4 x 8192 x 2 B
+  // per token) and their 1/rms (2 x 4 B) stay whole; the heads' and FFN columns' tensors split:
+  // q, O (2 x 8192), k and v (2 x 8 x 128) and SwiGLU's input and output (3 x 28672) x 2 B and
+  // the log-sum-exp (64 x 4 B).
   const auto one = workload::build_step_program(tp_step(1, true));
   const auto eight = workload::build_step_program(tp_step(8, true));
   double all_one = 0;
@@ -163,7 +166,9 @@ TEST(TensorParallel, WeightsAndActivationsAreSplit) {
   f.shape.sequence_parallel = false;
   const auto without_sp = memory_use(one, f).activations.value;
   EXPECT_NEAR(with_sp, whole / 8, 1);
-  EXPECT_NEAR(without_sp, whole * (10 + 24.0 / 8) / 34, 1);
+  const double sequence = 4 * 8192 * 2.0 + 2 * 4;
+  const double columns = (2 * 8192 + 2 * 8 * 128 + 3 * 28672) * 2.0 + 64 * 4;
+  EXPECT_NEAR(without_sp / whole, (sequence + columns / 8) / (sequence + columns), 1e-9);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ TEST(SimulateTraining, TheSmallStepAddsUpAndSaysWhatItAssumed) {
   // (and to what), the memory model its activation estimate.
   EXPECT_TRUE(has_note(r, core::NoteKind::folded, "4-rank pipeline"));
   EXPECT_TRUE(has_note(r, core::NoteKind::fitted, "models/calibration/deepseek-h800/train.json"));
-  EXPECT_TRUE(has_note(r, core::NoteKind::estimated, "34 x hidden"));
+  EXPECT_TRUE(has_note(r, core::NoteKind::assumed, "each layer's saved tensors"));
   EXPECT_TRUE(has_note(r, core::NoteKind::method, "within 2 nodes"));
 }
 

@@ -10,7 +10,7 @@
 namespace codesim::workload {
 namespace {
 
-const hardware::GpuSpec kGpu = hardware::find_preset("h200")->gpu;
+const hardware::GpuSpec kAdamGpu = hardware::find_preset("h200")->gpu;
 
 constexpr TrainingPrecision kDeepSeek{};  // FP32 master weights and gradients, BF16 moments
 constexpr TrainingPrecision kBf16{.master_weights = false, .gradient_bytes = 2, .moment_bytes = 2};
@@ -40,7 +40,7 @@ TEST(OptimizerUpdate, ReproducesTheH200Runs) {
   const double dense = 469762048;
   const double experts = 471859200;
   auto us = [&](OptimizerKernels k, double params) {
-    return cost::predict(adamw_update(k, kBf16, params, kGpu), kGpu).time.value * 1e6;
+    return cost::predict(adamw_update(k, kBf16, params, kAdamGpu), kAdamGpu).time.value * 1e6;
   };
   EXPECT_NEAR(us(OptimizerKernels::foreach, dense) / 5833.88, 1.0, 0.001);
   EXPECT_NEAR(us(OptimizerKernels::fused, dense) / 2375.06, 1.0, 0.001);
@@ -51,7 +51,7 @@ TEST(OptimizerUpdate, ReproducesTheH200Runs) {
 TEST(OptimizerUpdate, PerParameterCostScalesWithTheSms) {
   // The arithmetic per parameter runs on the SMs: an A100's 108 take 132/108 of the H200's.
   const hardware::GpuSpec a100 = hardware::find_preset("a100")->gpu;
-  const auto h = adamw_update(OptimizerKernels::fused, kDeepSeek, 1e9, kGpu);
+  const auto h = adamw_update(OptimizerKernels::fused, kDeepSeek, 1e9, kAdamGpu);
   const auto a = adamw_update(OptimizerKernels::fused, kDeepSeek, 1e9, a100);
   EXPECT_NEAR(a.fixed.value / h.fixed.value, 132.0 / 108.0, 1e-12);
   EXPECT_DOUBLE_EQ(a.bytes.value, 22e9);
