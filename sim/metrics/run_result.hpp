@@ -2,6 +2,7 @@
 // engine measures it, sim/study assembles it, sim/report writes it.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -64,11 +65,25 @@ struct MemoryUse {
   core::Bytes parameters;
   core::Bytes gradients;
   core::Bytes optimizer;
-  core::Bytes activations;  // peak micro-batches in flight x one micro-batch-stage's
+  core::Bytes activations;  // at their peak over the first rank's schedule
   int peak_in_flight = 0;
   core::Bytes capacity;
+  // What the step allocates for a moment at its two peaks: at the start of a backward with every
+  // activation held, the loss's logit gradients (and, where the backward creates the gradients,
+  // the head's weight gradient); in the optimizer step, its temporaries.
+  core::Bytes backward_transient;
+  core::Bytes optimizer_transient;
+  // The gradients are held from the step's start (accumulated over micro-batches, or a
+  // framework's buffers); else the backward creates them as it frees the activations.
+  bool gradients_persist = true;
   core::Bytes fixed() const { return parameters + gradients + optimizer; }
-  core::Bytes total() const { return fixed() + activations; }
+  core::Bytes backward_peak() const {
+    return parameters + optimizer + (gradients_persist ? gradients : core::Bytes(0)) +
+           activations + backward_transient;
+  }
+  core::Bytes optimizer_peak() const { return fixed() + optimizer_transient; }
+  // The step's peak.
+  core::Bytes total() const { return std::max(backward_peak(), optimizer_peak()); }
 };
 
 // The scale-out network the step ran on (topologies/properties.hpp), for cost comparisons.

@@ -282,6 +282,35 @@ StageActivations stage_activations(const workload::StageLayers& st, const StepFa
   return out;
 }
 
+// The step's moments above its state and activations (models/calibration/h200/memory: the
+// head runs' peak less what they keep): eager cross-entropy's backward holds the FP32 gradients
+// of the log-probabilities and of the logits at once, 8 bytes per logit, before the head's weight
+// gradient exists; where the backward creates the gradients, that weight gradient is the first
+// one (torch.compile's head: its peak less what it keeps). The optimizer: PyTorch's foreach AdamW
+// makes the square root of the second moment a temporary as large as the moments.
+void transients(metrics::MemoryUse& m, const workload::StepProgram& p, const StepFacts& f,
+                double shard) {
+  m.gradients_persist =
+      f.shape.micro_batches > 1 || f.stack == workload::SoftwareStack::deepseek;
+  bool head = false;
+  for (const int st : p.schedule.stages_of(0)) {
+    head = head || p.placement[static_cast<std::size_t>(st)].head;
+  }
+  if (head) {
+    const llm::LlmSpec& model = *f.model;
+    const double vocab_share = static_cast<double>(model.vocab) / f.shape.tp;
+    const double logits =
+        f.shape.tokens_per_cp_shard() * vocab_share * (1 + model.mtp_depth);
+    const double loss = f.stack == workload::SoftwareStack::pytorch ? 8 * logits : 0;
+    const double head_gradient =
+        m.gradients_persist ? 0 : vocab_share * model.hidden * f.shape.precision.gradient_bytes;
+    m.backward_transient = core::Bytes(std::max(loss, head_gradient));
+  }
+  if (f.optimizer == workload::OptimizerKernels::foreach) {
+    m.optimizer_transient = core::Bytes(shard * f.shape.precision.moment_bytes);
+  }
+}
+
 }  // namespace
 
 metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
@@ -314,6 +343,7 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   }
   m.activations =
       core::Bytes(workload::activation_timeline(p.schedule, 0, stage_bytes).peak + recomputing);
+  transients(m, p, f, shard);
   return m;
 }
 

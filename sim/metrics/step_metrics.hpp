@@ -18,6 +18,7 @@ struct StepFacts {
   hardware::GpuSpec gpu;
   workload::StepShape shape;
   workload::SoftwareStack stack = workload::SoftwareStack::fused;  // what the layers keep
+  workload::OptimizerKernels optimizer = workload::OptimizerKernels::fused;
 };
 
 // What the report says of the activations' model.

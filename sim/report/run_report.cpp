@@ -75,6 +75,9 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
       {"parameters", m.parameters.value / 1e9}, {"gradients", m.gradients.value / 1e9},
       {"optimizer", m.optimizer.value / 1e9},   {"activations", m.activations.value / 1e9},
       {"peak_in_flight", m.peak_in_flight},     {"total", m.total().value / 1e9},
+      {"backward_transient", m.backward_transient.value / 1e9},
+      {"optimizer_transient", m.optimizer_transient.value / 1e9},
+      {"gradients_persist", m.gradients_persist},
       {"capacity", m.capacity.value / 1e9}};
   if (r.energy) {
     j["energy"] = energy_json(*r.energy);
@@ -151,7 +154,10 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
               gb("optimizer"),
               gb("activations"),
               m.at("peak_in_flight").get<int>(),
-              gb("capacity")};
+              gb("capacity"),
+              gb("backward_transient"),
+              gb("optimizer_transient"),
+              m.at("gradients_persist").get<bool>()};
   if (j.contains("energy")) {
     r.energy = energy_from_json(j.at("energy"));
   }
@@ -215,8 +221,13 @@ std::string run_table(const metrics::RunResult& r) {
   out += "memory per GPU (first rank): parameters " + gb(m.parameters, 1) + ", gradients " +
          gb(m.gradients, 1) + ", optimizer " + gb(m.optimizer, 1) + ", activations " +
          gb(m.activations, 1) + " (" + std::to_string(m.peak_in_flight) +
-         " micro-batches in flight at the peak) = " + fixed(m.total().value / 1e9, 1) + " of " +
-         gb(m.capacity, 0) +
+         " micro-batches in flight at the peak); the step's peak " +
+         fixed(m.total().value / 1e9, 1) + " of " + gb(m.capacity, 0) +
+         (m.optimizer_peak() > m.backward_peak()
+              ? " in the optimizer step (its temporaries " + gb(m.optimizer_transient, 1) + ")"
+              : " as the backward starts (" +
+                    std::string(m.gradients_persist ? "gradients held" : "no gradients yet") +
+                    ", transients " + gb(m.backward_transient, 1) + ")") +
          (m.total() <= m.capacity ? ": fits with " + gb(m.capacity - m.total(), 1) + " to spare"
                                   : ": over by " + gb(m.total() - m.capacity, 1)) +
          "\n\n";

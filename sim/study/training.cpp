@@ -338,7 +338,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       .model = &s.model.spec,
       .gpu = s.hardware.spec.gpu,
       .shape = shape,
-      .stack = s.software.stack};
+      .stack = s.software.stack,
+      .optimizer = s.software.optimizer};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
