@@ -39,6 +39,28 @@ TEST(SearchCli, DryRunListsEveryConfigurationAndWhyOnesAreRejected) {
             "candidate 2: " + why + "candidate 3: " + why);
 }
 
+TEST(SearchCli, ACandidateWhosePeakDoesNotFitIsRejectedByHowMuch) {
+  // With 550 GB per GPU, pipeline depth 2's state (118.1 + 236.1 + 170.7 = 524.9 GB) fits, so it
+  // is simulated, but its step's peak (587.2 GB with 62.4 GB of activations) does not: rejected
+  // by 37.2 GB. Depth 4 (397.3 GB) is kept.
+  const TempDir d("search-memory");
+  const auto r = run_codesim("search " + kSearch + " --set hardware.hbm_capacity=550GB --out " +
+                             (d / "out"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(read_file(d / "out/ranking.json"));
+  int over = 0;
+  for (const auto& e : j["ranking"]) {
+    if (e["values"]["parallelism.pp"] == "2") {
+      EXPECT_EQ(e["rejected"].get<std::string>(),
+                "memory: the first rank's peak is 587.2 GB of its 550 GB, over by 37.2 GB");
+      ++over;
+    } else if (e["values"]["parallelism.pp"] == "4") {
+      EXPECT_EQ(e["rejected"].get<std::string>(), "");
+    }
+  }
+  EXPECT_EQ(over, 2);
+}
+
 TEST(SearchCli, ScreensRanksSimulatesTheBestInFullAndResumes) {
   const TempDir d("search");
   const auto first = run_codesim("search " + kSearch + " --out " + (d / "out"));
