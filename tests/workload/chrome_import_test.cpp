@@ -191,7 +191,8 @@ TEST(ChromeExport, PowerCountersStepWithTheComputeStream) {
                        {0, 120}, {0, 700}, {15, 120}, {20, 700}, {30, 120}}));
   EXPECT_EQ(clock, (std::vector<std::pair<double, double>>{{0, 1500}, {30, 1500}}));
   // Without tracks, no counters.
-  for (const auto& e : chrome_trace(t, timeline).at("traceEvents")) {
+  const auto bare = chrome_trace(t, timeline);
+  for (const auto& e : bare.at("traceEvents")) {
     EXPECT_NE(e.at("ph"), "C");
   }
 }
