@@ -32,6 +32,18 @@ INSTANTIATE_TEST_SUITE_P(
                  "must be at least 0s, got -20ms\n"
                  "tests/bad_input/bad_variability.yaml:7:49: error: variability.gpu_slow.slowdown: "
                  "must be at least 1, got 0.5\n"},
+        BadInput{"bad_training_state.yaml",
+                 "tests/bad_input/bad_training_state.yaml:4:31: error: "
+                 "workload.precision.master_weights: expected true or false, got 'maybe'\n"
+                 "tests/bad_input/bad_training_state.yaml:4:49: error: "
+                 "workload.precision.gradients: unknown value 'fp16'\n"
+                 "  hint: expected one of: bf16, fp32\n"
+                 "tests/bad_input/bad_training_state.yaml:4:73: error: "
+                 "workload.precision.optimizer_states: unknown value 'int8'\n"
+                 "  hint: expected one of: bf16, fp32\n"
+                 "tests/bad_input/bad_training_state.yaml:6:14: error: software.optimizer: "
+                 "unknown value 'sgd'\n"
+                 "  hint: expected one of: foreach, fused\n"},
         BadInput{"bad_model_json.yaml",
                  "tests/bad_input/broken_config.json:4:13: error: invalid JSON: syntax error while "
                  "parsing object - unexpected string literal; expected '}'\n"},
