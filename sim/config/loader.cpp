@@ -205,6 +205,7 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
       problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
   }
+  s.where = where;  // a derived default may depend on whether a key was written
   for (const FieldSpec* f : derived) {
     f->set(s, f->derive(s));
   }

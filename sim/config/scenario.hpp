@@ -44,6 +44,7 @@ enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
 enum class StatePrecision { bf16, fp32 };
+enum class FailureRates { llama3, rate };
 enum class Balance { none, bias, perfect };
 enum class InferenceMode { model, bound };
 
@@ -104,6 +105,8 @@ CODESIM_ENUM_NAMES(InferenceMode, std::pair{InferenceMode::model, std::string_vi
                    std::pair{InferenceMode::bound, std::string_view("bound")})
 CODESIM_ENUM_NAMES(GemmPrecision, std::pair{GemmPrecision::bf16, std::string_view("bf16")},
                    std::pair{GemmPrecision::fp8, std::string_view("fp8")})
+CODESIM_ENUM_NAMES(FailureRates, std::pair{FailureRates::llama3, std::string_view("llama3")},
+                   std::pair{FailureRates::rate, std::string_view("rate")})
 CODESIM_ENUM_NAMES(StatePrecision, std::pair{StatePrecision::bf16, std::string_view("bf16")},
                    std::pair{StatePrecision::fp32, std::string_view("fp32")})
 CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_view("bf16")},
@@ -277,7 +280,8 @@ struct CampaignSection {
   core::Seconds reschedule;
   core::Seconds repair;
   int spare_nodes{};
-  double node_failure_rate{};  // per 1,000 node-days; 0: Llama 3's table per GPU-hour
+  FailureRates failures{};      // Llama 3's table per GPU-hour, or node_failure_rate
+  double node_failure_rate{};  // per 1,000 node-days, in Llama 3's mix (failures: rate)
   double price_per_gpu_hour{};
   double gpu_power_w{};
   double node_power_w{};

@@ -80,11 +80,21 @@ void add_campaign_fields(std::vector<FieldSpec>& f) {
                                          "Hot spare nodes; 0: a hardware failure waits for its "
                                          "repair."),
                             0, 1'000'000)));
+  f.push_back(field("campaign.failures", MEMBER(campaign.failures),
+                    derived("rate where campaign.node_failure_rate is given, else llama3",
+                            "Where the interruptions' rates come from: llama3 (Llama 3's own "
+                            "rates per GPU-hour by cause, 3.79 per 1,000 8-GPU node-days) or "
+                            "rate (campaign.node_failure_rate in Llama 3's mix; 0: none).")));
+  f.back().derive = [](const Scenario& s) {
+    return Value(std::string(enum_name(s.where.count("campaign.node_failure_rate") > 0
+                                           ? FailureRates::rate
+                                           : FailureRates::llama3)));
+  };
   f.push_back(field("campaign.node_failure_rate", MEMBER(campaign.node_failure_rate),
                     at_least(with_default("0",
                                           "Interruptions per 1,000 node-days, in Llama 3's mix of "
-                                          "causes; 0: Llama 3's own rates per GPU-hour (3.79 per "
-                                          "1,000 8-GPU node-days)."),
+                                          "causes, with campaign.failures: rate (0: a run without "
+                                          "failures)."),
                              0)));
   f.push_back(field("campaign.price_per_gpu_hour", MEMBER(campaign.price_per_gpu_hour),
                     at_least(with_default("2",

@@ -118,7 +118,8 @@ FigureList campaign_figures(const metrics::CampaignResult& r) {
                          (r.checkpoint_interval_auto ? " (Daly)" : "") + ", write " +
                          fixed(r.checkpoint_write.value, 0) + " s, load " +
                          fixed(r.checkpoint_load.value, 0) + " s"},
-      {"mean time between stops (h)", fixed(r.mtbf_hours, 2)},
+      {"mean time between stops (h)",
+       r.mtbf_hours > 0 ? fixed(r.mtbf_hours, 2) : std::string("none (no failures)")},
       {"mean restart (min)", fixed(r.mean_restart.value / 60, 1)},
       {"days p10 / p50 / p90", quantiles_text(r.days, 2)},
       {"GPU-hours p10 / p50 / p90", quantiles_text(r.gpu_hours, 0)},

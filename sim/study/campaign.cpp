@@ -172,7 +172,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
       c.checkpoint_load.value > 0 ? c.checkpoint_load : r.checkpoint_bytes / c.storage_bandwidth;
 
   const auto causes =
-      c.node_failure_rate > 0
+      c.failures == config::FailureRates::rate
           ? campaign::scaled_failure_table(c.node_failure_rate, s.hardware.spec.gpus_per_node)
           : campaign::llama3_failure_table();
   const campaign::RunSpec spec{.steps = r.steps,
@@ -228,8 +228,10 @@ metrics::CampaignResult run_campaign(const std::string& path,
            "; the run's failures, checkpoints and restarts by " + std::to_string(c.trials) +
            " Monte-Carlo runs and in expectation"});
   r.notes.push_back(
-      {core::NoteKind::fitted,
-       c.node_failure_rate > 0
+      {c.failures == config::FailureRates::rate ? core::NoteKind::assumed : core::NoteKind::fitted,
+       c.failures == config::FailureRates::rate && c.node_failure_rate <= 0
+           ? std::string("failures: none (campaign.node_failure_rate 0)")
+       : c.failures == config::FailureRates::rate
            ? "failures: " + core::format_number(c.node_failure_rate) +
                  " per 1,000 node-days in Llama 3's mix of causes"
            : std::string("failures: Llama 3's 419 unexpected interruptions on 16,384 H100 over "

@@ -65,6 +65,25 @@ TEST(CampaignCli, EnergyComesFromTheStepsPowerModelUnlessWattagesAreGiven) {
               1e-9 * g["energy_mwh"]["p50"].get<double>());
 }
 
+TEST(CampaignCli, AZeroFailureRateIsARunWithoutFailures) {
+  // campaign.node_failure_rate written as 0 (campaign.failures derives to rate) is a run without
+  // interruptions: ETTR 1 but for the checkpoints' writes, no stops; left out, Llama 3's rates.
+  const auto none = run_codesim(kSmall +
+                                " --set campaign.tokens=2e10 --set campaign.node_failure_rate=0");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("mean time between stops (h): none (no failures)\n"), std::string::npos)
+      << none.out;
+  EXPECT_NE(none.out.find("interruptions p10 / p50 / p90: 0.0 / 0.0 / 0.0 (expected 0.0)\n"),
+            std::string::npos)
+      << none.out;
+  EXPECT_NE(none.out.find("note: assumed: failures: none (campaign.node_failure_rate 0)\n"),
+            std::string::npos);
+  const auto llama = run_codesim(kSmall + " --set campaign.tokens=2e10");
+  ASSERT_EQ(llama.exit_code, 0) << llama.err;
+  EXPECT_NE(llama.out.find("note: fitted: failures: Llama 3's 419 unexpected interruptions"),
+            std::string::npos);
+}
+
 TEST(CampaignCli, BadCampaignsFailWithExactMessages) {
   const auto none = run_codesim(kSmall);
   EXPECT_EQ(none.exit_code, 2);
