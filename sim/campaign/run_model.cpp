@@ -273,6 +273,26 @@ RunStats simulate_run(const RunSpec& spec) {
                                std::to_string(r.stop * segment) + " failures expected within one",
                            "checkpoint more often (campaign.checkpoint_interval: auto)");
   }
+  // What the trials will step through: each one's checkpoint segments and failures (at least
+  // those over its healthy work).
+  const double work = s.steps * s.step.value;
+  const double per_trial =
+      std::ceil(work / s.checkpoint_interval.value) + (r.stop + r.degrade) * work;
+  if (!(per_trial * s.trials <= s.max_events)) {
+    const bool one = !(per_trial <= s.max_events);
+    const auto count = [](double x) {  // 48, or 2.4e21
+      const int e = x < 1e6 ? 0 : static_cast<int>(std::floor(std::log10(x)));
+      return e == 0 ? core::fixed(x, 0)
+                    : core::fixed(x / std::pow(10.0, e), 1) + "e" + std::to_string(e);
+    };
+    throw core::KeyedError(
+        one ? "campaign.tokens" : "campaign.trials",
+        "the run's Monte Carlo would step through " + count(per_trial) +
+            " checkpoint segments and failures per trial x " + std::to_string(s.trials) +
+            " trials, over the budget of " + count(s.max_events),
+        one ? "fewer tokens, or a longer campaign.checkpoint_interval"
+            : "fewer campaign.trials");
+  }
   std::mt19937_64 rng(s.seed);
   std::vector<double> wall;
   std::vector<double> stops;

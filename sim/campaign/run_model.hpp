@@ -39,6 +39,10 @@ struct RunSpec {
   int spare_nodes = 1;       // 0: a hardware failure waits for the repair
   int trials = 1000;
   std::uint64_t seed = 1;
+  // The Monte Carlo's bound: checkpoint segments and failures over every trial (at least those
+  // of the healthy work); a run past it is refused before it starts. 1e9: about a minute on one
+  // core of this machine.
+  double max_events = 1e9;
 };
 
 struct Quantiles {
