@@ -18,6 +18,7 @@
 #include "models/llm/config_parts.hpp"
 #include "models/llm/config_reader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
 
 namespace codesim::llm {
 namespace {
@@ -160,13 +161,8 @@ LlmSpec parse_model_config(std::string_view text, const std::string& file) {
 }
 
 LlmSpec load_model_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw core::InputError(Diagnostic{{path, 0, 0}, "", "cannot read the model config file", {}});
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  LlmSpec m = parse_model_config(buffer.str(), path);
+  LlmSpec m = parse_model_config(
+      core::read_input_file(path, "the model config file", core::kMaxConfigBytes), path);
   m.name = std::filesystem::path(path).stem().string();
   return m;
 }

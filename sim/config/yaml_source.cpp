@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/config/schema.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/text.hpp"
 
 namespace codesim::config {
@@ -42,18 +43,21 @@ class Reader {
   explicit Reader(FlatScenario& out) : out_(out) {}
 
   void read_file(const std::string& path, const SourceLocation& included_from, int depth) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    std::string text;
+    try {
+      text = core::read_input_file(
+          path, depth == 0 ? "the scenario file" : "the included file '" + path + "'",
+          core::kMaxConfigBytes);
+    } catch (const core::InputError& e) {
+      const core::Diagnostic& d = e.diagnostics().front();
       if (depth == 0) {
-        problem({path, 0, 0}, "", "cannot read the scenario file");
+        problem(d.where, "", d.message, d.hint);
       } else {
-        problem(included_from, "include", "cannot read the included file '" + path + "'");
+        problem(included_from, "include", d.message, d.hint);
       }
       return;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    read_text(text.str(), path, included_from, depth);
+    read_text(text, path, included_from, depth);
   }
 
   void read_text(const std::string& text, const std::string& path,

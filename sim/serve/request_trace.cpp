@@ -2,12 +2,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <utility>
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/quantity_parse.hpp"
 
 namespace codesim::serve {
@@ -18,6 +20,8 @@ constexpr const char* kColumns[] = {"timestamp_s", "prompt_tokens", "cached_toke
                                     "output_tokens"};
 // Tokens per request at most, as serve.arrivals.* allow (longer than any model's context).
 constexpr double kMaxTokens = 10'000'000;
+// A trace of a few million requests at ~40 bytes a line.
+constexpr std::uintmax_t kMaxTraceBytes = std::uintmax_t{256} << 20;
 // A trace spans at most a year of seconds from its start: a larger timestamp is most likely
 // microseconds or seconds since the epoch, which would serve every request at once.
 constexpr double kMaxTimestamp = 31'536'000;
@@ -127,13 +131,7 @@ std::vector<Request> parse_request_trace(const std::string& text, const std::str
 }
 
 std::vector<Request> read_request_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw core::InputError(core::Diagnostic{{path, 0, 0}, "", "cannot read the trace file", ""});
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_request_trace(text.str(), path);
+  return parse_request_trace(core::read_input_file(path, "the trace file", kMaxTraceBytes), path);
 }
 
 }  // namespace codesim::serve

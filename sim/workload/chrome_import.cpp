@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/core/error.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/workload/json_locate.hpp"
 #include "sim/workload/kernel_names.hpp"
 
@@ -362,12 +363,8 @@ StepTrace import_chrome_trace(std::string_view text, const std::string& file) {
 }
 
 StepTrace import_chrome_trace_file(const std::string& path, std::uintmax_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw core::InputError(core::Diagnostic{{path, 0, 0}, "", "cannot read the trace file", ""});
-  }
   std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
+  const auto size = std::filesystem::file_size(path, ec);  // a regular file's only
   if (!ec && size > max_bytes) {
     throw core::InputError(
         core::Diagnostic{{path, 0, 0},
@@ -376,9 +373,7 @@ StepTrace import_chrome_trace_file(const std::string& path, std::uintmax_t max_b
                              std::to_string(max_bytes) + " bytes",
                          "raise the budget (--max-trace-mb) or profile fewer steps"});
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return import_chrome_trace(text.str(), path);
+  return import_chrome_trace(core::read_input_file(path, "the trace file", max_bytes), path);
 }
 
 }  // namespace codesim::workload

@@ -1,8 +1,10 @@
 // Bad scenario input, one file per case under tests/bad_input/: exit code 2, nothing on stdout,
 // and the exact message (file:line:col, key path, what was wrong, a hint).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "tests/support/run_cli.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace codesim::testing {
 namespace {
@@ -32,6 +34,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "must be at least 0s, got -20ms\n"
                  "tests/bad_input/bad_variability.yaml:7:49: error: variability.gpu_slow.slowdown: "
                  "must be at least 1, got 0.5\n"},
+        BadInput{"include_device.yaml",
+                 "tests/bad_input/include_device.yaml:2:10: error: include: the included file "
+                 "'/dev/zero' is not a regular file (a FIFO, a device or a socket)\n"
+                 "  hint: copy what it holds into a file\n"},
         BadInput{"bad_training_state.yaml",
                  "tests/bad_input/bad_training_state.yaml:4:31: error: "
                  "workload.precision.master_weights: expected true or false, got 'maybe'\n"
@@ -193,6 +199,29 @@ INSTANTIATE_TEST_SUITE_P(
       name = name.substr(0, name.find('.'));
       return name;
     });
+
+TEST(BadInputFiles, FifosDirectoriesAndDevicesAreRefusedBeforeTheyAreRead) {
+  // A FIFO would block the reader for ever, a directory reads as nothing, /dev/zero never ends:
+  // each is refused by its type before it is opened, exit 2, at once.
+  const TempDir d("fifo");
+  const std::string fifo = d / "scenario.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto f = run_codesim("check " + fifo);
+  EXPECT_EQ(f.exit_code, 2);
+  EXPECT_EQ(f.err, fifo +
+                       ": error: the scenario file is not a regular file (a FIFO, a device or a "
+                       "socket)\n  hint: copy what it holds into a file\n");
+  const auto dir = run_codesim("check tests/bad_input");
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_EQ(dir.err,
+            "tests/bad_input: error: the scenario file is a directory\n"
+            "  hint: give the file itself\n");
+  const auto trace = run_codesim("trace import " + fifo);
+  EXPECT_EQ(trace.exit_code, 2);
+  EXPECT_EQ(trace.err, fifo +
+                           ": error: the trace file is not a regular file (a FIFO, a device or "
+                           "a socket)\n  hint: copy what it holds into a file\n");
+}
 
 }  // namespace
 }  // namespace codesim::testing
