@@ -217,7 +217,7 @@ core::Note optimizer_note(const Scenario& s) {
 
 // What every model that made the run assumed, in the report's order: the replay's folding first,
 // then the compute model's fits, the replay's other notes, the routing, the activation estimate,
-// the tier, and a warning when the activation upper bound does not fit.
+// the tier, and a warning when the step's peak memory does not fit.
 void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepProgram& program,
                const comm::StepNetwork& network, const std::vector<core::Note>& routing_notes) {
   r.notes = comm::replay_notes(program, network);

@@ -25,15 +25,6 @@ struct TrainingPrecision {
   double optimizer_state_bytes() const { return master_bytes() + 2 * moment_bytes; }
 };
 
-// Activation bytes one token leaves per transformer layer for the backward pass, in units of the
-// hidden size: 34 (Korthikanti et al. 2022, BF16, no recomputation). An upper bound for
-// DeepSeek-V3, which recomputes norms and MLA up-projections and caches some activations in FP8.
-inline constexpr double kActivationHiddensPerTokenLayer = 34;
-
-// With full recomputation a layer keeps only its BF16 input (2 x hidden bytes per token); the
-// layer being recomputed holds its whole 34 meanwhile.
-inline constexpr double kRecomputedHiddensPerTokenLayer = 2;
-
 // Activation recomputation (Korthikanti et al. 2022). selective: the attention core's softmax
 // and scores recomputed in backward, which a fused attention kernel's backward does anyway (and
 // whose stored scores, the 5as/h term, it never keeps): the same time and memory as none here.
