@@ -12,6 +12,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/atomic_file.hpp"
 #include "topologies/family.hpp"
 
 namespace {
@@ -506,11 +507,16 @@ Command add_compare(CLI::App& app) {
 
 // Runs the parsed command with its output buffered; errors to exit codes.
 int execute(const Command& command) {
+  std::ostringstream buffer;
   try {
-    std::ostringstream buffer;
     const int code = command.run(buffer);
     std::cout << buffer.str();
     return code;
+  } catch (const report::OutputError& e) {
+    // The report computed so far is not lost with the file it could not be written to.
+    std::cout << buffer.str();
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
   } catch (const core::InputError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;

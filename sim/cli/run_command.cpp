@@ -84,10 +84,6 @@ void run_run(const RunOptions& o, std::ostream& out) {
                               .keep_trace = !o.chrome_trace.empty(),
                               .progress = [](const std::string& line) { progress("run", line); }});
   const metrics::RunResult& r = run.result;
-  if (!o.chrome_trace.empty()) {
-    report::write_file_atomically(o.chrome_trace,
-                                  workload::chrome_trace(run.trace, run.timeline, run.power).dump() + "\n");
-  }
   auto j = report::run_json(r);
   if (o.bench) {
     j["bench"] = bench_json(run.bench);
@@ -97,6 +93,11 @@ void run_run(const RunOptions& o, std::ostream& out) {
                 [&] { return report::run_html(r, footer(s)); },
                 [&] { return report::run_table(r) + (o.bench ? bench_line(run.bench) : ""); }},
                o.format, o.report, out);
+  if (!o.chrome_trace.empty()) {
+    report::write_file_atomically(
+        o.chrome_trace,
+        workload::chrome_trace(run.trace, run.timeline, run.power).dump() + "\n");
+  }
 }
 
 }  // namespace codesim::cli

@@ -6,25 +6,26 @@ namespace codesim::cli {
 
 void write_report(const nlohmann::ordered_json& j, const Writers& w, report::Format format,
                   const std::string& report_path, std::ostream& out) {
-  if (!report_path.empty()) {
-    report::write_file_atomically(report_path, j.dump(2) + "\n");
-  }
+  // The report on stdout first: a file that cannot be written does not lose it.
   switch (format) {
     case report::Format::json:
       out << j.dump(2) << "\n";
-      return;
+      break;
     case report::Format::csv:
       out << w.csv();
-      return;
+      break;
     case report::Format::md:
       out << w.md();
-      return;
+      break;
     case report::Format::html:
       out << w.html();
-      return;
+      break;
     case report::Format::table:
       out << w.table();
-      return;
+      break;
+  }
+  if (!report_path.empty()) {
+    report::write_file_atomically(report_path, j.dump(2) + "\n");
   }
 }
 

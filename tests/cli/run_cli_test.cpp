@@ -110,5 +110,22 @@ TEST(RunCli, SimulationsOverTheBudgetAreRefusedUpFront) {
       "--max-tasks\n");
 }
 
+TEST(RunCli, AnOutputThatCannotBeWrittenExitsTwoAndKeepsTheReport) {
+  // /dev/full takes no byte: the report still reaches stdout, the error names the file and the
+  // system's reason, exit 2; the device is written in place, never replaced by a file. A
+  // directory as the output says so.
+  for (const char* flag : {"--report", "--chrome-trace"}) {
+    const auto r = run_codesim("run tests/scenarios/small-step.yaml --fidelity fast " +
+                               std::string(flag) + " /dev/full");
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_EQ(r.err, "error: cannot write '/dev/full': No space left on device\n") << flag;
+    EXPECT_EQ(r.out.rfind("small-step: step ", 0), 0u) << flag;
+    EXPECT_TRUE(fs::is_character_file("/dev/full"));
+  }
+  const auto dir = run_codesim("run tests/scenarios/small-step.yaml --fidelity fast --report tests");
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_EQ(dir.err, "error: cannot write 'tests': it is a directory\n");
+}
+
 }  // namespace
 }  // namespace codesim::testing
