@@ -6,12 +6,10 @@
 
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "models/llm/config_families.hpp"

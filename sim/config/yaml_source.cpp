@@ -2,8 +2,6 @@
 #include "sim/config/yaml_source.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "sim/config/schema.hpp"
 #include "sim/core/input_file.hpp"

@@ -94,10 +94,9 @@ void bound_step(const Scenario& s, metrics::InferenceResult& r) {
 
 // One micro-batch's dispatch and combine on the SimGrid platform; returns the busiest GPU's
 // token-expert pairs.
-double ep_round(const Scenario& s, metrics::InferenceResult& r, double shared_scale,
-                const Budget& budget) {
+double ep_round(const Scenario& s, const topologies::Topology& topology,
+                metrics::InferenceResult& r, double shared_scale, const Budget& budget) {
   const int ep = s.parallelism.ep;
-  const topologies::Topology topology = config::build_topology(s);
   check_platform_budget(s, topology, budget);
   const EpRoundSpec spec{
       .routing = routing_spec(s, r.tokens_per_micro_batch * ep, ep, s.inference.redundant_experts),
@@ -228,8 +227,10 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   const double shared_scale = decode && in.shared_expert_routed && m.moe && topk > 0
                                   ? static_cast<double>(topk + m.moe->shared_experts) / topk
                                   : 1.0;
+  // The cluster, built once: the EP round runs on it, the energy counts its devices.
+  const topologies::Topology topology = config::build_topology(s);
   const double busiest_expert_tokens =
-      s.expert_parallel() ? ep_round(s, r, shared_scale, budget) : 0.0;
+      s.expert_parallel() ? ep_round(s, topology, r, shared_scale, budget) : 0.0;
   const workload::InferenceSpec spec =
       inference_spec(s, {.tokens = r.tokens_per_micro_batch, .context = r.context_len},
                      experts_per_gpu, busiest_expert_tokens);
@@ -261,7 +262,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
                 : static_cast<double>(in.prompt_tokens_per_gpu)) *
         s.gpus();
     r.energy = job_step_energy(s, {work}, {clock}, o.step,
-                               network_use(s, config::build_topology(s)), tokens_per_step);
+                               network_use(s, topology), tokens_per_step);
     const auto notes = workload::power_notes(power, s.hardware.nic_power_w,
                                              s.hardware.switch_power_w, s.hardware.host_power_w);
     r.notes.insert(r.notes.end(), notes.begin(), notes.end());

@@ -3,11 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "sim/core/error.hpp"
 #include "sim/core/input_file.hpp"

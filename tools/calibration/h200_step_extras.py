@@ -26,7 +26,7 @@ import statistics
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts
+from h200_common import device_facts, eager_times
 
 DEV = "cuda"
 TOKENS = 8192
@@ -36,15 +36,7 @@ def timed(fn, repeats=10, warm=3):
     for _ in range(warm):
         fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(repeats):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) * 1000.0)
-    return times
+    return eager_times(fn, [()], repeats)
 
 
 def kernels(fn):
