@@ -89,6 +89,12 @@ void check_parallelism(const Scenario& s, Rules& r) {
            "dispatches its own share of the tokens to the experts",
            "set parallelism.sp: true (Megatron requires it as well)");
   }
+  if (!p.dp_overlap && p.zero >= 2) {
+    r.fail({"parallelism.dp_overlap", "parallelism.zero"},
+           "ZeRO-" + n(p.zero) + " reduce-scatters each micro-batch's gradients as its backward "
+           "produces them; they cannot wait for the step's end",
+           "use zero 0 or 1, or dp_overlap: true");
+  }
   if (m.layers > 0 && p.pp > m.layers) {
     r.fail({"parallelism.pp"},
            "pp = " + n(p.pp) + " exceeds the model's " + n(m.layers) + " layers");

@@ -95,6 +95,10 @@ struct EnumNames<workload::Recompute> {
   static constexpr std::array values = workload::kRecomputeNames;
 };
 template <>
+struct EnumNames<workload::AttentionKernel> {
+  static constexpr std::array values = workload::kAttentionKernelNames;
+};
+template <>
 struct EnumNames<DispatchMode> {
   static constexpr std::array values = workload::kEpModeNames;
 };
@@ -162,10 +166,11 @@ struct ParallelismSection {
   int ep{};
   int dp{};
   int tp{};
-  int zero{};         // ZeRO stage, 1-3
+  int zero{};         // ZeRO stage, 0-3
   int cp{};           // context parallelism: each sequence over this many GPUs
   bool sp{};          // sequence parallelism with tp > 1
   bool tp_overlap{};  // TP collectives hidden under the GEMMs
+  bool dp_overlap{};  // the gradients' reduction under the backward
 };
 
 struct ScheduleSection {
@@ -189,6 +194,7 @@ struct WorkloadSection {
   int seq_len{};
   int global_batch_sequences{};
   workload::Recompute recompute{};
+  bool dropout{};  // attention-probability and hidden dropout
   PrecisionSection precision;
 };
 
@@ -220,6 +226,8 @@ struct SoftwareSection {
   int vocab_multiple = 1;
   // How AdamW's update runs: one fused kernel or PyTorch's foreach kernels.
   workload::OptimizerKernels optimizer = workload::OptimizerKernels::fused;
+  // Attention's core as one fused kernel, or as Megatron-LM ran it in 2021.
+  workload::AttentionKernel attention = workload::AttentionKernel::flash;
 };
 
 // Prefill and decode steps (workload.kind prefill | decode).

@@ -49,10 +49,17 @@ void add_run_fields(std::vector<FieldSpec>& f) {
   f.push_back(
       field("parallelism.zero", MEMBER(parallelism.zero),
             between(with_default("1",
-                                 "ZeRO stage over data parallelism: 1 shards the optimizer state, "
-                                 "2 the gradients too, 3 the parameters too (gathered per layer "
-                                 "before its forward and backward)."),
-                    1, 3)));
+                                 "ZeRO stage over data parallelism: 0 shards nothing (gradients "
+                                 "all-reduced, every replica updates every parameter), 1 shards "
+                                 "the optimizer state, 2 the gradients too, 3 the parameters too "
+                                 "(gathered per layer before its forward and backward)."),
+                    0, 3)));
+  f.push_back(field("parallelism.dp_overlap", MEMBER(parallelism.dp_overlap),
+                    with_default("true",
+                                 "The gradients' reduction over data parallelism overlaps the "
+                                 "backward, bucket by bucket in each stage's last chunk; false: "
+                                 "it starts when the rank's backward has ended (Megatron-LM's "
+                                 "2021 DDP). Needs zero 0 or 1.")));
 
   // --- schedule
   f.push_back(field("schedule.method", MEMBER(schedule.method),
@@ -84,6 +91,14 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                          "Activation recomputation: none, selective (the attention core's "
                          "scores, which a fused attention backward recomputes anyway) or full "
                          "(every layer's forward again before its backward; layer inputs kept).")));
+  f.push_back(field("workload.dropout", MEMBER(workload.dropout),
+                    with_default("false",
+                                 "Training applies dropout (Megatron-LM's default 0.1 on the "
+                                 "attention probabilities and the hidden states): a mask kept per "
+                                 "element of the residual stream's dropouts, and with "
+                                 "software.attention unfused a dropout kernel and mask over the "
+                                 "attention probabilities (flash attention draws its mask inside "
+                                 "the kernel).")));
   f.push_back(field("workload.precision.gemm", MEMBER(workload.precision.gemm),
                     with_default("fp8", "Precision of the GEMMs that DeepSeek runs in FP8.")));
   f.push_back(field("workload.precision.dispatch", MEMBER(workload.precision.dispatch),
@@ -230,6 +245,14 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                            ? workload::OptimizerKernels::foreach
                                            : workload::OptimizerKernels::fused)));
   };
+  f.push_back(field(
+      "software.attention", MEMBER(software.attention),
+      with_default("flash",
+                   "How attention's core runs: flash (one fused kernel; the scores never reach "
+                   "HBM) or unfused (Megatron-LM's 2021 core attention: the scores written by a "
+                   "batched GEMM, a fused softmax, dropout on the probabilities with "
+                   "workload.dropout, a batched GEMM with V; kernels measured on the H200, "
+                   "docs/model/software-stacks.md).")));
   {
     FieldSpec vocab = field(
         "software.vocab_multiple", MEMBER(software.vocab_multiple),

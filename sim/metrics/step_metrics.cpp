@@ -261,7 +261,10 @@ StageActivations stage_activations(const workload::StageLayers& st, const StepFa
       .sequence_parallel = f.shape.sequence_parallel,
       .local_experts = m.moe ? std::max(1.0, static_cast<double>(m.moe->routed_experts) /
                                                  f.shape.ep)
-                             : 1.0};
+                             : 1.0,
+      .unfused_attention = f.shape.attention == workload::AttentionKernel::unfused,
+      .seq_len = static_cast<double>(f.shape.seq_len),
+      .dropout = f.shape.dropout};
   const bool full = f.shape.recompute == workload::Recompute::full;
   StageActivations out;
   auto layer = [&](const llm::LayerKind& kind) {
@@ -316,19 +319,22 @@ void transients(metrics::MemoryUse& m, const workload::StepProgram& p, const Ste
 metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
   double params = 0;
   double shard = 0;
+  double optimizer_shard = 0;  // ZeRO 0: every parameter's state on every replica
   double layers = 0;
   for (const int st : p.schedule.stages_of(0)) {
     const double dense = p.stage_dense_params[static_cast<std::size_t>(st)];
     const double experts = p.stage_expert_params[static_cast<std::size_t>(st)];
     params += dense + experts;
     shard += dense / f.shape.gradient_replicas() + experts / f.shape.expert_replicas();
+    optimizer_shard +=
+        dense / f.shape.optimizer_shards() + experts / f.shape.expert_optimizer_shards();
     layers = std::max<double>(layers, p.placement[static_cast<std::size_t>(st)].layers());
   }
   metrics::MemoryUse m;
-  // ZeRO-1 shards the optimizer state, ZeRO-2 the gradients too, ZeRO-3 the parameters too
-  // (one layer's gathered copy aside).
+  // ZeRO-0 shards nothing, ZeRO-1 the optimizer state, ZeRO-2 the gradients too, ZeRO-3 the
+  // parameters too (one layer's gathered copy aside).
   m.parameters = core::Bytes((f.shape.zero >= 3 ? shard : params) * workload::kParameterBytes);
-  m.optimizer = core::Bytes(shard * f.shape.precision.optimizer_state_bytes());
+  m.optimizer = core::Bytes(optimizer_shard * f.shape.precision.optimizer_state_bytes());
   m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
   m.capacity = f.gpu.hbm_capacity;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
@@ -343,7 +349,7 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   }
   m.activations =
       core::Bytes(workload::activation_timeline(p.schedule, 0, stage_bytes).peak + recomputing);
-  transients(m, p, f, shard);
+  transients(m, p, f, optimizer_shard);
   return m;
 }
 

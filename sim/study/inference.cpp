@@ -161,6 +161,7 @@ workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, 
           .shared_expert = !(decode && s.inference.shared_expert_routed),
           .sampling = s.inference.sampling,
           .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
+          .unfused_attention = s.software.attention == workload::AttentionKernel::unfused,
           // Prefill's dispatch and combine (DeepEP normal) hold SMs while the experts compute.
           .held_sms = decode || !s.expert_parallel() ? 0 : s.hardware.comm_sms,
           .pieces = workload::stack_profile(

@@ -27,8 +27,11 @@ workload::StepShape training_shape(const config::Scenario& s) {
           .sequence_parallel = pa.sp,
           .tp_overlap = pa.tp_overlap,
           .zero = pa.zero,
+          .dp_overlap = pa.dp_overlap,
           .recompute = s.workload.recompute,
           .precision = training_precision(s.workload.precision),
+          .attention = s.software.attention,
+          .dropout = s.workload.dropout,
           .seq_len = s.workload.seq_len,
           .sequences_per_micro_batch = s.schedule.micro_batch_sequences,
           // The rules check that the global batch splits into dp x micro-batch sequences.

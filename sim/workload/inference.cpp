@@ -31,7 +31,8 @@ KernelContext kernel_context(const InferenceSpec& s) {
                   .tp = s.tp,
                   .sequence_parallel = true,
                   .decode_context = decode ? s.context_len : 0,
-                  .shared_experts = s.shared_expert};
+                  .shared_experts = s.shared_expert,
+                  .unfused_attention = s.unfused_attention};
   if (s.model->moe) {
     const double own_pairs = s.expert_tokens > 0
                                  ? s.expert_tokens

@@ -43,6 +43,7 @@ struct InferenceSpec {
   bool shared_expert = true;  // the shared experts run on the GPU's tokens (else as routed ones)
   bool sampling = true;       // a sampling kernel reads the logits (else the step ends at them)
   bool fp8_gemm = true;
+  bool unfused_attention = false;  // software.attention unfused (prefill)
   int held_sms = 0;  // SMs the communication kernels hold while compute runs
   PieceModel pieces = deepseek_profile();  // the software stack's kernel costs
 };

@@ -39,7 +39,9 @@ PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_cloc
                              .tp = sh.tp,
                              .sequence_parallel = sh.sequence_parallel,
                              .expert_rows = s.busiest_expert_rows,
-                             .loss = true}};
+                             .loss = true,
+                             .unfused_attention = sh.attention == AttentionKernel::unfused,
+                             .dropout = sh.dropout}};
   auto price = [&](LayerTimes& t, PieceId piece, int layer) {
     c.held_sms = 0;
     const PieceCost alone = piece_cost(s.pieces, c, piece, s.model->layer(layer));

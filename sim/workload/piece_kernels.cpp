@@ -8,6 +8,8 @@
 #include <utility>
 #include <variant>
 
+#include "sim/workload/unfused_attention.hpp"
+
 namespace codesim::workload {
 namespace {
 
@@ -38,10 +40,13 @@ class Lister {
         break;
       case llm::OpClass::norm:
         // F: read x, write y; B: read x and dy, write dx. No weight pass of its own. Sequence
-        // parallelism gives each GPU of the TP group its share of the tokens.
+        // parallelism gives each GPU of the TP group its share of the tokens. With dropout, the
+        // residual add before a residual-stream norm also writes (F) and reads (B) a 1-byte mask
+        // per element (Megatron's bias-dropout-add).
         memory(op.name, KernelClass::norm,
-               op.gemm.rows / sequence_split() * op.gemm.in * kBf16 *
-                   (pass() == Pass::forward ? 2.0 : 3.0),
+               op.gemm.rows / sequence_split() * op.gemm.in *
+                   (kBf16 * (pass() == Pass::forward ? 2.0 : 3.0) +
+                    (c_.dropout && op.residual_stream ? 1.0 : 0.0)),
                false, op.residual_stream);
         break;
       case llm::OpClass::elementwise: {
@@ -201,6 +206,17 @@ class Lister {
            rows * (a.heads + a.rope_key_heads) / tp() * a.rope * kBf16 * 2.0);
     if (c_.decode_context > 0) {
       decode_attention(op);
+      return;
+    }
+    if (c_.unfused_attention) {
+      for (PieceKernel& k : unfused_attention_kernels({.batch_heads = rows / c_.seq_len * a.heads / tp(),
+                                                        .seq = static_cast<double>(c_.seq_len),
+                                                        .d_qk = a.d_qk,
+                                                        .d_v = a.d_v,
+                                                        .dropout = c_.dropout},
+                                                       pass())) {
+        out_.push_back(std::move(k));
+      }
       return;
     }
     cost::AttentionShape shape{.batch = rows / c_.seq_len,

@@ -61,6 +61,11 @@ struct KernelContext {
   bool shared_experts = true;
   // Training: the head piece ends in the loss over the vocabulary (the stack's loss kernels).
   bool loss = false;
+  // Attention's core as Megatron-LM's 2021 kernels (unfused_attention.hpp), not one fused kernel.
+  bool unfused_attention = false;
+  // Training applies dropout: a mask per element of the residual stream's dropouts (written in
+  // F, read in B) and, with unfused attention, over the attention probabilities.
+  bool dropout = false;
 };
 
 struct PieceKernel {

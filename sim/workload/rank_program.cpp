@@ -142,9 +142,10 @@ class RankBuilder {
 
   // A bucket of gradients (a layer's, the head's, the embedding's) reduce-scattered on the
   // data-parallel stream once the computation so far has produced them: in the stage's last
-  // chunk that computes them (ZeRO-1), in every one (ZeRO-2, 3).
+  // chunk that computes them (ZeRO-0, 1), in every one (ZeRO-2, 3). Without overlap the step's
+  // end reduces them all (step_end.cpp).
   void scatter(const Place& at, const StageWork& w, const GpuParams& g) {
-    if (sh_.zero < 2 && final_chunks_.count(at.chunk) == 0) {
+    if (!sh_.dp_overlap || (sh_.zero < 2 && final_chunks_.count(at.chunk) == 0)) {
       return;
     }
     const int after = out_.last[static_cast<std::size_t>(StepStream::compute)];

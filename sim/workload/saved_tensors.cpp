@@ -83,7 +83,7 @@ void swiglu(Saver& s, const std::string& name, double width, const Policy& p, bo
   s.add(name + " down projection input", width, p.fp8_storage ? kFp8 : kBf16, Split::columns);
 }
 
-void attention(Saver& s, const llm::LlmSpec& m, const Policy& p) {
+void attention(Saver& s, const llm::LlmSpec& m, const Policy& p, const ActivationContext& c) {
   const double heads = d(m.heads);
   if (const auto* mla = std::get_if<llm::MlaSpec>(&m.attention)) {
     const double d_qk = d(mla->qk_nope_head_dim + mla->qk_rope_head_dim);
@@ -123,7 +123,17 @@ void attention(Saver& s, const llm::LlmSpec& m, const Policy& p) {
     s.add("attention output (the output projection's input)", heads * hd,
           p.fp8_storage ? kE5M6 : kBf16, Split::columns);
   }
-  s.add("attention log-sum-exp", heads, kFp32, Split::columns);
+  if (!c.unfused_attention) {
+    s.add("attention log-sum-exp", heads, kFp32, Split::columns);
+    return;
+  }
+  s.add("attention probabilities (the softmax's output)", heads * c.seq_len, kBf16,
+        Split::columns);
+  if (c.dropout) {
+    s.add("attention dropout mask", heads * c.seq_len, 1, Split::columns);
+    s.add("attention probabilities after dropout (the context GEMM's input)", heads * c.seq_len,
+          kBf16, Split::columns);
+  }
 }
 
 void moe(Saver& s, const llm::LlmSpec& m, const Policy& p, const ActivationContext& c) {
@@ -171,7 +181,11 @@ std::vector<SavedTensor> saved_tensors(const llm::LlmSpec& m, const llm::LayerKi
   if (p.norm_outputs) {
     s.add("attention norm output (the projections' input)", h, kBf16, Split::sequence);
   }
-  attention(s, m, p);
+  attention(s, m, p, c);
+  if (c.dropout) {
+    s.add("attention output dropout mask", h, 1, Split::sequence);
+    s.add("FFN output dropout mask", h, 1, Split::sequence);
+  }
   s.add("FFN norm input (residual stream)", h, kBf16, Split::sequence);
   s.add("FFN norm 1/rms", 1, kFp32, Split::sequence);
   if (p.norm_outputs) {

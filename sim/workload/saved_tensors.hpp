@@ -49,6 +49,13 @@ struct ActivationContext {
   bool sequence_parallel = true;
   double expert_rows = 0;    // rows the GPU's routed experts take (0: tokens x top-k)
   double local_experts = 1;  // routed experts the GPU hosts
+  // Attention as Megatron-LM's 2021 kernels: the softmax's output over seq_len keys per query and
+  // head is kept (flash attention keeps the log-sum-exp instead).
+  bool unfused_attention = false;
+  double seq_len = 4096;
+  // Dropout: a 1-byte mask per element of each residual dropout and, unfused, of the
+  // probabilities, with the dropped probabilities themselves.
+  bool dropout = false;
 };
 
 std::vector<SavedTensor> saved_tensors(const llm::LlmSpec& m, const llm::LayerKind& layer,

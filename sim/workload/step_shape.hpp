@@ -25,11 +25,16 @@ struct StepShape {
   int ep = 1;                     // 1 for a dense model
   bool sequence_parallel = true;  // tp > 1: norms and the experts' tokens split over TP too
   bool tp_overlap = false;        // TP collectives hidden under the GEMMs
-  // ZeRO stage over the gradient replicas: 1 optimizer state sharded, 2 gradients too, 3
-  // parameters too.
+  // ZeRO stage over the gradient replicas: 0 nothing sharded (gradients all-reduced), 1
+  // optimizer state sharded, 2 gradients too, 3 parameters too.
   int zero = 1;
+  // The gradients' reduction overlaps the backward (bucket by bucket in the last chunk); false:
+  // it starts when the rank's backward has ended (Megatron-LM's 2021 DDP).
+  bool dp_overlap = true;
   Recompute recompute = Recompute::none;
   TrainingPrecision precision;
+  AttentionKernel attention = AttentionKernel::flash;
+  bool dropout = false;  // attention-probability and hidden dropout (Megatron-LM's 0.1)
 
   // Batch.
   int seq_len = 4096;
@@ -46,6 +51,9 @@ struct StepShape {
   // as Megatron does), and those holding the same routed experts.
   int gradient_replicas() const { return dp * cp; }
   int expert_replicas() const { return std::max(1, gradient_replicas() / ep); }
+  // GPUs the optimizer state of dense and of expert parameters is sharded over (ZeRO 1 and up).
+  int optimizer_shards() const { return zero >= 1 ? gradient_replicas() : 1; }
+  int expert_optimizer_shards() const { return zero >= 1 ? expert_replicas() : 1; }
   double sequences_per_step() const {
     return static_cast<double>(dp) * sequences_per_micro_batch * micro_batches;
   }

@@ -36,4 +36,14 @@ inline constexpr std::array kRecomputeNames = {
     std::pair{Recompute::full, std::string_view("full")},
 };
 
+// How attention's core runs: one fused kernel (flash attention: the scores never reach HBM), or
+// as Megatron-LM ran it before fused attention (2021): the scores written by a batched GEMM,
+// a softmax over them, dropout on the probabilities when the step applies dropout, a batched
+// GEMM with V; backward the same in reverse (docs/model/software-stacks.md).
+enum class AttentionKernel { flash, unfused };
+inline constexpr std::array kAttentionKernelNames = {
+    std::pair{AttentionKernel::flash, std::string_view("flash")},
+    std::pair{AttentionKernel::unfused, std::string_view("unfused")},
+};
+
 }  // namespace codesim::workload

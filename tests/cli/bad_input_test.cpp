@@ -50,6 +50,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/bad_training_state.yaml:6:14: error: software.optimizer: "
                  "unknown value 'sgd'\n"
                  "  hint: expected one of: foreach, fused\n"},
+        BadInput{"dp_overlap_zero2.yaml",
+                 "tests/bad_input/dp_overlap_zero2.yaml:6:43: error: parallelism.dp_overlap: "
+                 "ZeRO-2 reduce-scatters each micro-batch's gradients as its backward produces "
+                 "them; they cannot wait for the step's end\n"
+                 "  hint: use zero 0 or 1, or dp_overlap: true\n"},
         BadInput{"bad_model_json.yaml",
                  "tests/bad_input/broken_config.json:4:13: error: invalid JSON: syntax error while "
                  "parsing object - unexpected string literal; expected '}'\n"},

@@ -99,6 +99,28 @@ TEST(SavedTensors, DeepSeeksStackKeepsLessThanEagerPyTorch) {
   EXPECT_GT(deepseek, 0.15 * eager);
 }
 
+TEST(SavedTensors, UnfusedAttentionKeepsItsProbabilities) {
+  // GPT-3 175B's layer over TP 8 without sequence parallelism, 2048 tokens: Megatron-LM's 2021
+  // attention keeps the softmax's output (96 / 8 heads x 2048 keys x 2 B per token) where flash
+  // attention keeps the log-sum-exp (12 x 4 B); dropout adds the probabilities' 1-byte mask and
+  // the dropped probabilities (2 B), and a 1-byte mask per element of the two residual dropouts
+  // (12288 wide, whole on every GPU without sequence parallelism): Korthikanti et al.'s 5as/h
+  // term with its masks.
+  const auto gpt3 = model_preset("gpt3-175b");
+  const ActivationContext flash{.tokens = 2048, .tp = 8, .sequence_parallel = false,
+                                .seq_len = 2048};
+  ActivationContext unfused = flash;
+  unfused.unfused_attention = true;
+  const double base = total_bytes(saved_tensors(gpt3, llm::kDenseLayer, SoftwareStack::fused, flash));
+  const double probabilities =
+      total_bytes(saved_tensors(gpt3, llm::kDenseLayer, SoftwareStack::fused, unfused));
+  EXPECT_DOUBLE_EQ(probabilities - base, 2048.0 * 12 * (2048 * 2 - 4));
+  unfused.dropout = true;
+  const double dropout =
+      total_bytes(saved_tensors(gpt3, llm::kDenseLayer, SoftwareStack::fused, unfused));
+  EXPECT_DOUBLE_EQ(dropout - probabilities, 2048.0 * (12 * 2048 * 3 + 2 * 12288));
+}
+
 TEST(SavedTensors, TheHeadKeepsItsLogits) {
   // h200_memory.json's head runs (final norm, head, cross-entropy over 8192 tokens; kept less the
   // norm's input): eager keeps the FP32 logits (8192 x 128256 x 4 B) beside the head's input

@@ -272,5 +272,29 @@ TEST(StepEnd, OptimizerThenEachStagesParametersGathered) {
   EXPECT_TRUE(step_end(p.plan(), 2, 0, -1, -1)[0].deps.empty());
 }
 
+TEST(StepEnd, WithoutOverlapTheGradientsAreAllReducedAfterTheBackward) {
+  Planned p;
+  // Megatron-LM's 2021 DDP (ZeRO-0, no overlap): once the rank's last compute (task 7) ends, the
+  // stage's dense gradients are reduce-scattered and all-gathered (an all-reduce, in their own
+  // type: 4 bytes), then the optimizer updates every parameter; nothing is gathered after it.
+  p.spec.shape.zero = 0;
+  p.spec.shape.dp_overlap = false;
+  const std::vector<StepTask> end = step_end(p.plan(), 2, 1000, 7, 9);
+  ASSERT_EQ(end.size(), 3u);
+  const double gradients = p.params.stages[2].dense * p.spec.shape.precision.gradient_bytes;
+  EXPECT_EQ(end[0].comm->kind, CommKind::dp_reduce_scatter);
+  EXPECT_EQ(end[0].deps, std::vector<int>{7});
+  EXPECT_DOUBLE_EQ(end[0].comm->bytes.value, gradients);
+  EXPECT_EQ(end[1].comm->kind, CommKind::dp_all_gather);
+  EXPECT_EQ(end[1].deps, (std::vector<int>{7, 1000}));
+  EXPECT_DOUBLE_EQ(end[1].comm->bytes.value, gradients);
+  EXPECT_EQ(end[2].piece.kind, PieceKind::optimizer);
+  EXPECT_EQ(end[2].deps, (std::vector<int>{7, 9, 1001}));
+  // The rank's program reduces nothing during its backward then.
+  for (const StepTask& t : build_rank_program(p.plan(), 2).tasks) {
+    EXPECT_FALSE(t.comm && t.comm->kind == CommKind::dp_reduce_scatter);
+  }
+}
+
 }  // namespace
 }  // namespace codesim::workload

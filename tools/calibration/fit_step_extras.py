@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The optimizer's and the loss's kernels, fitted to models/calibration/h200/steps/h200_step_extras.json
-(tools/calibration/h200_step_extras.py on the H200). Prints the constants of
-sim/workload/optimizer_update.cpp and sim/workload/software_stack.cpp, and writes them with the
-held-out comparisons to models/calibration/h200/steps/fit_step_extras.json.
+(tools/calibration/h200_step_extras.py on the H200), and unfused attention's memory-bound kernels
+fitted to h200_unfused_attention.json (tools/calibration/h200_unfused_attention.py). Prints the
+constants of sim/workload/optimizer_update.cpp, sim/workload/software_stack.cpp and
+sim/workload/unfused_attention.cpp, and writes them with the held-out comparisons to
+models/calibration/h200/steps/fit_step_extras.json.
 
   AdamW      per implementation (foreach, fused), from its dense-layout runs in BF16 and FP32: the
              kernel time per parameter is bytes / (e x 4.8 TB/s) + passes x c (bytes and passes of
@@ -11,6 +13,11 @@ held-out comparisons to models/calibration/h200/steps/fit_step_extras.json.
   loss       per kernel of cross-entropy at V = 128256 words, T = 8192 tokens: its fraction of HBM
              bandwidth, bytes per logit as named below over its measured time. Held out: V = 32000
              and 151936, each implementation's kernels summed against the fitted sum.
+  unfused    per memory-bound kernel of Megatron-LM's 2021 core attention (forward and backward
+             with dropout) at GPT-3 175B's shape over TP 8 (12 heads, 2048 tokens, head dimension
+             128): its fraction of HBM bandwidth, bytes per score element (b x heads x s x s) or
+             per Q/K element (b x heads x s x d) as named below over its measured time. Held out:
+             the other four shapes, the kernels summed against the fitted sum.
 
 Run: python3 tools/calibration/fit_step_extras.py
 """
@@ -38,9 +45,52 @@ LOSS = {
                  ("log_softmax backward (fused)", "log_softmax_backward_data", 4)],
 }
 
+# Megatron-LM 2021's core attention, memory-bound kernels: (name in the model, a substring of the
+# kernel's name, bytes per element, elements: "scores" (b n s s) or "qk" (b n s d)).
+UNFUSED = [("softmax", "softmax_warp_forward", 4, "scores"),
+           ("dropout", "fused_dropout_kernel", 5, "scores"),
+           ("dropout backward", "masked_scale_kernel", 5, "scores"),
+           ("softmax backward", ("SoftMaxBackward", "softmax_warp_backward"), 6, "scores"),
+           ("scores gradient scale", "BinaryFunctor", 4, "scores"),
+           ("q and k gradient scale (two kernels)", "AUnaryFunctor", 8, "qk"),
+           ("k gradient copy", "direct_copy_kernel", 4, "qk")]
+
+
+def unfused_elements(case, kind):
+    n = case["heads"] * case["tokens"]
+    return n * (case["tokens"] if kind == "scores" else case["head_dim"])
+
+
+def fit_unfused(out):
+    with open(os.path.join(DATA, "steps", "h200_unfused_attention.json")) as f:
+        cases = [c for c in json.load(f)["cases"]
+                 if c["what"] == "attention forward and backward" and c["dropout"]]
+    fit = next(c for c in cases if (c["heads"], c["tokens"], c["head_dim"]) == (12, 2048, 128))
+    rates = {}
+    for name, part, bytes_per, kind in UNFUSED:
+        t = kernel_us(fit, part) * 1e-6
+        rates[name] = {"bytes_per_element": bytes_per, "elements": kind,
+                       "hbm_efficiency": round(bytes_per * unfused_elements(fit, kind) / t / HBM, 4)}
+        print(f"unfused attention {name}: {bytes_per} B per {kind} element at "
+              f"{rates[name]['hbm_efficiency']:.4f} of HBM")
+    out["unfused_attention"] = rates
+    for r in cases:
+        if r is fit:
+            continue
+        pred = sum(unfused_elements(r, v["elements"]) * v["bytes_per_element"] /
+                   (v["hbm_efficiency"] * HBM) for v in rates.values()) * 1e6
+        # A row of 4096 runs PyTorch's block softmax (SoftMaxForward), not the warp kernel.
+        meas = sum(kernel_us(r, part) for _, part, _, _ in UNFUSED) + \
+            (kernel_us(r, "SoftMaxForward") if r["tokens"] > 2048 else 0)
+        out["held_out"].append({"case": f"unfused attention memory kernels {r['heads']} heads "
+                                        f"x {r['tokens']} x {r['head_dim']}",
+                                "measured_us": round(meas, 1), "model_us": round(pred, 1)})
+
 
 def kernel_us(case, part):
-    return sum(k["us"] for k in case["kernels"] if part in k["name"])
+    """Microseconds of the case's kernels whose name holds `part` (or one of a tuple of them)."""
+    parts = part if isinstance(part, tuple) else (part,)
+    return sum(k["us"] for k in case["kernels"] if any(p in k["name"] for p in parts))
 
 
 def main():
@@ -95,6 +145,7 @@ def main():
             meas = sum(kernel_us(r, part) for _, part, _ in kernels)
             out["held_out"].append({"case": f"loss {mode} V={r['vocab']}",
                                     "measured_us": round(meas, 1), "model_us": round(pred, 1)})
+    fit_unfused(out)
     for h in out["held_out"]:
         h["error"] = round(h["model_us"] / h["measured_us"] - 1, 4)
         print(f"held out {h['case']}: model {h['model_us']:.0f} us, measured "
