@@ -80,6 +80,7 @@ struct CostOptions {
                      // elementwise, norm, quantize, memcpy
   std::string hardware = "h800";
   double m = 0, n = 0, k = 0, batch = 1;
+  std::vector<double> rows;  // grouped_gemm: each group's rows (then m and batch are unused)
   std::string dtype = "bf16";
   double flops = 0;  // non-GEMM classes
   double bytes = 0;

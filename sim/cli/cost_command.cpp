@@ -89,7 +89,19 @@ void run_cost(const CostOptions& o, std::ostream& out) {
   }
   const cost::KernelClass kind = kernel_class_of(o.kind);
   const bool gemm = kind == cost::KernelClass::gemm || kind == cost::KernelClass::grouped_gemm;
-  if (gemm && (o.m < 1 || o.n < 1 || o.k < 1 || o.batch < 1)) {
+  const bool by_rows = !o.rows.empty();
+  if (by_rows && kind != cost::KernelClass::grouped_gemm) {
+    throw_usage_error("cost", "--rows gives a grouped GEMM's groups; " + o.kind + " has none",
+                      "use grouped_gemm, or --m and --batch", "--rows");
+  }
+  double rows = 0;
+  for (const double r : o.rows) {
+    rows += r;
+  }
+  if (by_rows && rows < 1) {
+    throw_usage_error("cost", "--rows gives no rows at all", "give each group's rows", "--rows");
+  }
+  if (gemm && ((!by_rows && (o.m < 1 || o.batch < 1)) || o.n < 1 || o.k < 1)) {
     throw_usage_error("cost", "a GEMM needs --m, --n and --k of at least 1");
   }
   if (!gemm && o.flops <= 0 && o.bytes <= 0) {
@@ -105,6 +117,7 @@ void run_cost(const CostOptions& o, std::ostream& out) {
                                 .n = o.n,
                                 .k = o.k,
                                 .batch = o.batch,
+                                .group_m = o.rows,
                                 .flops = core::Flops(o.flops),
                                 .bytes = core::Bytes(o.bytes)};
   const cost::KernelCost c = cost::predict(shape, hw.gpu, sms, cost::default_params());

@@ -238,6 +238,11 @@ Command add_cost(CLI::App& app) {
   cmd->add_option("--n", o->n, "GEMM columns of B and C");
   cmd->add_option("--k", o->k, "GEMM inner dimension");
   cmd->add_option("--batch", o->batch, "GEMMs in a group");
+  cmd->add_option("--rows", o->rows,
+                  "grouped_gemm: each group's rows, comma-separated (uneven groups, as routing "
+                  "gives them; --m and --batch unused)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 1e9));
   cmd->add_option("--dtype", o->dtype, "bf16 or fp8")->check(CLI::IsMember({"bf16", "fp8"}));
   cmd->add_option("--flops", o->flops, "FLOPs (non-GEMM classes)")->check(CLI::Range(0.0, 1e21));
   cmd->add_option("--bytes", o->bytes, "HBM bytes moved")->check(CLI::Range(0.0, 1e15));

@@ -46,6 +46,31 @@ TEST(CostCli, BadArguments) {
             "1\n");
 }
 
+TEST(CostCli, GroupedGemmByEachGroupsRows) {
+  // Even groups given row by row price as --m x --batch; uneven ones (layer 1 of the H200 Mixtral
+  // prefill of 2048 tokens, h200_moe_routing.json, each expert's rows padded to 8) cost more
+  // tiles: 35 tiles of 128 rows for its 4128 rows against 32 for 8 x 512.
+  auto time_of = [](const std::string& args) {
+    const auto r = run_codesim("cost grouped_gemm --hardware h200 --n 28672 --k 4096 --format json " +
+                               args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["time_us"].get<double>();
+  };
+  const double even = time_of("--m 512 --batch 8");
+  EXPECT_DOUBLE_EQ(time_of("--rows 512,512,512,512,512,512,512,512"), even);
+  EXPECT_GT(time_of("--rows 592,472,448,584,488,488,584,472"), 1.05 * even);
+  const auto g = run_codesim("cost gemm --rows 8,8 --n 8 --k 8");
+  EXPECT_EQ(g.exit_code, 2);
+  EXPECT_EQ(g.err,
+            "codesim cost: error: --rows: --rows gives a grouped GEMM's groups; gemm has none\n"
+            "  hint: use grouped_gemm, or --m and --batch\n");
+  const auto z = run_codesim("cost grouped_gemm --rows 0,0 --n 8 --k 8");
+  EXPECT_EQ(z.exit_code, 2);
+  EXPECT_EQ(z.err,
+            "codesim cost: error: --rows: --rows gives no rows at all\n"
+            "  hint: give each group's rows\n");
+}
+
 TEST(CostCli, AttentionByShape) {
   // MLA on 16 heads of 4096 tokens: d_qk 192, d_v 128, causal; FLOPs 2 x 16 x 4096^2 / 2 x 320.
   const auto r = run_codesim(
