@@ -222,9 +222,10 @@ RunSpec resolved(RunSpec s) {
         stop > 0 ? daly_interval(s.checkpoint_write, core::Seconds(1 / stop)) : s.step * s.steps;
   } else if (s.checkpoint_interval < s.step) {
     throw core::KeyedError("campaign.checkpoint_interval",
-                           "a checkpoint every " + core::format_number(s.checkpoint_interval.value) +
-                               " s is shorter than one step (" +
-                               core::fixed(s.step.value, 2) + " s): a run checkpoints "
+                           "a checkpoint every " +
+                               core::format_number(s.checkpoint_interval.value) +
+                               " s is shorter than one step (" + core::fixed(s.step.value, 2) +
+                               " s): a run checkpoints "
                                "between steps",
                            "checkpoint every step or less often, or leave it to auto");
   }
@@ -259,16 +260,20 @@ RunStats simulate_run(const RunSpec& spec) {
   stats.degrade_rate_per_s = r.degrade;
   stats.mean_restart = core::Seconds(mean_restart_s(s, r));
   if (r.stop > 0 && 1 / r.stop <= stats.mean_restart.value + s.checkpoint_write.value) {
+    // Blames what the scenario wrote among what sets the two sides.
     throw core::KeyedError(
-        "campaign.checkpoint_interval",
-        "the job cannot progress: failures every " + std::to_string(1 / r.stop / 3600) +
-            " h on average, no longer than a restart plus a checkpoint write (" +
-            std::to_string((stats.mean_restart.value + s.checkpoint_write.value) / 3600) + " h)",
+        {"campaign.failures", "campaign.node_failure_rate", "campaign.checkpoint_write",
+         "campaign.storage_bandwidth", "campaign.checkpoint_load", "campaign.detection",
+         "campaign.reschedule", "campaign.repair", "campaign.spare_nodes", "hardware.nodes"},
+        "the job cannot progress: failures every " + core::duration_text(1 / r.stop) +
+            " on average, no longer than a restart plus a checkpoint write (" +
+            core::duration_text(stats.mean_restart.value + s.checkpoint_write.value) + ")",
         "fewer GPUs, faster checkpoints or restarts, or a lower failure rate");
   }
   const double segment = s.checkpoint_interval.value + s.checkpoint_write.value;
   if (r.stop * segment > 20) {
-    throw core::KeyedError("campaign.checkpoint_interval",
+    throw core::KeyedError({"campaign.checkpoint_interval", "campaign.node_failure_rate",
+                            "campaign.failures", "hardware.nodes"},
                            "a checkpoint interval this long is almost never reached: " +
                                std::to_string(r.stop * segment) + " failures expected within one",
                            "checkpoint more often (campaign.checkpoint_interval: auto)");
@@ -290,8 +295,7 @@ RunStats simulate_run(const RunSpec& spec) {
         "the run's Monte Carlo would step through " + count(per_trial) +
             " checkpoint segments and failures per trial x " + std::to_string(s.trials) +
             " trials, over the budget of " + count(s.max_events),
-        one ? "fewer tokens, or a longer campaign.checkpoint_interval"
-            : "fewer campaign.trials");
+        one ? "fewer tokens, or a longer campaign.checkpoint_interval" : "fewer campaign.trials");
   }
   std::mt19937_64 rng(s.seed);
   std::vector<double> wall;

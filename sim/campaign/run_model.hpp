@@ -80,7 +80,7 @@ struct RunStats {
   double first_run_wall_s = 0;
 };
 
-// Throws core::KeyedError ("campaign.checkpoint_interval") when the job cannot progress: the mean
+// Throws core::KeyedError (naming the keys that set it) when the job cannot progress: the mean
 // time between interruptions not longer than a restart plus a checkpoint's write.
 RunStats simulate_run(const RunSpec& s);
 

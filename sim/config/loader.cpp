@@ -39,7 +39,7 @@ std::int64_t to_integer(const std::string& text) {
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size()) {
-    throw UnitError("expected an integer, got '" + text + "'", "");
+    throw UnitError("expected an integer, got " + core::quoted_excerpt(text), "");
   }
   return v;
 }
@@ -85,14 +85,14 @@ Value decode(const FieldSpec& f, const YAML::Node& n, SourceLocation& where) {
       double v = 0;
       const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
       if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) {
-        throw UnitError("expected a number, got '" + text + "'", "");
+        throw UnitError("expected a number, got " + core::quoted_excerpt(text), "");
       }
       return v;
     }
     case FieldType::boolean: {
       const auto& text = scalar(n, "true or false");
       if (text != "true" && text != "false") {
-        throw UnitError("expected true or false, got '" + text + "'", "");
+        throw UnitError("expected true or false, got " + core::quoted_excerpt(text), "");
       }
       return text == "true";
     }
@@ -141,7 +141,9 @@ std::string shown_value(const FieldSpec& f, double v) {
                                        : core::format_number(v);
 }
 
-void check_range(const FieldSpec& f, const Value& value) {
+// A value out of its field's range, shown as written (a quantity as its text: -5Gbps, not the
+// -625MBps it converts to).
+void check_range(const FieldSpec& f, const Value& value, const YAML::Node& node) {
   double v = 0;
   if (const auto* i = std::get_if<std::int64_t>(&value)) {
     v = static_cast<double>(*i);
@@ -150,18 +152,19 @@ void check_range(const FieldSpec& f, const Value& value) {
   } else {
     return;
   }
+  const std::string got = f.type == FieldType::quantity && node.IsScalar()
+                              ? core::quoted_excerpt(node.Scalar())
+                              : shown_value(f, v);
   if (f.min) {
     if (f.min_exclusive && !(v > *f.min)) {
-      throw UnitError(
-          "must be greater than " + shown_value(f, *f.min) + ", got " + shown_value(f, v), "");
+      throw UnitError("must be greater than " + shown_value(f, *f.min) + ", got " + got, "");
     }
     if (!f.min_exclusive && v < *f.min) {
-      throw UnitError("must be at least " + shown_value(f, *f.min) + ", got " + shown_value(f, v),
-                      "");
+      throw UnitError("must be at least " + shown_value(f, *f.min) + ", got " + got, "");
     }
   }
   if (f.max && v > *f.max) {
-    throw UnitError("must be at most " + shown_value(f, *f.max) + ", got " + shown_value(f, v), "");
+    throw UnitError("must be at most " + shown_value(f, *f.max) + ", got " + got, "");
   }
 }
 
@@ -197,7 +200,7 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
         where[f.path] = loc;
       }
       const Value v = decode(f, node, loc);
-      check_range(f, v);
+      check_range(f, v, node);
       f.set(s, v);
     } catch (const UnitError& e) {
       problems.push_back(Diagnostic{loc, f.path, e.what(), e.hint()});
@@ -301,6 +304,11 @@ Scenario load_scenario_text(const std::string& text, const std::string& path,
 }
 
 [[noreturn]] void scenario_error(const Scenario& s, const core::KeyedError& e) {
+  for (const std::string& key : e.sources()) {
+    if (s.where.contains(key)) {
+      scenario_error(s, key, e.what(), e.hint());
+    }
+  }
   scenario_error(s, e.key_path(), e.what(), e.hint());
 }
 

@@ -4,6 +4,7 @@
 
 #include "sim/config/schema_field.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/text.hpp"
 
 namespace codesim::config::schema_fields {
 
@@ -26,8 +27,9 @@ void add_campaign_fields(std::vector<FieldSpec>& f) {
       }
       const double seconds = core::parse_quantity(text, core::Dimension::seconds);
       if (!(seconds > 0)) {
-        throw core::UnitError("a checkpoint interval must be positive, got '" + text + "'",
-                              "a duration such as 2h, or auto");
+        throw core::UnitError(
+            "a checkpoint interval must be positive, got " + core::quoted_excerpt(text),
+            "a duration such as 2h, or auto");
       }
       s.campaign.checkpoint_interval = core::Seconds(seconds);
     };

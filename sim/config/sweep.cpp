@@ -183,7 +183,7 @@ class SweepReader {
     double v = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) {
-      throw core::UnitError("expected a number, got '" + text + "'", "");
+      throw core::UnitError("expected a number, got " + core::quoted_excerpt(text), "");
     }
     return v;
   }
@@ -216,8 +216,7 @@ class SweepReader {
     if (total > static_cast<double>(kMaxPoints)) {
       problem(section_.where, prefix_,
               "the " + std::string(with_mode() ? "sweep" : "search") + " has " +
-                  core::format_number(total) + " points, more than " +
-                  std::to_string(kMaxPoints),
+                  core::format_number(total) + " points, more than " + std::to_string(kMaxPoints),
               "vary fewer keys or give fewer values");
       return;
     }

@@ -32,7 +32,7 @@ std::string node_kind(const YAML::Node& n) {
     case YAML::NodeType::Null:
       return "nothing";
     default:
-      return "'" + n.Scalar() + "'";
+      return core::quoted_excerpt(n.Scalar());
   }
 }
 

@@ -65,12 +65,17 @@ class UnitError : public std::runtime_error {
 class KeyedError : public std::invalid_argument {
  public:
   KeyedError(std::string key_path, const std::string& message, std::string hint = {})
-      : std::invalid_argument(message), key_path_(std::move(key_path)), hint_(std::move(hint)) {}
-  const std::string& key_path() const { return key_path_; }
+      : std::invalid_argument(message), sources_{std::move(key_path)}, hint_(std::move(hint)) {}
+  // A value derived from several keys: the error is the first one's unless the input wrote
+  // another of them (config::scenario_error blames the first written).
+  KeyedError(std::vector<std::string> sources, const std::string& message, std::string hint = {})
+      : std::invalid_argument(message), sources_(std::move(sources)), hint_(std::move(hint)) {}
+  const std::string& key_path() const { return sources_.front(); }
+  const std::vector<std::string>& sources() const { return sources_; }
   const std::string& hint() const { return hint_; }
 
  private:
-  std::string key_path_;
+  std::vector<std::string> sources_;
   std::string hint_;
 };
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 namespace codesim::core {
 
@@ -60,6 +61,26 @@ std::string join(std::span<const std::string> parts, std::string_view separator)
     out += parts[i];
   }
   return out;
+}
+
+std::string duration_text(double seconds) {
+  const auto [value, unit] = seconds < 1      ? std::pair{seconds * 1e3, "ms"}
+                             : seconds < 120  ? std::pair{seconds, "s"}
+                             : seconds < 7200 ? std::pair{seconds / 60, "min"}
+                                              : std::pair{seconds / 3600, "h"};
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g %s", value, unit);
+  return buffer;
+}
+
+std::string quoted_excerpt(std::string_view text) {
+  constexpr std::size_t kShown = 60;
+  const std::size_t line_end = text.find('\n');
+  if (text.size() <= kShown && line_end == std::string_view::npos) {
+    return "'" + std::string(text) + "'";
+  }
+  return "'" + std::string(text.substr(0, std::min(kShown, line_end))) + "' ... (" +
+         std::to_string(text.size()) + " characters)";
 }
 
 std::vector<std::string> split(std::string_view text, char separator) {

@@ -23,6 +23,14 @@ std::string megabytes(double bytes);
 
 std::string join(std::span<const std::string> parts, std::string_view separator);
 
+// A duration for a message, three significant digits in the unit that reads best: "375 ms",
+// "20.2 s", "20.2 min", "3.36 h".
+std::string duration_text(double seconds);
+
+// Text a user gave, quoted for an error message: 'text', or its first 60 characters, one line,
+// then "... (N characters)" when longer (a file read by mistake is not echoed whole).
+std::string quoted_excerpt(std::string_view text);
+
 // The pieces of `text` between `separator`s, empty pieces kept: split("a,,b", ',') = a, "", b.
 std::vector<std::string> split(std::string_view text, char separator);
 

@@ -31,7 +31,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/bad_variability.yaml:5:11: error: variability.gpu_cv: expected a "
                  "number, got 'nan'\n"
                  "tests/bad_input/bad_variability.yaml:6:22: error: variability.gpu_pace_interval: "
-                 "must be at least 0s, got -20ms\n"
+                 "must be at least 0s, got '-20ms'\n"
                  "tests/bad_input/bad_variability.yaml:7:49: error: variability.gpu_slow.slowdown: "
                  "must be at least 1, got 0.5\n"},
         BadInput{"include_device.yaml",
@@ -50,6 +50,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/bad_training_state.yaml:6:14: error: software.optimizer: "
                  "unknown value 'sgd'\n"
                  "  hint: expected one of: foreach, fused\n"},
+        // A file that is not a scenario at all (a README, /etc/passwd) is not echoed whole.
+        BadInput{"prose.yaml",
+                 "tests/bad_input/prose.yaml:1:1: error: a scenario must be a map of sections, "
+                 "got 'This file is prose and not a scenario, passed by mistake in ' ... (148 "
+                 "characters)\n"},
         BadInput{"dp_overlap_zero2.yaml",
                  "tests/bad_input/dp_overlap_zero2.yaml:6:43: error: parallelism.dp_overlap: "
                  "ZeRO-2 reduce-scatters each micro-batch's gradients as its backward produces "
@@ -129,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
             "tests/bad_input/incomplete_config.json: error: v_head_dim: missing required key\n"},
         BadInput{"negative_bandwidth.yaml",
                  "tests/bad_input/negative_bandwidth.yaml:4:21: error: hardware.nvlink_bandwidth: "
-                 "must be greater than 0Bps, got -160GBps\n"},
+                 "must be greater than 0Bps, got '-1280Gbps'\n"},
         BadInput{
             "no_model.yaml",
             "tests/bad_input/no_model.yaml: error: model: no model given\n"

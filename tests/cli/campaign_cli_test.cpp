@@ -94,8 +94,11 @@ TEST(CampaignCli, BadCampaignsFailWithExactMessages) {
   const auto stuck =
       run_codesim(kSmall + " --set campaign.tokens=2e10 --set campaign.node_failure_rate=1e6");
   EXPECT_EQ(stuck.exit_code, 2);
-  EXPECT_NE(stuck.err.find("error: campaign.checkpoint_interval: the job cannot progress"),
-            std::string::npos)
+  // The rate written is blamed, on its own line (the --set), in minutes and seconds.
+  EXPECT_EQ(stuck.err.rfind("--set campaign.node_failure_rate=1e6: error: "
+                            "campaign.node_failure_rate: the job cannot progress: failures every ",
+                            0),
+            0u)
       << stuck.err;
   // 1e30 tokens: 2.4e21 checkpoint segments per trial (the small step's 524,288 tokens in 6.86 s,
   // Daly's 1.5 h interval), refused before the Monte Carlo starts.
@@ -130,7 +133,7 @@ TEST(CampaignCli, ASweepOfTheIntervalFindsDalysOptimumAndKeepsRefusedPoints) {
     if (p["values"][0] == "1e6") {
       // Failures every 12 s: no interval lets the job progress; the point says why.
       EXPECT_EQ(p["error"].get<std::string>().rfind(
-                    "campaign.checkpoint_interval: the job cannot progress: failures every", 0),
+                    "campaign.node_failure_rate: the job cannot progress: failures every", 0),
                 0u)
           << p;
       continue;

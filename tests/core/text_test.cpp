@@ -36,6 +36,22 @@ TEST(Diagnostic, PrintsFileLineColumnKeyAndHint) {
   EXPECT_EQ(no_line.to_string(), "a.yaml: error: cannot read the scenario file");
 }
 
+TEST(Text, QuotedExcerptShowsAShortLineWhole) {
+  EXPECT_EQ(quoted_excerpt("8xH100"), "'8xH100'");
+  EXPECT_EQ(quoted_excerpt(std::string(60, 'a')), "'" + std::string(60, 'a') + "'");
+  // Past 60 characters, or past the first line: the start, then the whole length.
+  EXPECT_EQ(quoted_excerpt(std::string(61, 'a')),
+            "'" + std::string(60, 'a') + "' ... (61 characters)");
+  EXPECT_EQ(quoted_excerpt("root:x:0:0\ndaemon:x:1:1"), "'root:x:0:0' ... (23 characters)");
+}
+
+TEST(Text, DurationTextPicksItsUnit) {
+  EXPECT_EQ(duration_text(0.3750994), "375 ms");
+  EXPECT_EQ(duration_text(20.24), "20.2 s");
+  EXPECT_EQ(duration_text(1209.39), "20.2 min");
+  EXPECT_EQ(duration_text(12096), "3.36 h");
+}
+
 TEST(Text, FixedPrintsEveryDigit) {
   EXPECT_EQ(fixed(2.5, 1), "2.5");
   // 1e63 has 64 digits before the point, 1e300 301: none cut (a 64-byte buffer cut them).
