@@ -28,6 +28,7 @@ class Rules {
     problems_.push_back(Diagnostic{loc, *keys.begin(), std::move(message), std::move(hint)});
   }
 
+  bool written(const std::string& key) const { return where_.contains(key); }
   std::vector<Diagnostic> take() { return std::move(problems_); }
   bool empty() const { return problems_.empty(); }
 
@@ -55,7 +56,25 @@ void check_parallelism(const Scenario& s, Rules& r) {
   const auto& p = s.parallelism;
   const long long gpus = static_cast<long long>(s.hardware.nodes) * s.hardware.spec.gpus_per_node;
   const long long ranks = static_cast<long long>(p.pp) * p.dp * p.tp * p.cp;
-  if (ranks != gpus) {
+  const long long replica = static_cast<long long>(p.pp) * p.tp * p.cp;
+  if (!r.written("parallelism.dp") && gpus % replica != 0) {
+    // dp derived as GPUs / (pp x tp x cp): say what does not divide, not the 0 it rounds to, and
+    // blame the first degree that does not divide the GPU count itself.
+    std::string culprit = "hardware.nodes";
+    for (const auto& [key, degree] :
+         {std::pair{"parallelism.tp", p.tp}, std::pair{"parallelism.pp", p.pp},
+          std::pair{"parallelism.cp", p.cp}}) {
+      if (gpus % degree != 0) {
+        culprit = key;
+        break;
+      }
+    }
+    r.fail({culprit},
+           "pp x tp x cp = " + n(p.pp) + " x " + n(p.tp) + " x " + n(p.cp) + " = " + n(replica) +
+               " GPUs per data-parallel replica do not divide the GPU count, nodes x "
+               "gpus_per_node = " +
+               n(s.hardware.nodes) + " x " + n(s.hardware.spec.gpus_per_node) + " = " + n(gpus));
+  } else if (ranks != gpus) {
     r.fail(
         {"parallelism.dp", "parallelism.pp", "parallelism.tp", "parallelism.cp", "hardware.nodes"},
         "pp x dp x tp x cp = " + n(p.pp) + " x " + n(p.dp) + " x " + n(p.tp) + " x " + n(p.cp) +
@@ -91,8 +110,9 @@ void check_parallelism(const Scenario& s, Rules& r) {
   }
   if (!p.dp_overlap && p.zero >= 2) {
     r.fail({"parallelism.dp_overlap", "parallelism.zero"},
-           "ZeRO-" + n(p.zero) + " reduce-scatters each micro-batch's gradients as its backward "
-           "produces them; they cannot wait for the step's end",
+           "ZeRO-" + n(p.zero) +
+               " reduce-scatters each micro-batch's gradients as its backward "
+               "produces them; they cannot wait for the step's end",
            "use zero 0 or 1, or dp_overlap: true");
   }
   if (m.layers > 0 && p.pp > m.layers) {

@@ -37,13 +37,13 @@ struct Instance {
   int micro_batches() const { return scenario.inference.micro_batches; }
 };
 
+// An instance's setting, located where the serve key it comes from was written (else at the
+// file: the user never typed it as --set).
 config::Setting set(const Scenario& base, const std::string& key, const std::string& value,
                     const std::string& located_at) {
   config::Setting s = config::parse_setting(key + "=" + value);
   const auto w = base.where.find(located_at);
-  if (w != base.where.end()) {
-    s.where = w->second;
-  }
+  s.where = w != base.where.end() ? w->second : core::SourceLocation{base.source_file, 0, 0};
   return s;
 }
 
@@ -59,8 +59,11 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
   const int mb = base.where.contains("inference.micro_batches") ? base.inference.micro_batches
                                                                 : (moe_ep ? 2 : 1);
   Instance inst{.role = role};
+  // Which serve key each setting comes from: an error about the instance names that key.
+  std::map<std::string, std::string> from;
   const auto add = [&](const std::string& k, long long v, const std::string& at) {
     settings.push_back(set(base, k, std::to_string(v), at));
+    from[k] = at;
   };
   settings.push_back(set(base, "workload.kind", role, key + ".nodes"));
   add("hardware.nodes", i.nodes, key + ".nodes");
@@ -81,7 +84,18 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
     add("inference.context_len", base.serve.prompt_tokens + base.serve.output_tokens / 2,
         "serve.arrivals.prompt_tokens");
   }
-  inst.scenario = config::load_scenario(path, settings);
+  try {
+    inst.scenario = config::load_scenario(path, settings);
+  } catch (const core::InputError& e) {
+    std::vector<core::Diagnostic> named = e.diagnostics();
+    for (core::Diagnostic& d : named) {
+      if (const auto it = from.find(d.key_path); it != from.end()) {
+        d.message = "the " + role + " instance's " + d.key_path + ": " + d.message;
+        d.key_path = it->second;
+      }
+    }
+    throw core::InputError(std::move(named));
+  }
   return inst;
 }
 

@@ -91,7 +91,7 @@ TEST(SearchPage, ShowsTheParetoFrontTheBestBreakdownsAndTheRejected) {
   EXPECT_EQ(count_of(page, "class=\"point front\""), 1);
   EXPECT_EQ(count_of(page, ">network cost (USD)<"), 1);
   EXPECT_EQ(count_of(page, "<h2>Rejected</h2>"), 1);
-  EXPECT_NE(page.find("pp x dp x tp x cp = 3 x 21"), std::string::npos);
+  EXPECT_NE(page.find("pp x tp x cp = 3 x 1 x 1 = 3 GPUs per data-parallel replica"), std::string::npos);
   const std::string shot = d / "search.png";
   ASSERT_TRUE(screenshot(d / "out/report.html", shot, 1100, 2000));
   const auto histogram = colour_histogram(shot);

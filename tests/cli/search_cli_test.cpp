@@ -24,8 +24,8 @@ TEST(SearchCli, DryRunListsEveryConfigurationAndWhyOnesAreRejected) {
   const auto r = run_codesim("search " + kSearch + " --dry-run");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string why =
-      "parallelism.dp: pp x dp x tp x cp = 3 x 21 x 1 x 1 = 63 must equal the GPU count, nodes x "
-      "gpus_per_node = 8 x 8 = 64\n";
+      "parallelism.pp: pp x tp x cp = 3 x 1 x 1 = 3 GPUs per data-parallel replica do not divide "
+      "the GPU count, nodes x gpus_per_node = 8 x 8 = 64\n";
   EXPECT_EQ(r.out,
             "small-search: 6 configurations, 2 rejected before simulation, none run\n"
             "candidate  parallelism.pp  routing.node_limit   checked\n"
@@ -82,7 +82,7 @@ TEST(SearchCli, ScreensRanksSimulatesTheBestInFullAndResumes) {
   for (int i = 4; i < 6; ++i) {
     EXPECT_TRUE(j["ranking"][i]["tier"].is_null());
     EXPECT_EQ(j["ranking"][i]["values"]["parallelism.pp"], "3");
-    EXPECT_EQ(j["ranking"][i]["rejected"].get<std::string>().rfind("parallelism.dp: pp x dp", 0),
+    EXPECT_EQ(j["ranking"][i]["rejected"].get<std::string>().rfind("parallelism.pp: pp x tp x cp", 0),
               0u);
   }
   // The fast tier's figure for a configuration simulated in full is within 5% of it.

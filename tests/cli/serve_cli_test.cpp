@@ -39,6 +39,19 @@ TEST(ServeCli, ATraceGoingBackInTimeIsRefusedAtItsLine) {
             "  hint: sort the trace by timestamp\n");
 }
 
+TEST(ServeCli, AnInstancesErrorNamesTheServeKeyWritten) {
+  // The decode instance's parallelism comes from serve.decode: an impossible tp is blamed there,
+  // not on a parallelism.pp the user never set, and not as a data-parallel degree of 0.
+  const auto r = run_codesim(kServe + " --set serve.decode.tp=3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "--set serve.decode.tp=3: error: serve.decode.tp: the decode instance's "
+            "parallelism.tp: pp x tp x cp = 1 x 3 x 1 = 3 GPUs per data-parallel replica do not "
+            "divide the GPU count, nodes x gpus_per_node = 1 x 1 = 1\n"
+            "--set serve.decode.tp=3: error: serve.decode.tp: the decode instance's "
+            "parallelism.tp: tp = 3 must divide the model's 32 attention heads\n");
+}
+
 TEST(ServeCli, ARequestLargerThanTheKvCacheIsRefused) {
   const auto r = run_codesim(kServe + " --set serve.arrivals.prompt_tokens=900000");
   EXPECT_EQ(r.exit_code, 2);

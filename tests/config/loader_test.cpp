@@ -166,16 +166,18 @@ TEST(LoaderErrors, CollectsEveryFieldProblem) {
 TEST(LoaderErrors, RulesNameTheKeysInvolved) {
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: "
                      "3}\ntopology: {family: ft2}\n"),
-            "s.yaml:3:19: error: parallelism.dp: pp x dp x tp x cp = 3 x 5 x 1 x 1 = 15 must equal "
-            "the GPU "
-            "count, "
-            "nodes x gpus_per_node = 2 x 8 = 16");
+            // dp is derived (16 / 3 rounds to 5): what does not divide is said, with the key
+            // written.
+            "s.yaml:3:19: error: parallelism.pp: pp x tp x cp = 3 x 1 x 1 = 3 GPUs per "
+            "data-parallel replica do not divide the GPU count, nodes x gpus_per_node = 2 x 8 = 16");
+  EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nhardware: {nodes: 2}\nparallelism: {pp: "
+                     "3, dp: 5}\ntopology: {family: ft2}\n"),
+            "s.yaml:3:26: error: parallelism.dp: pp x dp x tp x cp = 3 x 5 x 1 x 1 = 15 must equal "
+            "the GPU count, nodes x gpus_per_node = 2 x 8 = 16");
   EXPECT_EQ(
       error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 3}\n"),
-      "s.yaml:2:19: error: parallelism.dp: pp x dp x tp x cp = 1 x 2 x 3 x 1 = 6 must equal the "
-      "GPU "
-      "count, "
-      "nodes x gpus_per_node = 1 x 8 = 8\n"
+      "s.yaml:2:19: error: parallelism.tp: pp x tp x cp = 1 x 3 x 1 = 3 GPUs per data-parallel "
+      "replica do not divide the GPU count, nodes x gpus_per_node = 1 x 8 = 8\n"
       "s.yaml:2:19: error: parallelism.tp: tp = 3 must divide the model's 128 attention heads");
   EXPECT_EQ(error_of("model: {preset: deepseek-v3}\nparallelism: {tp: 2, dp: 4, sp: false}\n"),
             "s.yaml:2:33: error: parallelism.sp: a MoE model trained with tp > 1 needs sequence "
