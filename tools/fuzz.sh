@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 ./tools/setup.sh
 cmake --preset sanitize >/dev/null
-targets=(scenario units model_config chrome_trace step_trace request_trace)
+targets=(scenario units model_config chrome_trace step_trace request_trace campaign)
 cmake --build --preset sanitize -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 mkdir -p build-sanitize/artifacts
 

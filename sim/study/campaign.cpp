@@ -127,6 +127,42 @@ metrics::RunQuantiles scaled(const metrics::RunQuantiles& q, double f) {
 
 }  // namespace
 
+CampaignPlan campaign_plan(const Scenario& s, core::Seconds step, core::Seconds degraded,
+                           double tokens_per_step) {
+  const auto& c = s.campaign;
+  CampaignPlan plan;
+  // The checkpoint: the training state's bytes, written to storage (or, asynchronously, one
+  // GPU's share copied to host memory over PCIe while the write overlaps training).
+  const double params = llm::analyze(s.model.spec, s.workload.seq_len).params_total;
+  plan.checkpoint_bytes = core::Bytes(params * c.checkpoint_bytes_per_param);
+  const core::Seconds write =
+      c.checkpoint_write.value > 0
+          ? c.checkpoint_write
+          : (c.async_checkpoint ? plan.checkpoint_bytes / static_cast<double>(s.gpus()) /
+                                      s.hardware.spec.pcie_bandwidth
+                                : plan.checkpoint_bytes / c.storage_bandwidth);
+  const core::Seconds load =
+      c.checkpoint_load.value > 0 ? c.checkpoint_load : plan.checkpoint_bytes / c.storage_bandwidth;
+  plan.spec = {.steps = std::ceil(c.tokens / tokens_per_step),
+               .step = step,
+               .degraded_step = degraded,
+               .gpus = s.gpus(),
+               .causes = c.failures == config::FailureRates::rate
+                             ? campaign::scaled_failure_table(c.node_failure_rate,
+                                                              s.hardware.spec.gpus_per_node)
+                             : campaign::llama3_failure_table(),
+               .checkpoint_interval = c.checkpoint_interval,
+               .checkpoint_write = write,
+               .checkpoint_load = load,
+               .detection = c.detection,
+               .reschedule = c.reschedule,
+               .repair = c.repair,
+               .spare_nodes = c.spare_nodes,
+               .trials = c.trials,
+               .seed = static_cast<std::uint64_t>(c.seed)};
+  return plan;
+}
+
 metrics::CampaignResult run_campaign(const std::string& path,
                                      const std::vector<config::Setting>& settings,
                                      const CampaignOptions& o) {
@@ -158,37 +194,12 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.steps = std::ceil(c.tokens / step.tokens);
   r.trials = c.trials;
 
-  // The checkpoint: the training state's bytes, written to storage (or, asynchronously, one
-  // GPU's share copied to host memory over PCIe while the write overlaps training).
-  const double params = llm::analyze(s.model.spec, s.workload.seq_len).params_total;
-  r.checkpoint_bytes = core::Bytes(params * c.checkpoint_bytes_per_param);
-  r.checkpoint_write =
-      c.checkpoint_write.value > 0
-          ? c.checkpoint_write
-          : (c.async_checkpoint
-                 ? r.checkpoint_bytes / static_cast<double>(r.gpus) / s.hardware.spec.pcie_bandwidth
-                 : r.checkpoint_bytes / c.storage_bandwidth);
-  r.checkpoint_load =
-      c.checkpoint_load.value > 0 ? c.checkpoint_load : r.checkpoint_bytes / c.storage_bandwidth;
-
-  const auto causes =
-      c.failures == config::FailureRates::rate
-          ? campaign::scaled_failure_table(c.node_failure_rate, s.hardware.spec.gpus_per_node)
-          : campaign::llama3_failure_table();
-  const campaign::RunSpec spec{.steps = r.steps,
-                               .step = step.time,
-                               .degraded_step = degraded,
-                               .gpus = r.gpus,
-                               .causes = causes,
-                               .checkpoint_interval = c.checkpoint_interval,
-                               .checkpoint_write = r.checkpoint_write,
-                               .checkpoint_load = r.checkpoint_load,
-                               .detection = c.detection,
-                               .reschedule = c.reschedule,
-                               .repair = c.repair,
-                               .spare_nodes = c.spare_nodes,
-                               .trials = c.trials,
-                               .seed = static_cast<std::uint64_t>(c.seed)};
+  const CampaignPlan plan = campaign_plan(s, step.time, degraded, step.tokens);
+  const campaign::RunSpec& spec = plan.spec;
+  const auto& causes = spec.causes;
+  r.checkpoint_bytes = plan.checkpoint_bytes;
+  r.checkpoint_write = spec.checkpoint_write;
+  r.checkpoint_load = spec.checkpoint_load;
   r.checkpoint_interval_auto = c.checkpoint_interval.value <= 0;
   campaign::RunStats stats;
   try {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/campaign/run_model.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/metrics/campaign_result.hpp"
 #include "sim/metrics/run_result.hpp"
@@ -35,6 +36,17 @@ struct CampaignOptions {
   CampaignStepCache* cache = nullptr;  // optional; not owned
   CampaignBench* bench = nullptr;      // optional; filled when given
 };
+
+// The run model's input for scenario `s` whose healthy step takes `step` for `tokens_per_step`
+// tokens (and `degraded` with a plane failed; 0: none): the checkpoint's bytes, its write and
+// load (campaign.checkpoint_write/load, else the bytes over storage or, async, one GPU's share
+// over PCIe), the failure causes and the campaign keys.
+struct CampaignPlan {
+  campaign::RunSpec spec;
+  core::Bytes checkpoint_bytes;
+};
+CampaignPlan campaign_plan(const config::Scenario& s, core::Seconds step, core::Seconds degraded,
+                           double tokens_per_step);
 
 // Reads `path` with `settings` over it; the steps run in forked children at `o.fidelity` (or
 // come from `o.cache`). Throws core::InputError (located at the scenario key) for a scenario that
