@@ -76,14 +76,21 @@ struct MemoryUse {
   // The gradients are held from the step's start (accumulated over micro-batches, or a
   // framework's buffers); else the backward creates them as it frees the activations.
   bool gradients_persist = true;
+  // What the process holds outside its tensors: the CUDA context with the framework's kernels
+  // and the libraries' handles (measured on the H200, workload::kFrameworkBytes); NCCL's and
+  // DeepEP's buffers are not counted.
+  core::Bytes framework;
   core::Bytes fixed() const { return parameters + gradients + optimizer; }
   core::Bytes backward_peak() const {
     return parameters + optimizer + (gradients_persist ? gradients : core::Bytes(0)) +
            activations + backward_transient;
   }
   core::Bytes optimizer_peak() const { return fixed() + optimizer_transient; }
-  // The step's peak.
+  // The step's peak of tensors (what PyTorch's allocator counts).
   core::Bytes total() const { return std::max(backward_peak(), optimizer_peak()); }
+  // What the GPU must hold: the peak and the framework's share.
+  core::Bytes needed() const { return total() + framework; }
+  bool fits() const { return needed() <= capacity; }
 };
 
 // The scale-out network the step ran on (topologies/properties.hpp), for cost comparisons.

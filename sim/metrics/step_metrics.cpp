@@ -337,6 +337,7 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   m.optimizer = core::Bytes(optimizer_shard * f.shape.precision.optimizer_state_bytes());
   m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
   m.capacity = f.gpu.hbm_capacity;
+  m.framework = core::Bytes(workload::kFrameworkBytes);
   m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
   // The rank's activations at their peak as its schedule allocates and frees them, each stage's
   // micro-batch its own (and under full recomputation one layer's whole set besides).

@@ -78,6 +78,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
       {"backward_transient", m.backward_transient.value / 1e9},
       {"optimizer_transient", m.optimizer_transient.value / 1e9},
       {"gradients_persist", m.gradients_persist},
+      {"framework", m.framework.value / 1e9},
       {"capacity", m.capacity.value / 1e9}};
   if (r.energy) {
     j["energy"] = energy_json(*r.energy);
@@ -157,7 +158,8 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
               gb("capacity"),
               gb("backward_transient"),
               gb("optimizer_transient"),
-              m.at("gradients_persist").get<bool>()};
+              m.at("gradients_persist").get<bool>(),
+              Bytes(m.value("framework", 0.0) * 1e9)};
   if (j.contains("energy")) {
     r.energy = energy_from_json(j.at("energy"));
   }
@@ -228,8 +230,9 @@ std::string run_table(const metrics::RunResult& r) {
               : " as the backward starts (" +
                     std::string(m.gradients_persist ? "gradients held" : "no gradients yet") +
                     ", transients " + gb(m.backward_transient, 1) + ")") +
-         (m.total() <= m.capacity ? ": fits with " + gb(m.capacity - m.total(), 1) + " to spare"
-                                  : ": over by " + gb(m.total() - m.capacity, 1)) +
+         ", with the CUDA context and libraries' " + gb(m.framework, 1) +
+         (m.fits() ? ": fits with " + gb(m.capacity - m.needed(), 1) + " to spare"
+                   : ": over by " + gb(m.needed() - m.capacity, 1)) +
          "\n\n";
   if (r.energy) {
     out += energy_line(*r.energy) + "\n\n";

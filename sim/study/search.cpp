@@ -115,11 +115,11 @@ metrics::SearchResult screen(const SearchPlan& plan, const Budget& budget,
                    core::fixed(e.fast->network.cost_usd / 1e6, 2) + " M$, over the bound of " +
                    core::fixed(*search.max_network_usd / 1e6, 2) + " M$";
     }
-    if (e.fast && e.rejected.empty() && e.fast->memory.total() > e.fast->memory.capacity) {
+    if (e.fast && e.rejected.empty() && !e.fast->memory.fits()) {
       const metrics::MemoryUse& m = e.fast->memory;
-      e.rejected = "memory: the first rank's peak is " + core::fixed(m.total().value / 1e9, 1) +
+      e.rejected = "memory: the first rank needs " + core::fixed(m.needed().value / 1e9, 1) +
                    " GB of its " + core::fixed(m.capacity.value / 1e9, 0) + " GB, over by " +
-                   core::fixed((m.total() - m.capacity).value / 1e9, 1) + " GB";
+                   core::fixed((m.needed() - m.capacity).value / 1e9, 1) + " GB";
     }
     if (e.fast && e.rejected.empty()) {
       e.objective = objective_of(*e.fast, search.objective);

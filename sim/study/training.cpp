@@ -238,11 +238,11 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
                        "transfers; a link above 100% while in flight is that left-out "
                        "contention)"});
   }
-  if (r.memory.total() > r.memory.capacity) {
-    const core::Bytes over = r.memory.total() - r.memory.capacity;
+  if (!r.memory.fits()) {
+    const core::Bytes over = r.memory.needed() - r.memory.capacity;
     r.notes.push_back(
         {core::NoteKind::warning,
-         "the first rank needs " + core::fixed(r.memory.total().value / 1e9, 1) + " GB of its " +
+         "the first rank needs " + core::fixed(r.memory.needed().value / 1e9, 1) + " GB of its " +
              core::fixed(r.memory.capacity.value / 1e9, 0) + " GB: over by " +
              core::fixed(over.value / 1e9, 1) + " GB, its activations " +
              core::fixed(r.memory.activations.value / 1e9, 1) +
