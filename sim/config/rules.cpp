@@ -108,6 +108,13 @@ void check_parallelism(const Scenario& s, Rules& r) {
            "dispatches its own share of the tokens to the experts",
            "set parallelism.sp: true (Megatron requires it as well)");
   }
+  if (s.software.attention == workload::AttentionKernel::unfused && p.cp > 1) {
+    r.fail({"software.attention", "parallelism.cp"},
+           "unfused attention computes every query of a sequence against every key on one GPU; "
+           "context parallelism (cp = " +
+               n(p.cp) + ") splits the queries",
+           "use software.attention: flash with context parallelism");
+  }
   if (!p.dp_overlap && p.zero >= 2) {
     r.fail({"parallelism.dp_overlap", "parallelism.zero"},
            "ZeRO-" + n(p.zero) +

@@ -55,6 +55,11 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/prose.yaml:1:1: error: a scenario must be a map of sections, "
                  "got 'This file is prose and not a scenario, passed by mistake in ' ... (148 "
                  "characters)\n"},
+        BadInput{"unfused_with_cp.yaml",
+                 "tests/bad_input/unfused_with_cp.yaml:7:23: error: software.attention: unfused "
+                 "attention computes every query of a sequence against every key on one GPU; "
+                 "context parallelism (cp = 2) splits the queries\n"
+                 "  hint: use software.attention: flash with context parallelism\n"},
         BadInput{"dp_overlap_zero2.yaml",
                  "tests/bad_input/dp_overlap_zero2.yaml:6:43: error: parallelism.dp_overlap: "
                  "ZeRO-2 reduce-scatters each micro-batch's gradients as its backward produces "
