@@ -188,7 +188,7 @@ void read_deepseek_style(ConfigReader& r, LlmSpec& m) {
   m.moe = moe;
   const int first = r.integer("first_k_dense_replace", 0, 0);
   const int freq = r.integer("moe_layer_freq", 1, 1);
-  if (first > m.layers) {
+  if (m.layers > 0 && first > m.layers) {  // (0: num_hidden_layers already refused)
     r.error("first_k_dense_replace",
             "exceeds num_hidden_layers (" + std::to_string(m.layers) + ")");
   }

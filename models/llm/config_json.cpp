@@ -76,7 +76,7 @@ json parse_json(std::string_view text, const std::string& file) {
 // DeepSeek's inference configs (ModelArgs): always MLA; a MoE when it names routed experts.
 void read_deepseek_format(ConfigReader& r, LlmSpec& m) {
   m.hidden = r.integer("dim", 1, std::nullopt);
-  m.layers = r.integer("n_layers", 1, std::nullopt);
+  m.layers = r.integer("n_layers", 1, std::nullopt, kMaxLayers);
   m.heads = r.integer("n_heads", 1, std::nullopt);
   m.vocab = r.integer("vocab_size", 1, std::nullopt);
   m.ffn_inter_dim = r.integer("inter_dim", 1, std::nullopt);
@@ -102,7 +102,7 @@ void read_deepseek_format(ConfigReader& r, LlmSpec& m) {
   m.dense_layers = r.integer("n_dense_layers", 0, 1);
   check_moe(r, moe, {.experts = "n_routed_experts", .top_k = "n_activated_experts",
                      .groups = "n_expert_groups", .limited = "n_limited_groups"});
-  if (m.dense_layers > m.layers) {
+  if (m.layers > 0 && m.dense_layers > m.layers) {  // (0: n_layers already refused)
     r.error("n_dense_layers", "exceeds n_layers (" + std::to_string(m.layers) + ")");
   }
   m.moe = moe;

@@ -177,6 +177,13 @@ TEST(ModelConfigErrors, LayersBounded) {
             "m.json: error: intermediate_size: missing required key\n"
             "m.json: error: num_local_experts: missing required key\n"
             "m.json: error: num_experts_per_tok: missing required key");
+  // DeepSeek's own format too (it read 1e9 layers into 8 GB before); the dense-layer count is
+  // not compared with a refused layer count.
+  EXPECT_EQ(error_of("{\"dim\": 64, \"n_layers\": 1000000000, \"n_dense_layers\": 1, \"n_heads\": "
+                     "4, \"vocab_size\": 100, \"inter_dim\": 128, \"kv_lora_rank\": 16, "
+                     "\"qk_nope_head_dim\": 16, \"qk_rope_head_dim\": 8, \"v_head_dim\": 16, "
+                     "\"n_routed_experts\": 4, \"n_activated_experts\": 2, \"moe_inter_dim\": 32}"),
+            "m.json:1:13: error: n_layers: must be between 1 and 100000, got 1000000000");
 }
 
 TEST(ModelConfigErrors, DuplicateKeysRefused) {
