@@ -250,7 +250,8 @@ void read_gemma_text(ConfigReader& r, LlmSpec& m, int generation) {
   const int pattern = generation == 3 ? r.integer("sliding_window_pattern", 1, 6) : 2;
   if (generation > 1 && !read_layer_types(r, window, kinds)) {
     slide_layers(kinds, window, [&](int i) {
-      return generation == 2 ? i % 2 == 0 : (i + 1) % pattern != 0;
+      // (A pattern below 1 is refused by its read; no layer is taken for it meanwhile.)
+      return generation == 2 ? i % 2 == 0 : pattern > 0 && (i + 1) % pattern != 0;
     });
   }
   set_layer_kinds(m, std::move(kinds));

@@ -187,7 +187,8 @@ void check_workload(const Scenario& s, Rules& r) {
   }
   const long long per_step =
       static_cast<long long>(s.parallelism.dp) * s.schedule.micro_batch_sequences;
-  if (s.workload.global_batch_sequences % per_step != 0) {
+  // (dp of 0, derived from a parallelism that does not divide, is refused above.)
+  if (per_step > 0 && s.workload.global_batch_sequences % per_step != 0) {
     r.fail({"workload.global_batch_sequences", "schedule.micro_batch_sequences", "parallelism.dp"},
            "global_batch_sequences (" + n(s.workload.global_batch_sequences) +
                ") must be a multiple of dp x micro_batch_sequences = " + n(s.parallelism.dp) +

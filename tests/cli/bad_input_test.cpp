@@ -55,6 +55,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "tests/bad_input/prose.yaml:1:1: error: a scenario must be a map of sections, "
                  "got 'This file is prose and not a scenario, passed by mistake in ' ... (148 "
                  "characters)\n"},
+        BadInput{"replica_over_gpus.yaml",
+                 "tests/bad_input/replica_over_gpus.yaml:4:30: error: hardware.nodes: pp x tp x cp "
+                 "= 1 x 8 x 2 = 16 GPUs per data-parallel replica do not divide the GPU count, "
+                 "nodes x gpus_per_node = 1 x 8 = 8\n"},
         BadInput{"unfused_with_cp.yaml",
                  "tests/bad_input/unfused_with_cp.yaml:7:23: error: software.attention: unfused "
                  "attention computes every query of a sequence against every key on one GPU; "

@@ -186,6 +186,15 @@ TEST(ModelConfigErrors, LayersBounded) {
             "m.json:1:13: error: n_layers: must be between 1 and 100000, got 1000000000");
 }
 
+TEST(ModelConfigErrors, AGemmaSlidingPatternOfZeroIsRefusedNotDividedBy) {
+  // Found by fuzz_model_config: the refused pattern was still used as a divisor.
+  EXPECT_EQ(error_of("{\"model_type\": \"gemma3_text\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                     "\"num_attention_heads\": 4, \"num_key_value_heads\": 1, \"head_dim\": 16, "
+                     "\"vocab_size\": 100, \"intermediate_size\": 128, \"sliding_window\": 16, "
+                     "\"sliding_window_pattern\": 0}"),
+            "m.json:1:209: error: sliding_window_pattern: must be between 1 and 1000000000, got 0");
+}
+
 TEST(ModelConfigErrors, DuplicateKeysRefused) {
   // JSON keeps the last of two equal keys without a word: a config could say two things.
   EXPECT_EQ(error_of("{\"model_type\": \"llama\",\n \"hidden_size\": 64,\n \"hidden_size\": 128}"),
