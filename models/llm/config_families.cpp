@@ -304,7 +304,7 @@ void read_llama4_text(ConfigReader& r, LlmSpec& m) {
   if (!read_layer_list(r, "moe_layers", kinds, true)) {
     const int step = r.integer("interleave_moe_layer_step", 1, 1);
     for (std::size_t i = 0; i < kinds.size(); ++i) {
-      kinds[i].moe = (static_cast<int>(i) + 1) % step == 0;
+      kinds[i].moe = (static_cast<int>(i) + 1) % std::max(1, step) == 0;  // (0: refused)
     }
   } else {
     r.integer("interleave_moe_layer_step", 1, 1);  // moe_layers says it

@@ -186,13 +186,24 @@ TEST(ModelConfigErrors, LayersBounded) {
             "m.json:1:13: error: n_layers: must be between 1 and 100000, got 1000000000");
 }
 
-TEST(ModelConfigErrors, AGemmaSlidingPatternOfZeroIsRefusedNotDividedBy) {
+TEST(ModelConfigErrors, AZeroLayerPatternIsRefusedNotDividedBy) {
   // Found by fuzz_model_config: the refused pattern was still used as a divisor.
   EXPECT_EQ(error_of("{\"model_type\": \"gemma3_text\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
                      "\"num_attention_heads\": 4, \"num_key_value_heads\": 1, \"head_dim\": 16, "
                      "\"vocab_size\": 100, \"intermediate_size\": 128, \"sliding_window\": 16, "
                      "\"sliding_window_pattern\": 0}"),
             "m.json:1:209: error: sliding_window_pattern: must be between 1 and 1000000000, got 0");
+  // The same for Llama 4's MoE interleave step.
+  EXPECT_EQ(error_of("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, "
+                     "\"interleave_moe_layer_step\": 0}"),
+            "m.json: error: hidden_size: missing required key\n"
+            "m.json: error: num_attention_heads: missing required key\n"
+            "m.json: error: vocab_size: missing required key\n"
+            "m.json: error: intermediate_size: missing required key\n"
+            "m.json: error: intermediate_size_mlp: missing required key\n"
+            "m.json: error: num_local_experts: missing required key\n"
+            "m.json: error: num_experts_per_tok: missing required key\n"
+            "m.json:1:55: error: interleave_moe_layer_step: must be between 1 and 1000000000, got 0");
 }
 
 TEST(ModelConfigErrors, DuplicateKeysRefused) {
