@@ -99,10 +99,10 @@ Steps steps_of(const std::string& path, const std::vector<config::Setting>& sett
   return {out.front(), out.size() > 1 ? out[1].time : core::Seconds(0), simulated};
 }
 
-// The job's mean power over its run (`ettr` 1: while it trains): the scenario's wattages where it gives them; else the
-// step's energy model, its share `ettr` of the wall time training at the step's mean power and
-// the rest (restarts, checkpoints, lost work) with its GPUs awake and its network and hosts as
-// in the step; 0 when neither is there.
+// The job's mean power over its run (`ettr` 1: while it trains): the scenario's wattages where it
+// gives them; else the step's energy model, its share `ettr` of the wall time training at the
+// step's mean power and the rest (restarts, checkpoints, lost work) with its GPUs awake and its
+// network and hosts as in the step; 0 when neither is there.
 double job_power_w(const Scenario& s, const Step& step, double ettr) {
   const auto& c = s.campaign;
   const double gpus = s.gpus();
@@ -191,12 +191,12 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.degraded_step_time = degraded;
   r.tokens = c.tokens;
   r.tokens_per_step = step.tokens;
-  r.steps = std::ceil(c.tokens / step.tokens);
   r.trials = c.trials;
 
   const CampaignPlan plan = campaign_plan(s, step.time, degraded, step.tokens);
   const campaign::RunSpec& spec = plan.spec;
   const auto& causes = spec.causes;
+  r.steps = spec.steps;
   r.checkpoint_bytes = plan.checkpoint_bytes;
   r.checkpoint_write = spec.checkpoint_write;
   r.checkpoint_load = spec.checkpoint_load;
@@ -267,7 +267,8 @@ metrics::CampaignResult run_campaign(const std::string& path,
                              "% of the wall time (the mean ETTR) at the step's " +
                              core::fixed(job_power_w(s, step, 1) / 1e6, 2) +
                              " MW, the rest with the GPUs awake and the network and hosts as in "
-                             "the step; x campaign.pue " + core::fixed(c.pue, 2)}
+                             "the step; x campaign.pue " +
+                             core::fixed(c.pue, 2)}
             : core::Note{core::NoteKind::omitted,
                          "energy: the GPU has no power model; set campaign.gpu_power_w and "
                          "node_power_w"});

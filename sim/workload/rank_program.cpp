@@ -122,7 +122,7 @@ class RankBuilder {
       return;
     }
     std::vector<int> ready;
-    for_each_group(g, [&](double params, bool experts) {
+    for_each_replicated_group(sh_, g, [&](double params, bool experts) {
       ready.push_back(comm_task(at, {PieceKind::dp_all_gather, pass}, {},
                                 CommRef{.kind = CommKind::dp_all_gather,
                                         .stage = w.stage,
@@ -149,7 +149,7 @@ class RankBuilder {
       return;
     }
     const int after = out_.last[static_cast<std::size_t>(StepStream::compute)];
-    for_each_group(g, [&](double params, bool experts) {
+    for_each_replicated_group(sh_, g, [&](double params, bool experts) {
       add(at, StepStream::data_parallel, {}, {PieceKind::dp_reduce_scatter, Pass::backward},
           {after},
           CommRef{.kind = CommKind::dp_reduce_scatter,
@@ -165,18 +165,6 @@ class RankBuilder {
   void scatter_embedding(const Place& at, const StageWork& w) {
     if (layers_of(w).embedding) {
       scatter(at, w, p_.params.embedding);
-    }
-  }
-
-  // Dense parameters (synchronized over the gradient replicas) and routed experts' on this GPU
-  // (over the expert replicas), each when it has replicas to synchronize with.
-  template <class F>
-  void for_each_group(const GpuParams& g, F&& f) const {
-    if (sh_.gradient_replicas() > 1 && g.dense > 0) {
-      f(g.dense, false);
-    }
-    if (sh_.expert_replicas() > 1 && g.experts > 0) {
-      f(g.experts, true);
     }
   }
 

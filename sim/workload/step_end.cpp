@@ -32,19 +32,13 @@ std::vector<StepTask> step_end(const StepPlan& plan, int rank, int first_id, int
   // reduced gradients (with the reduce-scatter, an all-reduce) before every replica updates every
   // parameter; ZeRO-1 and 2 all-gather the updated parameters after the update.
   auto for_each_group = [&](int st, auto&& f) {
-    const GpuParams& g = plan.params.stages[static_cast<std::size_t>(st)];
-    if (sh.gradient_replicas() > 1 && g.dense > 0) {
-      f(g.dense, false);
-    }
-    if (sh.expert_replicas() > 1 && g.experts > 0) {
-      f(g.experts, true);
-    }
+    for_each_replicated_group(sh, plan.params.stages[static_cast<std::size_t>(st)], f);
   };
   auto collective = [&](CommKind kind, PieceKind piece, Pass pass, int st, double bytes,
                         bool of_experts, std::vector<int> deps) {
-    return add(StepStream::data_parallel, {}, {piece, pass}, std::move(deps),
-               CommRef{.kind = kind, .stage = st, .bytes = core::Bytes(bytes),
-                       .experts = of_experts});
+    return add(
+        StepStream::data_parallel, {}, {piece, pass}, std::move(deps),
+        CommRef{.kind = kind, .stage = st, .bytes = core::Bytes(bytes), .experts = of_experts});
   };
   std::vector<int> before_update{last_compute, last_data_parallel};
   for (int st : stages) {
@@ -52,12 +46,12 @@ std::vector<StepTask> step_end(const StepPlan& plan, int rank, int first_id, int
       const double bytes = params * sh.precision.gradient_bytes;
       int last = last_data_parallel;
       if (!sh.dp_overlap) {
-        last = collective(CommKind::dp_reduce_scatter, PieceKind::dp_reduce_scatter,
-                          Pass::backward, st, bytes, of_experts, {last_compute});
+        last = collective(CommKind::dp_reduce_scatter, PieceKind::dp_reduce_scatter, Pass::backward,
+                          st, bytes, of_experts, {last_compute});
       }
       if (sh.zero == 0) {
-        last = collective(CommKind::dp_all_gather, PieceKind::dp_all_gather, Pass::none, st,
-                          bytes, of_experts, {last_compute, last});
+        last = collective(CommKind::dp_all_gather, PieceKind::dp_all_gather, Pass::none, st, bytes,
+                          of_experts, {last_compute, last});
       }
       if (last != last_data_parallel) {
         before_update.push_back(last);

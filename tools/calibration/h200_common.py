@@ -1,11 +1,13 @@
 """What the H200 measuring scripts here share: the device facts a result file records, how inputs
-rotate past the L2, and CUDA-graph replay timing. Imported by h200_kernels.py, h200_moe_kernels.py
-h200_layers.py, h200_variability.py, h200_power.py, h200_sustained.py and h200_steps.py (Python
-finds this file beside them)."""
+rotate past the L2, CUDA-graph replay timing, and eager cases timed and profiled kernel by kernel.
+Imported by h200_kernels.py, h200_moe_kernels.py, h200_layers.py, h200_variability.py,
+h200_power.py, h200_sustained.py, h200_steps.py, h200_step_extras.py and h200_unfused_attention.py
+(Python finds this file beside them)."""
 import datetime
 import json
 import math
 import os
+import statistics
 import subprocess
 
 import torch
@@ -74,12 +76,45 @@ def eager_times(fn, inputs, repeats):
     return times
 
 
+def timed(fn, repeats=10, warm=3):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    return eager_times(fn, [()], repeats)
+
+
+def kernels(fn):
+    """One call's GPU kernels: [name, microseconds] summed by name, with their count."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    by_name = {}
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA:
+            t, n = by_name.get(e.name, (0.0, 0))
+            by_name[e.name] = (t + e.device_time, n + 1)
+    return [{"name": k[:160], "us": round(t, 2), "count": n}
+            for k, (t, n) in sorted(by_name.items(), key=lambda kv: -kv[1][0])]
+
+
+def case(out, what, fn, **facts):
+    """Times fn (3 warm-up calls, then 10 between CUDA events, median) and lists one call's
+    kernels under torch.profiler; appends the row to out["cases"] and prints it."""
+    times = timed(fn)
+    ks = kernels(fn)
+    row = {"what": what, **facts, "time_us": statistics.median(times), "times_us": times,
+           "kernel_us": round(sum(k["us"] for k in ks), 2),
+           "kernel_count": sum(k["count"] for k in ks), "kernels": ks}
+    out["cases"].append(row)
+    print(what, facts, f"{row['time_us']:.0f} us (kernels {row['kernel_us']:.0f} us, "
+          f"{row['kernel_count']})", flush=True)
+
+
 def run_cases(parts, result, path, budget_s, repeats):
     """Times every (case, fn, args, launches) the `parts` yield as CUDA-graph replays (median of
     `repeats`), into result["cases"] (a case that raises, or comes after `budget_s` seconds, into
     result["skipped"] with why), rewriting `path` after each so a cut run keeps what it took."""
     import json
-    import statistics
     import time
     start = time.time()
     for part in parts:

@@ -21,47 +21,14 @@ Writes OUT/h200_step_extras.json.
 import argparse
 import json
 import os
-import statistics
 
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts, eager_times
+from h200_common import case, device_facts
 
 DEV = "cuda"
 TOKENS = 8192
-
-
-def timed(fn, repeats=10, warm=3):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    return eager_times(fn, [()], repeats)
-
-
-def kernels(fn):
-    """One call's GPU kernels: [name, microseconds] summed by name, with their count."""
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        fn()
-        torch.cuda.synchronize()
-    by_name = {}
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            t, n = by_name.get(e.name, (0.0, 0))
-            by_name[e.name] = (t + e.device_time, n + 1)
-    return [{"name": k[:160], "us": round(t, 2), "count": n}
-            for k, (t, n) in sorted(by_name.items(), key=lambda kv: -kv[1][0])]
-
-
-def case(out, what, fn, **facts):
-    times = timed(fn)
-    ks = kernels(fn)
-    row = {"what": what, **facts, "time_us": statistics.median(times), "times_us": times,
-           "kernel_us": round(sum(k["us"] for k in ks), 2),
-           "kernel_count": sum(k["count"] for k in ks), "kernels": ks}
-    out["cases"].append(row)
-    print(what, facts, f"{row['time_us']:.0f} us (kernels {row['kernel_us']:.0f} us, "
-          f"{row['kernel_count']})", flush=True)
 
 
 def optimizer_cases(out):
