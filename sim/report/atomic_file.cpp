@@ -1,10 +1,12 @@
 // Temp-file-and-rename writer.
 #include "sim/report/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 namespace codesim::report {
 namespace {
@@ -13,15 +15,34 @@ namespace {
   throw OutputError("cannot write '" + path + "': " + reason);
 }
 
-// Writes and flushes `content` to `path`, or throws with errno's reason.
-void write_to(const std::string& path, const std::string& content, const std::string& named) {
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
-  out.flush();
-  out.close();
-  if (!out) {
-    fail(named, errno != 0 ? std::strerror(errno) : "the write failed");
+// Writes `content` to `path`, syncs it to the disk and closes it, or throws with errno's reason.
+// A device or a FIFO (`in_place`) cannot be synced: its fsync's EINVAL is not a failure.
+void write_to(const std::string& path, const std::string& content, const std::string& named,
+              bool in_place) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    fail(named, std::strerror(errno));
+  }
+  const auto fail_closing = [&](int error) {
+    ::close(fd);
+    fail(named, std::strerror(error));
+  };
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      fail_closing(n < 0 ? errno : ENOSPC);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 && !(in_place && (errno == EINVAL || errno == EROFS))) {
+    fail_closing(errno);
+  }
+  if (::close(fd) != 0) {
+    fail(named, std::strerror(errno));
   }
 }
 
@@ -36,7 +57,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     if (fs::is_directory(status)) {
       fail(path, "it is a directory");
     }
-    write_to(path, content, path);  // a device or a FIFO: written in place, never replaced
+    write_to(path, content, path, true);  // a device or a FIFO: written in place, never replaced
     return;
   }
   if (target.has_parent_path()) {
@@ -44,7 +65,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
   const std::string temporary = path + ".tmp";
   try {
-    write_to(temporary, content, path);
+    write_to(temporary, content, path, false);
   } catch (const OutputError&) {
     fs::remove(temporary, ec);
     throw;

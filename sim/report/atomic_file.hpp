@@ -12,7 +12,7 @@ class OutputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes `content` to `path + ".tmp"`, flushes, then renames it over `path`. Creates missing
+// Writes `content` to `path + ".tmp"`, syncs it to the disk (fsync), closes it, then renames it over `path`. Creates missing
 // parent directories. A path that is not a regular file (a device, a FIFO) is written in place,
 // never replaced. Throws OutputError ("cannot write 'path': reason") on failure.
 void write_file_atomically(const std::string& path, const std::string& content);
