@@ -31,11 +31,11 @@ void run_describe(const std::string& format, std::ostream& out);
 void run_check(const std::string& scenario, const std::string& format, std::ostream& out);
 
 struct TopoOptions {
-  std::string scenario;  // build what the scenario's topology section says
-  NetworkFlags network;  // or from flags
-  std::string compare;   // "ft2,mpft,ft3,sf,df": ISCA Table 3 instances
-  std::string route;     // "A,B": the equal-cost routes between GPUs A and B
-  bool bench = false;    // print build time and peak memory
+  std::string scenario;          // build what the scenario's topology section says
+  NetworkFlags network;          // or from flags
+  std::string compare;           // "ft2,mpft,ft3,sf,df": ISCA Table 3 instances
+  std::string route;             // "A,B": the equal-cost routes between GPUs A and B
+  bool bench = false;            // print build time and peak memory
   std::string format = "table";  // table | json | dot (not a report format: a drawing)
 };
 // `codesim topo`: build a topology and print its properties, routes, DOT, or the Table 3
@@ -91,7 +91,7 @@ struct CostOptions {
   int d_v = 0;  // 0: d_qk
   bool causal = false;
   std::string pass = "fwd";  // fwd | fwd+bwd
-  int sms = 0;  // 0: all of the GPU's
+  int sms = 0;               // 0: all of the GPU's
   report::Format format = report::Format::table;
 };
 // `codesim cost`: the predicted time of one kernel, what bounds it and the efficiency used.
@@ -193,7 +193,9 @@ struct ScenarioReportOptions {
   std::string report;  // also write the JSON report here
 };
 
-using ServeOptions = ScenarioReportOptions;
+struct ServeOptions : ScenarioReportOptions {
+  long long max_steps = 50'000'000;  // refuse a serving run of more steps
+};
 // `codesim serve`: the scenario's serving run (serve: section), reported.
 void run_serve(const ServeOptions& o, std::ostream& out);
 
@@ -201,7 +203,7 @@ struct CampaignOptions : ScenarioReportOptions {
   metrics::Fidelity fidelity = metrics::Fidelity::fast;  // of the step simulations
   bool sweep = false;   // a campaign at every point of the scenario's sweep: section
   bool search = false;  // every candidate of its search: section, ranked by a run objective
-  bool bench = false;  // print where the time went and peak memory (stderr)
+  bool bench = false;   // print where the time went and peak memory (stderr)
 };
 // `codesim campaign`: the scenario's training run (campaign: section), reported.
 void run_campaign(const CampaignOptions& o, std::ostream& out);

@@ -415,6 +415,9 @@ Command add_serve(CLI::App& app) {
       "Serve requests with a scenario's prefill and decode instances (its serve: section): TTFT, "
       "TPOT, throughput and goodput");
   add_scenario_report(cmd, *o, "serve.arrivals.rate=8");
+  cmd->add_option("--max-steps", o->max_steps,
+                  "Refuse a run of more prefill and decode steps than this (default 50,000,000)")
+      ->check(kPositive);
   return {cmd, printing(o, &cli::run_serve)};
 }
 

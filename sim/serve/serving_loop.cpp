@@ -1,6 +1,7 @@
 #include "sim/serve/serving_loop.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <queue>
 #include <stdexcept>
@@ -263,6 +264,24 @@ class Loop {
 };
 
 }  // namespace
+
+StepBound least_steps(const std::vector<Request>& requests, const ServingSpec& spec) {
+  StepBound b;
+  int longest_output = 0;
+  for (const Request& r : requests) {
+    b.prefill_tokens += std::max(1, r.prompt_tokens - r.cached_tokens);
+    b.decode_tokens += std::max(0, r.output_tokens - 1);
+    longest_output = std::max(longest_output, r.output_tokens - 1);
+  }
+  // Steps of all instances together: a step computes one chunk, or emits one token for each of
+  // at most `decode_max_requests` requests.
+  b.prefill_steps =
+      static_cast<long long>(std::ceil(b.prefill_tokens / std::max(1, spec.prefill_chunk_tokens)));
+  b.decode_steps = std::max(
+      static_cast<long long>(longest_output),
+      static_cast<long long>(std::ceil(b.decode_tokens / std::max(1, spec.decode_max_requests))));
+  return b;
+}
 
 ServingRun run_serving(const std::vector<Request>& requests, const ServingSpec& spec,
                        const StepCosts& costs) {

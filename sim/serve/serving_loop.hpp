@@ -69,6 +69,19 @@ struct ServingRun {
   int peak_decode_waiting = 0;
 };
 
+// The fewest steps the loop can take over `requests`, counted before it runs: each request's
+// computed prompt tokens (at least one) in whole-instance chunks, and its output after the first
+// token one per decode step, at most `decode_max_requests` requests a step. The study refuses a
+// run whose bound is past its budget.
+struct StepBound {
+  double prefill_tokens = 0;  // computed prompt tokens of every request
+  double decode_tokens = 0;   // output tokens after each request's first
+  long long prefill_steps = 0;
+  long long decode_steps = 0;
+  long long steps() const { return prefill_steps + decode_steps; }
+};
+StepBound least_steps(const std::vector<Request>& requests, const ServingSpec& spec);
+
 // `requests` in order of arrival. Throws core::KeyedError (key "serve.decode") when a request
 // needs more KV cache (prompt + output tokens) than a decode instance holds, and
 // std::invalid_argument for arrivals out of order or a spec without instances.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <utility>
 
@@ -235,11 +236,87 @@ bool kv_tokens_overestimated(const llm::LlmSpec& m) {
   return false;
 }
 
+// Step times already priced, by tokens per micro-batch and context; at most a million kept (a
+// trace of many distinct prompts prices the rest each time).
+class StepMemo {
+ public:
+  template <typename Price>
+  core::Seconds at(int tokens, int context, const Price& price) {
+    const auto key = std::pair{tokens, context};
+    if (const auto it = known_.find(key); it != known_.end()) {
+      return it->second;
+    }
+    const core::Seconds t = price();
+    if (known_.size() < 1'000'000) {
+      known_.emplace(key, t);
+    }
+    return t;
+  }
+
+ private:
+  std::map<std::pair<int, int>, core::Seconds> known_;
+};
+
+// Refuses a run whose fewest steps are past the budget, blaming the key that sets the larger
+// share: the prefill chunk or the decode batch.
+void refuse_past_budget(const Scenario& base, const serve::StepBound& least,
+                        const serve::ServingSpec& spec, const Budget& budget) {
+  if (least.steps() <= budget.max_serve_steps) {
+    return;
+  }
+  const bool prefill = least.prefill_steps >= least.decode_steps;
+  config::scenario_error(
+      base, prefill ? "serve.prefill.chunk_tokens_per_gpu" : "serve.decode.max_requests_per_gpu",
+      "the serving run takes at least " + std::to_string(least.steps()) + " steps (" +
+          std::to_string(least.prefill_steps) + " prefill: " +
+          core::format_number(least.prefill_tokens) + " prompt tokens in chunks of " +
+          std::to_string(spec.prefill_chunk_tokens) + "; " + std::to_string(least.decode_steps) +
+          " decode: " + core::format_number(least.decode_tokens) +
+          " output tokens in batches of at most " + std::to_string(spec.decode_max_requests) +
+          "), over the budget of " + std::to_string(budget.max_serve_steps),
+      std::string(prefill ? "larger prefill chunks" : "larger decode batches") +
+          " or fewer requests shorten it; or raise --max-steps");
+}
+
+// `costs` that also count the steps: `progress` hears every ten million, and a run past the
+// budget (decode batches below their most take more steps than foreseen) is refused there.
+serve::StepCosts counted(const serve::StepCosts& costs, const Scenario& base,
+                         const serve::StepBound& least, const Budget& budget,
+                         const std::function<void(const std::string&)>& progress) {
+  auto steps = std::make_shared<long long>(0);
+  const auto tick = [steps, progress, least, budget, &base] {
+    if (++*steps > budget.max_serve_steps) {
+      config::scenario_error(base, "serve.decode.max_requests_per_gpu",
+                             "the serving run passed the budget of " +
+                                 std::to_string(budget.max_serve_steps) + " steps (" +
+                                 std::to_string(least.steps()) +
+                                 " foreseen at the least: its decode batches ran below their most)",
+                             "fewer requests shorten it; or raise --max-steps");
+    }
+    if (progress && *steps % 10'000'000 == 0) {
+      progress(std::to_string(*steps / 1'000'000) + " million steps of at least " +
+               std::to_string(least.steps() / 1'000'000) + " million");
+    }
+  };
+  return {.prefill =
+              [tick, f = costs.prefill](int tokens, int prompt) {
+                tick();
+                return f(tokens, prompt);
+              },
+          .decode =
+              [tick, f = costs.decode](int requests, int context) {
+                tick();
+                return f(requests, context);
+              },
+          .kv_transfer = costs.kv_transfer};
+}
+
 }  // namespace
 
 metrics::ServeResult simulate_serving(const std::string& path,
                                       const std::vector<config::Setting>& settings,
-                                      const Budget& budget) {
+                                      const Budget& budget,
+                                      const std::function<void(const std::string&)>& progress) {
   const Scenario base = config::load_scenario(path, settings);
   Instance prefill = instance(path, settings, base, "prefill");
   Instance decode = instance(path, settings, base, "decode");
@@ -265,24 +342,21 @@ metrics::ServeResult simulate_serving(const std::string& path,
   // KV transfer: the prompt's cache over the prefill TP group's NICs.
   const auto& nic = prefill.scenario.hardware.spec.nic;
   const int tp = prefill.scenario.parallelism.tp;
-  std::map<std::pair<int, int>, core::Seconds> decode_memo;
+  StepMemo prefill_memo;
+  StepMemo decode_memo;
   const serve::StepCosts costs{
       .prefill =
           [&](int tokens, int prompt) {
             const int t = per(per(tokens, prefill.gpus()), prefill.micro_batches());
-            return step(prefill, t, std::min(prompt, t * tp));
+            const int p = std::min(prompt, t * tp);
+            return prefill_memo.at(t, p, [&] { return step(prefill, t, p); });
           },
       .decode =
           [&](int requests, int context) {
             const int t = per(per(requests, decode.gpus()), decode.micro_batches());
             // Contexts priced to the nearest 64 tokens above (a step's cost barely moves within).
             const int c = (context + 63) / 64 * 64;
-            const auto key = std::pair{t, c};
-            auto it = decode_memo.find(key);
-            if (it == decode_memo.end()) {
-              it = decode_memo.emplace(key, step(decode, t, c)).first;
-            }
-            return it->second;
+            return decode_memo.at(t, c, [&] { return step(decode, t, c); });
           },
       .kv_transfer =
           [&](int tokens) {
@@ -296,15 +370,16 @@ metrics::ServeResult simulate_serving(const std::string& path,
   metrics::ServeResult r;
   r.scenario = base.name;
   const auto requests = requests_of(base, r.arrivals);
+  const serve::ServingSpec spec{.prefill_instances = base.serve.prefill.instances,
+                                .decode_instances = base.serve.decode.instances,
+                                .prefill_chunk_tokens = chunk,
+                                .decode_max_requests = batch,
+                                .decode_kv_tokens = kv_tokens};
+  const serve::StepBound least = serve::least_steps(requests, spec);
+  refuse_past_budget(base, least, spec, budget);
   serve::ServingRun run;
   try {
-    run = serve::run_serving(requests,
-                             {.prefill_instances = base.serve.prefill.instances,
-                              .decode_instances = base.serve.decode.instances,
-                              .prefill_chunk_tokens = chunk,
-                              .decode_max_requests = batch,
-                              .decode_kv_tokens = kv_tokens},
-                             costs);
+    run = serve::run_serving(requests, spec, counted(costs, base, least, budget, progress));
   } catch (const core::KeyedError& e) {
     // The request's lengths come from the trace or from the Poisson arrivals' keys.
     config::scenario_error(

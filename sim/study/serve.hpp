@@ -4,6 +4,7 @@
 // inference model at that step's load.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,12 @@
 namespace codesim::study {
 
 // Reads `path` with `settings` over it. Throws core::InputError (located at the scenario key, or
-// at the trace file's line) for a scenario, instance or trace the model cannot run.
+// at the trace file's line) for a scenario, instance or trace the model cannot run, or whose
+// fewest steps (serve::least_steps) are past `budget.max_serve_steps`. `progress` hears a line
+// every million steps; may be empty.
 metrics::ServeResult simulate_serving(const std::string& path,
                                       const std::vector<config::Setting>& settings,
-                                      const Budget& budget = {});
+                                      const Budget& budget = {},
+                                      const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace codesim::study

@@ -63,6 +63,36 @@ TEST(ServeCli, ARequestLargerThanTheKvCacheIsRefused) {
             "request\n");
 }
 
+TEST(ServeCli, ARunPastItsStepBudgetIsRefusedBeforeItStarts) {
+  // 10,000 prompts of 2048 tokens in chunks of one: 20,480,000 prefill steps at the least, and
+  // 10,000 x 255 output tokens in batches of at most 128 (one decode GPU): 19,922 decode steps.
+  const std::string chunks = " --set serve.prefill.chunk_tokens_per_gpu=1";
+  const auto r =
+      run_codesim(kServe + chunks + " --set serve.arrivals.requests=10000 --max-steps 10000000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "--set serve.prefill.chunk_tokens_per_gpu=1: error: "
+                   "serve.prefill.chunk_tokens_per_gpu: the serving run takes at least 20499922 "
+                   "steps (20480000 prefill: 20480000 prompt tokens in chunks of 1; 19922 decode: "
+                   "2550000 output tokens in batches of at most 128), over the budget of 10000000\n"
+                   "  hint: larger prefill chunks or fewer requests shorten it; or raise "
+                   "--max-steps\n");
+}
+
+TEST(ServeCli, ARunThatOutgrowsItsStepBudgetIsStoppedThere) {
+  // Within the budget by the bound, but the decode batches run with one request each (requests
+  // trickle out of a prefill of one token per step): 2,550,000 decode steps, not 19,922.
+  const auto r = run_codesim(kServe +
+                             " --set serve.prefill.chunk_tokens_per_gpu=1 --set "
+                             "serve.arrivals.requests=10000 --max-steps 21000000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("error: serve.decode.max_requests_per_gpu: the serving run passed the "
+                       "budget of 21000000 steps (20499922 foreseen at the least: its decode "
+                       "batches ran below their most)\n"
+                       "  hint: fewer requests shorten it; or raise --max-steps\n"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(ServeCli, AnSloNoLoadMeetsIsUnmetAndSaysWhy) {
   const auto r = run_codesim(kServe +
                              " --set serve.arrivals.requests=50 --set serve.slo.ttft=10ms "

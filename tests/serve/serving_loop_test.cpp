@@ -92,6 +92,25 @@ TEST(ServingLoop, LittlesLawHoldsOverADrainedHorizon) {
   EXPECT_GT(run.mean_decode_batch, 1);
 }
 
+TEST(ServingLoop, LeastStepsBoundTheRunFromBelow) {
+  // Prompts 2000 (500 cached: 1500 computed) and 10 (10 cached: the last token still computed,
+  // 1): 1501 tokens in chunks of 1000 = 2 prefill steps at the least. Outputs 5 and 41: 4 + 40
+  // decode tokens in batches of 2 = 22 steps, but the longer request alone needs 40.
+  ServingSpec spec;
+  spec.prefill_chunk_tokens = 1000;
+  spec.decode_max_requests = 2;
+  const std::vector<Request> requests{{core::Seconds(0), 2000, 500, 5},
+                                      {core::Seconds(0), 10, 10, 41}};
+  const StepBound b = least_steps(requests, spec);
+  EXPECT_EQ(b.prefill_tokens, 1501);
+  EXPECT_EQ(b.decode_tokens, 44);
+  EXPECT_EQ(b.prefill_steps, 2);
+  EXPECT_EQ(b.decode_steps, 40);
+  const auto run = run_serving(requests, spec, linear_costs());
+  EXPECT_GE(run.prefill_steps, b.prefill_steps);
+  EXPECT_GE(run.decode_steps, b.decode_steps);
+}
+
 TEST(PoissonArrivals, MeanGapIsOneOverTheRate) {
   // 20,000 exponential gaps at 50/s: mean 20 ms, standard error 20 ms / sqrt(20000) = 0.14 ms.
   const auto r = poisson_requests({.rate = 50, .requests = 20000, .seed = 3});
