@@ -1,19 +1,24 @@
 // AdamW's bytes, passes and time per parameter.
 #include "sim/workload/optimizer_update.hpp"
 
+#include "models/calibration/step_extras.hpp"
+
 namespace codesim::workload {
 namespace {
 
 // Fitted by tools/calibration/fit_step_extras.py to the H200's AdamW runs over 470M parameters
 // in BF16 and in FP32 (models/calibration/h200/steps/h200_step_extras.json; the output is
-// fit_step_extras.json beside it): the fraction of HBM bandwidth the bytes move at, and the
+// fit_step_extras.json beside it, embedded at build time): the fraction of HBM bandwidth the bytes move at, and the
 // time per parameter each pass adds, on the H200's 132 SMs.
 struct Fit {
   double hbm_efficiency;
   double per_param_pass_s;
 };
-constexpr Fit kForeach{.hbm_efficiency = 0.9452, .per_param_pass_s = 0.4503e-12};
-constexpr Fit kFused{.hbm_efficiency = 0.9906, .per_param_pass_s = 2.1116e-12};
+namespace fit = calibration::step_extras;
+constexpr Fit kForeach{.hbm_efficiency = fit::adamw_foreach_hbm_efficiency,
+                       .per_param_pass_s = fit::adamw_foreach_per_param_pass_s};
+constexpr Fit kFused{.hbm_efficiency = fit::adamw_fused_hbm_efficiency,
+                     .per_param_pass_s = fit::adamw_fused_per_param_pass_s};
 constexpr double kFitSms = 132;
 
 }  // namespace

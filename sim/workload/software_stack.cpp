@@ -5,6 +5,8 @@
 // prints them and the held-out errors). The layer traces' times are never fitted to.
 #include "sim/workload/software_stack.hpp"
 
+#include "models/calibration/step_extras.hpp"
+
 #include <utility>
 
 #include "sim/core/named.hpp"
@@ -59,13 +61,15 @@ constexpr double kFusedSwigluBackward = 0.470;
 // log_softmax's backward (8 in, 4 out: 2.98) and the cast back to BF16 (4 in, 2 out: 4.39).
 // torch.compile: one online log-softmax reading the BF16 logits (2 in: 1.30 TB/s) and one
 // backward (2 in, 2 out: 2.09).
-constexpr double kLogitsToFp32 = 0.4399;
-constexpr double kLogSoftmax = 0.4367;
-constexpr double kLossGradientZeros = 0.9785;
-constexpr double kLogSoftmaxBackward = 0.6202;
-constexpr double kLogitsGradientToBf16 = 0.9153;
-constexpr double kFusedLogSoftmax = 0.2700;
-constexpr double kFusedLogSoftmaxBackward = 0.4360;
+// (fit_step_extras.json, embedded at build time.)
+namespace fit = calibration::step_extras;
+constexpr double kLogitsToFp32 = fit::loss_eager_logits_to_fp32;
+constexpr double kLogSoftmax = fit::loss_eager_log_softmax;
+constexpr double kLossGradientZeros = fit::loss_eager_loss_gradient_zeros;
+constexpr double kLogSoftmaxBackward = fit::loss_eager_log_softmax_backward;
+constexpr double kLogitsGradientToBf16 = fit::loss_eager_logits_gradient_to_bf16;
+constexpr double kFusedLogSoftmax = fit::loss_compiled_log_softmax_fused;
+constexpr double kFusedLogSoftmaxBackward = fit::loss_compiled_log_softmax_backward_fused;
 
 // The router's kernels, each a fixed time (less the 1.33 us every kernel pays) and a fraction of
 // HBM, fitted by fit_stacks.py to the `router` cases of h200_moe_kernels.json not held out

@@ -1,6 +1,8 @@
 // Megatron-LM 2021's core attention, kernel by kernel (unfused_attention.hpp).
 #include "sim/workload/unfused_attention.hpp"
 
+#include "models/calibration/step_extras.hpp"
+
 #include <string>
 
 namespace codesim::workload {
@@ -12,14 +14,15 @@ using cost::KernelShape;
 // Fractions of HBM bandwidth, fitted by tools/calibration/fit_step_extras.py to the H200 runs of
 // models/calibration/h200/steps/h200_unfused_attention.json (12 heads x 2048 tokens x 128, with
 // dropout; held out: 24 x 2048 x 128 +2.8%, 16 x 1024 x 128 -4.8%, 32 x 2048 x 64 +3.4%, 8 x 4096 x
-// 128 -7.9%, the memory-bound kernels summed; fit_step_extras.json).
-constexpr double kSoftmax = 0.3654;
-constexpr double kDropout = 0.6116;
-constexpr double kDropoutBackward = 0.8351;
-constexpr double kSoftmaxBackward = 0.8696;
-constexpr double kScoresGradientScale = 0.6088;
-constexpr double kQkGradientScale = 0.7654;
-constexpr double kKeyGradientCopy = 0.1422;
+// 128 -7.9%, the memory-bound kernels summed; fit_step_extras.json, embedded at build time).
+namespace fit = calibration::step_extras;
+constexpr double kSoftmax = fit::unfused_softmax;
+constexpr double kDropout = fit::unfused_dropout;
+constexpr double kDropoutBackward = fit::unfused_dropout_backward;
+constexpr double kSoftmaxBackward = fit::unfused_softmax_backward;
+constexpr double kScoresGradientScale = fit::unfused_scores_gradient_scale;
+constexpr double kQkGradientScale = fit::unfused_q_and_k_gradient_scale_two_kernels;
+constexpr double kKeyGradientCopy = fit::unfused_k_gradient_copy;
 
 PieceKernel batched_gemm(std::string name, const UnfusedAttentionShape& a, double m, double n,
                          double k) {

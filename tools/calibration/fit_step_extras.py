@@ -4,7 +4,9 @@
 fitted to h200_unfused_attention.json (tools/calibration/h200_unfused_attention.py). Prints the
 constants of sim/workload/optimizer_update.cpp, sim/workload/software_stack.cpp and
 sim/workload/unfused_attention.cpp, and writes them with the held-out comparisons to
-models/calibration/h200/steps/fit_step_extras.json.
+models/calibration/h200/steps/fit_step_extras.json; its "constants" become the header
+models/calibration/step_extras.hpp at build time (models/calibration/CMakeLists.txt), and
+tools/calibration/check_fits.py (a test) refits them to check the file.
 
   AdamW      per implementation (foreach, fused), from its dense-layout runs in BF16 and FP32: the
              kernel time per parameter is bytes / (e x 4.8 TB/s) + passes x c (bytes and passes of
@@ -23,6 +25,8 @@ Run: python3 tools/calibration/fit_step_extras.py
 """
 import json
 import os
+
+from fitted_constants import constant_name, write_fit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "models", "calibration", "h200")
@@ -93,7 +97,8 @@ def kernel_us(case, part):
     return sum(k["us"] for k in case["kernels"] if any(p in k["name"] for p in parts))
 
 
-def main():
+def fit():
+    """The fit's output: the constants, the per-kernel rates and the held-out comparisons."""
     with open(os.path.join(DATA, "steps", "h200_step_extras.json")) as f:
         cases = json.load(f)["cases"]
     out = {"source": "models/calibration/h200/steps/h200_step_extras.json", "adamw": {},
@@ -150,9 +155,27 @@ def main():
         h["error"] = round(h["model_us"] / h["measured_us"] - 1, 4)
         print(f"held out {h['case']}: model {h['model_us']:.0f} us, measured "
               f"{h['measured_us']:.0f} us ({100 * h['error']:+.1f}%)")
-    with open(os.path.join(DATA, "steps", "fit_step_extras.json"), "w") as f:
-        json.dump(out, f, indent=1)
-        f.write("\n")
+    out["constants"] = constants_of(out)
+    return out
+
+
+def constants_of(out):
+    """The numbers the model uses, by the names of models/calibration/step_extras.hpp: seconds
+    per parameter and pass as the fit prints them (4 digits of picoseconds)."""
+    c = {}
+    for impl, a in out["adamw"].items():
+        c[f"adamw_{impl}_hbm_efficiency"] = a["hbm_efficiency"]
+        c[f"adamw_{impl}_per_param_pass_s"] = float(f"{a['per_param_pass_ps']:.4f}e-12")
+    for mode, rates in out["loss"].items():
+        for name, r in rates.items():
+            c[constant_name("loss", mode, name)] = r["hbm_efficiency"]
+    for name, r in out["unfused_attention"].items():
+        c[constant_name("unfused", name)] = r["hbm_efficiency"]
+    return c
+
+
+def main():
+    write_fit(fit(), os.path.join(DATA, "steps", "fit_step_extras.json"))
 
 
 if __name__ == "__main__":
