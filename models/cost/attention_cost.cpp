@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "models/calibration/attention.hpp"
+
 namespace codesim::cost {
 
 AttentionParams attention_params() {
@@ -12,9 +14,12 @@ AttentionParams attention_params() {
   // 192/128, sequences 2K-128K). Error, fitted / held out: forward median 2.3% / 3.9%, worst 15.5%
   // / 16.4%; forward + backward median 1.9% / 9.7%, worst 23.1% / 34.5% (the held-out worst is
   // head dim 192's backward). On another architecture these Hopper efficiencies are an
-  // assumption.
-  return {.forward = {.a = 1.09, .d0 = 84, .s0 = 512},
-          .forward_backward = {.a = 0.78, .d0 = 52, .s0 = 832}};
+  // assumption. The terms are fit_attention.json's, embedded at build time.
+  namespace fit = calibration::attention;
+  return {.forward = {.a = fit::forward_a, .d0 = fit::forward_d0, .s0 = fit::forward_s0},
+          .forward_backward = {.a = fit::forward_backward_a,
+                               .d0 = fit::forward_backward_d0,
+                               .s0 = fit::forward_backward_s0}};
 }
 
 core::Flops attention_flops(const AttentionShape& s) {

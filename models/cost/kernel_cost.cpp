@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "models/calibration/attention.hpp"
+#include "models/calibration/kernels.hpp"
+#include "models/calibration/unaligned.hpp"
 #include "models/cost/grouped_gemm.hpp"
 
 namespace codesim::cost {
@@ -88,46 +91,48 @@ double dtype_bytes(DType d) {
 CostParams default_params() {
   // Fitted by tools/calibration/fit_kernels.py to the cases of
   // models/calibration/h200/h200_kernels.json that are not held out (PyTorch on the lent H200,
-  // 2026-12-01); the table with each number's error is models/calibration/README.md.
+  // 2026-12-01); the table with each number's error is models/calibration/README.md. Each
+  // number is its fit's output (models/calibration/h200/fit_*.json), embedded at build time.
+  namespace kernels = calibration::kernels;
   return CostParams{
       // GEMMs: 26 BF16 and 26 FP8 shapes (DeepSeek-V3, Llama 3 405B/70B and GPT-3 175B TP-8
       // shards, forward, input and weight gradient, decode m = 1-256). FP8 is per-tensor scaled
       // (torch._scaled_mm); DeepSeek's fine-grained scaling is the trace's (piece_model.cpp).
-      .gemm_efficiency_bf16 = 0.74,
-      .gemm_efficiency_fp8 = 0.70,
-      .gemm_k0_bf16 = 224,
-      .gemm_k0_fp8 = 480,
+      .gemm_efficiency_bf16 = kernels::gemm_efficiency_bf16,
+      .gemm_efficiency_fp8 = kernels::gemm_efficiency_fp8,
+      .gemm_k0_bf16 = kernels::gemm_k0_bf16,
+      .gemm_k0_fp8 = kernels::gemm_k0_fp8,
       // Operand-bound GEMMs: BF16's memory efficiency and split-K depth refitted with the 20
       // decode GEMMs of models/calibration/h200/decode/h200_decode.json not held out (Llama 3.1
       // 8B projections and head, m = 1-256: cuBLAS streams the weights at 0.63-0.77 of HBM
       // whatever the tile count); the FP8 kernels showed no split.
-      .gemm_memory_efficiency_bf16 = 0.65,
-      .gemm_memory_efficiency_fp8 = 0.80,
-      .gemm_k_split_bf16 = 128,
-      .gemm_k_split_fp8 = 0,
+      .gemm_memory_efficiency_bf16 = kernels::gemm_memory_efficiency_bf16,
+      .gemm_memory_efficiency_fp8 = kernels::gemm_memory_efficiency_fp8,
+      .gemm_k_split_bf16 = kernels::gemm_k_split_bf16,
+      .gemm_k_split_fp8 = kernels::gemm_k_split_fp8,
       // BF16 GEMMs with unaligned contiguous dimensions (tools/calibration/fit_unaligned.py, the
       // `gemm_bf16_unaligned` cases of models/calibration/h200/moe/h200_moe_kernels.json not held
       // out): n = 4100 (alignment 4) runs at 0.398 of the aligned model, vocabularies of 50,257
       // and 32,001 and K = 50,257 (alignment 1) at 0.153.
-      .gemm_align4_factor = 0.398,
-      .gemm_align1_factor = 0.153,
+      .gemm_align4_factor = calibration::unaligned::gemm_align4_factor,
+      .gemm_align1_factor = calibration::unaligned::gemm_align1_factor,
       // Grouped GEMMs: grouped_gemm.cpp, fitted by tools/calibration/fit_grouped.py.
       .grouped = grouped_gemm_params(),
       // Attention by FLOPs alone: the fused-attention fit (attention_cost.cpp) at head dim 128
       // and long sequences, a x 128 / (128 + d0).
-      .attention_forward_efficiency = 0.66,
-      .attention_backward_efficiency = 0.55,
+      .attention_forward_efficiency = calibration::attention::forward_efficiency_d128,
+      .attention_backward_efficiency = calibration::attention::forward_backward_efficiency_d128,
       // Memory-bound kernels, each from one measured kernel (bytes moved over the time less the
       // fixed cost, of the H200's 4800 GB/s): RMSNorm 4096 x 7168, SiLU then multiply (two
       // kernels), device copy (h200_gemm.json), fused AdamW. A fused FP8 cast is taken as an
       // elementwise kernel (the measured unfused one, seven PyTorch kernels, is reference only).
-      .norm_efficiency = 0.454,
-      .elementwise_efficiency = 0.824,
-      .quantize_efficiency = 0.824,
-      .memcpy_efficiency = 0.88,
-      .optimizer_efficiency = 0.604,
+      .norm_efficiency = kernels::norm_efficiency,
+      .elementwise_efficiency = kernels::elementwise_efficiency,
+      .quantize_efficiency = kernels::elementwise_efficiency,
+      .memcpy_efficiency = kernels::memcpy_efficiency,
+      .optimizer_efficiency = kernels::optimizer_efficiency,
       // A tiny kernel back to back in a CUDA graph: 1.33 us.
-      .launch_overhead = core::Seconds(1.33e-6)};
+      .launch_overhead = core::Seconds(kernels::launch_overhead_s)};
 }
 
 double memory_efficiency(KernelClass c, const CostParams& p) {

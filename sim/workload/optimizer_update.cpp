@@ -8,8 +8,8 @@ namespace {
 
 // Fitted by tools/calibration/fit_step_extras.py to the H200's AdamW runs over 470M parameters
 // in BF16 and in FP32 (models/calibration/h200/steps/h200_step_extras.json; the output is
-// fit_step_extras.json beside it, embedded at build time): the fraction of HBM bandwidth the bytes move at, and the
-// time per parameter each pass adds, on the H200's 132 SMs.
+// fit_step_extras.json beside it, embedded at build time): the fraction of HBM bandwidth the bytes
+// move at, and the time per parameter each pass adds, on the H200's 132 SMs.
 struct Fit {
   double hbm_efficiency;
   double per_param_pass_s;

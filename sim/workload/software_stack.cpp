@@ -5,10 +5,9 @@
 // prints them and the held-out errors). The layer traces' times are never fitted to.
 #include "sim/workload/software_stack.hpp"
 
-#include "models/calibration/step_extras.hpp"
-
 #include <utility>
 
+#include "models/calibration/step_extras.hpp"
 #include "sim/core/named.hpp"
 
 namespace codesim::workload {

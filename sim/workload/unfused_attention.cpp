@@ -1,9 +1,9 @@
 // Megatron-LM 2021's core attention, kernel by kernel (unfused_attention.hpp).
 #include "sim/workload/unfused_attention.hpp"
 
-#include "models/calibration/step_extras.hpp"
-
 #include <string>
+
+#include "models/calibration/step_extras.hpp"
 
 namespace codesim::workload {
 namespace {

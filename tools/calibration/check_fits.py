@@ -16,10 +16,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 CALIBRATION = os.path.join(HERE, "..", "..", "models", "calibration")
 
+import fit_attention  # noqa: E402
+import fit_kernels  # noqa: E402
 import fit_step_extras  # noqa: E402
+import fit_unaligned  # noqa: E402
 
-# Each embedded fit: its module (with fit() returning the output) and the output's path.
-FITS = [(fit_step_extras, "h200/steps/fit_step_extras.json")]
+# Each embedded fit (models/calibration/CMakeLists.txt): its module (with fit() returning the
+# output) and the output's path.
+FITS = [(fit_kernels, "h200/fit_kernels.json"), (fit_unaligned, "h200/moe/fit_unaligned.json"),
+        (fit_attention, "h200/fit_attention.json"),
+        (fit_step_extras, "h200/steps/fit_step_extras.json")]
 
 
 def differences(module, path):

@@ -2,8 +2,10 @@
 """Fits the GEMM and memory-bound terms of codesim's kernel cost model
 (models/cost/kernel_cost.cpp, default_params) to the cases of
 models/calibration/h200/h200_kernels.json that are not held out, and prints the error per class
-on the fitted and on the held-out cases (models/calibration/README.md copies the table).
-Pure Python, no GPU: python3 tools/calibration/fit_kernels.py   (about a minute)
+on the fitted and on the held-out cases (models/calibration/README.md copies the table). Writes
+the constants to models/calibration/h200/fit_kernels.json, embedded at build time as
+models/calibration/kernels.hpp (tools/calibration/check_fits.py refits them as a test).
+Pure Python, no GPU: python3 tools/calibration/fit_kernels.py   (a few seconds)
 
 GEMM model, per dtype (the C++ is the reference; this mirrors it):
     tiles   = ceil(m / tm) ceil(n / tn) per group, the best of 128x128, 128x64 and 64x128
@@ -23,13 +25,20 @@ cast is an elementwise kernel, and DeepSeek's own casts are measured in its trac
 """
 import json
 import math
+import os
 import statistics
 
-DATA = "models/calibration/h200/h200_kernels.json"
+from fitted_constants import write_fit
+
+CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models",
+                           "calibration", "h200")
+DATA = os.path.join(CALIBRATION, "h200_kernels.json")
+# The 4 GB device copy timed beside the GEMMs: copies' (and fused attention's floor) efficiency.
+COPY = os.path.join(CALIBRATION, "h200_gemm.json")
 # Decode-size BF16 GEMMs of Llama 3.1 8B (M = 1-256 against its projections and head), CUDA-graph
 # timed on the same H200 a day later (tools/calibration/h200_decode.py): fitted with the BF16
 # cases, every third held out.
-DECODE = "models/calibration/h200/decode/h200_decode.json"
+DECODE = os.path.join(CALIBRATION, "decode", "h200_decode.json")
 K_SPLITS = {"bf16": (0, 128, 256, 512, 1024), "fp8": (0,)}
 PEAK = {"bf16": 989e12, "fp8": 1979e12}  # the h200 preset (models/hardware/catalog.cpp)
 HBM = 4.8e12
@@ -109,7 +118,8 @@ def report(name, fitted, held_out):
     print(f"| {name:18s} | fitted {stats(fitted)} | held out {stats(held_out)} |")
 
 
-def main():
+def fit():
+    """The constants of models/calibration/kernels.hpp; prints the fit and its errors."""
     cases = json.load(open(DATA))["cases"]
     decode = decode_gemms()
     launch = launch_us(cases)
@@ -141,8 +151,25 @@ def main():
     add = next(c for c in cases if c["name"] == "add_4096x7168")
     copy = next(c for c in cases if c["name"] == "copy_512MB")
     e_add = (add["hbm_bytes"] / (HBM * memory["silu_mul_32768x2048"]) * 1e6 + launch) / add["time_us"] - 1
-    e_copy = (copy["hbm_bytes"] / (HBM * 0.88) * 1e6 + launch) / copy["time_us"] - 1  # h200_gemm.json's copy
+    memcpy = round(json.load(open(COPY))["copy"]["read_plus_write_GBps"] * 1e9 / HBM, 2)
+    e_copy = (copy["hbm_bytes"] / (HBM * memcpy) * 1e6 + launch) / copy["time_us"] - 1
     report("memory-bound", [], [e_add, e_copy])
+    constants = {"launch_overhead_s": float(f"{launch:.2f}e-6"), "memcpy_efficiency": memcpy,
+                 "norm_efficiency": round(memory["rms_norm_4096x7168"], 3),
+                 "elementwise_efficiency": round(memory["silu_mul_32768x2048"], 3),
+                 "optimizer_efficiency": round(memory["adamw_fused_64M"], 3)}
+    for dtype, (eff, k0, e_mem, k_split) in params.items():
+        constants.update({f"gemm_efficiency_{dtype}": eff, f"gemm_k0_{dtype}": k0,
+                          f"gemm_memory_efficiency_{dtype}": e_mem,
+                          f"gemm_k_split_{dtype}": k_split})
+    return {"source": ["models/calibration/h200/h200_kernels.json",
+                       "models/calibration/h200/decode/h200_decode.json",
+                       "models/calibration/h200/h200_gemm.json"],
+            "script": "tools/calibration/fit_kernels.py", "constants": constants}
+
+
+def main():
+    write_fit(fit(), os.path.join(CALIBRATION, "fit_kernels.json"))
 
 
 if __name__ == "__main__":

@@ -14,13 +14,22 @@ the cases not held out. FP8 GEMMs refuse dimensions that are not multiples of 16
 """
 import json
 import math
+import os
 import statistics
 
-from fit_kernels import launch_us, plain
+from fit_kernels import CALIBRATION, launch_us, plain
+from fitted_constants import write_fit
 
-DATA = "models/calibration/h200/moe/h200_moe_kernels.json"
-KERNELS = "models/calibration/h200/h200_kernels.json"
-BF16 = (0.74, 224, 0.70)  # kernel_cost.cpp's fitted BF16 GEMM terms: efficiency, k0, e_mem
+DATA = os.path.join(CALIBRATION, "moe", "h200_moe_kernels.json")
+KERNELS = os.path.join(CALIBRATION, "h200_kernels.json")
+
+
+def bf16_terms():
+    """kernel_cost.cpp's fitted BF16 GEMM terms, from fit_kernels.py's output: efficiency, k0,
+    e_mem, K per split."""
+    with open(os.path.join(CALIBRATION, "fit_kernels.json")) as f:
+        c = json.load(f)["constants"]
+    return tuple(c[f"gemm_{t}_bf16"] for t in ("efficiency", "k0", "memory_efficiency", "k_split"))
 
 
 def alignment(c):
@@ -30,12 +39,14 @@ def alignment(c):
     return 1
 
 
-def predicted(c, factor, launch):
-    eff, k0, e_mem = BF16
-    return plain(dict(c, batch=1), (eff * factor, k0, e_mem), launch)
+def predicted(c, factor, launch, bf16):
+    eff, k0, e_mem, k_split = bf16
+    return plain(dict(c, batch=1), (eff * factor, k0, e_mem, k_split), launch)
 
 
-def main():
+def fit():
+    """The factors of models/calibration/unaligned.hpp; prints them and each case's error."""
+    bf16 = bf16_terms()
     launch = launch_us(json.load(open(KERNELS))["cases"])
     cases = [c for c in json.load(open(DATA))["cases"] if c["class"] == "gemm_bf16_unaligned"]
     factors = {}
@@ -43,7 +54,7 @@ def main():
         fit = [c for c in cases if alignment(c) == a and not c["held_out"]]
         # The time of a compute-bound GEMM is inversely proportional to the factor: the geometric
         # mean of aligned-model time / measured time over the fitted cases.
-        logs = [math.log(predicted(c, 1.0, launch) / c["time_us"]) for c in fit]
+        logs = [math.log(predicted(c, 1.0, launch, bf16) / c["time_us"]) for c in fit]
         factors[a] = math.exp(statistics.mean(logs))
         print(f"alignment {a}: factor {factors[a]:.3f} from {len(fit)} cases")
     factors[8] = 1.0
@@ -52,7 +63,7 @@ def main():
     errors = {True: [], False: []}
     for c in cases:
         a = alignment(c)
-        p = predicted(c, factors[a], launch)
+        p = predicted(c, factors[a], launch, bf16)
         e = p / c["time_us"] - 1
         if a < 8:
             errors[c["held_out"]].append(abs(e))
@@ -61,6 +72,14 @@ def main():
     for held, e in errors.items():
         print(f"{'held out' if held else 'fitted'} unaligned: {len(e)} cases, median "
               f"{100 * statistics.median(e):.1f}%, worst {100 * max(e):.1f}%")
+    return {"source": "models/calibration/h200/moe/h200_moe_kernels.json",
+            "script": "tools/calibration/fit_unaligned.py",
+            "constants": {"gemm_align4_factor": round(factors[4], 3),
+                          "gemm_align1_factor": round(factors[1], 3)}}
+
+
+def main():
+    write_fit(fit(), os.path.join(CALIBRATION, "moe", "fit_unaligned.json"))
 
 
 if __name__ == "__main__":
