@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up, build, and run codesim's main job: simulate one DeepSeek-V3 pre-training step on 2048
-# H800 (scenarios/deepseek-v3-h800-mpft.yaml, ~30 s on 2 cores) and report it; prints where the
+# H800 (scenarios/deepseek-v3-h800-mpft.yaml, about 5 s on 2 cores once built) and report it; prints where the
 # report files are.
 set -euo pipefail
 cd "$(dirname "$0")/.."

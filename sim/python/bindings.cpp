@@ -144,7 +144,7 @@ std::string campaign_search(const std::string& path, const std::vector<std::stri
 PYBIND11_MODULE(_codesim, m) {
   using namespace codesim;
   m.doc() = "codesim's C++ library: scenarios and simulations (use the codesim package)";
-  static py::exception<core::InputError> scenario_error(m, "InputError", PyExc_ValueError);
+  static py::exception<core::InputError> scenario_error(m, "ScenarioError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) {

@@ -257,6 +257,22 @@ class StepMemo {
   std::map<std::pair<int, int>, core::Seconds> known_;
 };
 
+// Refuses a scenario that sets no serve key: its instances, arrivals and targets would all be
+// defaults nobody chose (sweep refuses a scenario without sweep: alike).
+void refuse_without_section(const Scenario& base) {
+  for (const auto& [key, where] : base.where) {
+    if (key.starts_with("serve.")) {
+      return;
+    }
+  }
+  throw core::InputError(core::Diagnostic{
+      {base.source_file, 0, 0},
+      "serve",
+      "the scenario has no serve: section",
+      "add one, e.g. serve: {prefill: {instances: 1}, decode: {instances: 2}, arrivals: {rate: 6}} "
+      "(scenarios/SCHEMA.md)"});
+}
+
 // Refuses a run whose fewest steps are past the budget, blaming the key that sets the larger
 // share: the prefill chunk or the decode batch.
 void refuse_past_budget(const Scenario& base, const serve::StepBound& least,
@@ -318,6 +334,7 @@ metrics::ServeResult simulate_serving(const std::string& path,
                                       const Budget& budget,
                                       const std::function<void(const std::string&)>& progress) {
   const Scenario base = config::load_scenario(path, settings);
+  refuse_without_section(base);
   Instance prefill = instance(path, settings, base, "prefill");
   Instance decode = instance(path, settings, base, "decode");
   ep_rounds({&prefill, &decode}, budget);

@@ -63,6 +63,22 @@ TEST(ServeCli, ARequestLargerThanTheKvCacheIsRefused) {
             "request\n");
 }
 
+TEST(ServeCli, AScenarioWithoutAServeSectionIsRefused) {
+  // Its instances, arrivals and targets would all be defaults nobody chose; one serve key given
+  // on the command line is enough.
+  const auto r = run_codesim("serve scenarios/llama3.1-8b-decode-h200.yaml");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "scenarios/llama3.1-8b-decode-h200.yaml: error: serve: the scenario has no serve: "
+            "section\n"
+            "  hint: add one, e.g. serve: {prefill: {instances: 1}, decode: {instances: 2}, "
+            "arrivals: {rate: 6}} (scenarios/SCHEMA.md)\n");
+  EXPECT_EQ(
+      run_codesim("serve scenarios/llama3.1-8b-decode-h200.yaml --set serve.arrivals.rate=2")
+          .exit_code,
+      0);
+}
+
 TEST(ServeCli, ARunPastItsStepBudgetIsRefusedBeforeItStarts) {
   // 10,000 prompts of 2048 tokens in chunks of one: 20,480,000 prefill steps at the least, and
   // 10,000 x 255 output tokens in batches of at most 128 (one decode GPU): 19,922 decode steps.

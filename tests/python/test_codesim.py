@@ -28,6 +28,26 @@ def test_simulate_returns_the_cli_reports_figures():
     assert result.to_dict() == expected
 
 
+def test_every_study_takes_a_path_as_well():
+    # A path (str or pathlib) is loaded as codesim.load would; anything else is a TypeError.
+    import pathlib
+    by_path = codesim.simulate(pathlib.Path(SMALL), fidelity="fast")
+    assert by_path.to_dict() == codesim.simulate(codesim.load(SMALL), fidelity="fast").to_dict()
+    with pytest.raises(TypeError, match="a scenario is a codesim.Scenario or a file path, not int"):
+        codesim.simulate(3)
+
+
+def test_the_error_is_named_as_the_package_exports_it():
+    assert codesim.ScenarioError.__module__ == "codesim"
+    assert codesim.ScenarioError.__name__ == "ScenarioError"
+    assert issubclass(codesim.ScenarioError, ValueError)
+
+
+def test_serve_refuses_a_scenario_without_a_serve_section():
+    with pytest.raises(codesim.ScenarioError, match="the scenario has no serve: section"):
+        codesim.serve(os.path.join(ROOT, "scenarios", "llama3.1-8b-decode-h200.yaml"))
+
+
 def test_several_full_simulations_in_one_process():
     # SimGrid allows one engine per process: each simulation runs in a forked child.
     scenario = codesim.load(SMALL)

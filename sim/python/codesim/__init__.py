@@ -14,13 +14,15 @@ Python process, so several run one after another in one process. A scenario the 
 raises `codesim.ScenarioError` with the file, line, column and key of each problem.
 """
 import json
+import os
 
 from . import _codesim
 
 __all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "serve", "campaign", "sweep",
            "compare", "search"]
 
-ScenarioError = _codesim.InputError
+ScenarioError = _codesim.ScenarioError
+ScenarioError.__module__ = "codesim"  # shown as codesim.ScenarioError
 ScenarioError.__doc__ = ("A scenario codesim refuses; `.diagnostics` lists each problem as a dict "
                          "(file, line, column, key, message, hint).")
 
@@ -75,6 +77,15 @@ def load(path):
     return Scenario(str(path), True, str(path))
 
 
+def _scenario(scenario):
+    """A study's scenario: a Scenario, or the path of a scenario file (str or os.PathLike)."""
+    if isinstance(scenario, Scenario):
+        return scenario
+    if isinstance(scenario, (str, os.PathLike)):
+        return load(scenario)
+    raise TypeError(f"a scenario is a codesim.Scenario or a file path, not {type(scenario).__name__}")
+
+
 class Result:
     """A simulation's figures: the JSON report's keys as attributes (a training step's
     `step_time_s`, `breakdown_s`, `tokens_per_day`, `mfu_causal`, ...; an inference step's
@@ -97,7 +108,8 @@ class Result:
 
 def simulate(scenario, fidelity="full"):
     """Simulates one step of `scenario` (training or inference): "full" replays it on SimGrid,
-    "fast" times its critical path (training only)."""
+    "fast" times its critical path (training only). `scenario`: a Scenario or a file path."""
+    scenario = _scenario(scenario)
     return Result(json.loads(_codesim.simulate(scenario._source, scenario._is_path,
                                                scenario._name, scenario._settings, fidelity)))
 
@@ -124,7 +136,9 @@ def _figures(report):
 
 
 def _file_of(scenario, why):
-    """The file a file-only study reads (`why` says what it reads there)."""
+    """The file a file-only study reads (`why` says what it reads there); `scenario` is a
+    Scenario or a file path."""
+    scenario = _scenario(scenario)
     if not scenario._is_path:
         raise ValueError(f"{why} from a scenario file: use codesim.load(path)")
     return scenario._source
@@ -134,6 +148,7 @@ def sweep(scenario, fidelity="full", jobs=2):
     """Every point of the scenario file's `sweep:` section (with the scenario's settings), each
     simulated in a forked child, `jobs` at a time: one row per point (its swept values, its
     `error` if it failed, then the run's figures)."""
+    scenario = _scenario(scenario)
     report = json.loads(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings, fidelity,
                                        jobs))
     return _table([{"point": p["point"], **p["values"], "error": p["error"],
@@ -144,6 +159,7 @@ def serve(scenario):
     """The scenario file's `serve:` section (with the scenario's settings): requests through its
     prefill and decode instances; the report (TTFT, TPOT and latency percentiles, throughput,
     SLO attainment, notes) as a Result."""
+    scenario = _scenario(scenario)
     return Result(json.loads(_codesim.serve(_file_of(scenario, "serve reads its section"),
                                             scenario._settings)))
 
@@ -156,6 +172,7 @@ def campaign(scenario, fidelity="fast", sweep=False, search=False):
     section, ranked by its run objective (days, cost_usd, gpu_hours, energy_mwh: p50, least
     first): one row per point (its values, its `error` if it could not run, then the run's
     figures, `days.p50` and the like)."""
+    scenario = _scenario(scenario)
     path = _file_of(scenario, "campaign reads its section")
     if not sweep and not search:
         return Result(json.loads(_codesim.campaign(path, scenario._settings, fidelity)))
@@ -192,6 +209,7 @@ def search(scenario, top=None, jobs=2):
     `top` (default: the section's) simulated in full, ranked: one row per candidate (rank, its
     values, the tier that ranked it, the objective, why it was rejected, then the figures of its
     best run)."""
+    scenario = _scenario(scenario)
     report = json.loads(_codesim.search(_file_of(scenario, "search reads its section"), scenario._settings,
                                         top or 0, jobs))
     return _table([{"rank": e["rank"], **e["values"], "tier": e["tier"],
