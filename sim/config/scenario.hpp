@@ -12,6 +12,7 @@
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/variability/variability_spec.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/schedule.hpp"
@@ -288,7 +289,7 @@ struct CampaignSection {
   core::Seconds reschedule;
   core::Seconds repair;
   int spare_nodes{};
-  FailureRates failures{};      // Llama 3's table per GPU-hour, or node_failure_rate
+  FailureRates failures{};     // Llama 3's table per GPU-hour, or node_failure_rate
   double node_failure_rate{};  // per 1,000 node-days, in Llama 3's mix (failures: rate)
   double price_per_gpu_hour{};
   double gpu_power_w{};
@@ -298,25 +299,10 @@ struct CampaignSection {
   int seed{};
 };
 
-// What varies between a training step's GPUs and NICs (sim/variability): per step, a lognormal
-// spread and fail-slow episodes; off, every replica is identical.
-struct FailSlowSection {
-  double rate{};  // episodes per 1,000 part-days
-  core::Seconds duration;
-  double slowdown{};  // time multiplier while slow
-};
-struct VariabilitySection {
+// What varies between a training step's GPUs and NICs: the replay's own spec (sim/variability,
+// filled directly by the schema), and whether a step runs it.
+struct VariabilitySection : variability::VariabilitySpec {
   bool enabled{};  // codesim campaign: on unless the scenario gives it
-  int steps{};
-  int seed{};
-  double gpu_cv{};
-  bool gpu_cv_by_duty{};
-  core::Seconds gpu_pace_interval;
-  double nic_cv{};
-  FailSlowSection gpu_slow;
-  FailSlowSection link_slow;
-  int simulated_units{};  // 0: every unit that fits replay_memory
-  core::Bytes replay_memory;
 };
 
 struct Scenario {

@@ -8,13 +8,13 @@ namespace codesim::config::schema_fields {
 namespace {
 
 // variability.<part>_slow.rate, .duration and .slowdown, bound through `slow` (a generic accessor
-// of the part's FailSlowSection).
+// of the part's variability::FailSlow).
 template <class Access>
 void add_fail_slow(std::vector<FieldSpec>& f, const std::string& part, Access slow,
                    const std::string& slowdown, const std::string& slowdown_doc) {
   const std::string key = "variability." + part + "_slow";
   f.push_back(field(
-      key + ".rate", [slow](auto& s) -> auto& { return slow(s).rate; },
+      key + ".rate", [slow](auto& s) -> auto& { return slow(s).per_1000_part_days; },
       at_least(with_default("0.5", "Fail-slow episodes per 1,000 " + part +
                                        "-days (assumed: no published rate)."),
                0)));
@@ -51,7 +51,7 @@ void add_variability_fields(std::vector<FieldSpec>& f) {
                                          "H200 under its power cap, a step-like CUDA graph "
                                          "replayed for a minute (docs/model/variability.md)."),
                             0, 1)));
-  f.push_back(field("variability.gpu_cv_by_duty", MEMBER(variability.gpu_cv_by_duty),
+  f.push_back(field("variability.gpu_cv_by_duty", MEMBER(variability.cv_by_duty),
                     with_default("true",
                                  "variability.gpu_cv is a GPU's spread computing flat out; each "
                                  "GPU's is scaled by its busy fraction of the step as the H200's "

@@ -250,32 +250,13 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
   }
 }
 
-// The scenario's variability section as the replay of every replica takes it.
-variability::VariabilitySpec variability_spec(const Scenario& s) {
-  const auto& v = s.variability;
-  const auto slow = [](const config::FailSlowSection& f) {
-    return variability::FailSlow{
-        .per_1000_part_days = f.rate, .duration = f.duration, .slowdown = f.slowdown};
-  };
-  return {.steps = v.steps,
-          .seed = v.seed,
-          .gpu_cv = v.gpu_cv,
-          .cv_by_duty = v.gpu_cv_by_duty,
-          .gpu_pace_interval = v.gpu_pace_interval,
-          .nic_cv = v.nic_cv,
-          .gpu_slow = slow(v.gpu_slow),
-          .link_slow = slow(v.link_slow),
-          .simulated_units = v.simulated_units,
-          .replay_memory = v.replay_memory};
-}
-
 // Every replica replayed at its drawn pace for the scenario's steps: step_time becomes their
 // mean, the throughput figures follow it, and a note says what was drawn.
 void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepProgram& program,
                  const comm::StepTimeline& timeline, const metrics::StepFacts& facts) {
   try {
     r.spread = variability::spread_steps(program, timeline, facts.shape,
-                                         s.hardware.spec.gpus_per_node, variability_spec(s));
+                                         s.hardware.spec.gpus_per_node, s.variability);
   } catch (const core::KeyedError& e) {
     config::scenario_error(s, e);
   }
@@ -301,27 +282,27 @@ void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepP
       {core::NoteKind::fitted,
        "each GPU's compute x its pace, a lognormal of mean 1 and cv " +
            core::format_number(v.gpu_cv) +
-           (v.gpu_cv_by_duty ? " x its share at the GPU's busy fraction of the step (0.54 at 80%, "
-                               "0.11 at 50%, measured on an H200 with idle gaps)"
-                             : std::string()) +
+           (v.cv_by_duty ? " x its share at the GPU's busy fraction of the step (0.54 at 80%, "
+                           "0.11 at 50%, measured on an H200 with idle gaps)"
+                         : std::string()) +
            " drawn anew every " +
            (v.gpu_pace_interval.value > 0
                 ? core::format_number(v.gpu_pace_interval.value * 1e3) + " ms"
                 : std::string("step")) +
            " (the defaults, 0.045 every 20 ms, fitted to an H200's run-to-run spread at its power "
            "cap: models/calibration/h200/variability; carried over to this scenario's GPU)"});
-  r.notes.push_back({core::NoteKind::assumed,
-                     "per step, each NIC's transfers x a lognormal of mean 1 and cv " +
-                         core::format_number(v.nic_cv) + "; fail-slow GPUs " +
-                         core::format_number(v.gpu_slow.rate) + " and links " +
-                         core::format_number(v.link_slow.rate) + " per 1,000 part-days lasting " +
-                         core::fixed(v.gpu_slow.duration.value / 3600, 1) + " and " +
-                         core::fixed(v.link_slow.duration.value / 3600, 1) + " h, at " +
-                         core::format_number(v.gpu_slow.slowdown) + "x and " +
-                         core::format_number(v.link_slow.slowdown) + "x the time (" +
-                         core::fixed(sp.slow_gpus, 2) + " GPUs and " +
-                         core::fixed(sp.slow_links, 2) +
-                         " links slow per step on average); docs/model/variability.md"});
+  r.notes.push_back(
+      {core::NoteKind::assumed,
+       "per step, each NIC's transfers x a lognormal of mean 1 and cv " +
+           core::format_number(v.nic_cv) + "; fail-slow GPUs " +
+           core::format_number(v.gpu_slow.per_1000_part_days) + " and links " +
+           core::format_number(v.link_slow.per_1000_part_days) + " per 1,000 part-days lasting " +
+           core::fixed(v.gpu_slow.duration.value / 3600, 1) + " and " +
+           core::fixed(v.link_slow.duration.value / 3600, 1) + " h, at " +
+           core::format_number(v.gpu_slow.slowdown) + "x and " +
+           core::format_number(v.link_slow.slowdown) + "x the time (" +
+           core::fixed(sp.slow_gpus, 2) + " GPUs and " + core::fixed(sp.slow_links, 2) +
+           " links slow per step on average); docs/model/variability.md"});
   r.notes.push_back({core::NoteKind::omitted,
                      "variability: the replicas' transfers keep the folded replica's times "
                      "(contention between replicas' traffic is not re-simulated); draws are "
@@ -334,12 +315,11 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
   const workload::StepShape shape = training_shape(s);
-  const metrics::StepFacts facts{
-      .model = &s.model.spec,
-      .gpu = s.hardware.spec.gpu,
-      .shape = shape,
-      .stack = s.software.stack,
-      .optimizer = s.software.optimizer};
+  const metrics::StepFacts facts{.model = &s.model.spec,
+                                 .gpu = s.hardware.spec.gpu,
+                                 .shape = shape,
+                                 .stack = s.software.stack,
+                                 .optimizer = s.software.optimizer};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
@@ -444,9 +424,9 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
         run.power.push_back(
             {.rank = static_cast<int>(rank),
              .clock_mhz = clocks[rank] * power.max_clock_mhz,
-             .computing_w = busy > 0 ? power.awake_w +
-                                           cost::dynamic_energy_j(w, clocks[rank], power) / busy
-                                     : power.awake_w,
+             .computing_w =
+                 busy > 0 ? power.awake_w + cost::dynamic_energy_j(w, clocks[rank], power) / busy
+                          : power.awake_w,
              .waiting_w = power.awake_w});
       }
     }

@@ -150,16 +150,17 @@ TEST(SimulateTraining, DataParallelismDerivedAfterContextParallelismRuns) {
 // so every drawn step is the identical-replica step (to rounding), at either tier.
 void expect_zero_variability_is_the_folded_step(metrics::Fidelity fidelity) {
   config::Scenario s = config::load_scenario(kSmallStep);
-  s.variability = {.enabled = true,
-                   .steps = 3,
-                   .seed = 1,
-                   .gpu_cv = 0,
-                   .gpu_pace_interval = core::Seconds(0.02),
-                   .nic_cv = 0,
-                   .gpu_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
-                   .link_slow = {.rate = 0, .duration = core::Seconds(3600), .slowdown = 2},
-                   .simulated_units = 0,
-                   .replay_memory = core::Bytes(2e9)};
+  s.variability.enabled = true;
+  static_cast<variability::VariabilitySpec&>(s.variability) = {
+      .steps = 3,
+      .seed = 1,
+      .gpu_cv = 0,
+      .gpu_pace_interval = core::Seconds(0.02),
+      .nic_cv = 0,
+      .gpu_slow = {.per_1000_part_days = 0, .duration = core::Seconds(3600), .slowdown = 2},
+      .link_slow = {.per_1000_part_days = 0, .duration = core::Seconds(3600), .slowdown = 2},
+      .simulated_units = 0,
+      .replay_memory = core::Bytes(2e9)};
   const metrics::RunResult r = run_training(s, {.fidelity = fidelity}).result;
   ASSERT_TRUE(r.spread.has_value());
   const metrics::StepSpread& sp = *r.spread;
