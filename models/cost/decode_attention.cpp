@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "models/calibration/decode_attention.hpp"
+
 namespace codesim::cost {
 namespace {
 
@@ -80,9 +82,10 @@ DecodeAttentionCost flash_mla(const DecodeAttentionShape& s, const hardware::Gpu
 DecodeAttentionParams decode_attention_params() {
   return {// tools/calibration/fit_decode_attention.py: the 16 cuDNN decode cases of
           // models/calibration/h200/decode/h200_decode.json not held out (Llama 3.1 8B heads,
-          // batch 1-256, context 1K-8K, CUDA-graph timed on the H200).
-          .sdpa_hbm_efficiency = 0.97,
-          .sdpa_fixed = core::Seconds(11e-6),
+          // batch 1-256, context 1K-8K, CUDA-graph timed on the H200); its output
+          // fit_decode_attention.json, embedded at build time.
+          .sdpa_hbm_efficiency = calibration::decode_attention::sdpa_hbm_efficiency,
+          .sdpa_fixed = core::Seconds(calibration::decode_attention::sdpa_fixed_s),
           // FlashMLA's published H800 figures (docs/model/inference.md): 3000 GB/s of the H800's
           // 3350 GB/s, 580 of its 989 BF16 TFLOPS.
           .flash_mla_hbm_efficiency = 3000.0 / 3350.0,

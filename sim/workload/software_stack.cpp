@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "models/calibration/stacks.hpp"
 #include "models/calibration/step_extras.hpp"
 #include "sim/core/named.hpp"
 
@@ -21,12 +22,14 @@ using namespace core::literals;
 // bytes R x H read and T x H read and written), the broadcast multiply-and-sum that weights the
 // experts' outputs (0.67, bytes R x H and T x H), a strided cat (MLA's k with the shared rotary
 // key expanded: 0.97) and a contiguous one (MLA's q: 3.67).
-constexpr double kGather = 0.514;
-constexpr double kIndexCopy = 0.277;
-constexpr double kIndexAdd = 0.067;
-constexpr double kWeightedSum = 0.139;
-constexpr double kStridedCat = 0.202;
-constexpr double kContiguousCat = 0.764;
+// (fit_stacks.json, embedded at build time.)
+namespace stacks = calibration::stacks;
+constexpr double kGather = stacks::gather_hbm_efficiency;
+constexpr double kIndexCopy = stacks::index_copy_hbm_efficiency;
+constexpr double kIndexAdd = stacks::index_add_hbm_efficiency;
+constexpr double kWeightedSum = stacks::weighted_sum_hbm_efficiency;
+constexpr double kStridedCat = stacks::mla_k_cat_expand_hbm_efficiency;
+constexpr double kContiguousCat = stacks::mla_q_cat_hbm_efficiency;
 
 // The stack kernels timed in the layers' own layout (tools/calibration/fit_launch.py over
 // h200/launch/h200_launch.json, bytes over time less the fixed cost, one shape of three held
@@ -82,13 +85,24 @@ struct RouterKernel {
   double efficiency = 0;
   core::Seconds fixed;
 };
-constexpr RouterKernel kSoftmaxScores{0.9230, 0.98_us};
-constexpr RouterKernel kSigmoidScores{1.7707, 1.19_us};
-constexpr RouterKernel kTopK{0.0215, 13.98_us};
-constexpr RouterKernel kGroupLimitedTopK{0.0251, 34.85_us};
-constexpr RouterKernel kSortByExpert{0, 73.05_us};
-constexpr RouterKernel kCountPerExpert{0.0219, 4.09_us};
-constexpr RouterKernel kCumsum{0.0018, 2.17_us};
+// A router kernel of fit_stacks.json by its kind's constants (fixed time in microseconds).
+constexpr RouterKernel router_kernel(double efficiency, double fixed_us) {
+  return {efficiency, core::Seconds(fixed_us * 1e-6)};
+}
+constexpr RouterKernel kSoftmaxScores =
+    router_kernel(stacks::router_softmax_hbm_efficiency, stacks::router_softmax_fixed_us);
+constexpr RouterKernel kSigmoidScores =
+    router_kernel(stacks::router_sigmoid_hbm_efficiency, stacks::router_sigmoid_fixed_us);
+constexpr RouterKernel kTopK =
+    router_kernel(stacks::router_topk_hbm_efficiency, stacks::router_topk_fixed_us);
+constexpr RouterKernel kGroupLimitedTopK = router_kernel(
+    stacks::router_group_limited_topk_hbm_efficiency, stacks::router_group_limited_topk_fixed_us);
+constexpr RouterKernel kSortByExpert =
+    router_kernel(stacks::router_argsort_hbm_efficiency, stacks::router_argsort_fixed_us);
+constexpr RouterKernel kCountPerExpert = router_kernel(stacks::router_count_scatter_hbm_efficiency,
+                                                       stacks::router_count_scatter_fixed_us);
+constexpr RouterKernel kCumsum =
+    router_kernel(stacks::router_cumsum_hbm_efficiency, stacks::router_cumsum_fixed_us);
 
 // Host time per kernel without CUDA graphs (fit_launch.py: tiny layers, hidden 256 and 128
 // tokens, whose kernels are all shorter than their launch; time over the kernels the profiler

@@ -17,7 +17,9 @@ sys.path.insert(0, HERE)
 CALIBRATION = os.path.join(HERE, "..", "..", "models", "calibration")
 
 import fit_attention  # noqa: E402
+import fit_decode_attention  # noqa: E402
 import fit_kernels  # noqa: E402
+import fit_stacks  # noqa: E402
 import fit_step_extras  # noqa: E402
 import fit_unaligned  # noqa: E402
 
@@ -25,7 +27,8 @@ import fit_unaligned  # noqa: E402
 # output) and the output's path.
 FITS = [(fit_kernels, "h200/fit_kernels.json"), (fit_unaligned, "h200/moe/fit_unaligned.json"),
         (fit_attention, "h200/fit_attention.json"),
-        (fit_step_extras, "h200/steps/fit_step_extras.json")]
+        (fit_decode_attention, "h200/decode/fit_decode_attention.json"),
+        (fit_stacks, "h200/moe/fit_stacks.json"), (fit_step_extras, "h200/steps/fit_step_extras.json")]
 
 
 def differences(module, path):

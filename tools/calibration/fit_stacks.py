@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The HBM rates of the kernels a software stack launches besides the op tables' (issue 33;
-sim/workload/software_stack.cpp). Pure Python, no GPU:
+sim/workload/software_stack.cpp). Writes the constants to
+models/calibration/h200/moe/fit_stacks.json, embedded at build time as models/calibration/stacks.hpp.
+Pure Python, no GPU:
     python3 tools/calibration/fit_stacks.py
 
 Data: the `permute` and `memory_gpt` cases of models/calibration/h200/moe/h200_moe_kernels.json
@@ -20,12 +22,17 @@ group-limited top-k T x E x 16, argsort T x k x 24, count T x k x 16, cumsum E x
 """
 import json
 import math
+import os
 import re
 import statistics
 
-DATA = "models/calibration/h200/moe/h200_moe_kernels.json"
+from fit_kernels import CALIBRATION
+from fitted_constants import write_fit
+
+DATA = os.path.join(CALIBRATION, "moe", "h200_moe_kernels.json")
 HBM = 4.8e12       # H200, bytes per second
-LAUNCH_US = 1.33   # kernel_cost.cpp's launch_overhead
+with open(os.path.join(CALIBRATION, "fit_kernels.json")) as _f:
+    LAUNCH_US = json.load(_f)["constants"]["launch_overhead_s"] * 1e6  # kernel_cost.cpp's
 # The kinds software_stack.cpp uses, and the constant each one sets there.
 USED = {"gather": "kGather", "index_copy": "kIndexCopy", "index_add": "kIndexAdd",
         "weighted_sum": "kWeightedSum", "mla_k_cat_expand": "kStridedCat",
@@ -53,7 +60,8 @@ def fixed_and_rate(cases):
     return a, 1 / b
 
 
-def router():
+def router(constants):
+    """The router kinds' fixed time (less the launch) and fraction of HBM, into `constants`."""
     cases = [c for c in json.load(open(DATA))["cases"] if c["class"] == "router"]
     kinds = {}
     for c in cases:
@@ -69,6 +77,9 @@ def router():
         fixed, rate = fixed_and_rate(fitted)
         errors = [abs((fixed + c["hbm_bytes"] / rate) / c["time_us"] - 1) for c in held]
         pooled += errors
+        constants[f"router_{kind}_hbm_efficiency"] = \
+            0 if math.isinf(rate) else round(rate * 1e6 / HBM, 4)
+        constants[f"router_{kind}_fixed_us"] = round(fixed - LAUNCH_US, 2)
         tbps = "-" if math.isinf(rate) else f"{rate * 1e6 / 1e12:7.3f}"
         print(f"{kind:22s} {constant:18s} {fixed:8.2f} {tbps:>7s} {len(fitted):4d} "
               f"{100 * statistics.median(errors):16.1f}% {100 * max(errors):6.1f}%")
@@ -76,7 +87,9 @@ def router():
           f"{100 * statistics.median(pooled):.1f}%, worst {100 * max(pooled):.1f}%")
 
 
-def main():
+def fit():
+    """The constants of models/calibration/stacks.hpp; prints every kind's fit and error."""
+    constants = {}
     cases = json.load(open(DATA))["cases"]
     kinds = {}
     for c in cases:
@@ -95,13 +108,21 @@ def main():
         errors = [abs((c["hbm_bytes"] / (rate * HBM) * 1e6 + LAUNCH_US) / c["time_us"] - 1)
                   for c in held]
         pooled += errors if kind in USED else []
+        if kind in USED:
+            constants[f"{kind}_hbm_efficiency"] = round(rate, 3)
         median = f"{100 * statistics.median(errors):.1f}%" if errors else "-"
         worst = f"{100 * max(errors):.1f}%" if errors else "-"
         print(f"{kind:22s} {USED.get(kind, ''):15s} {rate:8.3f} {rate * HBM / 1e12:6.2f} "
               f"{len(fitted):4d} {median:>17s} {worst:>7s}")
     print(f"permutation kernels used, held out: {len(pooled)} cases, median "
           f"{100 * statistics.median(pooled):.1f}%, worst {100 * max(pooled):.1f}%")
-    router()
+    router(constants)
+    return {"source": "models/calibration/h200/moe/h200_moe_kernels.json",
+            "script": "tools/calibration/fit_stacks.py", "constants": constants}
+
+
+def main():
+    write_fit(fit(), os.path.join(CALIBRATION, "moe", "fit_stacks.json"))
 
 
 if __name__ == "__main__":
