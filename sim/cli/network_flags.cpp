@@ -1,14 +1,13 @@
 // Network flags -> Topology, with usage errors that name the flag.
 #include "sim/cli/network_flags.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <map>
 
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "topologies/build.hpp"
 #include "topologies/family.hpp"
 
@@ -50,9 +49,7 @@ topologies::Spread spread_of(std::string_view command, const std::string& name) 
 }
 
 double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+  return core::peak_resident_mb();
 }
 
 BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int default_nodes) {

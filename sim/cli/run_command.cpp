@@ -28,6 +28,29 @@ report::PageFooter footer(const config::Scenario& s) {
   return {config::to_yaml(s), "codesim " CODESIM_VERSION};
 }
 
+// The phases that ran, in order, by name.
+std::vector<std::pair<std::string, study::TrainingBench::PhaseMemory>> phases_of(
+    const study::TrainingBench::Memory& m) {
+  std::vector<std::pair<std::string, study::TrainingBench::PhaseMemory>> p{
+      {"check", m.check},
+      {"topology", m.topology},
+      {"routing", m.routing},
+      {"program", m.program},
+      {"governor", m.governor},
+      {"simulation", m.simulation},
+      {"variability", m.variability}};
+  std::erase_if(p, [](const auto& phase) { return phase.second.peak_mb == 0; });  // not run
+  return p;
+}
+
+nlohmann::ordered_json memory_json(const study::TrainingBench::Memory& m) {
+  nlohmann::ordered_json j;
+  for (const auto& [name, at] : phases_of(m)) {
+    j[name] = {{"held", at.held_mb}, {"peak", at.peak_mb}};
+  }
+  return j;
+}
+
 nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
   return {{"program_seconds", b.program.value},
           {"routing_seconds", b.routing.value},
@@ -37,7 +60,18 @@ nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
           {"transfers", b.transfers},
           {"transfer_runs",
            {{"solo", b.solo}, {"solo_then_solved", b.interrupted}, {"solved", b.solved}}},
-          {"peak_rss_MB", peak_rss_mb()}};
+          {"peak_rss_MB", peak_rss_mb()},
+          {"memory_MB_by_phase", memory_json(b.memory)}};
+}
+
+// "check 60 / 66, topology 61 / 66, ...".
+std::string memory_line(const study::TrainingBench::Memory& m) {
+  std::string line;
+  for (const auto& [name, at] : phases_of(m)) {
+    line += (line.empty() ? "" : ", ") + name + " " + report::fixed(at.held_mb, 0) + " / " +
+            report::fixed(at.peak_mb, 0);
+  }
+  return line;
 }
 
 std::string bench_line(const study::TrainingBench& b) {
@@ -51,7 +85,8 @@ std::string bench_line(const study::TrainingBench& b) {
          (b.variability.value > 0
               ? "replicas at drawn paces " + report::fixed(b.variability.value, 2) + " s, "
               : std::string()) +
-         "peak memory " + report::fixed(peak_rss_mb(), 0) + " MB\n";
+         "peak memory " + report::fixed(peak_rss_mb(), 0) +
+         " MB; held / peak MB after each phase: " + memory_line(b.memory) + "\n";
 }
 
 }  // namespace
@@ -95,8 +130,7 @@ void run_run(const RunOptions& o, std::ostream& out) {
                o.format, o.report, out);
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(
-        o.chrome_trace,
-        workload::chrome_trace(run.trace, run.timeline, run.power).dump() + "\n");
+        o.chrome_trace, workload::chrome_trace(run.trace, run.timeline, run.power).dump() + "\n");
   }
 }
 

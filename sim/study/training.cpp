@@ -182,14 +182,15 @@ Routing route_step(const Scenario& s, const workload::StepShape& shape, RoutingC
 
 // The program replayed by the tier asked for (the fast one needs only the routes; the full one
 // builds the SimGrid platform), with the replay's counts in `bench`.
+// `router`: the fast tier's, its routes cached from the power governor's replay when there was one.
 metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::Spread spread,
+                             const std::optional<topologies::TrafficRouter>& router,
                              const workload::StepProgram& program, const comm::StepNetwork& network,
                              metrics::Fidelity fidelity, TrainingBench& bench,
                              comm::StepTimeline& timeline) {
   if (fidelity == metrics::Fidelity::fast) {
-    const topologies::TrafficRouter router(topology, spread);
-    timeline = codesim::fast::replay_step_analytic(router, program, network);
-    return comm::replayed_step(timeline, router, network.shape.ep);
+    timeline = codesim::fast::replay_step_analytic(*router, program, network);
+    return comm::replayed_step(timeline, *router, network.shape.ep);
   }
   engine::Platform platform(topology, spread);
   timeline = engine::replay_step(platform, program, network);
@@ -323,9 +324,15 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
+  auto& memory = run.bench.memory;
+  const auto sample = [] {
+    return TrainingBench::PhaseMemory{core::resident_mb(), core::peak_resident_mb()};
+  };
+  memory.check = sample();
 
   comm::StepNetwork network = step_network(s, shape);
   const topologies::Topology topology = config::build_topology(s);
+  memory.topology = sample();
   const bool fast = options.fidelity == metrics::Fidelity::fast;
   if (!fast) {
     check_platform_budget(s, topology, options.budget);  // the fast tier builds no platform
@@ -346,19 +353,27 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   Routing routing = route_step(s, shape, options.routing_cache);
   network.plans = std::move(routing.plans);
   run.bench.routing = core::Seconds(core::seconds_since(routing_start));
+  memory.routing = sample();
   // The experts' GEMMs at the busiest GPU's rows (which moves layers between stages a little).
   const std::vector<double> routing_rows = std::move(routing.busiest_rows);
   workload::StepProgram program = step_program(s, shape, routing_rows);
   check_fit(s, program, facts, options.budget);
+  memory.program = sample();
 
   // The power governor: each rank's clock over the step as the fast tier times it at the top
   // clock (SimGrid runs once per process); where the limit holds a clock down, the step is
   // priced again at the governed clocks.
   const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
   std::vector<double> clocks(program.rank_work.size(), 1.0);
+  // One router for the governor's fast replay and the fast tier's: the routes it caches serve both
+  // (the full tier routes on its platform).
+  std::optional<topologies::TrafficRouter> router;
+  if (fast || power.limit_w > 0) {
+    router.emplace(topology, spread);
+  }
   if (power.limit_w > 0) {
-    const topologies::TrafficRouter router(topology, spread);
-    const comm::StepTimeline at_top = codesim::fast::replay_step_analytic(router, program, network);
+    const comm::StepTimeline at_top =
+        codesim::fast::replay_step_analytic(*router, program, network);
     core::Seconds step(0);
     std::vector<workload::ComputeSpan> spans;
     for (std::size_t i = 0; i < at_top.tasks.size(); ++i) {
@@ -379,14 +394,18 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       }
     }
   }
+  if (power.limit_w > 0) {
+    memory.governor = sample();
+  }
   say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
       std::to_string(s.parallelism.pp) + " pipeline ranks " +
       (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
   const auto sim_start = std::chrono::steady_clock::now();
   comm::StepTimeline timeline;
   const metrics::ReplayedStep replayed =
-      replay(topology, spread, program, network, options.fidelity, run.bench, timeline);
+      replay(topology, spread, router, program, network, options.fidelity, run.bench, timeline);
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
+  memory.simulation = sample();
   run.bench.tasks = static_cast<long long>(program.tasks.size());
   run.bench.transfers = static_cast<long long>(timeline.transfers.size());
 
@@ -410,6 +429,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     const auto spread_start = std::chrono::steady_clock::now();
     spread_step(r, s, program, timeline, facts);
     run.bench.variability = core::Seconds(core::seconds_since(spread_start));
+    memory.variability = sample();
   }
   if (options.keep_trace) {
     run.trace = workload::to_step_trace(program);

@@ -19,9 +19,9 @@ namespace codesim::study {
 
 // Where the time of a study went (codesim run --bench).
 struct TrainingBench {
-  core::Seconds program;     // building the step program
-  core::Seconds routing;     // the reference gate's routing plans
-  core::Seconds simulation;  // platform and replay on SimGrid
+  core::Seconds program;      // building the step program
+  core::Seconds routing;      // the reference gate's routing plans
+  core::Seconds simulation;   // platform and replay on SimGrid
   core::Seconds variability;  // every replica's drawn steps (variability on)
   long long tasks = 0;
   long long transfers = 0;  // distinct transfers routed
@@ -30,6 +30,21 @@ struct TrainingBench {
   long long solo = 0;
   long long interrupted = 0;
   long long solved = 0;
+  // The process's memory at the end of each phase, in order (MB): what it holds then (the
+  // structures kept), and its peak so far (what the phase's own work reached).
+  struct PhaseMemory {
+    double held_mb = 0;
+    double peak_mb = 0;
+  };
+  struct Memory {
+    PhaseMemory check;        // the balanced program that checks the fit
+    PhaseMemory topology;     // the cluster's graph
+    PhaseMemory routing;      // the reference gate's plans
+    PhaseMemory program;      // the step program
+    PhaseMemory governor;     // the power governor's fast replay at the top clock (a power model)
+    PhaseMemory simulation;   // routes, flows and the replay (SimGrid's platform in full)
+    PhaseMemory variability;  // every replica's drawn steps
+  } memory;
 };
 
 struct TrainingRun {

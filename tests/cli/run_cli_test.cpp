@@ -37,6 +37,27 @@ TEST(RunCli, ReportHasTheSpecsKeysAndTheBreakdownAddsUp) {
   EXPECT_EQ(j["placement"].size(), 4u);
 }
 
+TEST(RunCli, BenchGivesTheMemoryAfterEachPhase) {
+  // Held memory is what the process keeps (/proc/self/statm), the peak what it reached
+  // (getrusage): the peak never falls from one phase to the next, and the last is at most the
+  // process's peak. (The two counters differ in what they count by a MB or so: no order between
+  // a phase's held and peak is asserted.)
+  const auto r = run_codesim("run tests/scenarios/small-step.yaml --bench --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto bench = nlohmann::json::parse(r.out)["bench"];
+  const auto& phases = bench["memory_MB_by_phase"];
+  double peak = 0;
+  for (const char* phase : {"check", "topology", "routing", "program", "simulation"}) {
+    const double held = phases[phase]["held"].get<double>();
+    const double at = phases[phase]["peak"].get<double>();
+    EXPECT_GT(held, 0) << phase;
+    EXPECT_GE(at, peak) << phase;
+    peak = at;
+  }
+  EXPECT_FALSE(phases.contains("variability"));  // it did not run
+  EXPECT_LE(peak, bench["peak_rss_MB"].get<double>());
+}
+
 TEST(RunCli, ChromeTraceOfTheStepImportsBack) {
   const fs::path dir = fs::temp_directory_path() / ("codesim_chrome_" + std::to_string(::getpid()));
   fs::create_directories(dir);
