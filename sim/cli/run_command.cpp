@@ -54,6 +54,7 @@ nlohmann::ordered_json memory_json(const study::TrainingBench::Memory& m) {
 nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
   return {{"program_seconds", b.program.value},
           {"routing_seconds", b.routing.value},
+          {"governor_seconds", b.governor.value},
           {"simulation_seconds", b.simulation.value},
           {"variability_seconds", b.variability.value},
           {"tasks", b.tasks},
@@ -76,7 +77,8 @@ std::string memory_line(const study::TrainingBench::Memory& m) {
 
 std::string bench_line(const study::TrainingBench& b) {
   return "bench: program " + report::fixed(b.program.value, 2) + " s, routing " +
-         report::fixed(b.routing.value, 2) + " s, simulation " +
+         report::fixed(b.routing.value, 2) + " s, power governor " +
+         report::fixed(b.governor.value, 2) + " s, simulation " +
          report::fixed(b.simulation.value, 2) + " s (" + std::to_string(b.tasks) + " tasks, " +
          std::to_string(b.transfers) +
          " distinct transfers; transfer runs: " + std::to_string(b.solo) + " solo, " +

@@ -371,9 +371,12 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   if (fast || power.limit_w > 0) {
     router.emplace(topology, spread);
   }
+  const auto governor_start = std::chrono::steady_clock::now();
+  // The fast tier's timeline when the governor's replay at the top clock already is it (the
+  // limit held no clock down, so the program did not change).
+  std::optional<comm::StepTimeline> fast_timeline;
   if (power.limit_w > 0) {
-    const comm::StepTimeline at_top =
-        codesim::fast::replay_step_analytic(*router, program, network);
+    comm::StepTimeline at_top = codesim::fast::replay_step_analytic(*router, program, network);
     core::Seconds step(0);
     std::vector<workload::ComputeSpan> spans;
     for (std::size_t i = 0; i < at_top.tasks.size(); ++i) {
@@ -392,8 +395,11 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       for (std::size_t i = 0; i < clocks.size(); ++i) {
         clocks[i] = governed.ranks[i].ratio;
       }
+    } else if (fast) {
+      fast_timeline = std::move(at_top);
     }
   }
+  run.bench.governor = core::Seconds(core::seconds_since(governor_start));
   if (power.limit_w > 0) {
     memory.governor = sample();
   }
@@ -402,8 +408,13 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
   const auto sim_start = std::chrono::steady_clock::now();
   comm::StepTimeline timeline;
-  const metrics::ReplayedStep replayed =
-      replay(topology, spread, router, program, network, options.fidelity, run.bench, timeline);
+  if (fast_timeline) {
+    timeline = std::move(*fast_timeline);
+  }
+  const metrics::ReplayedStep replayed = fast_timeline
+                                             ? comm::replayed_step(timeline, *router, shape.ep)
+                                             : replay(topology, spread, router, program, network,
+                                                      options.fidelity, run.bench, timeline);
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
   memory.simulation = sample();
   run.bench.tasks = static_cast<long long>(program.tasks.size());

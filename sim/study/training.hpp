@@ -21,6 +21,7 @@ namespace codesim::study {
 struct TrainingBench {
   core::Seconds program;      // building the step program
   core::Seconds routing;      // the reference gate's routing plans
+  core::Seconds governor;     // the power governor: a fast replay at the top clock, re-pricing
   core::Seconds simulation;   // platform and replay on SimGrid
   core::Seconds variability;  // every replica's drawn steps (variability on)
   long long tasks = 0;
