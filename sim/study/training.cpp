@@ -310,6 +310,47 @@ void spread_step(metrics::RunResult& r, const Scenario& s, const workload::StepP
                      "independent between steps"});
 }
 
+// The power governor's outcome: each rank's clock (a fraction of the top one), the program priced
+// again at the governed clocks where the limit held one down, else the step's timeline at the top
+// clock (the fast tier's, the program unchanged).
+struct Governed {
+  std::vector<double> clocks;
+  std::optional<workload::StepProgram> program;
+  std::optional<comm::StepTimeline> at_top;
+};
+
+// The power governor: each rank's clock over the step as the fast tier times it at the top
+// clock (SimGrid runs once per process); where the limit holds a clock down, the step is
+// priced again at the governed clocks.
+Governed govern(const Scenario& s, const workload::StepShape& shape,
+                const std::vector<double>& routing_rows, const workload::StepProgram& program,
+                const topologies::TrafficRouter& router, const comm::StepNetwork& network) {
+  const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
+  Governed g{.clocks = std::vector<double>(program.rank_work.size(), 1.0)};
+  comm::StepTimeline at_top = codesim::fast::replay_step_analytic(router, program, network);
+  core::Seconds step(0);
+  std::vector<workload::ComputeSpan> spans;
+  for (std::size_t i = 0; i < at_top.tasks.size(); ++i) {
+    step = std::max(step, at_top.tasks[i].end);
+    const workload::StepTask& task = program.tasks[i];
+    if (task.stream == workload::StepStream::compute && !task.comm) {
+      spans.push_back({task.rank, at_top.tasks[i].start, at_top.tasks[i].end});
+    }
+  }
+  const workload::StepPower governed = workload::govern_step(
+      program.rank_work, workload::short_gaps(spans, shape.pp, step, core::Seconds(power.window_s)),
+      program.schedule, power, s.software.stack == workload::SoftwareStack::deepseek);
+  if (!governed.power_bound) {
+    g.at_top = std::move(at_top);
+    return g;
+  }
+  g.program = step_program(s, shape, routing_rows, governed.stage_clock);
+  for (std::size_t i = 0; i < g.clocks.size(); ++i) {
+    g.clocks[i] = governed.ranks[i].ratio;
+  }
+  return g;
+}
+
 }  // namespace
 
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
@@ -360,9 +401,6 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   check_fit(s, program, facts, options.budget);
   memory.program = sample();
 
-  // The power governor: each rank's clock over the step as the fast tier times it at the top
-  // clock (SimGrid runs once per process); where the limit holds a clock down, the step is
-  // priced again at the governed clocks.
   const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
   std::vector<double> clocks(program.rank_work.size(), 1.0);
   // One router for the governor's fast replay and the fast tier's: the routes it caches serve both
@@ -372,37 +410,18 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     router.emplace(topology, spread);
   }
   const auto governor_start = std::chrono::steady_clock::now();
-  // The fast tier's timeline when the governor's replay at the top clock already is it (the
-  // limit held no clock down, so the program did not change).
-  std::optional<comm::StepTimeline> fast_timeline;
+  std::optional<comm::StepTimeline> fast_timeline;  // the governor's, when it is the fast tier's
   if (power.limit_w > 0) {
-    comm::StepTimeline at_top = codesim::fast::replay_step_analytic(*router, program, network);
-    core::Seconds step(0);
-    std::vector<workload::ComputeSpan> spans;
-    for (std::size_t i = 0; i < at_top.tasks.size(); ++i) {
-      step = std::max(step, at_top.tasks[i].end);
-      const workload::StepTask& task = program.tasks[i];
-      if (task.stream == workload::StepStream::compute && !task.comm) {
-        spans.push_back({task.rank, at_top.tasks[i].start, at_top.tasks[i].end});
-      }
-    }
-    const workload::StepPower governed = workload::govern_step(
-        program.rank_work,
-        workload::short_gaps(spans, shape.pp, step, core::Seconds(power.window_s)),
-        program.schedule, power, s.software.stack == workload::SoftwareStack::deepseek);
-    if (governed.power_bound) {
-      program = step_program(s, shape, routing_rows, governed.stage_clock);
-      for (std::size_t i = 0; i < clocks.size(); ++i) {
-        clocks[i] = governed.ranks[i].ratio;
-      }
+    Governed g = govern(s, shape, routing_rows, program, *router, network);
+    clocks = std::move(g.clocks);
+    if (g.program) {
+      program = std::move(*g.program);
     } else if (fast) {
-      fast_timeline = std::move(at_top);
+      fast_timeline = std::move(g.at_top);
     }
-  }
-  run.bench.governor = core::Seconds(core::seconds_since(governor_start));
-  if (power.limit_w > 0) {
     memory.governor = sample();
   }
+  run.bench.governor = core::Seconds(core::seconds_since(governor_start));
   say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
       std::to_string(s.parallelism.pp) + " pipeline ranks " +
       (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
