@@ -11,6 +11,7 @@
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
@@ -30,7 +31,8 @@ workload::EpMode mode_of(const std::string& m) {
     }
   }
   throw_usage_error("a2a", "unknown mode '" + m + "'",
-                    "one of: deepep-normal, direct, deepep-low-latency, deepep-low-latency-nvlink", "--mode");
+                    "one of: deepep-normal, direct, deepep-low-latency, deepep-low-latency-nvlink",
+                    "--mode");
 }
 
 study::WireFormat combine_format(const std::string& c) {
@@ -206,7 +208,7 @@ ordered_json round_json(const A2aOptions& o, const BuiltNetwork& net,
     j["bench"] = {{"routing_seconds", round.routing_time.value},
                   {"platform_seconds", round.platform_time.value},
                   {"simulation_seconds", round.simulation_time.value},
-                  {"peak_rss_MB", peak_rss_mb()}};
+                  {"peak_rss_MB", core::peak_resident_mb()}};
   }
   return j;
 }

@@ -8,6 +8,7 @@
 #include "sim/cli/write_report.hpp"
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/report/campaign_report.hpp"
 #include "sim/report/campaign_sweep_report.hpp"
 #include "sim/report/format.hpp"
@@ -53,14 +54,14 @@ void run_campaign(const CampaignOptions& o, std::ostream& out) {
     j["bench"] = {{"steps_seconds", bench.steps.value},
                   {"steps_simulated", bench.steps_simulated},
                   {"monte_carlo_seconds", bench.monte_carlo.value},
-                  {"peak_rss_MB", peak_rss_mb()}};
+                  {"peak_rss_MB", core::peak_resident_mb()}};
   }
   const std::string bench_line =
       "bench: steps " + report::fixed(bench.steps.value, 2) + " s (" +
       std::to_string(bench.steps_simulated) + " simulated), Monte Carlo " +
       report::fixed(bench.monte_carlo.value, 2) + " s (" + std::to_string(r.trials) + " runs of " +
-      report::fixed(r.days.mean, 1) + " days), peak memory " + report::fixed(peak_rss_mb(), 0) +
-      " MB\n";
+      report::fixed(r.days.mean, 1) + " days), peak memory " +
+      report::fixed(core::peak_resident_mb(), 0) + " MB\n";
   write_report(
       j,
       {[&] { return report::campaign_csv(r); }, [&] { return report::campaign_markdown(r); },

@@ -10,6 +10,7 @@
 #include "sim/cli/usage.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
@@ -97,7 +98,7 @@ ordered_json collective_json(const CollectiveOptions& o, const BuiltNetwork& net
   j["results"] = rows;
   if (o.bench) {
     j["bench"] = {{"simulation_seconds", sweep.simulation_time.value},
-                  {"peak_rss_MB", peak_rss_mb()}};
+                  {"peak_rss_MB", core::peak_resident_mb()}};
   }
   return j;
 }
@@ -170,7 +171,7 @@ void run_collective(const CollectiveOptions& o, std::ostream& out) {
   out << collective_table(o, net, j);
   if (o.bench) {
     out << "bench: platform + simulation " << fixed(sweep.simulation_time.value, 3)
-        << " s, peak memory " << fixed(peak_rss_mb(), 0) << " MB\n";
+        << " s, peak memory " << fixed(core::peak_resident_mb(), 0) << " MB\n";
   }
 }
 

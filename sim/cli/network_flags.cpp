@@ -48,10 +48,6 @@ topologies::Spread spread_of(std::string_view command, const std::string& name) 
   return found->second;
 }
 
-double peak_rss_mb() {
-  return core::peak_resident_mb();
-}
-
 BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int default_nodes) {
   const hardware::HardwareSpec hw = hardware_preset(command, f.hardware);
   const Family family = family_from(command, f.family);
@@ -76,9 +72,7 @@ BuiltNetwork build_network(std::string_view command, const NetworkFlags& f, int 
   const auto start = std::chrono::steady_clock::now();
   try {
     auto t = topologies::build_topology(spec, node, nodes);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return BuiltNetwork{f.family, hw, spec, std::move(t), seconds};
+    return BuiltNetwork{f.family, hw, spec, std::move(t), core::seconds_since(start)};
   } catch (const topologies::SpecError& e) {
     std::vector<core::Diagnostic> ds;
     for (const auto& p : e.problems()) {

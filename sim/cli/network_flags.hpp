@@ -41,7 +41,4 @@ BuiltNetwork build_network(std::string_view command, const NetworkFlags& flags,
 // --spread: even | hashed | valiant | ugal (topologies/traffic.hpp); a usage error otherwise.
 topologies::Spread spread_of(std::string_view command, const std::string& name);
 
-// Peak resident memory of this process so far, in MB (--bench output).
-double peak_rss_mb();
-
 }  // namespace codesim::cli

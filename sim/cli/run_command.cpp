@@ -9,6 +9,7 @@
 #include "sim/cli/write_report.hpp"
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/csv.hpp"
 #include "sim/report/html_report.hpp"
@@ -61,7 +62,7 @@ nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
           {"transfers", b.transfers},
           {"transfer_runs",
            {{"solo", b.solo}, {"solo_then_solved", b.interrupted}, {"solved", b.solved}}},
-          {"peak_rss_MB", peak_rss_mb()},
+          {"peak_rss_MB", core::peak_resident_mb()},
           {"memory_MB_by_phase", memory_json(b.memory)}};
 }
 
@@ -87,7 +88,7 @@ std::string bench_line(const study::TrainingBench& b) {
          (b.variability.value > 0
               ? "replicas at drawn paces " + report::fixed(b.variability.value, 2) + " s, "
               : std::string()) +
-         "peak memory " + report::fixed(peak_rss_mb(), 0) +
+         "peak memory " + report::fixed(core::peak_resident_mb(), 0) +
          " MB; held / peak MB after each phase: " + memory_line(b.memory) + "\n";
 }
 

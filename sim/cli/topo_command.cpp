@@ -12,6 +12,7 @@
 #include "sim/config/topology_from.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/quantity_parse.hpp"
+#include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/schema_version.hpp"
@@ -186,7 +187,7 @@ void run_topo(const TopoOptions& o, std::ostream& out) {
   j["nodes"] = b.topology.nodes();
   j["gpus"] = b.topology.gpus();
   if (o.bench) {
-    j["bench"] = {{"build_seconds", b.build_seconds}, {"peak_rss_MB", peak_rss_mb()}};
+    j["bench"] = {{"build_seconds", b.build_seconds}, {"peak_rss_MB", core::peak_resident_mb()}};
   }
   if (o.format == "json") {
     out << j.dump(2) << "\n";
@@ -197,7 +198,7 @@ void run_topo(const TopoOptions& o, std::ostream& out) {
       << " NIC-to-switch, " << p.counts.nvlinks << " NVLink, " << p.counts.pcie_links << " PCIe\n";
   if (o.bench) {
     out << "bench: built in " << fixed(b.build_seconds, 3) << " s, peak memory "
-        << fixed(peak_rss_mb(), 0) << " MB\n";
+        << fixed(core::peak_resident_mb(), 0) << " MB\n";
   }
 }
 

@@ -181,15 +181,18 @@ Routing route_step(const Scenario& s, const workload::StepShape& shape, RoutingC
 }
 
 // The program replayed by the tier asked for (the fast one needs only the routes; the full one
-// builds the SimGrid platform), with the replay's counts in `bench`.
-// `router`: the fast tier's, its routes cached from the power governor's replay when there was one.
+// builds the SimGrid platform), with the replay's counts in `bench`. The fast tier takes `router`
+// (its routes cached by the power governor's replay when there was one) and `at_top`, the
+// governor's timeline when it held no clock down: the program's fast replay already.
 metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::Spread spread,
                              const std::optional<topologies::TrafficRouter>& router,
+                             std::optional<comm::StepTimeline> at_top,
                              const workload::StepProgram& program, const comm::StepNetwork& network,
                              metrics::Fidelity fidelity, TrainingBench& bench,
                              comm::StepTimeline& timeline) {
   if (fidelity == metrics::Fidelity::fast) {
-    timeline = codesim::fast::replay_step_analytic(*router, program, network);
+    timeline = at_top ? std::move(*at_top)
+                      : codesim::fast::replay_step_analytic(*router, program, network);
     return comm::replayed_step(timeline, *router, network.shape.ep);
   }
   engine::Platform platform(topology, spread);
@@ -410,15 +413,14 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     router.emplace(topology, spread);
   }
   const auto governor_start = std::chrono::steady_clock::now();
-  std::optional<comm::StepTimeline> fast_timeline;  // the governor's, when it is the fast tier's
+  std::optional<comm::StepTimeline> at_top;  // the governor's timeline, the program unchanged
   if (power.limit_w > 0) {
     Governed g = govern(s, shape, routing_rows, program, *router, network);
     clocks = std::move(g.clocks);
     if (g.program) {
       program = std::move(*g.program);
-    } else if (fast) {
-      fast_timeline = std::move(g.at_top);
     }
+    at_top = std::move(g.at_top);
     memory.governor = sample();
   }
   run.bench.governor = core::Seconds(core::seconds_since(governor_start));
@@ -427,13 +429,9 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
   const auto sim_start = std::chrono::steady_clock::now();
   comm::StepTimeline timeline;
-  if (fast_timeline) {
-    timeline = std::move(*fast_timeline);
-  }
-  const metrics::ReplayedStep replayed = fast_timeline
-                                             ? comm::replayed_step(timeline, *router, shape.ep)
-                                             : replay(topology, spread, router, program, network,
-                                                      options.fidelity, run.bench, timeline);
+  const metrics::ReplayedStep replayed =
+      replay(topology, spread, router, std::move(at_top), program, network, options.fidelity,
+             run.bench, timeline);
   run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
   memory.simulation = sample();
   run.bench.tasks = static_cast<long long>(program.tasks.size());

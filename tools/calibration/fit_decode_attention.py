@@ -18,13 +18,13 @@ import math
 import os
 import statistics
 
+import fit_kernels
 from fit_kernels import CALIBRATION
-from fitted_constants import write_fit
+from fitted_constants import read_constants, write_fit
 
 DATA = os.path.join(CALIBRATION, "decode", "h200_decode.json")
 HBM = 4.8e12
-with open(os.path.join(CALIBRATION, "fit_kernels.json")) as _f:
-    LAUNCH_US = json.load(_f)["constants"]["launch_overhead_s"] * 1e6  # kernel_cost.cpp's
+LAUNCH_US = read_constants(fit_kernels.OUTPUT)["launch_overhead_s"] * 1e6  # kernel_cost.cpp's
 
 
 def predicted(c, p):

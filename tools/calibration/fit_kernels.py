@@ -33,6 +33,7 @@ from fitted_constants import write_fit
 CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models",
                            "calibration", "h200")
 DATA = os.path.join(CALIBRATION, "h200_kernels.json")
+OUTPUT = os.path.join(CALIBRATION, "fit_kernels.json")  # the fit's output: fit() and constants
 # The 4 GB device copy timed beside the GEMMs: copies' (and fused attention's floor) efficiency.
 COPY = os.path.join(CALIBRATION, "h200_gemm.json")
 # Decode-size BF16 GEMMs of Llama 3.1 8B (M = 1-256 against its projections and head), CUDA-graph
@@ -169,7 +170,7 @@ def fit():
 
 
 def main():
-    write_fit(fit(), os.path.join(CALIBRATION, "fit_kernels.json"))
+    write_fit(fit(), OUTPUT)
 
 
 if __name__ == "__main__":

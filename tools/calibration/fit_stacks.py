@@ -26,13 +26,13 @@ import os
 import re
 import statistics
 
+import fit_kernels
 from fit_kernels import CALIBRATION
-from fitted_constants import write_fit
+from fitted_constants import read_constants, write_fit
 
 DATA = os.path.join(CALIBRATION, "moe", "h200_moe_kernels.json")
 HBM = 4.8e12       # H200, bytes per second
-with open(os.path.join(CALIBRATION, "fit_kernels.json")) as _f:
-    LAUNCH_US = json.load(_f)["constants"]["launch_overhead_s"] * 1e6  # kernel_cost.cpp's
+LAUNCH_US = read_constants(fit_kernels.OUTPUT)["launch_overhead_s"] * 1e6  # kernel_cost.cpp's
 # The kinds software_stack.cpp uses, and the constant each one sets there.
 USED = {"gather": "kGather", "index_copy": "kIndexCopy", "index_add": "kIndexAdd",
         "weighted_sum": "kWeightedSum", "mla_k_cat_expand": "kStridedCat",

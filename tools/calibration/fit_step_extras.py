@@ -101,7 +101,8 @@ def fit():
     """The fit's output: the constants, the per-kernel rates and the held-out comparisons."""
     with open(os.path.join(DATA, "steps", "h200_step_extras.json")) as f:
         cases = json.load(f)["cases"]
-    out = {"source": "models/calibration/h200/steps/h200_step_extras.json", "adamw": {},
+    out = {"source": "models/calibration/h200/steps/h200_step_extras.json",
+           "script": "tools/calibration/fit_step_extras.py", "adamw": {},
            "loss": {}, "held_out": []}
     opt = [c for c in cases if c["what"] == "optimizer"]
     for impl in ("foreach", "fused"):

@@ -17,8 +17,9 @@ import math
 import os
 import statistics
 
+import fit_kernels
 from fit_kernels import CALIBRATION, launch_us, plain
-from fitted_constants import write_fit
+from fitted_constants import read_constants, write_fit
 
 DATA = os.path.join(CALIBRATION, "moe", "h200_moe_kernels.json")
 KERNELS = os.path.join(CALIBRATION, "h200_kernels.json")
@@ -27,8 +28,7 @@ KERNELS = os.path.join(CALIBRATION, "h200_kernels.json")
 def bf16_terms():
     """kernel_cost.cpp's fitted BF16 GEMM terms, from fit_kernels.py's output: efficiency, k0,
     e_mem, K per split."""
-    with open(os.path.join(CALIBRATION, "fit_kernels.json")) as f:
-        c = json.load(f)["constants"]
+    c = read_constants(fit_kernels.OUTPUT)
     return tuple(c[f"gemm_{t}_bf16"] for t in ("efficiency", "k0", "memory_efficiency", "k_split"))
 
 

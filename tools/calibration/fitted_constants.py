@@ -12,6 +12,12 @@ def constant_name(*parts):
     return re.sub(r"_+", "_", re.sub(r"[^a-z0-9]+", "_", words)).strip("_")
 
 
+def read_constants(path):
+    """The "constants" of a fit's output JSON: what another fit takes from it."""
+    with open(path) as f:
+        return json.load(f)["constants"]
+
+
 def write_fit(out, path):
     """Writes the fit's output (with its "constants") as indented JSON."""
     for name, value in out["constants"].items():

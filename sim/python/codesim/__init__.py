@@ -136,9 +136,7 @@ def _figures(report):
 
 
 def _file_of(scenario, why):
-    """The file a file-only study reads (`why` says what it reads there); `scenario` is a
-    Scenario or a file path."""
-    scenario = _scenario(scenario)
+    """The file a file-only study reads (`why` says what it reads there)."""
     if not scenario._is_path:
         raise ValueError(f"{why} from a scenario file: use codesim.load(path)")
     return scenario._source
