@@ -264,7 +264,8 @@ std::vector<LayerBlock> model_blocks(const LlmSpec& m, const OpShape& s) {
       LayerBlock{.kind = BlockKind::embedding,
                  .ops = {LayerOp{.name = "embedding",
                                  .op_class = OpClass::lookup,
-                                 .forward_bytes = core::Bytes(s.element_bytes * s.tokens() * h),
+                                 // each token's row read, the output written
+                                 .forward_bytes = core::Bytes(2 * s.element_bytes * s.tokens() * h),
                                  .params = (vocab + d(m.learned_positions)) * h,
                                  .active_params = (vocab + d(m.learned_positions)) * h,
                                  .split = kColumn}}});

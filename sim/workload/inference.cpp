@@ -113,8 +113,10 @@ LayerPieces inference_pieces(const InferenceSpec& s) {
     p.moe_bound = bound_of(experts);
   }
   const PieceCost h = head(s);
-  p.head = h.total;
+  const PieceCost lookup = piece(s, PieceKind::embedding, llm::kDenseLayer);
+  p.head = h.total + lookup.total;
   p.head_work = h.work;
+  p.head_work += lookup.work;
   return p;
 }
 

@@ -61,7 +61,10 @@ struct LayerPieces {
   std::vector<OverlapLayer> layers;  // each layer's attention and FFN
   core::Seconds dense_mlp;      // the FFN of a dense layer
   core::Seconds moe;            // the experts of a MoE layer (and the shared one in prefill)
-  core::Seconds head;           // final norm, output head (and sampling), once per micro-batch
+  // The token embedding's lookup, the final norm, the output head (and sampling), once per
+  // micro-batch (with pipeline parallelism all on the last stage: the lookup, one read and write
+  // of the micro-batch's rows, belongs to the first).
+  core::Seconds head;
   std::string attention_bound;  // what dominates: "memory-bound kernels" or "matrix and attention"
   std::string moe_bound;        // the FFN's: the experts', or a dense model's FFN
   // The kernels of the FFN, the experts and the head by kind of work (their power).

@@ -23,6 +23,7 @@ StageCosts PieceCosts::stage_costs() const {
                        t.alone.at({PieceKind::mlp, Pass::forward}))
                           .value);
   }
+  c.embedding = embedding.alone.at({PieceKind::embedding, Pass::forward}).value;
   c.head = head.alone.at({PieceKind::head, Pass::forward}).value;
   return c;
 }
@@ -64,6 +65,11 @@ PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_cloc
   for (const Pass pass : {Pass::forward, Pass::backward, Pass::weight}) {
     price(out.head, {PieceKind::head, pass}, 0);
   }
+  // The embedding runs on the stage of the first layer, at its clock.
+  c.clock = layer_clock.empty() ? 1.0 : layer_clock.front();
+  for (const Pass pass : {Pass::forward, Pass::weight}) {
+    price(out.embedding, {PieceKind::embedding, pass}, 0);
+  }
   c.clock = 1;
   c.held_sms = 0;
   out.combine_b_overhead = piece_overhead(s.pieces, c, {PieceKind::combine, Pass::backward});
@@ -84,6 +90,9 @@ void add_stage(cost::Work& w, const PieceCosts& costs, const StageLayers& st,
     }
     if (st.head) {
       w += costs.head.work.at({PieceKind::head, pass});
+    }
+    if (st.embedding && pass != Pass::backward) {
+      w += costs.embedding.work.at({PieceKind::embedding, pass});
     }
   }
 }

@@ -1,5 +1,6 @@
 // Stage 2 of a training step's assembly (step_program.hpp): every compute piece of every layer
-// and of the head priced once, alone and with communication holding SMs, from the step's spec.
+// and of the head and the embedding priced once, alone and with communication holding SMs, from
+// the step's spec.
 #pragma once
 
 #include <map>
@@ -31,9 +32,11 @@ struct LayerTimes {
 struct PieceCosts {
   std::vector<LayerTimes> layers;    // per transformer layer
   LayerTimes head;                   // the output head and MTP modules
+  LayerTimes embedding;              // the token embedding's lookup (F) and gradient (W)
   core::Seconds combine_b_overhead;  // combine(B)'s cast before its transfer
 
-  // A layer's forward (attention + FFN) and the head's, alone: what layer placement balances.
+  // A layer's forward (attention + FFN), the embedding's and the head's, alone: what layer
+  // placement balances.
   StageCosts stage_costs() const;
 };
 

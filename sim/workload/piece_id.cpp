@@ -11,6 +11,7 @@ constexpr std::array kKinds = {
     std::pair{PieceKind::attention, std::string_view("attn")},
     std::pair{PieceKind::mlp, std::string_view("mlp")},
     std::pair{PieceKind::head, std::string_view("head")},
+    std::pair{PieceKind::embedding, std::string_view("embed")},
     std::pair{PieceKind::recompute, std::string_view("recompute")},
     std::pair{PieceKind::dispatch, std::string_view("dispatch")},
     std::pair{PieceKind::combine, std::string_view("combine")},

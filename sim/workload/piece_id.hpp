@@ -14,7 +14,8 @@ namespace codesim::workload {
 enum class PieceKind {
   attention,
   mlp,
-  head,  // output head and MTP modules
+  head,       // output head and MTP modules
+  embedding,  // the token embedding: its lookup (F) and its table's gradient (W)
   recompute,  // a layer's forward run again before its backward (full recomputation)
   dispatch,
   combine,

@@ -66,6 +66,12 @@ class Lister {
         break;
       }
       case llm::OpClass::lookup:
+        // F: each token's row read and written, at the elementwise rate (every GPU of a
+        // vocabulary-parallel TP group looks up all the micro-batch's tokens, zeroing those
+        // outside its share); its weight gradient is the software stack's (stack_kernels.hpp).
+        if (pass() == Pass::forward) {
+          memory(op.name, KernelClass::elementwise, op.forward_bytes.value);
+        }
         break;
     }
   }
@@ -315,9 +321,11 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
         ops.push_back(op);
       }
     }
-  } else if (piece.kind == PieceKind::head) {
+  } else if (piece.kind == PieceKind::head || piece.kind == PieceKind::embedding) {
     for (const auto& block : llm::model_blocks(m, shape)) {
-      if (block.kind == llm::BlockKind::head || block.kind == llm::BlockKind::mtp) {
+      const bool head = block.kind == llm::BlockKind::head || block.kind == llm::BlockKind::mtp;
+      if (head == (piece.kind == PieceKind::head) &&
+          (head || block.kind == llm::BlockKind::embedding)) {
         ops.insert(ops.end(), block.ops.begin(), block.ops.end());
       }
     }

@@ -100,7 +100,8 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
              core::fixed(pm.trace.memory_scale, 3) +
              "x the H200 efficiencies, fitted per kernel class to its H800 profile trace "
              "(models/calibration/deepseek-h800/train.json; every number in "
-             "models/calibration/README.md)"});
+             "models/calibration/README.md); the loss and the embedding table's gradient are "
+             "not priced (the trace's pieces are the layers')"});
   } else {
     notes.push_back(
         {core::NoteKind::fitted,
@@ -108,7 +109,7 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
              std::to_string(pm.stack.kernels.size()) +
              " kinds of kernel the stack launches besides the op tables' (token gathers, index "
              "copies and adds, MLA's cats, residual adds; in training the loss over the "
-             "vocabulary), read from H200 layer and step traces and priced at their kernels' "
+             "vocabulary and the embedding table's gradient), read from H200 layer and step traces and priced at their kernels' "
              "measured HBM rates (docs/model/software-stacks.md)"});
   }
   if (pm.host_per_kernel.value > 0) {

@@ -165,6 +165,34 @@ class RankProgramBuilder : RankTasks {
     }
   }
 
+  // The token embedding's lookup before the first layer; a vocabulary-parallel TP group sums its
+  // GPUs' partial rows (reduce-scattered by tokens with sequence parallelism).
+  void forward_embedding(const Place& at, const StageWork& w, Chain& c) {
+    gather(at, w, p_.params.embedding, Pass::forward, c);
+    c.last = compute_task(at, {PieceKind::embedding, Pass::forward},
+                          p_.costs.embedding.alone.at({PieceKind::embedding, Pass::forward}),
+                          c.deps());
+    if (sh_.tp > 1) {
+      tp_collective(at, w,
+                    sh_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
+                    Pass::forward, c);
+    }
+  }
+
+  // The embedding table's gradient after the first layer's backward (every token's gradient
+  // gathered over the TP group first with sequence parallelism), then its reduction.
+  void embedding_weight(const Place& at, const StageWork& w, Chain c) {
+    if (!layers_of(w).embedding) {
+      return;
+    }
+    if (sh_.tp > 1 && sh_.sequence_parallel) {
+      tp_collective(at, w, CommKind::tp_all_gather, Pass::weight, c);
+    }
+    compute_task(at, {PieceKind::embedding, Pass::weight},
+                 p_.costs.embedding.alone.at({PieceKind::embedding, Pass::weight}), c.deps());
+    scatter_embedding(at, w);
+  }
+
   // The output head, and the MTP modules' projections, norms and head, after the last layer
   // (the MTP modules' layers follow it).
   void forward_head(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
@@ -222,7 +250,7 @@ class RankProgramBuilder : RankTasks {
     Chain c = start_of(at, w, true);
     const StageLayers& sl = layers_of(w);
     if (sl.embedding) {
-      gather(at, w, p_.params.embedding, Pass::forward, c);
+      forward_embedding(at, w, c);
     }
     for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
       gather_layer(at, w, l, Pass::forward, c);
@@ -254,7 +282,7 @@ class RankProgramBuilder : RankTasks {
       }
     }
     if (whole) {
-      scatter_embedding(at, w);
+      embedding_weight(at, w, c);
     }
     end_backward(at, w, c);
   }
@@ -272,7 +300,7 @@ class RankProgramBuilder : RankTasks {
       }
       scatter_layer(at, w, l);
     }
-    scatter_embedding(at, w);
+    embedding_weight(at, w, {});
   }
 
   // A forward and a backward layer interleaved, layer by layer (kPairOrder); the MTP modules'
@@ -284,6 +312,9 @@ class RankProgramBuilder : RankTasks {
     const StageLayers& bl = layers_of(ch.backward);
     const int mtp_f = fl.head ? routed_mtp_modules() : 0;
     const int mtp_b = bl.head ? routed_mtp_modules() : 0;
+    if (fl.embedding) {
+      forward_embedding(at, ch.work, f);
+    }
     if (bl.head) {
       backward_head(at, ch.backward, b, true, true);
     }
@@ -322,7 +353,7 @@ class RankProgramBuilder : RankTasks {
     if (fl.head && mtp_f == 0) {
       forward_head(at, ch.work, f, true);
     }
-    scatter_embedding(at, ch.backward);
+    embedding_weight(at, ch.backward, b);
     end_forward(at, ch.work, f);
     end_backward(at, ch.backward, b);
   }

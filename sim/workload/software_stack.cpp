@@ -117,6 +117,36 @@ StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, S
   return {std::move(name), scope, pass, kind, e, efficiency, {}};
 }
 
+// The embedding table's weight gradient (fit_step_extras.py over h200_step_extras.json: each
+// kernel's bytes over its time at 8192 tokens, V = 128256, H = 4096; V = 151936, H = 2048 held
+// out: eager -2.2%, compiled -0.6%). Eager (nn.Embedding's backward): the gradient table zeroed
+// (2 bytes per table element), the token ids sorted with their segment scans (a fixed time at
+// these token counts), each token's gradient summed per segment (2 bytes in, 4 out per token
+// element) and the sums scattered to their rows (4 in, 2 out). torch.compile: the table zeroed in
+// FP32 (4), the tokens' gradients added atomically (2 in, 4 read and written) and the table cast to
+// BF16 (4 in, 2 out).
+void add_embedding_kernels(std::vector<StackKernel>& out, SoftwareStack s) {
+  const Pass W = Pass::weight;
+  const auto e = StackScope::embedding;
+  if (s == SoftwareStack::pytorch) {
+    out.push_back(k("embedding gradient zeros", e, W, KernelClass::elementwise, {.table = 1},
+                    fit::embedding_eager_gradient_zeros));
+    out.push_back({"embedding token sort", e, W, KernelClass::router, {}, 1.0,
+                   core::Seconds(fit::embedding_eager_sort_fixed_us * 1e-6)});
+    out.push_back(k("embedding per-segment sums", e, W, KernelClass::permute, {.tokens = 3},
+                    fit::embedding_eager_per_segment_sums));
+    out.push_back(k("embedding sums to rows", e, W, KernelClass::permute, {.tokens = 3},
+                    fit::embedding_eager_sums_to_rows));
+  } else {
+    out.push_back(k("embedding gradient zeros (FP32)", e, W, KernelClass::elementwise,
+                    {.table = 2}, fit::embedding_compiled_gradient_zeros_fp32));
+    out.push_back(k("embedding atomic adds", e, W, KernelClass::permute, {.tokens = 5},
+                    fit::embedding_compiled_atomic_adds));
+    out.push_back(k("embedding gradient to BF16", e, W, KernelClass::elementwise, {.table = 3},
+                    fit::embedding_compiled_gradient_to_bf16));
+  }
+}
+
 StackKernel router_kernel(std::string name, StackScope scope, StackElements e, RouterKernel r) {
   return {std::move(name), scope, Pass::forward, KernelClass::router, e, r.efficiency, r.fixed};
 }
@@ -198,6 +228,7 @@ std::vector<StackKernel> pytorch_kernels() {
         kIndexAdd),
   };
   add_router_kernels(out, 2);
+  add_embedding_kernels(out, SoftwareStack::pytorch);
   return out;
 }
 
@@ -232,6 +263,7 @@ std::vector<StackKernel> fused_kernels() {
         kIndexAdd),
   };
   add_router_kernels(out, 1);
+  add_embedding_kernels(out, SoftwareStack::fused);
   return out;
 }
 

@@ -46,7 +46,8 @@ std::string_view stack_name(SoftwareStack s);
 // Where a stack kernel runs: every layer's attention or mlp piece, an MoE layer's routed
 // experts (its mlp piece), MLA's attention, a layer with rotary embedding, or an MoE layer's
 // router (its attention piece): any router, one scoring by softmax or by sigmoid, one picking
-// its top-k plainly or within its best expert groups; or the loss after the output head.
+// its top-k plainly or within its best expert groups; the loss after the output head; or the
+// token embedding's weight gradient.
 enum class StackScope {
   attention,
   mlp,
@@ -58,7 +59,8 @@ enum class StackScope {
   sigmoid_router,
   top_k_router,
   group_limited_router,
-  loss  // the head piece's cross-entropy over the vocabulary
+  loss,      // the head piece's cross-entropy over the vocabulary
+  embedding  // the embedding piece (its table's gradient)
 };
 
 // The tensors a stack kernel's bytes count in: BF16 elements = the factors x their tensors, and
@@ -71,6 +73,7 @@ struct StackElements {
   double picks = 0;   // x T x k x 8 bytes (the experts each token picked, int64)
   double experts = 0;  // x E x 8 bytes (per-expert counts and offsets)
   double logits = 0;   // bytes per logit, T x V / TP of them (and the MTP modules' too)
+  double table = 0;    // x V / TP x H (the embedding table's share on the GPU)
 };
 
 struct StackKernel {

@@ -19,6 +19,7 @@ struct Tensors {
   double router_picks = 0;   // T x k
   double experts = 0;        // E
   double logits = 0;         // T x V / TP, for each head (the main one and the MTP modules')
+  double table = 0;          // V / TP x H: the embedding table's share
   bool loss = false;         // a training step's head: the loss follows it
   bool moe = false;
   bool sigmoid = false;        // the router scores by sigmoid (else softmax)
@@ -30,6 +31,11 @@ Tensors tensors_of(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
   const double tp = static_cast<double>(c.tp);
   const double tokens = c.tokens / (c.sequence_parallel ? tp : 1.0);
   Tensors t{.tokens_hidden = tokens * m.hidden, .moe = m.moe.has_value() && layer.moe};
+  if (piece.kind == PieceKind::embedding) {
+    // Every GPU of the vocabulary-parallel TP group handles all the micro-batch's tokens.
+    return {.tokens_hidden = c.tokens * static_cast<double>(m.hidden),
+            .table = static_cast<double>(m.vocab) / tp * m.hidden};
+  }
   if (piece.kind == PieceKind::head) {
     // The vocabulary-parallel head's logits: every token of the micro-batch, its share of words.
     t.logits = c.tokens * static_cast<double>(m.vocab) / tp * (1 + m.mtp_depth);
@@ -89,6 +95,8 @@ bool applies(StackScope scope, PieceId piece, const Tensors& t) {
       return router && t.group_limited;
     case StackScope::loss:
       return piece.kind == PieceKind::head && t.loss;
+    case StackScope::embedding:
+      return piece.kind == PieceKind::embedding;
   }
   return false;
 }
@@ -98,7 +106,7 @@ double bytes_of(const StackKernel& k, const Tensors& t) {
   const StackElements& e = k.elements;
   return (e.tokens * t.tokens_hidden + e.rows * t.rows_hidden + e.query * query) * kBf16Bytes +
          e.scores * t.router_scores * 4 + e.picks * t.router_picks * 8 + e.experts * t.experts * 8 +
-         e.logits * t.logits;
+         e.logits * t.logits + e.table * t.table * kBf16Bytes;
 }
 
 // The stack's bytes and rate for an op-table kernel in `pass` (memory kernels run in F and B).
@@ -130,8 +138,9 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
       apply(stack.gated_activation, piece.pass, k.shape);
     }
   }
-  if (stack.kernels.empty() || (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp &&
-                                piece.kind != PieceKind::head)) {
+  if (stack.kernels.empty() ||
+      (piece.kind != PieceKind::attention && piece.kind != PieceKind::mlp &&
+       piece.kind != PieceKind::head && piece.kind != PieceKind::embedding)) {
     return out;
   }
   const Tensors t = tensors_of(m, piece, c, layer);

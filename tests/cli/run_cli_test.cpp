@@ -126,7 +126,7 @@ TEST(RunCli, SimulationsOverTheBudgetAreRefusedUpFront) {
   EXPECT_EQ(
       tasks.err,
       "tests/scenarios/small-step.yaml:21:27: error: workload.global_batch_sequences: the step has "
-      "5138 tasks to simulate, over the budget of 10\n"
+      "5154 tasks to simulate, over the budget of 10\n"
       "  hint: fewer micro-batches per step or more pipeline stages shorten it; or raise "
       "--max-tasks\n");
 }

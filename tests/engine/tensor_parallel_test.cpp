@@ -47,18 +47,21 @@ std::map<CommKind, std::pair<int, double>> tp_traffic(const workload::StepProgra
 TEST(TensorParallel, EachLayerGathersAndScattersItsActivationsTwicePerPass) {
   // Sequence parallelism: per layer and pass (F, B) an all-gather before and a reduce-scatter
   // after attention and after the FFN, each of the micro-batch's s x h BF16 activations
-  // (8192 x 8192 x 2 B). Rank 0's L layers, 4 micro-batches: 2 x 2 x L x 4 of each kind.
-  // Without it: one all-reduce after each region instead, the same count.
+  // (8192 x 8192 x 2 B). Rank 0's L layers, 4 micro-batches: 2 x 2 x L x 4 of each kind. Rank 0
+  // also holds the vocabulary-parallel embedding: per micro-batch a reduce-scatter of its
+  // looked-up rows (F) and an all-gather of their gradient before the table's (W): 4 more of
+  // each. Without sequence parallelism: one all-reduce after each region and after the lookup
+  // instead (the gradient needs no gather).
   const auto sp = workload::build_step_program(tp_step(8, true));
   const double layers = sp.placement.front().layers();
   const double activation = 8192.0 * 8192 * 2;
   const auto t = tp_traffic(sp);
-  EXPECT_EQ(t.at(CommKind::tp_all_gather).first, 2 * 2 * layers * 4);
-  EXPECT_EQ(t.at(CommKind::tp_reduce_scatter).first, 2 * 2 * layers * 4);
-  EXPECT_DOUBLE_EQ(t.at(CommKind::tp_all_gather).second, 2 * 2 * layers * 4 * activation);
+  EXPECT_EQ(t.at(CommKind::tp_all_gather).first, 2 * 2 * layers * 4 + 4);
+  EXPECT_EQ(t.at(CommKind::tp_reduce_scatter).first, 2 * 2 * layers * 4 + 4);
+  EXPECT_DOUBLE_EQ(t.at(CommKind::tp_all_gather).second, (2 * 2 * layers * 4 + 4) * activation);
   EXPECT_EQ(t.count(CommKind::tp_all_reduce), 0u);
   const auto plain = tp_traffic(workload::build_step_program(tp_step(8, false)));
-  EXPECT_EQ(plain.at(CommKind::tp_all_reduce).first, 2 * 2 * layers * 4);
+  EXPECT_EQ(plain.at(CommKind::tp_all_reduce).first, 2 * 2 * layers * 4 + 4);
   EXPECT_EQ(plain.count(CommKind::tp_all_gather), 0u);
   EXPECT_TRUE(tp_traffic(workload::build_step_program(tp_step(1, true))).empty());
 }
@@ -82,7 +85,8 @@ TEST(TensorParallel, TheVocabularyParallelHeadGathersItsInput) {
 TEST(TensorParallel, MoeLayersSplitAttentionAndSharedExpertsNotRoutedOnes) {
   // DeepSeek-V2-Lite, TP 2, EP 8: with shared experts every layer's attention and FFN are split
   // (2 x 2 all-gathers per layer and pass); without them a MoE layer's FFN is only routed
-  // experts, which expert parallelism spreads: one all-gather per MoE layer and pass.
+  // experts, which expert parallelism spreads: one all-gather per MoE layer and pass. The
+  // embedding's table gradient gathers its rows' gradient once per micro-batch (4).
   auto spec = testing::dense_step("deepseek-v2-lite", 4);
   spec.shape.tp = 2;
   spec.shape.ep = 8;
@@ -103,11 +107,11 @@ TEST(TensorParallel, MoeLayersSplitAttentionAndSharedExpertsNotRoutedOnes) {
     moe_layers += routed_only.is_moe_layer(l) ? 1 : 0;
   }
   EXPECT_GT(moe_layers, 0);
-  EXPECT_EQ(gathers(with_shared), 2 * 2 * stage.layers() * 4);
+  EXPECT_EQ(gathers(with_shared), 2 * 2 * stage.layers() * 4 + 4);
   spec.model = &routed_only;
   const auto without = workload::build_step_program(spec);
   ASSERT_EQ(without.placement.front().layers(), stage.layers());
-  EXPECT_EQ(gathers(without), (2 * 2 * (stage.layers() - moe_layers) + 2 * moe_layers) * 4);
+  EXPECT_EQ(gathers(without), (2 * 2 * (stage.layers() - moe_layers) + 2 * moe_layers) * 4 + 4);
 }
 
 TEST(ContextParallel, EachLayerGathersTheSequencesKeysAndValues) {

@@ -221,5 +221,52 @@ TEST(StackKernels, TheLossKernelsReproduceTheirHeldOutVocabulary) {
   }
 }
 
+TEST(StackKernels, TheEmbeddingLooksUpInForwardAndFillsItsTableInWeight) {
+  // Llama 3.1 8B, 4096 tokens, TP 2 (vocabulary-parallel): the lookup reads and writes every
+  // token's row, 2 x 4096 x 4096 x 2 bytes, in every stack (the op table's kernel). The table's
+  // gradient is the stack's: eager zeros the GPU's share of the table (128256 / 2 x 4096 x 2
+  // bytes), sorts the ids (bytes 0, a fixed time) and moves 6 + 6 bytes per token element of
+  // all 4096 tokens; compiled zeros it in FP32 (4), adds atomically (10 per token element) and
+  // casts it (6). No input gradient. DeepSeek's stack lists none of its own.
+  const auto m = *llm::find_preset("llama3.1-8b");
+  const KernelContext c{.tokens = 4096, .seq_len = 4096, .tp = 2, .sequence_parallel = true};
+  const double tokens = 4096.0 * 4096;
+  const double table = 128256.0 / 2 * 4096;
+  auto bytes = [&](SoftwareStack s, Pass pass) {
+    double b = 0;
+    for (const PieceKernel& k :
+         stack_kernels(stack_inventory(s), m, {PieceKind::embedding, pass}, c, llm::kDenseLayer)) {
+      b += k.shape.bytes.value;
+    }
+    return b;
+  };
+  for (const SoftwareStack s :
+       {SoftwareStack::pytorch, SoftwareStack::fused, SoftwareStack::deepseek}) {
+    EXPECT_DOUBLE_EQ(bytes(s, Pass::forward), tokens * 2 * 2) << stack_name(s);
+    EXPECT_DOUBLE_EQ(bytes(s, Pass::backward), 0.0) << stack_name(s);
+  }
+  EXPECT_DOUBLE_EQ(bytes(SoftwareStack::pytorch, Pass::weight), table * 2 + tokens * (6 + 6));
+  EXPECT_DOUBLE_EQ(bytes(SoftwareStack::fused, Pass::weight), table * (4 + 6) + tokens * 10);
+  EXPECT_DOUBLE_EQ(bytes(SoftwareStack::deepseek, Pass::weight), 0.0);
+}
+
+TEST(StackKernels, TheEmbeddingGradientReproducesItsHeldOutShape) {
+  // fit_step_extras.py fitted the embedding's gradient kernels at V = 128256, H = 4096; at
+  // V = 151936, H = 2048 (8192 tokens) the measured kernels of h200_step_extras.json sum to
+  // 508 us eager (sort included) and 749 us compiled; the model's land within 3%.
+  const llm::LlmSpec m{.hidden = 2048, .vocab = 151936};
+  const KernelContext c{.tokens = 8192, .seq_len = 8192, .fp8_gemm = false};
+  for (const auto& [stack, measured_us] :
+       {std::pair{SoftwareStack::pytorch, 508.0}, std::pair{SoftwareStack::fused, 749.0}}) {
+    double us = 0;
+    for (const PieceKernel& p : stack_kernels(stack_inventory(stack), m,
+                                              {PieceKind::embedding, Pass::weight}, c,
+                                              llm::kDenseLayer)) {
+      us += cost::predict(p.shape, kGpu).time.value * 1e6;
+    }
+    EXPECT_NEAR(us / measured_us, 1.0, 0.03) << stack_name(stack);
+  }
+}
+
 }  // namespace
 }  // namespace codesim::workload

@@ -26,7 +26,7 @@ Run: python3 tools/calibration/fit_step_extras.py
 import json
 import os
 
-from fitted_constants import constant_name, write_fit
+from fitted_constants import constant_name, read_constants, write_fit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "models", "calibration", "h200")
@@ -48,6 +48,27 @@ LOSS = {
     "compiled": [("log_softmax (fused)", "prepare_softmax_online_0", 2),
                  ("log_softmax backward (fused)", "log_softmax_backward_data", 4)],
 }
+
+# The embedding's weight gradient (nn.Embedding's backward, at V = 128256, H = 4096): (name in the
+# model, a substring of the kernel's name, bytes per element, elements: "table" (V x H) or
+# "tokens" (T x H)). Eager: the gradient table zeroed in BF16, the token ids sorted (a radix sort
+# and its segment scans: a fixed time, below), each token's gradient summed per segment (read in
+# BF16, partial sums written in FP32) and the sums scattered to their rows. Compiled: the table
+# zeroed in FP32, the tokens' gradients added atomically (BF16 read, FP32 read and written), the
+# table cast to BF16.
+EMBEDDING = {
+    "eager": [("gradient zeros", "FillFunctor<c10::BFloat16>", 2, "table"),
+              ("per-segment sums", "compute_grad_weight", 6, "tokens"),
+              ("sums to rows", "sum_and_scatter", 6, "tokens")],
+    "compiled": [("gradient zeros (FP32)", "embedding_dense_backward_0", 4, "table"),
+                 ("atomic adds", "embedding_dense_backward_1", 10, "tokens"),
+                 ("gradient to BF16", "embedding_dense_backward_2", 6, "table")],
+}
+# The eager backward's sort of the token ids and its segment bookkeeping: its kernels' time at
+# T = 8192 (it does not grow with the table or the width), less the fixed cost the model gives
+# every kernel (fit_kernels.json's launch overhead), as one kernel.
+EMBEDDING_SORT = ("RadixSort", "arange", "scan::", "unique_by_key", "partial_segment",
+                  "partials_per_segment", "num_of_partial_segments", "Memset")
 
 # Megatron-LM 2021's core attention, memory-bound kernels: (name in the model, a substring of the
 # kernel's name, bytes per element, elements: "scores" (b n s s) or "qk" (b n s d)).
@@ -89,6 +110,37 @@ def fit_unfused(out):
         out["held_out"].append({"case": f"unfused attention memory kernels {r['heads']} heads "
                                         f"x {r['tokens']} x {r['head_dim']}",
                                 "measured_us": round(meas, 1), "model_us": round(pred, 1)})
+
+
+def embedding_elements(case, kind):
+    return case["hidden"] * (case["vocab"] if kind == "table" else case["tokens"])
+
+
+def fit_embedding(out, cases):
+    emb = [c for c in cases if c["what"] == "embedding"]
+    out["embedding"] = {}
+    for mode, kernels in EMBEDDING.items():
+        fit = next(c for c in emb if c["mode"] == mode and c["vocab"] == 128256)
+        rates = {}
+        for name, part, bytes_per, kind in kernels:
+            t = kernel_us(fit, part) * 1e-6
+            rates[name] = {"bytes_per_element": bytes_per, "elements": kind,
+                           "hbm_efficiency": round(bytes_per * embedding_elements(fit, kind) / t /
+                                                   HBM, 4)}
+            print(f"embedding {mode} {name}: {bytes_per} B per {kind} element at "
+                  f"{rates[name]['hbm_efficiency']:.4f} of HBM")
+        sort_us = round(kernel_us(fit, EMBEDDING_SORT), 1) if mode == "eager" else 0.0
+        out["embedding"][mode] = {"kernels": rates, "sort_us": sort_us}
+        for r in emb:
+            if r["mode"] != mode or r["vocab"] == 128256:
+                continue
+            pred = sort_us + sum(embedding_elements(r, v["elements"]) * v["bytes_per_element"] /
+                                 (v["hbm_efficiency"] * HBM) for v in rates.values()) * 1e6
+            meas = sum(kernel_us(r, part) for _, part, _, _ in kernels) + \
+                (kernel_us(r, EMBEDDING_SORT) if mode == "eager" else 0)
+            out["held_out"].append({"case": f"embedding backward {mode} V={r['vocab']} "
+                                            f"H={r['hidden']}",
+                                    "measured_us": round(meas, 1), "model_us": round(pred, 1)})
 
 
 def kernel_us(case, part):
@@ -151,6 +203,7 @@ def fit():
             meas = sum(kernel_us(r, part) for _, part, _ in kernels)
             out["held_out"].append({"case": f"loss {mode} V={r['vocab']}",
                                     "measured_us": round(meas, 1), "model_us": round(pred, 1)})
+    fit_embedding(out, cases)
     fit_unfused(out)
     for h in out["held_out"]:
         h["error"] = round(h["model_us"] / h["measured_us"] - 1, 4)
@@ -170,6 +223,11 @@ def constants_of(out):
     for mode, rates in out["loss"].items():
         for name, r in rates.items():
             c[constant_name("loss", mode, name)] = r["hbm_efficiency"]
+    for mode, e in out["embedding"].items():
+        for name, r in e["kernels"].items():
+            c[constant_name("embedding", mode, name)] = r["hbm_efficiency"]
+    launch_us = read_constants(os.path.join(DATA, "fit_kernels.json"))["launch_overhead_s"] * 1e6
+    c["embedding_eager_sort_fixed_us"] = round(out["embedding"]["eager"]["sort_us"] - launch_us, 2)
     for name, r in out["unfused_attention"].items():
         c[constant_name("unfused", name)] = r["hbm_efficiency"]
     return c
