@@ -211,6 +211,36 @@ workload::OverlapResult pipelined_step(const Scenario& s, const workload::LayerP
   return o;
 }
 
+// A step under the power governor: its kernels and its waits (each shorter than the governor's
+// window) over the step; where the limit holds the clock down, the pieces run at that clock and
+// the step is pipelined again.
+struct GovernedStep {
+  workload::LayerPieces pieces;
+  workload::OverlapResult outcome;
+  cost::Work work;  // at the top clock
+  double clock = 1;
+};
+
+GovernedStep governed_step(const Scenario& s, workload::LayerPieces pieces, core::Seconds dispatch,
+                           core::Seconds combine, int tokens_per_micro_batch) {
+  GovernedStep g{.pieces = std::move(pieces)};
+  g.outcome = pipelined_step(s, g.pieces, dispatch, combine, tokens_per_micro_batch);
+  g.work = workload::step_work(g.pieces, s.inference.micro_batches, true);
+  const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
+  if (power.limit_w <= 0) {
+    return g;
+  }
+  const cost::Governed governed =
+      workload::govern_stack(g.work, std::max(core::Seconds(0), g.outcome.step - g.work.total()),
+                             power, s.software.stack == workload::SoftwareStack::deepseek);
+  if (governed.power_bound) {
+    g.clock = governed.ratio;
+    g.pieces = workload::at_clock(g.pieces, g.clock, power);
+    g.outcome = pipelined_step(s, g.pieces, dispatch, combine, tokens_per_micro_batch);
+  }
+  return g;
+}
+
 int experts_per_gpu_of(const Scenario& s) {
   const auto& m = s.model.spec;
   return m.moe ? (m.moe->routed_experts + s.inference.redundant_experts) / s.parallelism.ep : 0;
@@ -235,23 +265,11 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   const workload::InferenceSpec spec =
       inference_spec(s, {.tokens = r.tokens_per_micro_batch, .context = r.context_len},
                      experts_per_gpu, busiest_expert_tokens);
-  workload::LayerPieces pieces = workload::inference_pieces(spec);
-  auto o = pipelined_step(s, pieces, r.dispatch, r.combine, r.tokens_per_micro_batch);
-  // The power governor over the step's kernels and its waits (each shorter than its window):
-  // where the limit holds the clock down, the pieces run at that clock.
+  const GovernedStep g = governed_step(s, workload::inference_pieces(spec), r.dispatch, r.combine,
+                                       r.tokens_per_micro_batch);
+  const workload::LayerPieces& pieces = g.pieces;
+  const workload::OverlapResult& o = g.outcome;
   const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
-  double clock = 1;
-  const cost::Work work = workload::step_work(pieces, in.micro_batches, true);
-  if (power.limit_w > 0) {
-    const cost::Governed g = workload::govern_stack(
-        work, std::max(core::Seconds(0), o.step - work.total()), power,
-        s.software.stack == workload::SoftwareStack::deepseek);
-    if (g.power_bound) {
-      clock = g.ratio;
-      pieces = workload::at_clock(pieces, clock, power);
-      o = pipelined_step(s, pieces, r.dispatch, r.combine, r.tokens_per_micro_batch);
-    }
-  }
   r.attention = pieces.attention;
   r.dense_mlp = pieces.dense_mlp;
   r.moe = pieces.moe;
@@ -262,8 +280,8 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
         (decode ? in.requests_per_gpu * (in.mtp ? 1 + in.mtp_acceptance : 1.0)
                 : static_cast<double>(in.prompt_tokens_per_gpu)) *
         s.gpus();
-    r.energy = job_step_energy(s, {work}, {clock}, o.step,
-                               network_use(s, topology), tokens_per_step);
+    r.energy =
+        job_step_energy(s, {g.work}, {g.clock}, o.step, network_use(s, topology), tokens_per_step);
     const auto notes = workload::power_notes(power, s.hardware.nic_power_w,
                                              s.hardware.switch_power_w, s.hardware.host_power_w);
     r.notes.insert(r.notes.end(), notes.begin(), notes.end());
@@ -271,8 +289,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   r.compute_busy = o.compute_busy / o.step;
   r.comm_busy = o.comm_busy / o.step;
   r.bound_by = bound_by(s, r, pieces);
-  for (const auto& note :
-       workload::piece_model_notes(spec.pieces, s.hardware.spec.gpu)) {
+  for (const auto& note : workload::piece_model_notes(spec.pieces, s.hardware.spec.gpu)) {
     r.notes.push_back(note);
   }
   if (decode) {
@@ -326,8 +343,10 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
 }  // namespace
 
 core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
-  const auto pieces = workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0));
-  return pipelined_step(s, pieces, load.dispatch, load.combine, load.tokens).step;
+  return governed_step(
+             s, workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0)),
+             load.dispatch, load.combine, load.tokens)
+      .outcome.step;
 }
 
 core::Bytes weights_per_gpu(const Scenario& s) {

@@ -17,7 +17,9 @@ metrics::InferenceResult simulate_inference(const config::Scenario& s, const Bud
 // A step of the scenario's model (its workload.kind) at another load, the routing uniform (what
 // the serving loop prices each step with): `tokens` per micro-batch on each GPU (decode:
 // requests; prefill: prompt tokens), `context` each decode request's cached tokens or the prompt
-// length, dispatch and combine per layer and micro-batch as given (zero without EP).
+// length, dispatch and combine per layer and micro-batch as given (zero without EP). Priced under
+// the power governor as if the step ran back to back (the serving loop's steps do), as
+// simulate_inference prices its step.
 struct StepLoad {
   int tokens = 1;
   int context = 1;

@@ -86,5 +86,24 @@ TEST(SimulateInference, APrefillAtThePowerCapRunsAtTheGovernedClock) {
   EXPECT_DOUBLE_EQ(e.total_j(), e.gpu_compute_j + e.gpu_waiting_j + e.network_j + e.host_j);
 }
 
+TEST(StepTimeAt, TheServingLoopsStepsRunUnderTheGovernor) {
+  // A serving step priced at the scenario's own load is the inference study's step, governor
+  // included: a 2 x 8192-token prefill chunk at the 700 W cap takes longer than the same chunk
+  // with no limit in reach (measured on the H200: such a prefill settles at 1,545 MHz,
+  // docs/model/power.md).
+  const std::string llama = CODESIM_SOURCE_DIR "/scenarios/llama3.1-8b-decode-h200.yaml";
+  auto scenario = [&](const std::string& limit) {
+    return config::load_scenario(llama,
+                                 {config::parse_setting("workload.kind=prefill"),
+                                  config::parse_setting("workload.seq_len=8192"),
+                                  config::parse_setting("inference.prompt_tokens_per_gpu=16384"),
+                                  config::parse_setting("hardware.power_limit=" + limit)});
+  };
+  const auto capped = scenario("700");
+  const StepLoad chunk{.tokens = 16384, .context = 8192};
+  EXPECT_DOUBLE_EQ(step_time_at(capped, chunk).value, simulate_inference(capped).step_time.value);
+  EXPECT_GT(step_time_at(capped, chunk).value, step_time_at(scenario("5000"), chunk).value);
+}
+
 }  // namespace
 }  // namespace codesim::study

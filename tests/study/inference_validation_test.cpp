@@ -1,9 +1,10 @@
 // Issue 36's validation: every whole-model decode step and prefill timed on one H200
 // (models/calibration/h200/decode/h200_decode.json: Llama 3.1 8B dims; h200_moe_decode.json:
-// DeepSeek-V2-Lite and Mixtral 8x7B dims), re-predicted from the shipped single-H200 scenario
-// with only the measured case's model, batch, context or prompts set. Nothing in the model is
-// fitted to these steps. The measured runs end at the logits (no sampling), as BF16 eager
-// PyTorch replayed from one CUDA graph: software.stack pytorch, cuda_graphs true.
+// DeepSeek-V2-Lite and Mixtral 8x7B dims; h200_compiled_inference.json: Llama dims with each
+// layer under torch.compile), re-predicted from the shipped single-H200 scenario with only the
+// measured case's model, batch, context, prompts or stack set. Nothing in the model is fitted to
+// these steps. The measured runs end at the logits (no sampling), as BF16 PyTorch replayed from
+// one CUDA graph: software.stack pytorch (compiled: fused), cuda_graphs true.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,7 +40,8 @@ std::string preset_of(const nlohmann::json& c) {
 
 std::vector<Case> measured_cases() {
   std::vector<Case> cases;
-  for (const char* file : {"h200_decode.json", "h200_moe_decode.json"}) {
+  for (const char* file :
+       {"h200_decode.json", "h200_moe_decode.json", "h200_compiled_inference.json"}) {
     std::ifstream in(kData + file);
     const auto data = nlohmann::json::parse(in);
     for (const auto& c : data["cases"]) {
@@ -47,21 +49,25 @@ std::vector<Case> measured_cases() {
       const std::string preset = preset_of(c);
       std::vector<std::string> s{"model.preset=" + preset, "inference.sampling=false",
                                  "software.cuda_graphs=true"};
-      std::string label;
+      const bool compiled = c.value("stack", "eager") == "compiled";
+      if (compiled) {
+        s.push_back("software.stack=fused");
+      }
+      std::string label = compiled ? "compiled " : "";
       if (part == "decode_step") {
         const int batch = c["batch"];
         const int context = c["context"];
         s.push_back("inference.requests_per_gpu=" + std::to_string(batch));
         s.push_back("inference.context_len=" + std::to_string(context));
-        label = preset + " decode, batch " + std::to_string(batch) + ", context " +
-                std::to_string(context);
+        label += preset + " decode, batch " + std::to_string(batch) + ", context " +
+                 std::to_string(context);
       } else if (part == "prefill") {
         const int prompts = c["prompts"];
         const int length = c["prompt_len"];
         s.push_back("workload.kind=prefill");
         s.push_back("workload.seq_len=" + std::to_string(length));
         s.push_back("inference.prompt_tokens_per_gpu=" + std::to_string(prompts * length));
-        label = preset + " prefill, " + std::to_string(prompts) + " x " + std::to_string(length);
+        label += preset + " prefill, " + std::to_string(prompts) + " x " + std::to_string(length);
       } else {
         continue;
       }
@@ -81,7 +87,7 @@ double median(std::vector<double> v) {
 // table printed here is models/calibration/README.md's.
 TEST(InferenceValidation, H200DecodeAndPrefillStepsWithinTheTargets) {
   const auto cases = measured_cases();
-  ASSERT_EQ(cases.size(), 61u);  // 21 + 11 Llama, 19 + 10 MoE
+  ASSERT_EQ(cases.size(), 70u);  // 21 + 11 Llama, 19 + 10 MoE, 4 + 5 compiled Llama
   std::vector<double> errors;
   for (const Case& c : cases) {
     std::vector<config::Setting> settings;
