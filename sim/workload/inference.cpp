@@ -50,6 +50,22 @@ PieceCost piece(const InferenceSpec& s, PieceKind kind, const llm::LayerKind& la
   return piece_cost(s.pieces, context, {kind, Pass::forward}, layer);
 }
 
+// A MoE layer's experts with the layer's routing: each expert's rows its share of the GPU's
+// token-expert pairs (the experts no pair reached run nothing).
+PieceCost experts_routed(const InferenceSpec& s, const std::vector<double>& shares) {
+  PieceContext context{
+      .model = s.model, .gpu = s.gpu, .kernels = kernel_context(s), .held_sms = s.held_sms};
+  const double pairs = static_cast<double>(s.tokens) * s.model->moe->activated_experts;
+  context.kernels.expert_rows.clear();
+  for (const double share : shares) {
+    if (share > 0) {
+      // KernelContext splits the rows over the TP group (sequence parallelism).
+      context.kernels.expert_rows.push_back(pairs * share * s.tp);
+    }
+  }
+  return piece_cost(s.pieces, context, {PieceKind::mlp, Pass::forward}, llm::kMoeLayer);
+}
+
 std::string bound_of(const PieceCost& c) {
   return c.memory > c.gemm + c.attention ? "memory-bound kernels" : "matrix and attention";
 }
@@ -90,27 +106,41 @@ LayerPieces inference_pieces(const InferenceSpec& s) {
   std::vector<std::pair<llm::LayerKind, PieceCost>> kinds;
   for (int l = 0; l < s.model->layers; ++l) {
     const llm::LayerKind kind = s.model->layer(l);
-    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+    auto it =
+        std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
     if (it == kinds.end()) {
       kinds.emplace_back(kind, piece(s, PieceKind::attention, kind));
       it = std::prev(kinds.end());
     }
-    p.layers.push_back({it->second.total, kind.moe, it->second.work});
+    p.layers.push_back(
+        {.attention = it->second.total, .moe = kind.moe, .attention_work = it->second.work});
     p.attention += it->second.total / static_cast<double>(s.model->layers);
   }
-  const auto costliest = std::max_element(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) {
-    return a.second.total < b.second.total;
-  });
+  const auto costliest = std::max_element(
+      kinds.begin(), kinds.end(),
+      [](const auto& a, const auto& b) { return a.second.total < b.second.total; });
   p.attention_bound = bound_of(costliest->second);
   const PieceCost dense = piece(s, PieceKind::mlp, llm::kDenseLayer);
   p.dense_mlp = dense.total;
   p.dense_mlp_work = dense.work;
   p.moe_bound = bound_of(dense);
-  if (moe) {
-    const PieceCost experts = piece(s, PieceKind::mlp, llm::kMoeLayer);
-    p.moe = experts.total;
-    p.moe_work = experts.work;
-    p.moe_bound = bound_of(experts);
+  const PieceCost even = moe ? piece(s, PieceKind::mlp, llm::kMoeLayer) : dense;
+  std::size_t moe_layers = 0;
+  for (OverlapLayer& layer : p.layers) {
+    const PieceCost& c = !layer.moe ? dense
+                         : s.expert_shares.empty()
+                             ? even
+                             : experts_routed(s, s.expert_shares.at(moe_layers));
+    layer.ffn = c.total;
+    layer.ffn_work = c.work;
+    if (layer.moe) {
+      p.moe += c.total;
+      ++moe_layers;
+      p.moe_bound = bound_of(c);
+    }
+  }
+  if (moe_layers > 0) {
+    p.moe = p.moe / static_cast<double>(moe_layers);
   }
   const PieceCost h = head(s);
   const PieceCost lookup = piece(s, PieceKind::embedding, llm::kDenseLayer);
@@ -124,7 +154,7 @@ cost::Work step_work(const LayerPieces& p, int micro_batches, bool head) {
   cost::Work pass;
   for (const OverlapLayer& layer : p.layers) {
     pass += layer.attention_work;
-    pass += layer.moe ? p.moe_work : p.dense_mlp_work;
+    pass += layer.ffn_work;
   }
   if (head) {
     pass += p.head_work;
@@ -138,12 +168,21 @@ cost::Work step_work(const LayerPieces& p, int micro_batches, bool head) {
 
 LayerPieces at_clock(LayerPieces p, double ratio, const hardware::PowerSpec& power) {
   p.attention = core::Seconds(0);
+  p.moe = core::Seconds(0);
+  double moe_layers = 0;
   for (OverlapLayer& layer : p.layers) {
     layer.attention = stretched(layer.attention, layer.attention_work, ratio, power);
     p.attention += layer.attention / static_cast<double>(p.layers.size());
+    layer.ffn = stretched(layer.ffn, layer.ffn_work, ratio, power);
+    if (layer.moe) {
+      p.moe += layer.ffn;
+      ++moe_layers;
+    }
+  }
+  if (moe_layers > 0) {
+    p.moe = p.moe / moe_layers;
   }
   p.dense_mlp = stretched(p.dense_mlp, p.dense_mlp_work, ratio, power);
-  p.moe = stretched(p.moe, p.moe_work, ratio, power);
   p.head = stretched(p.head, p.head_work, ratio, power);
   return p;
 }
@@ -162,10 +201,10 @@ OverlapResult overlap_step(const LayerPieces& p, const OverlapSpec& s) {
   for (const OverlapLayer& layer : s.layers) {
     chain.push_back({compute, layer.attention.value});
     if (!layer.moe) {
-      chain.push_back({compute, p.dense_mlp.value});
+      chain.push_back({compute, layer.ffn.value});
     } else {
       chain.push_back({comm, dispatch.value});
-      chain.push_back({compute, p.moe.value});
+      chain.push_back({compute, layer.ffn.value});
       chain.push_back({comm, combine.value});
     }
   }

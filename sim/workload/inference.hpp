@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "models/cost/clock_model.hpp"
 #include "models/hardware/hardware_spec.hpp"
@@ -44,7 +45,10 @@ struct InferenceSpec {
   bool sampling = true;       // a sampling kernel reads the logits (else the step ends at them)
   bool fp8_gemm = true;
   bool unfused_attention = false;  // software.attention unfused (prefill)
-  int held_sms = 0;  // SMs the communication kernels hold while compute runs
+  // A run's routing: per MoE layer in order, each routed expert's share of the token-expert
+  // pairs (sim/workload/expert_shares.hpp); empty: spread evenly. Without expert parallelism.
+  std::vector<std::vector<double>> expert_shares;
+  int held_sms = 0;                        // SMs the communication kernels hold while compute runs
   PieceModel pieces = deepseek_profile();  // the software stack's kernel costs
 };
 
@@ -53,23 +57,25 @@ struct InferenceSpec {
 struct OverlapLayer {
   core::Seconds attention;
   bool moe = false;
-  cost::Work attention_work;  // its kernels by kind of work (their power)
+  core::Seconds ffn;          // its dense FFN or its experts (and the shared one in prefill)
+  cost::Work attention_work;  // their kernels by kind of work (their power)
+  cost::Work ffn_work;
 };
 
 struct LayerPieces {
-  core::Seconds attention;      // projections, core attention, norms: the mean over the layers
+  core::Seconds attention;           // projections, core attention, norms: the mean over the layers
   std::vector<OverlapLayer> layers;  // each layer's attention and FFN
-  core::Seconds dense_mlp;      // the FFN of a dense layer
-  core::Seconds moe;            // the experts of a MoE layer (and the shared one in prefill)
+  core::Seconds dense_mlp;           // the FFN of a dense layer
+  core::Seconds moe;  // the experts of a MoE layer (and the shared one in prefill): the
+                      // mean over the MoE layers (each layer's own in `layers`)
   // The token embedding's lookup, the final norm, the output head (and sampling), once per
   // micro-batch (with pipeline parallelism all on the last stage: the lookup, one read and write
   // of the micro-batch's rows, belongs to the first).
   core::Seconds head;
   std::string attention_bound;  // what dominates: "memory-bound kernels" or "matrix and attention"
   std::string moe_bound;        // the FFN's: the experts', or a dense model's FFN
-  // The kernels of the FFN, the experts and the head by kind of work (their power).
+  // The dense FFN's and the head's kernels by kind of work (their power).
   cost::Work dense_mlp_work;
-  cost::Work moe_work;
   cost::Work head_work;
 };
 
@@ -83,8 +89,9 @@ cost::Work step_work(const LayerPieces& p, int micro_batches, bool head);
 LayerPieces at_clock(LayerPieces p, double ratio, const hardware::PowerSpec& power);
 
 // Time of one step through `layers` with `micro_batches` micro-batches, each layer of each
-// micro-batch: its attention, then dispatch, experts, combine (MoE) or the dense FFN. Compute (attention, FFN, experts) and communication (dispatch,
-// combine) are two resources, each running its ready pieces in turn, earliest-ready first.
+// micro-batch: its attention, then dispatch, experts, combine (MoE) or the dense FFN. Compute
+// (attention, FFN, experts) and communication (dispatch, combine) are two resources, each running
+// its ready pieces in turn, earliest-ready first.
 struct OverlapResult {
   core::Seconds step;
   core::Seconds compute_busy;

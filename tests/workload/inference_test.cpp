@@ -39,26 +39,30 @@ TEST(DecodeBound, IscaFiguresForInfiniBandAndNvl72) {
               15.11e-3, 0.005e-3);
 }
 
-// `n` layers of attention 1 s each, MoE or dense.
-std::vector<OverlapLayer> layers(int n, bool moe) {
-  return std::vector<OverlapLayer>(static_cast<std::size_t>(n), {Seconds(1), moe});
+// `n` layers of attention 1 s each, MoE or dense, their FFN `ffn` s.
+std::vector<OverlapLayer> layers(int n, bool moe, double ffn) {
+  return std::vector<OverlapLayer>(static_cast<std::size_t>(n),
+                                   {.attention = Seconds(1), .moe = moe, .ffn = Seconds(ffn)});
 }
 
 TEST(Overlap, TwoMicroBatchesHideOnesTransfersUnderTheOthersCompute) {
   // One MoE layer, every piece 1 s. Compute: A0 [0,1], A1 [1,2], E0 [2,3], E1 [3,4];
   // communication: D0 [1,2], D1 [2,3], C0 [3,4], C1 [4,5]. Step 5 s instead of 8 s in sequence.
   LayerPieces p{.attention = Seconds(1), .moe = Seconds(1)};
-  const auto r = overlap_step(
-      p, {.dispatch = Seconds(1), .combine = Seconds(1), .layers = layers(1, true), .micro_batches = 2});
+  const auto r = overlap_step(p, {.dispatch = Seconds(1),
+                                  .combine = Seconds(1),
+                                  .layers = layers(1, true, 1),
+                                  .micro_batches = 2});
   EXPECT_DOUBLE_EQ(r.step.value, 5);
   EXPECT_DOUBLE_EQ(r.compute_busy.value, 4);
   EXPECT_DOUBLE_EQ(r.comm_busy.value, 4);
   // One micro-batch overlaps nothing: 4 s per layer.
-  EXPECT_DOUBLE_EQ(
-      overlap_step(p,
-                   {.dispatch = Seconds(1), .combine = Seconds(1), .layers = layers(1, true), .micro_batches = 1})
-          .step.value,
-      4);
+  EXPECT_DOUBLE_EQ(overlap_step(p, {.dispatch = Seconds(1),
+                                    .combine = Seconds(1),
+                                    .layers = layers(1, true, 1),
+                                    .micro_batches = 1})
+                       .step.value,
+                   4);
 }
 
 TEST(Overlap, DenseLayersAreComputeOnly) {
@@ -66,7 +70,7 @@ TEST(Overlap, DenseLayersAreComputeOnly) {
   LayerPieces p{.attention = Seconds(1), .dense_mlp = Seconds(2)};
   const auto r = overlap_step(p, {.dispatch = Seconds(5),
                                   .combine = Seconds(5),
-                                  .layers = layers(2, false),
+                                  .layers = layers(2, false, 2),
                                   .micro_batches = 2});
   EXPECT_DOUBLE_EQ(r.step.value, 12);
   EXPECT_DOUBLE_EQ(r.comm_busy.value, 0);
@@ -76,8 +80,10 @@ TEST(Overlap, LongTransfersBoundTheStep) {
   // Communication 2 x (3 + 3) s per layer against compute 2 x (1 + 1): a layer's transfers
   // cannot hide, so the step is at least layers x 12 s.
   LayerPieces p{.attention = Seconds(1), .moe = Seconds(1)};
-  const auto r = overlap_step(
-      p, {.dispatch = Seconds(3), .combine = Seconds(3), .layers = layers(4, true), .micro_batches = 2});
+  const auto r = overlap_step(p, {.dispatch = Seconds(3),
+                                  .combine = Seconds(3),
+                                  .layers = layers(4, true, 1),
+                                  .micro_batches = 2});
   EXPECT_GE(r.step.value, 4 * 12.0);
   EXPECT_LT(r.step.value, 4 * 12.0 + 4);
 }
