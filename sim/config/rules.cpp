@@ -4,6 +4,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/config/schema.hpp"
 #include "sim/core/text.hpp"
+#include "sim/workload/expert_shares.hpp"
 
 namespace codesim::config {
 namespace {
@@ -26,6 +27,11 @@ class Rules {
       }
     }
     problems_.push_back(Diagnostic{loc, *keys.begin(), std::move(message), std::move(hint)});
+  }
+
+  // Problems found in another file (their own locations).
+  void add(const std::vector<Diagnostic>& found) {
+    problems_.insert(problems_.end(), found.begin(), found.end());
   }
 
   bool written(const std::string& key) const { return where_.contains(key); }
@@ -150,6 +156,22 @@ void check_hardware(const Scenario& s, const std::map<std::string, SourceLocatio
 
 void check_inference(const Scenario& s, Rules& r) {
   const auto& in = s.inference;
+  if (!in.expert_counts.empty() && !s.model.spec.moe) {
+    r.fail({"inference.expert_counts"}, "the model has no routed experts");
+  } else if (!in.expert_counts.empty() && s.parallelism.ep > 1) {
+    r.fail({"inference.expert_counts", "parallelism.ep"},
+           "a run's routing is priced without expert parallelism (ep " + n(s.parallelism.ep) +
+               ": the EP round spreads tokens evenly)",
+           "set parallelism.ep: 1, or drop inference.expert_counts");
+  } else if (!in.expert_counts.empty()) {
+    // Read now, so that `codesim check` finds a malformed file too.
+    const auto& m = s.model.spec;
+    try {
+      workload::read_expert_counts(in.expert_counts, m.moe_layer_count(), m.moe->routed_experts);
+    } catch (const core::InputError& e) {
+      r.add(e.diagnostics());
+    }
+  }
   if (s.workload.kind == WorkloadKind::decode && in.requests_per_gpu % in.micro_batches != 0) {
     r.fail({"inference.requests_per_gpu", "inference.micro_batches"},
            "requests_per_gpu (" + n(in.requests_per_gpu) + ") must split evenly into " +

@@ -244,6 +244,7 @@ struct InferenceSection {
   double mtp_acceptance{};      // of the drafted token
   bool sampling{};              // a sampling kernel reads the logits at the step's end
   int bound_hidden{};           // bound mode: channels per token on the wire; 0 = model's
+  std::string expert_counts;    // a run's routing, per MoE layer (workload/expert_shares.hpp)
 };
 
 // One kind of serving instance (serve.prefill, serve.decode): how many, and each one's GPUs

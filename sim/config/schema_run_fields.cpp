@@ -209,6 +209,16 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                  "The step ends with a sampling kernel that reads the logits "
                                  "(false: it ends at the logits, as a timed forward pass "
                                  "does).")));
+  {
+    FieldSpec counts = field(
+        "inference.expert_counts", MEMBER(inference.expert_counts),
+        optional_field("A run's routing: JSON {\"layers\": [[token-expert pairs of each routed "
+                       "expert], ...]}, one list per MoE layer, relative to this file; each "
+                       "layer's experts take their shares of the step's pairs (default: spread "
+                       "evenly). Without expert parallelism."));
+    counts.type = FieldType::path;
+    f.push_back(std::move(counts));
+  }
   f.push_back(field("inference.bound_hidden", MEMBER(inference.bound_hidden),
                     between(with_default("0",
                                          "Bound mode: channels per token on the wire; 0 = "

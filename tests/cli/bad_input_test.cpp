@@ -69,6 +69,14 @@ INSTANTIATE_TEST_SUITE_P(
                  "ZeRO-2 reduce-scatters each micro-batch's gradients as its backward produces "
                  "them; they cannot wait for the step's end\n"
                  "  hint: use zero 0 or 1, or dp_overlap: true\n"},
+        BadInput{"routing_with_ep.yaml",
+                 "tests/bad_input/routing_with_ep.yaml:8:18: error: inference.expert_counts: a "
+                 "run's routing is priced without expert parallelism (ep 8: the EP round spreads "
+                 "tokens evenly)\n"
+                 "  hint: set parallelism.ep: 1, or drop inference.expert_counts\n"},
+        BadInput{"routing_short.yaml",
+                 "tests/bad_input/mixtral_counts.json:1:1: error: layers: has 31 lists of expert "
+                 "counts; the model has 32 MoE layers\n"},
         BadInput{"bad_model_json.yaml",
                  "tests/bad_input/broken_config.json:4:13: error: invalid JSON: syntax error while "
                  "parsing object - unexpected string literal; expected '}'\n"},

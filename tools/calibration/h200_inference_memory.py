@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""What a prefill or decode step allocates beside its weights and KV cache (issue 55: inference
+memory and admission; validation data, nothing fitted here).
+
+The model is h200_decode.py's Llama-3.1-8B-dims decoder (32 layers, random BF16 weights, GQA SDPA,
+head over 128,256 at the last position), without autograd. Per case, after one warm-up call:
+  base       memory allocated before the call: weights, the KV cache (decode), the input
+  transient  the allocator's peak during one call above that base (what the step needs on top)
+  reserved   the allocator's reserved memory after the call above the reserved before it
+Cases: prefill of 1-8 prompts of 2K-32K tokens (eager, and each layer under torch.compile);
+decode at batch 1-256 and context 1K-8K (eager; the cache preallocated as h200_decode.py's).
+
+Run on the lent H200 (tool `device`):
+    PYTHONUNBUFFERED=1 python3 tools/calibration/h200_inference_memory.py --out "$OUT"
+Writes OUT/h200_inference_memory.json.
+"""
+import argparse
+import json
+import os
+
+import torch
+import torch._dynamo
+
+from h200_common import device_facts
+from h200_decode import BF16, DEV, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, Llama
+
+
+def measure(fn, what, out):
+    fn()
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    reserved = torch.cuda.memory_reserved()
+    fn()
+    torch.cuda.synchronize()
+    row = {**what, "base_bytes": base,
+           "transient_bytes": torch.cuda.max_memory_allocated() - base,
+           "reserved_growth_bytes": torch.cuda.memory_reserved() - reserved}
+    out.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def prefill_cases(model, stack, out):
+    for prompts, length in ((1, 2048), (1, 8192), (1, 32768), (2, 4096), (4, 8192), (8, 4096)):
+        x = torch.randn(prompts, length, HIDDEN, device=DEV, dtype=BF16)
+        pos = torch.arange(length, device=DEV)
+        measure(lambda: model.forward(x, pos),
+                {"part": "prefill", "stack": stack, "prompts": prompts, "prompt_len": length,
+                 "input_bytes": x.numel() * 2}, out)
+        del x
+        torch.cuda.empty_cache()
+
+
+def decode_cases(model, out):
+    for batch, ctx in ((1, 1024), (8, 4096), (64, 4096), (256, 2048), (64, 8192)):
+        caches = [(torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16),
+                   torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16))
+                  for _ in range(LAYERS)]
+        x = torch.randn(batch, 1, HIDDEN, device=DEV, dtype=BF16)
+        pos = torch.tensor([ctx - 1], device=DEV)
+        measure(lambda: model.forward(x, pos, caches),
+                {"part": "decode_step", "stack": "eager", "batch": batch, "context": ctx,
+                 "kv_bytes": 2 * LAYERS * batch * ctx * KV_HEADS * HEAD_DIM * 2}, out)
+        del caches, x
+        torch.cuda.empty_cache()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    torch._dynamo.config.cache_size_limit = 256
+    os.makedirs(args.out, exist_ok=True)
+    result = {**device_facts(), "method": __doc__.split("\n\n")[1], "cases": []}
+    model = Llama()
+    result["weight_bytes"] = model.weight_bytes()
+    with torch.no_grad():
+        prefill_cases(model, "eager", result["cases"])
+        decode_cases(model, result["cases"])
+        model.block = torch.compile(model.block, dynamic=False)
+        prefill_cases(model, "compiled", result["cases"])
+    with open(os.path.join(args.out, "h200_inference_memory.json"), "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
