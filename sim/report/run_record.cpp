@@ -38,6 +38,11 @@ ordered_json run_record_json(const metrics::RunResult& r) {
     lanes.push_back({{"compute", spans_json(l.compute, &metrics::ComputeSpan::kind)},
                      {"comm", spans_json(l.comm, &metrics::CommSpan::group)},
                      {"exposed", spans_json(l.exposed, &metrics::CommSpan::group)}});
+    if (l.power.clock_mhz > 0) {
+      lanes.back()["power"] = {{"clock_mhz", l.power.clock_mhz},
+                               {"computing_w", l.power.computing_w},
+                               {"waiting_w", l.power.waiting_w}};
+    }
   }
   return {{"run", run_json(r)}, {"lanes", lanes}};
 }
@@ -48,6 +53,12 @@ metrics::RunResult run_from_record(const ordered_json& j) {
     r.lanes.push_back({spans_from(l.at("compute"), &metrics::ComputeSpan::kind),
                        spans_from(l.at("comm"), &metrics::CommSpan::group),
                        spans_from(l.at("exposed"), &metrics::CommSpan::group)});
+    if (l.contains("power")) {
+      const auto& p = l.at("power");
+      r.lanes.back().power = {.clock_mhz = p.at("clock_mhz").get<double>(),
+                              .computing_w = p.at("computing_w").get<double>(),
+                              .waiting_w = p.at("waiting_w").get<double>()};
+    }
   }
   return r;
 }

@@ -21,6 +21,8 @@ constexpr double kCompute = 16;  // lane heights
 constexpr double kComm = 7;
 constexpr double kExposed = 3;
 constexpr double kRow = kCompute + kComm + kExposed + 10;
+constexpr double kPower = 12;  // the board-power track, when the run has a power model
+const std::string kPowerColor = "#e15759";
 constexpr double kAxis = 30;
 
 // Chunk colours are the breakdown chart's (series_color of 1F, 1B, 1W, 1F1B, -, opt).
@@ -91,7 +93,7 @@ std::vector<metrics::CommSpan> coalesced(const std::vector<metrics::CommSpan>& s
   return out;
 }
 
-std::string legend() {
+std::string legend(bool power) {
   std::string out;
   double x = kLeft;
   auto item = [&](const Style& s) {
@@ -108,6 +110,9 @@ std::string legend() {
     item(comm_style(g));
   }
   item({"exposed comm", kExposedColor});
+  if (power) {
+    item({"board power", kPowerColor});
+  }
   return out;
 }
 
@@ -125,13 +130,38 @@ std::string time_axis(double step, double height) {
          "\" text-anchor=\"middle\" font-size=\"12\">seconds</text>";
 }
 
-std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double step) {
-  const double y = kTop + kRow * static_cast<double>(rank);
+// The board's power as a step line under the lanes: computing_w over each compute span, waiting_w
+// between, scaled to `top_w` over the track's height; the rank's clock written under its label.
+std::string power_track(const metrics::RankLanes& lanes, double y, double step, double top_w) {
+  const metrics::RankPower& p = lanes.power;
+  const auto x_of = [&](core::Seconds t) { return kLeft + kPlotW * t.value / step; };
+  const auto y_of = [&](double w) { return y + kPower - kPower * w / top_w; };
+  std::string points = num(kLeft) + "," + num(y_of(p.waiting_w));
+  for (const auto& c : lanes.compute) {
+    points += " " + num(x_of(c.start)) + "," + num(y_of(p.waiting_w)) + " " + num(x_of(c.start)) +
+              "," + num(y_of(p.computing_w)) + " " + num(x_of(c.end)) + "," +
+              num(y_of(p.computing_w)) + " " + num(x_of(c.end)) + "," + num(y_of(p.waiting_w));
+  }
+  points += " " + num(kLeft + kPlotW) + "," + num(y_of(p.waiting_w));
+  return "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + kPower - 2) +
+         "\" text-anchor=\"end\" font-size=\"9\">" + fixed(p.clock_mhz, 0) + " MHz</text>" +
+         "<polyline fill=\"none\" stroke=\"" + kPowerColor + "\" stroke-width=\"1\" points=\"" +
+         points + "\"><title>board power: " + fixed(p.computing_w, 0) + " W computing, " +
+         fixed(p.waiting_w, 0) + " W waiting; SM clock " + fixed(p.clock_mhz, 0) +
+         " MHz</title></polyline>";
+}
+
+std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double step, double row,
+                     double top_w) {
+  const double y = kTop + row * static_cast<double>(rank);
   const auto x_of = [&](core::Seconds t) { return kLeft + kPlotW * t.value / step; };
   const core::Seconds pixel(step / kPlotW);
   std::string out = "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + kCompute - 3) +
                     "\" text-anchor=\"end\" font-size=\"11\">rank " + std::to_string(rank) +
                     "</text>";
+  if (top_w > 0) {
+    out += power_track(lanes, y + kCompute + kComm + kExposed + 4, step, top_w);
+  }
   for (const auto& c : lanes.compute) {
     const Style s = chunk_style(c.kind);
     out += rect(
@@ -155,14 +185,19 @@ std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double s
 
 std::string draw(const std::vector<metrics::RankLanes>& ranks, core::Seconds step) {
   const double total = step.value > 0 ? step.value : 1;
-  const double height = kTop + kRow * static_cast<double>(ranks.size()) + kAxis;
+  double top_w = 0;
+  for (const auto& r : ranks) {
+    top_w = std::max(top_w, r.power.computing_w);
+  }
+  const double row = kRow + (top_w > 0 ? kPower : 0);
+  const double height = kTop + row * static_cast<double>(ranks.size()) + kAxis;
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) +
                     "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " +
                     num(height) + "\" role=\"img\" font-family=\"sans-serif\">" +
                     "<title>replayed step per pipeline rank</title>";
-  out += legend() + time_axis(total, height);
+  out += legend(top_w > 0) + time_axis(total, height);
   for (std::size_t r = 0; r < ranks.size(); ++r) {
-    out += rank_row(ranks[r], r, total);
+    out += rank_row(ranks[r], r, total, row, top_w);
   }
   return out + "</svg>";
 }

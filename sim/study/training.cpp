@@ -446,6 +446,18 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   if (power.limit_w > 0) {
     r.energy =
         job_step_energy(s, program.rank_work, clocks, r.step_time, r.network, r.tokens_per_step);
+    // Each pipeline rank's clock and its board's power computing (its kernels' energy over their
+    // time at that clock) and waiting: the timeline's power tracks.
+    for (std::size_t rank = 0; rank < r.lanes.size() && rank < clocks.size(); ++rank) {
+      const cost::Work& w = program.rank_work[rank];
+      const double busy = cost::time_at(w, clocks[rank], power).value;
+      r.lanes[rank].power = {
+          .clock_mhz = clocks[rank] * power.max_clock_mhz,
+          .computing_w = busy > 0
+                             ? power.awake_w + cost::dynamic_energy_j(w, clocks[rank], power) / busy
+                             : power.awake_w,
+          .waiting_w = power.awake_w};
+    }
   }
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
@@ -465,18 +477,12 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       run.timeline.start_us.push_back(t.start.value * 1e6);
       run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
     }
-    if (r.energy) {
-      for (std::size_t rank = 0; rank < clocks.size(); ++rank) {
-        const cost::Work& w = program.rank_work[rank];
-        const double busy = cost::time_at(w, clocks[rank], power).value;
-        run.power.push_back(
-            {.rank = static_cast<int>(rank),
-             .clock_mhz = clocks[rank] * power.max_clock_mhz,
-             .computing_w =
-                 busy > 0 ? power.awake_w + cost::dynamic_energy_j(w, clocks[rank], power) / busy
-                          : power.awake_w,
-             .waiting_w = power.awake_w});
-      }
+    for (std::size_t rank = 0; rank < r.lanes.size() && r.energy; ++rank) {
+      const metrics::RankPower& p = r.lanes[rank].power;
+      run.power.push_back({.rank = static_cast<int>(rank),
+                           .clock_mhz = p.clock_mhz,
+                           .computing_w = p.computing_w,
+                           .waiting_w = p.waiting_w});
     }
   }
   return run;

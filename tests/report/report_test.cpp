@@ -2,6 +2,7 @@
 // charts and HTML pages contain.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "sim/report/csv.hpp"
@@ -184,6 +185,27 @@ TEST(Timeline, RanksLanesAndCoalescedTransfers) {
   EXPECT_EQ(count_of(svg, "<title>F&amp;B 4000.0-9000.0 ms</title>"), 2);
   EXPECT_EQ(count_of(svg, "fill=\"#b07aa1\"/>"), 1 + 2);  // the legend, one EP rectangle per rank
   EXPECT_EQ(count_of(svg, "<title>exposed DP 500.00 ms</title>"), 2);
+}
+
+TEST(Timeline, ThePowerTrackStepsBetweenComputingAndWaiting) {
+  // With a power model each rank's row gains its board power as a step line, computing_w over
+  // each compute span and waiting_w between (two spans: 1 + 4 x 2 + 1 points), its clock under
+  // its label, and the legend an entry; without one the page is as before.
+  metrics::RankLanes rank;
+  rank.compute = {{Seconds(0), Seconds(4), metrics::ChunkSpan::forward},
+                  {Seconds(5), Seconds(9), metrics::ChunkSpan::backward}};
+  EXPECT_EQ(count_of(timeline_svg({rank}, Seconds(10)), "<polyline"), 0);
+  rank.power = {.clock_mhz = 1545, .computing_w = 690, .waiting_w = 120};
+  const std::string svg = timeline_svg({rank, rank}, Seconds(10));
+  EXPECT_EQ(count_of(svg, "<polyline"), 2);
+  EXPECT_EQ(count_of(svg, ">1545 MHz</text>"), 2);
+  EXPECT_EQ(count_of(svg,
+                     "<title>board power: 690 W computing, 120 W waiting; SM clock 1545 "
+                     "MHz</title>"),
+            2);
+  EXPECT_EQ(count_of(svg, ">board power</text>"), 1);
+  const std::string first = svg.substr(svg.find("points=\"") + 8);
+  EXPECT_EQ(std::count(first.begin(), first.begin() + first.find('"'), ','), 1 + 4 * 2 + 1);
 }
 
 TEST(Scatter, TheParetoFrontKeepsWhatNothingCheaperBeats) {
