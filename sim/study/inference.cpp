@@ -316,6 +316,12 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
                            std::to_string(s.parallelism.ep) + " group (" +
                            std::string(config::enum_name(s.routing.dispatch)) + ")"});
   }
+  if (!in.expert_counts.empty()) {
+    r.notes.push_back({core::NoteKind::method,
+                       "routed experts priced layer by layer with each expert's share of the "
+                       "token-expert pairs in " +
+                           in.expert_counts + " (inference.expert_counts)"});
+  }
   if (shared_scale != 1.0) {
     r.notes.push_back({core::NoteKind::estimated,
                        "shared expert as a routed one: dispatch, combine and the busiest GPU's "
