@@ -9,6 +9,8 @@ head over 128,256 at the last position), without autograd. Per case, after one w
   reserved   the allocator's reserved memory after the call above the reserved before it
 Cases: prefill of 1-8 prompts of 2K-32K tokens (eager, and each layer under torch.compile);
 decode at batch 1-256 and context 1K-8K (eager; the cache preallocated as h200_decode.py's).
+With --moe: the eager prefills of h200_moe_decode.py's DeepSeek-V2-Lite and Mixtral 8x7B dims
+models too (2K-16K tokens), each layer's MoE as that script writes it.
 
 Run on the lent H200 (tool `device`):
     PYTHONUNBUFFERED=1 python3 tools/calibration/h200_inference_memory.py --out "$OUT"
@@ -51,6 +53,23 @@ def prefill_cases(model, stack, out):
         torch.cuda.empty_cache()
 
 
+def moe_prefill_cases(out):
+    from h200_moe_decode import MODELS, Model
+    for name in ("v2_lite", "mixtral"):
+        torch.manual_seed(0)
+        model = Model(MODELS[name])
+        for prompts, length in ((1, 2048), (1, 8192), (2, 8192)):
+            x = torch.randn(prompts, length, model.d, device=DEV, dtype=BF16)
+            pos = torch.arange(length, device=DEV)
+            measure(lambda: model.forward(x, pos),
+                    {"part": "prefill", "model": name, "stack": "eager", "prompts": prompts,
+                     "prompt_len": length, "weight_bytes": model.weight_bytes(),
+                     "input_bytes": x.numel() * 2}, out)
+            del x
+        del model
+        torch.cuda.empty_cache()
+
+
 def decode_cases(model, out):
     for batch, ctx in ((1, 1024), (8, 4096), (64, 4096), (256, 2048), (64, 8192)):
         caches = [(torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16),
@@ -68,18 +87,26 @@ def decode_cases(model, out):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
+    parser.add_argument("--moe", action="store_true")
+    parser.add_argument("--only-moe", action="store_true")
     args = parser.parse_args()
     torch._dynamo.config.cache_size_limit = 256
     os.makedirs(args.out, exist_ok=True)
     result = {**device_facts(), "method": __doc__.split("\n\n")[1], "cases": []}
-    model = Llama()
-    result["weight_bytes"] = model.weight_bytes()
     with torch.no_grad():
-        prefill_cases(model, "eager", result["cases"])
-        decode_cases(model, result["cases"])
-        model.block = torch.compile(model.block, dynamic=False)
-        prefill_cases(model, "compiled", result["cases"])
-    with open(os.path.join(args.out, "h200_inference_memory.json"), "w") as f:
+        if not args.only_moe:
+            model = Llama()
+            result["weight_bytes"] = model.weight_bytes()
+            prefill_cases(model, "eager", result["cases"])
+            decode_cases(model, result["cases"])
+            model.block = torch.compile(model.block, dynamic=False)
+            prefill_cases(model, "compiled", result["cases"])
+            del model
+            torch.cuda.empty_cache()
+        if args.moe or args.only_moe:
+            moe_prefill_cases(result["cases"])
+    name = "h200_inference_memory_moe.json" if args.only_moe else "h200_inference_memory.json"
+    with open(os.path.join(args.out, name), "w") as f:
         json.dump(result, f, indent=1)
 
 
