@@ -24,12 +24,6 @@ using namespace core::literals;
 // key expanded: 0.97) and a contiguous one (MLA's q: 3.67).
 // (fit_stacks.json, embedded at build time.)
 namespace stacks = calibration::stacks;
-constexpr double kGather = stacks::gather_hbm_efficiency;
-constexpr double kIndexCopy = stacks::index_copy_hbm_efficiency;
-constexpr double kIndexAdd = stacks::index_add_hbm_efficiency;
-constexpr double kWeightedSum = stacks::weighted_sum_hbm_efficiency;
-constexpr double kStridedCat = stacks::mla_k_cat_expand_hbm_efficiency;
-constexpr double kContiguousCat = stacks::mla_q_cat_hbm_efficiency;
 
 // The stack kernels timed in the layers' own layout (tools/calibration/fit_launch.py over
 // h200/launch/h200_launch.json, bytes over time less the fixed cost, one shape of three held
@@ -65,13 +59,6 @@ constexpr double kFusedSwigluBackward = 0.470;
 // backward (2 in, 2 out: 2.09).
 // (fit_step_extras.json, embedded at build time.)
 namespace fit = calibration::step_extras;
-constexpr double kLogitsToFp32 = fit::loss_eager_logits_to_fp32;
-constexpr double kLogSoftmax = fit::loss_eager_log_softmax;
-constexpr double kLossGradientZeros = fit::loss_eager_loss_gradient_zeros;
-constexpr double kLogSoftmaxBackward = fit::loss_eager_log_softmax_backward;
-constexpr double kLogitsGradientToBf16 = fit::loss_eager_logits_gradient_to_bf16;
-constexpr double kFusedLogSoftmax = fit::loss_compiled_log_softmax_fused;
-constexpr double kFusedLogSoftmaxBackward = fit::loss_compiled_log_softmax_backward_fused;
 
 // The router's kernels, each a fixed time (less the 1.33 us every kernel pays) and a fraction of
 // HBM, fitted by fit_stacks.py to the `router` cases of h200_moe_kernels.json not held out
@@ -131,15 +118,20 @@ void add_embedding_kernels(std::vector<StackKernel>& out, SoftwareStack s) {
   if (s == SoftwareStack::pytorch) {
     out.push_back(k("embedding gradient zeros", e, W, KernelClass::elementwise, {.table = 1},
                     fit::embedding_eager_gradient_zeros));
-    out.push_back({"embedding token sort", e, W, KernelClass::router, {}, 1.0,
+    out.push_back({"embedding token sort",
+                   e,
+                   W,
+                   KernelClass::router,
+                   {},
+                   1.0,
                    core::Seconds(fit::embedding_eager_sort_fixed_us * 1e-6)});
     out.push_back(k("embedding per-segment sums", e, W, KernelClass::permute, {.tokens = 3},
                     fit::embedding_eager_per_segment_sums));
     out.push_back(k("embedding sums to rows", e, W, KernelClass::permute, {.tokens = 3},
                     fit::embedding_eager_sums_to_rows));
   } else {
-    out.push_back(k("embedding gradient zeros (FP32)", e, W, KernelClass::elementwise,
-                    {.table = 2}, fit::embedding_compiled_gradient_zeros_fp32));
+    out.push_back(k("embedding gradient zeros (FP32)", e, W, KernelClass::elementwise, {.table = 2},
+                    fit::embedding_compiled_gradient_zeros_fp32));
     out.push_back(k("embedding atomic adds", e, W, KernelClass::permute, {.tokens = 5},
                     fit::embedding_compiled_atomic_adds));
     out.push_back(k("embedding gradient to BF16", e, W, KernelClass::elementwise, {.table = 3},
@@ -179,14 +171,16 @@ std::vector<StackKernel> pytorch_kernels() {
   const Pass F = Pass::forward;
   const Pass B = Pass::backward;
   std::vector<StackKernel> out{
-      k("logits to FP32", loss, F, KernelClass::elementwise, {.logits = 6}, kLogitsToFp32),
-      k("log_softmax", loss, F, KernelClass::elementwise, {.logits = 8}, kLogSoftmax),
+      k("logits to FP32", loss, F, KernelClass::elementwise, {.logits = 6},
+        fit::loss_eager_logits_to_fp32),
+      k("log_softmax", loss, F, KernelClass::elementwise, {.logits = 8},
+        fit::loss_eager_log_softmax),
       k("loss gradient zeros", loss, B, KernelClass::elementwise, {.logits = 4},
-        kLossGradientZeros),
+        fit::loss_eager_loss_gradient_zeros),
       k("log_softmax backward", loss, B, KernelClass::elementwise, {.logits = 12},
-        kLogSoftmaxBackward),
+        fit::loss_eager_log_softmax_backward),
       k("logits gradient to BF16", loss, B, KernelClass::elementwise, {.logits = 6},
-        kLogitsGradientToBf16),
+        fit::loss_eager_logits_gradient_to_bf16),
       // Residual adds, and the sums of the residual stream's gradients (vectorized adds).
       k("residual add", attention, F, KernelClass::elementwise, {.tokens = 3}),
       k("residual add", mlp, F, KernelClass::elementwise, {.tokens = 3}),
@@ -204,28 +198,33 @@ std::vector<StackKernel> pytorch_kernels() {
       k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}),
       // MLA: q = cat(q_nope, q_rope) and k = cat(k_nope, k_rope expanded) over strided heads;
       // backward: each cat's slices copied out and made contiguous.
-      k("q and k cat", mla, F, KernelClass::permute, {.query = 4}, kStridedCat),
-      k("q and k cat backward", mla, B, KernelClass::permute, {.query = 8}, kStridedCat),
+      k("q and k cat", mla, F, KernelClass::permute, {.query = 4},
+        stacks::mla_k_cat_expand_hbm_efficiency),
+      k("q and k cat backward", mla, B, KernelClass::permute, {.query = 8},
+        stacks::mla_k_cat_expand_hbm_efficiency),
       // Tokens to their experts' rows: index_select of the tokens, a zeroed padded buffer cloned
       // and index_copy'd into; back: index_select of the rows, a clone and index_copy to
       // (token, k) order, then the weighted sum over k.
       k("gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
-        kGather),
+        stacks::gather_hbm_efficiency),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 1}),
       k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}),
-      k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4}, kIndexCopy),
-      k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2}, kGather),
+      k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
+        stacks::index_copy_hbm_efficiency),
+      k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2},
+        stacks::gather_hbm_efficiency),
       k("weighted sum", routed_experts, F, KernelClass::elementwise, {.tokens = 1, .rows = 1},
-        kWeightedSum),
+        stacks::weighted_sum_hbm_efficiency),
       // Backward: the weighted sum's two broadcast multiplies; index_copy's backward gathers;
       // index_select's backward is index_add into zeros (atomic adds, paced by the source rows:
       // R x H read, the micro-benchmark's accounting), twice.
       k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-        {.tokens = 2, .rows = 2}, kWeightedSum),
-      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4}, kGather),
+        {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency),
+      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
+        stacks::gather_hbm_efficiency),
       k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}),
       k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
-        kIndexAdd),
+        stacks::index_add_hbm_efficiency),
   };
   add_router_kernels(out, 2);
   add_embedding_kernels(out, SoftwareStack::pytorch);
@@ -242,25 +241,30 @@ std::vector<StackKernel> fused_kernels() {
   // (A single layer's trace also shows its last residual add alone, only because no norm
   // follows it: in a model every residual add feeds the next norm, which prices it.)
   std::vector<StackKernel> out{
-      k("log_softmax (fused)", loss, F, KernelClass::elementwise, {.logits = 2}, kFusedLogSoftmax),
+      k("log_softmax (fused)", loss, F, KernelClass::elementwise, {.logits = 2},
+        fit::loss_compiled_log_softmax_fused),
       k("log_softmax backward (fused)", loss, B, KernelClass::elementwise, {.logits = 4},
-        kFusedLogSoftmaxBackward),
-      k("q and k assembly", mla, F, KernelClass::permute, {.query = 4}, kContiguousCat),
-      k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6}, kContiguousCat),
+        fit::loss_compiled_log_softmax_backward_fused),
+      k("q and k assembly", mla, F, KernelClass::permute, {.query = 4},
+        stacks::mla_q_cat_hbm_efficiency),
+      k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6},
+        stacks::mla_q_cat_hbm_efficiency),
       k("norm and gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
-        kGather),
+        stacks::gather_hbm_efficiency),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 2}),
-      k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2}, kGather),
+      k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2},
+        stacks::gather_hbm_efficiency),
       // One fused reduction reads the rows and writes the tokens; its backward reads the
       // tokens' gradient and the rows and writes the rows' gradient.
       k("weighted sum", routed_experts, F, KernelClass::elementwise, {.tokens = 1, .rows = 1},
         kFusedWeightedSum),
       k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
         {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward),
-      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4}, kGather),
+      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
+        stacks::gather_hbm_efficiency),
       k("copy rows", routed_experts, B, KernelClass::memcpy, {.rows = 2}),
       k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
-        kIndexAdd),
+        stacks::index_add_hbm_efficiency),
   };
   add_router_kernels(out, 1);
   add_embedding_kernels(out, SoftwareStack::fused);

@@ -16,13 +16,6 @@ using cost::KernelShape;
 // dropout; held out: 24 x 2048 x 128 +2.8%, 16 x 1024 x 128 -4.8%, 32 x 2048 x 64 +3.4%, 8 x 4096 x
 // 128 -7.9%, the memory-bound kernels summed; fit_step_extras.json, embedded at build time).
 namespace fit = calibration::step_extras;
-constexpr double kSoftmax = fit::unfused_softmax;
-constexpr double kDropout = fit::unfused_dropout;
-constexpr double kDropoutBackward = fit::unfused_dropout_backward;
-constexpr double kSoftmaxBackward = fit::unfused_softmax_backward;
-constexpr double kScoresGradientScale = fit::unfused_scores_gradient_scale;
-constexpr double kQkGradientScale = fit::unfused_q_and_k_gradient_scale_two_kernels;
-constexpr double kKeyGradientCopy = fit::unfused_k_gradient_copy;
 
 PieceKernel batched_gemm(std::string name, const UnfusedAttentionShape& a, double m, double n,
                          double k) {
@@ -47,24 +40,28 @@ std::vector<PieceKernel> unfused_attention_kernels(const UnfusedAttentionShape& 
   std::vector<PieceKernel> out;
   if (pass == Pass::forward) {
     out.push_back(batched_gemm("attention scores", a, a.seq, a.seq, a.d_qk));
-    out.push_back(memory("attention softmax", 4 * scores, kSoftmax));
+    out.push_back(memory("attention softmax", 4 * scores, fit::unfused_softmax));
     if (a.dropout) {
-      out.push_back(memory("attention dropout", 5 * scores, kDropout));
+      out.push_back(memory("attention dropout", 5 * scores, fit::unfused_dropout));
     }
     out.push_back(batched_gemm("attention context", a, a.seq, a.d_v, a.seq));
   } else if (pass == Pass::backward) {
     out.push_back(batched_gemm("attention probabilities gradient", a, a.seq, a.seq, a.d_v));
     out.push_back(batched_gemm("attention value gradient", a, a.seq, a.d_v, a.seq));
     if (a.dropout) {
-      out.push_back(memory("attention dropout backward", 5 * scores, kDropoutBackward));
+      out.push_back(
+          memory("attention dropout backward", 5 * scores, fit::unfused_dropout_backward));
     }
-    out.push_back(memory("attention softmax backward", 6 * scores, kSoftmaxBackward));
-    out.push_back(memory("attention scores gradient scale", 4 * scores, kScoresGradientScale));
+    out.push_back(memory("attention softmax backward", 6 * scores, fit::unfused_softmax_backward));
+    out.push_back(
+        memory("attention scores gradient scale", 4 * scores, fit::unfused_scores_gradient_scale));
     out.push_back(batched_gemm("attention query gradient", a, a.seq, a.d_qk, a.seq));
     out.push_back(batched_gemm("attention key gradient", a, a.seq, a.d_qk, a.seq));
-    out.push_back(memory("attention query gradient scale", 4 * qk, kQkGradientScale));
-    out.push_back(memory("attention key gradient scale", 4 * qk, kQkGradientScale));
-    out.push_back(memory("attention key gradient copy", 4 * qk, kKeyGradientCopy));
+    out.push_back(memory("attention query gradient scale", 4 * qk,
+                         fit::unfused_q_and_k_gradient_scale_two_kernels));
+    out.push_back(memory("attention key gradient scale", 4 * qk,
+                         fit::unfused_q_and_k_gradient_scale_two_kernels));
+    out.push_back(memory("attention key gradient copy", 4 * qk, fit::unfused_k_gradient_copy));
   }
   return out;
 }
