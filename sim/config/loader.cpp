@@ -9,6 +9,7 @@
 #include "sim/config/schema.hpp"
 #include "sim/config/yaml_source.hpp"
 #include "sim/core/text.hpp"
+#include "sim/workload/expert_shares.hpp"
 
 namespace codesim::config {
 namespace {
@@ -217,6 +218,16 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
   }
   if (problems.empty()) {
     problems = check_rules(s, where);
+  }
+  if (problems.empty() && !s.inference.expert_counts.empty()) {
+    // Read once, here, so that `codesim check` finds a malformed file and no step reads it again.
+    const auto& m = s.model.spec;
+    try {
+      s.inference.expert_shares = workload::read_expert_counts(
+          s.inference.expert_counts, m.moe_layer_count(), m.moe->routed_experts);
+    } catch (const core::InputError& e) {
+      problems = e.diagnostics();
+    }
   }
   s.where = std::move(where);
   if (!problems.empty()) {

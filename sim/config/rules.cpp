@@ -4,7 +4,6 @@
 #include "sim/config/loader.hpp"
 #include "sim/config/schema.hpp"
 #include "sim/core/text.hpp"
-#include "sim/workload/expert_shares.hpp"
 
 namespace codesim::config {
 namespace {
@@ -27,11 +26,6 @@ class Rules {
       }
     }
     problems_.push_back(Diagnostic{loc, *keys.begin(), std::move(message), std::move(hint)});
-  }
-
-  // Problems found in another file (their own locations).
-  void add(const std::vector<Diagnostic>& found) {
-    problems_.insert(problems_.end(), found.begin(), found.end());
   }
 
   bool written(const std::string& key) const { return where_.contains(key); }
@@ -163,14 +157,6 @@ void check_inference(const Scenario& s, Rules& r) {
            "a run's routing is priced without expert parallelism (ep " + n(s.parallelism.ep) +
                ": the EP round spreads tokens evenly)",
            "set parallelism.ep: 1, or drop inference.expert_counts");
-  } else if (!in.expert_counts.empty()) {
-    // Read now, so that `codesim check` finds a malformed file too.
-    const auto& m = s.model.spec;
-    try {
-      workload::read_expert_counts(in.expert_counts, m.moe_layer_count(), m.moe->routed_experts);
-    } catch (const core::InputError& e) {
-      r.add(e.diagnostics());
-    }
   }
   if (s.workload.kind == WorkloadKind::decode && in.requests_per_gpu % in.micro_batches != 0) {
     r.fail({"inference.requests_per_gpu", "inference.micro_batches"},

@@ -245,6 +245,8 @@ struct InferenceSection {
   bool sampling{};              // a sampling kernel reads the logits at the step's end
   int bound_hidden{};           // bound mode: channels per token on the wire; 0 = model's
   std::string expert_counts;    // a run's routing, per MoE layer (workload/expert_shares.hpp)
+  // That file read when the scenario is loaded: each MoE layer's expert shares (empty: none).
+  std::vector<std::vector<double>> expert_shares;
 };
 
 // One kind of serving instance (serve.prefill, serve.decode): how many, and each one's GPUs

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <variant>
-#include <vector>
 
 #include "models/kernels/batch_routing.hpp"
 #include "models/llm/analytics.hpp"
@@ -13,7 +12,6 @@
 #include "sim/study/ep_round.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/step_shape.hpp"
-#include "sim/workload/expert_shares.hpp"
 #include "sim/workload/inference.hpp"
 #include "sim/workload/piece_model.hpp"
 #include "sim/workload/step_power.hpp"
@@ -149,16 +147,6 @@ std::string decode_kernel_name(const Scenario& s) {
 
 // The GPU's compute at a load: tokens per micro-batch, context, the experts it hosts and the
 // token-expert pairs the busiest GPU's experts take (0: tokens x top-k spread evenly).
-// The scenario's routing per MoE layer (inference.expert_counts), or none: spread evenly.
-std::vector<std::vector<double>> expert_shares(const Scenario& s) {
-  const auto& m = s.model.spec;
-  if (s.inference.expert_counts.empty() || !m.moe) {
-    return {};
-  }
-  return workload::read_expert_counts(s.inference.expert_counts, m.moe_layer_count(),
-                                      m.moe->routed_experts);
-}
-
 workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, int experts_per_gpu,
                                        double busiest_expert_tokens) {
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
@@ -174,7 +162,7 @@ workload::InferenceSpec inference_spec(const Scenario& s, const StepLoad& load, 
           .sampling = s.inference.sampling,
           .fp8_gemm = s.workload.precision.gemm == config::GemmPrecision::fp8,
           .unfused_attention = s.software.attention == workload::AttentionKernel::unfused,
-          .expert_shares = expert_shares(s),
+          .expert_shares = s.inference.expert_shares,
           // Prefill's dispatch and combine (DeepEP normal) hold SMs while the experts compute.
           .held_sms = decode || !s.expert_parallel() ? 0 : s.hardware.comm_sms,
           .pieces = workload::stack_profile(

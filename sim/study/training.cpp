@@ -477,7 +477,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
       run.timeline.start_us.push_back(t.start.value * 1e6);
       run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
     }
-    for (std::size_t rank = 0; rank < r.lanes.size() && r.energy; ++rank) {
+    for (std::size_t rank = 0; r.energy && rank < r.lanes.size(); ++rank) {
       const metrics::RankPower& p = r.lanes[rank].power;
       run.power.push_back({.rank = static_cast<int>(rank),
                            .clock_mhz = p.clock_mhz,

@@ -323,9 +323,10 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
     }
   } else if (piece.kind == PieceKind::head || piece.kind == PieceKind::embedding) {
     for (const auto& block : llm::model_blocks(m, shape)) {
-      const bool head = block.kind == llm::BlockKind::head || block.kind == llm::BlockKind::mtp;
-      if (head == (piece.kind == PieceKind::head) &&
-          (head || block.kind == llm::BlockKind::embedding)) {
+      const bool wanted = piece.kind == PieceKind::head ? block.kind == llm::BlockKind::head ||
+                                                              block.kind == llm::BlockKind::mtp
+                                                        : block.kind == llm::BlockKind::embedding;
+      if (wanted) {
         ops.insert(ops.end(), block.ops.begin(), block.ops.end());
       }
     }
