@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import statistics
-import threading
 import time
 
 import pynvml
@@ -33,7 +32,7 @@ import torch._dynamo
 
 from h200_common import capture, device_facts, run_cases
 from h200_decode import DEV, HIDDEN, KV_HEADS, HEAD_DIM, LAYERS, BF16, Llama
-from h200_steps import sample_loop
+from h200_steps import run_sustained
 
 REPEATS = 10
 
@@ -75,25 +74,8 @@ def sustained(h, what, fn, seconds):
 
     time.sleep(3)
     cold = [replay_us() for _ in range(5)]
-    samples, stop = [], threading.Event()
-    t0 = time.time()
-    th = threading.Thread(target=sample_loop, args=(h, stop, samples, t0))
-    th.start()
-    steps, e_start = [], None
-    while time.time() - t0 < seconds:
-        if e_start is None and time.time() - t0 > seconds - 10:
-            e_start = (time.time(), pynvml.nvmlDeviceGetTotalEnergyConsumption(h))
-        steps.append((round(time.time() - t0, 3), replay_us()))
-    e_end = (time.time(), pynvml.nvmlDeviceGetTotalEnergyConsumption(h))
-    stop.set()
-    th.join()
-    last = [t for s, t in steps if s > seconds - 5]
-    tail = [s for s in samples if s["t_s"] > seconds - 5]
     row = {**what, "cold_us": statistics.median(cold), "cold_times_us": cold,
-           "sustained_last5s_median_us": statistics.median(last), "sustained": steps,
-           "samples": samples,
-           "energy_mean_w_last10s": (e_end[1] - e_start[1]) / 1000.0 / (e_end[0] - e_start[0]),
-           "sm_mhz_last5s_median": statistics.median(s["sm_mhz"] for s in tail)}
+           **run_sustained(h, replay_us, seconds)}
     print(what, f"cold {row['cold_us'] / 1e3:.2f} ms, sustained "
           f"{row['sustained_last5s_median_us'] / 1e3:.2f} ms, {row['energy_mean_w_last10s']:.0f} W,"
           f" SM {row['sm_mhz_last5s_median']:.0f} MHz", flush=True)

@@ -71,6 +71,29 @@ def sample_loop(h, stop, out, t0):
         time.sleep(0.05)
 
 
+def run_sustained(h, one_us, seconds):
+    """one_us() (a step's microseconds) back to back for `seconds`, NVML sampled every 50 ms beside
+    it and the energy counter read over the last 10 s: the run's fields of a result row."""
+    samples, stop = [], threading.Event()
+    t0 = time.time()
+    th = threading.Thread(target=sample_loop, args=(h, stop, samples, t0))
+    th.start()
+    steps, e_start = [], None
+    while time.time() - t0 < seconds:
+        if e_start is None and time.time() - t0 > seconds - 10:
+            e_start = (time.time(), pynvml.nvmlDeviceGetTotalEnergyConsumption(h))
+        steps.append((round(time.time() - t0, 3), one_us()))
+    e_end = (time.time(), pynvml.nvmlDeviceGetTotalEnergyConsumption(h))
+    stop.set()
+    th.join()
+    last = [t for s, t in steps if s > seconds - 5]
+    tail = [s for s in samples if s["t_s"] > seconds - 5]
+    return {"sustained_last5s_median_us": statistics.median(last), "sustained": steps,
+            "samples": samples,
+            "energy_mean_w_last10s": (e_end[1] - e_start[1]) / 1000.0 / (e_end[0] - e_start[0]),
+            "sm_mhz_last5s_median": statistics.median(s["sm_mhz"] for s in tail)}
+
+
 def measure(h, name, spec, mode, seconds, out_dir):
     torch.manual_seed(0)
     model = Model(spec).to(DEV, BF16)
@@ -102,30 +125,13 @@ def measure(h, name, spec, mode, seconds, out_dir):
     warm_s = time.time() - t0
     time.sleep(3)
     cold = timed(5)
-    samples, stop = [], threading.Event()
-    t0 = time.time()
-    th = threading.Thread(target=sample_loop, args=(h, stop, samples, t0))
-    th.start()
-    sustained, e_start = [], None
-    while time.time() - t0 < seconds:
-        if e_start is None and time.time() - t0 > seconds - 10:
-            e_start = (time.time(), pynvml.nvmlDeviceGetTotalEnergyConsumption(h))
-        sustained.append((round(time.time() - t0, 3), timed(1)[0]))
-    e_end = (time.time(), pynvml.nvmlDeviceGetTotalEnergyConsumption(h))
-    stop.set()
-    th.join()
+    run = run_sustained(h, lambda: timed(1)[0], seconds)
     trace = os.path.join(out_dir, f"steps_{name}_{mode}.json")
     export_trace(step, trace)
-    last = [t for s, t in sustained if s > seconds - 5]
-    tail = [s for s in samples if s["t_s"] > seconds - 5]
     dims = {k: v for k, v in spec.items() if not callable(v)}
     return {"model": name, "mode": mode, **dims,
             "params": sum(p.numel() for p in model.parameters()), "warmup_s": warm_s,
-            "cold_us": statistics.median(cold), "cold_times_us": cold,
-            "sustained_last5s_median_us": statistics.median(last),
-            "sustained": sustained, "samples": samples,
-            "energy_mean_w_last10s": (e_end[1] - e_start[1]) / 1000.0 / (e_end[0] - e_start[0]),
-            "sm_mhz_last5s_median": statistics.median(s["sm_mhz"] for s in tail),
+            "cold_us": statistics.median(cold), "cold_times_us": cold, **run,
             "peak_memory_bytes": torch.cuda.max_memory_allocated(),
             "trace": os.path.basename(trace)}
 
