@@ -10,7 +10,8 @@ head over 128,256 at the last position), without autograd. Per case, after one w
 Cases: prefill of 1-8 prompts of 2K-32K tokens (eager, and each layer under torch.compile);
 decode at batch 1-256 and context 1K-8K (eager; the cache preallocated as h200_decode.py's).
 With --moe: the eager prefills of h200_moe_decode.py's DeepSeek-V2-Lite and Mixtral 8x7B dims
-models too (2K-16K tokens), each layer's MoE as that script writes it.
+models too (2K-16K tokens), each layer's MoE as that script writes it (--moe-models picks them:
+Mixtral's 93 GB of weights fit only the H200).
 
 Run on the lent H200 (tool `device`):
     PYTHONUNBUFFERED=1 python3 tools/calibration/h200_inference_memory.py --out "$OUT"
@@ -53,9 +54,9 @@ def prefill_cases(model, stack, out):
         torch.cuda.empty_cache()
 
 
-def moe_prefill_cases(out):
+def moe_prefill_cases(names, out):
     from h200_moe_decode import MODELS, Model
-    for name in ("v2_lite", "mixtral"):
+    for name in names:
         torch.manual_seed(0)
         model = Model(MODELS[name])
         for prompts, length in ((1, 2048), (1, 8192), (2, 8192)):
@@ -89,6 +90,8 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--moe", action="store_true")
     parser.add_argument("--only-moe", action="store_true")
+    parser.add_argument("--moe-models", default="v2_lite,mixtral",
+                        help="Mixtral's weights (93 GB) need the H200")
     args = parser.parse_args()
     torch._dynamo.config.cache_size_limit = 256
     os.makedirs(args.out, exist_ok=True)
@@ -104,7 +107,7 @@ def main():
             del model
             torch.cuda.empty_cache()
         if args.moe or args.only_moe:
-            moe_prefill_cases(result["cases"])
+            moe_prefill_cases(args.moe_models.split(","), result["cases"])
     name = "h200_inference_memory_moe.json" if args.only_moe else "h200_inference_memory.json"
     with open(os.path.join(args.out, name), "w") as f:
         json.dump(result, f, indent=1)
