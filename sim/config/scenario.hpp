@@ -265,7 +265,8 @@ struct ServeSection {
   ServeInstanceSection decode;
   int chunk_tokens_per_gpu{};   // new prompt tokens each prefill GPU computes per step
   int max_requests_per_gpu{};   // requests each decode GPU batches
-  double kv_memory_fraction{};  // of a decode GPU's HBM left after its weights, for KV cache
+  double kv_memory_fraction{};  // of a decode GPU's HBM left after its weights, activations and
+                                // the framework, for KV cache
   double rate{};                // Poisson arrivals per second
   int requests{};               // Poisson arrivals in all
   int prompt_tokens{};

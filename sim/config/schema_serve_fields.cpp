@@ -63,9 +63,10 @@ void add_serve_fields(std::vector<FieldSpec>& f) {
   };
   f.push_back(field("serve.decode.kv_memory_fraction", MEMBER(serve.kv_memory_fraction),
                     between(with_default("0.9",
-                                         "Share of a decode GPU's HBM left after its weights "
-                                         "that holds KV cache (the rest: activations, "
-                                         "workspace)."),
+                                         "Share of a decode GPU's HBM left after its weights, "
+                                         "its largest batch's activations and the framework "
+                                         "that holds KV cache (the rest: the allocator's "
+                                         "fragmentation, workspace)."),
                             0.01, 1)));
   f.push_back(field("serve.arrivals.rate", MEMBER(serve.rate),
                     positive(with_default("1", "Poisson arrivals: requests per second."))));

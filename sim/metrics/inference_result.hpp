@@ -47,7 +47,14 @@ struct InferenceResult {
   std::string bound_by;     // what limits the step, in words
   core::Bytes weights_per_gpu;
   core::Bytes kv_cache_per_gpu;
+  // What the step allocates beside them at its peak (every micro-batch's), and where that is.
+  core::Bytes activations_per_gpu;
+  std::string activations_peak;
+  core::Bytes framework;  // the CUDA context and the libraries' handles (measured on the H200)
   core::Bytes hbm;
+  // The most requests (decode) or prompt tokens (prefill) per GPU whose KV cache at this context
+  // and activations fit beside the weights.
+  long long largest_batch = 0;
   // The step's energy and the GPUs' governed clock; absent for a GPU without a power model and in
   // bound mode.
   std::optional<StepEnergy> energy;

@@ -93,6 +93,10 @@ const std::vector<InferenceColumn>& inference_columns() {
        [](const R& r) { return r.weights_per_gpu.value / 1e9; }},
       {"kv_cache_gb_per_gpu", "KV cache per GPU (GB)",
        [](const R& r) { return r.kv_cache_per_gpu.value / 1e9; }},
+      {"activations_gb_per_gpu", "activations per GPU (GB)",
+       [](const R& r) { return r.activations_per_gpu.value / 1e9; }},
+      {"largest_batch", "largest batch that fits per GPU",
+       [](const R& r) { return static_cast<double>(r.largest_batch); }},
   };
   return columns;
 }

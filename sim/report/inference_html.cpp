@@ -36,9 +36,12 @@ std::string inference_html(const metrics::InferenceResult& r, const PageFooter& 
   out += "<p>Compute busy " + fixed(100 * r.compute_busy, 0) + "% of the step, communication " +
          fixed(100 * r.comm_busy, 0) + "%.</p>\n";
   out += "<h2>Memory per GPU</h2>\n" +
-         html_table({"weights (GB)", "KV cache (GB)", "capacity (GB)"},
-                    {{fixed(r.weights_per_gpu.value / 1e9, 1),
-                      fixed(r.kv_cache_per_gpu.value / 1e9, 1), fixed(r.hbm.value / 1e9, 0)}});
+         html_table(
+             {"weights (GB)", "KV cache (GB)", "activations (GB)", "capacity (GB)",
+              "largest batch that fits"},
+             {{fixed(r.weights_per_gpu.value / 1e9, 1), fixed(r.kv_cache_per_gpu.value / 1e9, 1),
+               fixed(r.activations_per_gpu.value / 1e9, 2), fixed(r.hbm.value / 1e9, 0),
+               std::to_string(r.largest_batch)}});
   std::vector<std::vector<std::string>> rows;
   for (const auto& c : inference_columns()) {
     rows.push_back({c.label, core::format_number(c.value(r))});

@@ -1,7 +1,7 @@
 // JSON and terminal writers of an inference step.
-#include "sim/report/energy_report.hpp"
 #include "sim/report/inference_report.hpp"
 
+#include "sim/report/energy_report.hpp"
 #include "sim/report/format.hpp"
 #include "sim/report/labels.hpp"
 #include "sim/report/schema_version.hpp"
@@ -38,7 +38,11 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
   j["bound_by"] = r.bound_by;
   j["memory_gb_per_gpu"] = {{"weights", r.weights_per_gpu.value / 1e9},
                             {"kv_cache", r.kv_cache_per_gpu.value / 1e9},
+                            {"activations", r.activations_per_gpu.value / 1e9},
+                            {"framework", r.framework.value / 1e9},
                             {"capacity", r.hbm.value / 1e9}};
+  j["activations_peak"] = r.activations_peak;
+  j["largest_batch"] = r.largest_batch;
   if (r.energy) {
     j["energy"] = energy_json(*r.energy);
   }
@@ -82,8 +86,14 @@ std::string inference_table(const metrics::InferenceResult& r) {
   out += "bound by " + r.bound_by + "; compute busy " + fixed(100 * r.compute_busy, 0) +
          "% of the step, communication " + fixed(100 * r.comm_busy, 0) + "%\n";
   out += "memory per GPU: weights " + fixed(r.weights_per_gpu.value / 1e9, 1) + " GB, KV cache " +
-         fixed(r.kv_cache_per_gpu.value / 1e9, 1) + " GB of " + fixed(r.hbm.value / 1e9, 0) +
-         " GB\n";
+         fixed(r.kv_cache_per_gpu.value / 1e9, 1) + " GB, activations " +
+         (r.activations_per_gpu.value < 1e9 ? fixed(r.activations_per_gpu.value / 1e6, 0) + " MB"
+                                            : fixed(r.activations_per_gpu.value / 1e9, 1) + " GB") +
+         " (at the " + r.activations_peak + "), framework " + fixed(r.framework.value / 1e9, 1) +
+         " GB of " + fixed(r.hbm.value / 1e9, 0) + " GB; at most " +
+         std::to_string(r.largest_batch) +
+         (r.phase == metrics::InferencePhase::decode ? " requests" : " prompt tokens") +
+         " per GPU fit at this context\n";
   if (r.energy) {
     out += energy_line(*r.energy) + "\n";
   }

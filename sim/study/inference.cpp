@@ -2,6 +2,7 @@
 #include "sim/study/inference.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include "models/kernels/batch_routing.hpp"
@@ -13,8 +14,10 @@
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/step_shape.hpp"
 #include "sim/workload/inference.hpp"
+#include "sim/workload/inference_transient.hpp"
 #include "sim/workload/piece_model.hpp"
 #include "sim/workload/step_power.hpp"
+#include "sim/workload/training_state.hpp"
 
 namespace codesim::study {
 namespace {
@@ -247,9 +250,10 @@ int experts_per_gpu_of(const Scenario& s) {
   return m.moe ? (m.moe->routed_experts + s.inference.redundant_experts) / s.parallelism.ep : 0;
 }
 
-// `experts_per_gpu`: routed and redundant experts each GPU of the EP group hosts.
-void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult& r,
-                const Budget& budget) {
+// `experts_per_gpu`: routed and redundant experts each GPU of the EP group hosts. Returns the
+// token-expert pairs the busiest GPU's experts take (0: tokens x top-k spread evenly).
+double model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult& r,
+                  const Budget& budget) {
   const auto& m = s.model.spec;
   const auto& in = s.inference;
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
@@ -318,6 +322,7 @@ void model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResult
   }
   r.notes.push_back(
       {core::NoteKind::omitted, "attention TP collectives and the MTP draft's own compute"});
+  return busiest_expert_tokens;
 }
 
 // Decode: TPOT with MTP, output tokens per second and the KV cache of every request; prefill:
@@ -347,6 +352,52 @@ void throughput(const Scenario& s, metrics::InferenceResult& r) {
   r.tokens_per_s_per_node = r.tokens_per_s_per_gpu * r.gpus_per_node;
 }
 
+// The transient peak of a step of `tokens` per micro-batch on each GPU; the busiest GPU's experts
+// take `busiest_expert_tokens` token-expert pairs (0: tokens x top-k).
+workload::TransientPeak transient(const Scenario& s, int tokens, double busiest_expert_tokens) {
+  const bool decode = s.workload.kind == config::WorkloadKind::decode;
+  const double t = tokens;
+  // Logits: each request's position (and its MTP draft's), or each prompt's last.
+  const double logit_rows = decode ? t * (s.inference.mtp ? 1 + s.model.spec.mtp_depth : 1)
+                                   : std::ceil(t / std::max(1, s.workload.seq_len));
+  return workload::inference_transient(
+      s.model.spec, s.software.stack,
+      {.tokens = t,
+       .logit_rows = logit_rows,
+       .tp = s.parallelism.tp,
+       .expert_rows = busiest_expert_tokens,
+       .local_experts = static_cast<double>(std::max(1, experts_per_gpu_of(s))),
+       .micro_batches = s.inference.micro_batches});
+}
+
+// The step's activations at its peak, what fits (the largest batch at this context) and a warning
+// where the step does not.
+void memory(const Scenario& s, double busiest_expert_tokens, metrics::InferenceResult& r) {
+  const auto& in = s.inference;
+  const bool decode = s.workload.kind == config::WorkloadKind::decode;
+  const workload::TransientPeak peak =
+      transient(s, r.tokens_per_micro_batch, busiest_expert_tokens);
+  r.activations_per_gpu = core::Bytes(peak.bytes);
+  r.activations_peak = peak.where;
+  // Per request or prompt token: its KV cache and its share of the activations (both in
+  // proportion to the batch).
+  const double units = decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu;
+  const double per_unit = (r.kv_cache_per_gpu.value + peak.bytes) / std::max(1.0, units);
+  r.framework = core::Bytes(workload::kFrameworkBytes);
+  const double free = (r.hbm - r.weights_per_gpu - r.framework).value;
+  r.largest_batch = free > 0 ? static_cast<long long>(std::floor(free / per_unit)) : 0;
+  const core::Bytes need =
+      r.weights_per_gpu + r.kv_cache_per_gpu + r.activations_per_gpu + r.framework;
+  if (need > r.hbm) {
+    r.notes.push_back({core::NoteKind::warning,
+                       "weights, KV cache, activations and the framework need " +
+                           core::fixed(need.value / 1e9, 1) + " GB per GPU, more than its " +
+                           core::fixed(r.hbm.value / 1e9, 0) + " GB: at most " +
+                           std::to_string(r.largest_batch) +
+                           (decode ? " requests" : " prompt tokens") + " per GPU fit"});
+  }
+}
+
 }  // namespace
 
 core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
@@ -358,6 +409,10 @@ core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
 
 core::Bytes weights_per_gpu(const Scenario& s) {
   return weights_per_gpu(s, experts_per_gpu_of(s));
+}
+
+core::Bytes activations_at(const Scenario& s, const StepLoad& load) {
+  return core::Bytes(transient(s, load.tokens, 0).bytes);
 }
 
 metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& budget) {
@@ -379,21 +434,16 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   r.tokens_per_micro_batch = shape.tokens_per_gpu();
   r.context_len = decode ? in.context_len : s.workload.seq_len;
   const int experts_per_gpu = experts_per_gpu_of(s);
+  double busiest_expert_tokens = 0;
   if (in.mode == config::InferenceMode::bound) {
     bound_step(s, r);
   } else {
-    model_step(s, experts_per_gpu, r, budget);
+    busiest_expert_tokens = model_step(s, experts_per_gpu, r, budget);
   }
   r.weights_per_gpu = weights_per_gpu(s, experts_per_gpu);
   r.hbm = s.hardware.spec.gpu.hbm_capacity;
   throughput(s, r);
-  if (r.weights_per_gpu + r.kv_cache_per_gpu > r.hbm) {
-    r.notes.push_back({core::NoteKind::warning,
-                       "weights and KV cache need " +
-                           core::fixed((r.weights_per_gpu + r.kv_cache_per_gpu).value / 1e9, 1) +
-                           " GB per GPU, more than its " + core::fixed(r.hbm.value / 1e9, 0) +
-                           " GB"});
-  }
+  memory(s, busiest_expert_tokens, r);
   return r;
 }
 

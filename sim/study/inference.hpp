@@ -28,6 +28,10 @@ struct StepLoad {
 };
 core::Seconds step_time_at(const config::Scenario& s, const StepLoad& load);
 
+// What a step at that load allocates beside weights and KV cache on one GPU at its peak, every
+// micro-batch's (sim/workload/inference_transient.hpp), the routing uniform.
+core::Bytes activations_at(const config::Scenario& s, const StepLoad& load);
+
 // The weights one GPU of the scenario holds (its share of attention and dense layers, its hosted
 // experts): FP8 GEMMs one byte per parameter, BF16 two.
 core::Bytes weights_per_gpu(const config::Scenario& s);

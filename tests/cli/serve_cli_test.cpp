@@ -52,13 +52,41 @@ TEST(ServeCli, AnInstancesErrorNamesTheServeKeyWritten) {
             "parallelism.tp: tp = 3 must divide the model's 32 attention heads\n");
 }
 
+TEST(ServeCli, APrefillChunkOverTheGpusMemoryIsRefused) {
+  // Llama 3.1 8B, eager: 169,984 B of activations and 131,072 B of KV cache a token; 600,000
+  // tokens need 102.0 + 78.6 GB beside 16.1 GB of weights and 0.7 of the framework, over the
+  // H200's 141.
+  const auto r = run_codesim(kServe + " --set serve.prefill.chunk_tokens_per_gpu=600000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "--set serve.prefill.chunk_tokens_per_gpu=600000: error: "
+            "serve.prefill.chunk_tokens_per_gpu: a prefill GPU's weights (16.1 GB), its chunk's "
+            "102.0 GB of activations and 78.6 GB of KV cache do not fit its 141 GB with the "
+            "framework's 0.7 GB\n"
+            "  hint: smaller chunks (serve.prefill.chunk_tokens_per_gpu), or more GPUs per "
+            "prefill instance\n");
+}
+
+TEST(ServeCli, ADecodeBatchWhoseActivationsLeaveNoKvCacheIsRefused) {
+  // 500,000 requests x 272,896 B (each request's residual, final norm output and BF16 logits over
+  // 128,256) = 136.4 GB.
+  const auto r = run_codesim(kServe + " --set serve.decode.max_requests_per_gpu=500000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "--set serve.decode.max_requests_per_gpu=500000: error: "
+            "serve.decode.max_requests_per_gpu: a decode GPU's weights (16.1 GB), the 136.4 GB of "
+            "activations of its batch of 500000 requests and the framework's 0.7 GB leave no room "
+            "for KV cache in its 141 GB\n"
+            "  hint: batch fewer requests\n");
+}
+
 TEST(ServeCli, ARequestLargerThanTheKvCacheIsRefused) {
   const auto r = run_codesim(kServe + " --set serve.arrivals.prompt_tokens=900000");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "--set serve.arrivals.prompt_tokens=900000: error: serve.arrivals.prompt_tokens: "
             "request 1 needs 900256 KV-cache tokens (prompt + output), more than a decode instance "
-            "holds (857891)\n"
+            "holds (852604)\n"
             "  hint: give the decode instances more GPUs (serve.decode.nodes) or shorten the "
             "request\n");
 }
@@ -73,10 +101,9 @@ TEST(ServeCli, AScenarioWithoutAServeSectionIsRefused) {
             "section\n"
             "  hint: add one, e.g. serve: {prefill: {instances: 1}, decode: {instances: 2}, "
             "arrivals: {rate: 6}} (scenarios/SCHEMA.md)\n");
-  EXPECT_EQ(
-      run_codesim("serve scenarios/llama3.1-8b-decode-h200.yaml --set serve.arrivals.rate=2")
-          .exit_code,
-      0);
+  EXPECT_EQ(run_codesim("serve scenarios/llama3.1-8b-decode-h200.yaml --set serve.arrivals.rate=2")
+                .exit_code,
+            0);
 }
 
 TEST(ServeCli, ARunPastItsStepBudgetIsRefusedBeforeItStarts) {
@@ -86,12 +113,13 @@ TEST(ServeCli, ARunPastItsStepBudgetIsRefusedBeforeItStarts) {
   const auto r =
       run_codesim(kServe + chunks + " --set serve.arrivals.requests=10000 --max-steps 10000000");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "--set serve.prefill.chunk_tokens_per_gpu=1: error: "
-                   "serve.prefill.chunk_tokens_per_gpu: the serving run takes at least 20499922 "
-                   "steps (20480000 prefill: 20480000 prompt tokens in chunks of 1; 19922 decode: "
-                   "2550000 output tokens in batches of at most 128), over the budget of 10000000\n"
-                   "  hint: larger prefill chunks or fewer requests shorten it; or raise "
-                   "--max-steps\n");
+  EXPECT_EQ(r.err,
+            "--set serve.prefill.chunk_tokens_per_gpu=1: error: "
+            "serve.prefill.chunk_tokens_per_gpu: the serving run takes at least 20499922 "
+            "steps (20480000 prefill: 20480000 prompt tokens in chunks of 1; 19922 decode: "
+            "2550000 output tokens in batches of at most 128), over the budget of 10000000\n"
+            "  hint: larger prefill chunks or fewer requests shorten it; or raise "
+            "--max-steps\n");
 }
 
 TEST(ServeCli, ARunThatOutgrowsItsStepBudgetIsStoppedThere) {

@@ -55,6 +55,20 @@ TEST(SimulateInference, PipelineStagesPassEachTokenInTurn) {
   EXPECT_NEAR(two.tokens_per_s_per_gpu, 64 / two.tpot.value, 1e-9);
 }
 
+TEST(SimulateInference, TheLargestBatchIsWhatFitsBesideTheWeights) {
+  // Llama 3.1 8B at 4K context: a request's KV cache is 32 layers x 2 x 8 heads x 128 x 2 B x
+  // 4096 = 536,870,912 B; its activations at the peak (the head) 272,896 B; the batch that fits
+  // is the H200's 141 GB less the weights and the framework's 701 MiB, over their sum.
+  const auto r = simulate_inference(
+      config::load_scenario(CODESIM_SOURCE_DIR "/scenarios/llama3.1-8b-decode-h200.yaml"));
+  EXPECT_DOUBLE_EQ(r.kv_cache_per_gpu.value, 64 * 536870912.0);
+  EXPECT_DOUBLE_EQ(r.activations_per_gpu.value, 64 * 272896.0);
+  EXPECT_EQ(r.activations_peak, "output head");
+  EXPECT_EQ(r.largest_batch,
+            static_cast<long long>((141e9 - r.weights_per_gpu.value - 701 * 1048576.0) /
+                                   (536870912.0 + 272896)));
+}
+
 TEST(SimulateInference, APrefillAtThePowerCapRunsAtTheGovernedClock) {
   // Llama 3.1 8B prefill of 2 x 8192-token prompts on one H200: GEMM-bound, its board would draw
   // more than 700 W at 1980 MHz, so the governor lowers the clock and the step takes longer than
