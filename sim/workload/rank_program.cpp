@@ -128,9 +128,13 @@ class RankProgramBuilder : RankTasks {
     return c;
   }
 
-  // The output head and MTP modules' piece in `pass`, priced as the chunk runs it.
+  // The output head and MTP modules' piece in `pass`, and the token embedding's, priced as the
+  // chunk runs them (an overlapped pair's communication holds SMs).
   core::Seconds head_time(Pass pass, bool overlapped) const {
     return p_.costs.head.times(overlapped).at({PieceKind::head, pass});
+  }
+  core::Seconds embedding_time(Pass pass, bool overlapped) const {
+    return p_.costs.embedding.times(overlapped).at({PieceKind::embedding, pass});
   }
 
   // MTP modules whose transformer layer routes its tokens to experts over the EP group: each
@@ -167,11 +171,10 @@ class RankProgramBuilder : RankTasks {
 
   // The token embedding's lookup before the first layer; a vocabulary-parallel TP group sums its
   // GPUs' partial rows (reduce-scattered by tokens with sequence parallelism).
-  void forward_embedding(const Place& at, const StageWork& w, Chain& c) {
+  void forward_embedding(const Place& at, const StageWork& w, Chain& c, bool overlapped) {
     gather(at, w, p_.params.embedding, Pass::forward, c);
     c.last = compute_task(at, {PieceKind::embedding, Pass::forward},
-                          p_.costs.embedding.alone.at({PieceKind::embedding, Pass::forward}),
-                          c.deps());
+                          embedding_time(Pass::forward, overlapped), c.deps());
     if (sh_.tp > 1) {
       tp_collective(at, w,
                     sh_.sequence_parallel ? CommKind::tp_reduce_scatter : CommKind::tp_all_reduce,
@@ -181,7 +184,7 @@ class RankProgramBuilder : RankTasks {
 
   // The embedding table's gradient after the first layer's backward (every token's gradient
   // gathered over the TP group first with sequence parallelism), then its reduction.
-  void embedding_weight(const Place& at, const StageWork& w, Chain c) {
+  void embedding_weight(const Place& at, const StageWork& w, Chain c, bool overlapped) {
     if (!layers_of(w).embedding) {
       return;
     }
@@ -189,7 +192,7 @@ class RankProgramBuilder : RankTasks {
       tp_collective(at, w, CommKind::tp_all_gather, Pass::weight, c);
     }
     compute_task(at, {PieceKind::embedding, Pass::weight},
-                 p_.costs.embedding.alone.at({PieceKind::embedding, Pass::weight}), c.deps());
+                 embedding_time(Pass::weight, overlapped), c.deps());
     scatter_embedding(at, w);
   }
 
@@ -250,7 +253,7 @@ class RankProgramBuilder : RankTasks {
     Chain c = start_of(at, w, true);
     const StageLayers& sl = layers_of(w);
     if (sl.embedding) {
-      forward_embedding(at, w, c);
+      forward_embedding(at, w, c, false);
     }
     for (int l = sl.first_layer; l <= sl.last_layer; ++l) {
       gather_layer(at, w, l, Pass::forward, c);
@@ -282,7 +285,7 @@ class RankProgramBuilder : RankTasks {
       }
     }
     if (whole) {
-      embedding_weight(at, w, c);
+      embedding_weight(at, w, c, false);
     }
     end_backward(at, w, c);
   }
@@ -300,7 +303,7 @@ class RankProgramBuilder : RankTasks {
       }
       scatter_layer(at, w, l);
     }
-    embedding_weight(at, w, {});
+    embedding_weight(at, w, {}, false);
   }
 
   // A forward and a backward layer interleaved, layer by layer (kPairOrder); the MTP modules'
@@ -313,7 +316,7 @@ class RankProgramBuilder : RankTasks {
     const int mtp_f = fl.head ? routed_mtp_modules() : 0;
     const int mtp_b = bl.head ? routed_mtp_modules() : 0;
     if (fl.embedding) {
-      forward_embedding(at, ch.work, f);
+      forward_embedding(at, ch.work, f, true);
     }
     if (bl.head) {
       backward_head(at, ch.backward, b, true, true);
@@ -353,7 +356,7 @@ class RankProgramBuilder : RankTasks {
     if (fl.head && mtp_f == 0) {
       forward_head(at, ch.work, f, true);
     }
-    embedding_weight(at, ch.backward, b);
+    embedding_weight(at, ch.backward, b, true);
     end_forward(at, ch.work, f);
     end_backward(at, ch.backward, b);
   }
