@@ -110,10 +110,16 @@ CostParams default_params() {
       .gemm_memory_efficiency_fp8 = kernels::gemm_memory_efficiency_fp8,
       .gemm_k_split_bf16 = kernels::gemm_k_split_bf16,
       .gemm_k_split_fp8 = kernels::gemm_k_split_fp8,
+      // BF16's epilogue apart, fitted (all five BF16 terms together) with two thirds of the
+      // small-K GEMMs of models/calibration/h200/h200_small_k.json too (k = 64-512, attention's
+      // batched shapes, n = 64-128: their time is the main loop's or C's write, whichever is
+      // longer); FP8 had no small-K GEMM timed and keeps C with its operands.
+      .gemm_write_efficiency_bf16 = kernels::gemm_write_efficiency_bf16,
+      .gemm_write_efficiency_fp8 = kernels::gemm_write_efficiency_fp8,
       // BF16 GEMMs with unaligned contiguous dimensions (tools/calibration/fit_unaligned.py, the
       // `gemm_bf16_unaligned` cases of models/calibration/h200/moe/h200_moe_kernels.json not held
-      // out): n = 4100 (alignment 4) runs at 0.398 of the aligned model, vocabularies of 50,257
-      // and 32,001 and K = 50,257 (alignment 1) at 0.153.
+      // out): n = 4100 (alignment 4) runs at 0.391 of the aligned model, vocabularies of 50,257
+      // and 32,001 and K = 50,257 (alignment 1) at 0.148.
       .gemm_align4_factor = calibration::unaligned::gemm_align4_factor,
       .gemm_align1_factor = calibration::unaligned::gemm_align1_factor,
       // Grouped GEMMs: grouped_gemm.cpp, fitted by tools/calibration/fit_grouped.py.
@@ -163,8 +169,12 @@ double gemm_flops(const KernelShape& k) {
   return 2.0 * k.batch * k.m * k.n * k.k;
 }
 
+double gemm_output_bytes(const KernelShape& k) {
+  return k.batch * k.m * k.n * 2.0;
+}
+
 double gemm_bytes(const KernelShape& k) {
-  return k.batch * ((k.m * k.k + k.k * k.n) * dtype_bytes(k.dtype) + k.m * k.n * 2.0);
+  return k.batch * (k.m * k.k + k.k * k.n) * dtype_bytes(k.dtype) + gemm_output_bytes(k);
 }
 
 // The compute-efficiency factor of a plain BF16 GEMM's alignment. FP8 GEMMs need multiples of 16
@@ -193,6 +203,10 @@ KernelCost predict_gemm(const KernelShape& k, const hardware::GpuSpec& gpu, int 
   const double memory_efficiency =
       fp8 ? p.gemm_memory_efficiency_fp8 : p.gemm_memory_efficiency_bf16;
   const double k_split = fp8 ? p.gemm_k_split_fp8 : p.gemm_k_split_bf16;
+  const double write_efficiency = fp8 ? p.gemm_write_efficiency_fp8 : p.gemm_write_efficiency_bf16;
+  // The epilogue's bytes (C, BF16), where it is apart; a shape given its bytes keeps them whole.
+  const core::Bytes written(write_efficiency > 0 ? std::min(c.bytes.value, gemm_output_bytes(k))
+                                                 : 0.0);
   const double splits = k_split > 0 ? std::max(1.0, std::floor(k.k / k_split)) : 1.0;
   std::vector<std::pair<double, double>> shapes{{128, 128}, {128, 64}, {64, 128}};
   if (fp8 && p.gemm_fp8_narrow_tile_n > 0) {
@@ -205,16 +219,22 @@ KernelCost predict_gemm(const KernelShape& k, const hardware::GpuSpec& gpu, int 
     const double units = tiles * std::min(splits, std::ceil(sms / tiles));
     const double waves = std::ceil(units / sms);
     const double efficiency = base * units / (waves * sms);
+    const double fill = std::min(1.0, units / sms);
     const core::Seconds compute = c.flops / (peak * share * efficiency);
     const core::Seconds memory =
-        c.bytes / (gpu.hbm_bandwidth * memory_efficiency * std::min(1.0, units / sms));
-    const core::Seconds time = std::max(compute, memory);
+        (c.bytes - written) / (gpu.hbm_bandwidth * memory_efficiency * fill);
+    const core::Seconds main = std::max(compute, memory);
+    const core::Seconds write = written.value > 0
+                                    ? written / (gpu.hbm_bandwidth * write_efficiency * fill)
+                                    : core::Seconds(0);
+    const core::Seconds time = std::max(main, write) + std::min(main, write) / waves;
     if (first || time < c.time) {
       first = false;
       c.time = time;
       c.waves = waves;
-      c.bound = compute >= memory ? "compute" : "memory";
-      c.efficiency = compute >= memory ? efficiency : memory_efficiency;
+      const bool compute_bound = compute >= memory && compute >= write;
+      c.bound = compute_bound ? "compute" : "memory";
+      c.efficiency = compute_bound ? efficiency : memory_efficiency;
     }
   }
   c.time = c.time + p.launch_overhead;

@@ -110,6 +110,13 @@ struct CostParams {
   // K elements per split-K slice when the loads are spread over SMs (0: K is not split).
   double gemm_k_split_bf16;
   double gemm_k_split_fp8;
+  // The epilogue apart from the main loop: each tile's main loop reads A and B (at the memory
+  // efficiency above), then its epilogue writes C at this fraction of HBM bandwidth; across waves
+  // one's epilogue runs under the next one's main loop, so the longer of the two sets the time
+  // and the shorter adds its last wave's share. 0: no epilogue apart (C's bytes moved with A's
+  // and B's).
+  double gemm_write_efficiency_bf16 = 0;
+  double gemm_write_efficiency_fp8 = 0;
   // The narrowest N tile the FP8 GEMM library picks to fill the SMs when M is small, 64 rows
   // high (0: none narrower than 64; DeepGEMM's 16).
   double gemm_fp8_narrow_tile_n = 0;

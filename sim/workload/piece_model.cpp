@@ -13,10 +13,10 @@ namespace codesim::workload {
 PieceModel deepseek_profile() {
   PieceModel pm;
   // Fitted by fit_trace to DeepSeek's trace (tests/workload/piece_model_test.cpp re-fits it).
-  pm.trace.fp8_gemm_scale = 0.75440;
-  pm.trace.fp8_wgrad_scale = 0.82777;
-  pm.trace.fp8_grouped_scale = 1.26027;
-  pm.trace.fp8_grouped_wgrad_scale = 0.46587;
+  pm.trace.fp8_gemm_scale = 0.75281;
+  pm.trace.fp8_wgrad_scale = 0.82850;
+  pm.trace.fp8_grouped_scale = 1.26117;
+  pm.trace.fp8_grouped_wgrad_scale = 0.46560;
   pm.trace.memory_scale = 0.31418;
   pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
   pm.stack = stack_inventory(SoftwareStack::deepseek);

@@ -45,12 +45,15 @@ TEST(KernelCost, UnalignedBf16GemmsRunAtTheirAlignmentsFactor) {
   EXPECT_EQ(gemm_alignment(4096, 4100), 4);
   EXPECT_EQ(gemm_alignment(4095, 4096), 1);
   EXPECT_EQ(gemm_alignment(1000, 4096), 8);
-  // Compute-bound, the factor divides the efficiency: the time less the fixed cost scales by
-  // 1 / factor.
+  // Compute-bound, the factor divides the efficiency: the main loop's time scales by 1 / factor
+  // (the time less the fixed cost and the last of 63 waves' epilogue, C's 134 MB written at the
+  // write efficiency over 63).
   const CostParams p = default_params();
+  const core::Seconds last_epilogue(2.0 * 8192 * 8192 / (4.8e12 * p.gemm_write_efficiency_bf16) /
+                                    63);
   const auto kernel_time = [&](double n, int alignment) {
     return predict({.m = 8192, .n = n, .k = 8192, .alignment = alignment}, kH200, 132, p).time -
-           p.launch_overhead;
+           p.launch_overhead - last_epilogue;
   };
   EXPECT_NEAR(kernel_time(8192, 4) / kernel_time(8192, 8), 1 / p.gemm_align4_factor, 1e-9);
   EXPECT_NEAR(kernel_time(8192, 1) / kernel_time(8192, 8), 1 / p.gemm_align1_factor, 1e-9);
@@ -58,9 +61,9 @@ TEST(KernelCost, UnalignedBf16GemmsRunAtTheirAlignmentsFactor) {
   // FP8 and grouped GEMMs take no factor (FP8 refuses unaligned shapes; CUTLASS's grouped
   // kernels take any rows per group).
   const KernelShape fp8{.dtype = DType::fp8, .m = 8192, .n = 8192, .k = 8192, .alignment = 1};
-  EXPECT_DOUBLE_EQ(predict(fp8, kH200, 132, p).time.value,
-                   predict({.dtype = DType::fp8, .m = 8192, .n = 8192, .k = 8192}, kH200, 132, p)
-                       .time.value);
+  EXPECT_DOUBLE_EQ(
+      predict(fp8, kH200, 132, p).time.value,
+      predict({.dtype = DType::fp8, .m = 8192, .n = 8192, .k = 8192}, kH200, 132, p).time.value);
 }
 
 TEST(KernelCost, HeldOutUnalignedGemmsWithinTheTargets) {
@@ -100,45 +103,59 @@ TEST(KernelCost, GemmTakesTheTilingWithTheFewestIdleSlots) {
   EXPECT_EQ(c.bound, "compute");
   EXPECT_EQ(c.waves, 63);
   EXPECT_NEAR(c.efficiency, efficiency, 1e-12);
+  // The main loop, then the last wave's epilogue (a wave's epilogue runs under the next one's
+  // main loop): C's 134 MB at the write efficiency over 63 waves.
   EXPECT_NEAR(c.time.value,
-              2.0 * 8192 * 8192 * 8192 / (989e12 * efficiency) + p.launch_overhead.value, 1e-12);
+              2.0 * 8192 * 8192 * 8192 / (989e12 * efficiency) +
+                  2.0 * 8192 * 8192 / (4.8e12 * p.gemm_write_efficiency_bf16) / 63 +
+                  p.launch_overhead.value,
+              1e-12);
 }
 
 TEST(KernelCost, OneTileMoreThanAWaveCostsPartOfAnother) {
-  // 12 x 11 = 132 tiles of 128^2 fill one wave. 19 x 7 = 133 need two (133 / 264 busy); as 266
-  // tiles of 128 x 64 (or 64 x 128) they need three, 266 / 396 = 67% busy: the model takes
-  // that, 1% more work in 1.5x the time (both compute-bound, k = 8192).
+  // 12 x 11 = 132 tiles of 128^2 fill one wave, but its epilogue would run after it unhidden:
+  // as 264 tiles of 128 x 64 they fill two waves and hide half of it. 19 x 7 = 133 tiles of
+  // 128^2 need two waves (133 / 264 busy); as 266 tiles of 128 x 64 (or 64 x 128) three, 266 / 396
+  // = 67% busy: the model takes that, 1% more work in 1.5x the main loop's time (both
+  // compute-bound, k = 8192); each then pays its last wave's share of the epilogue.
   const KernelCost full =
       predict({.kind = KernelClass::gemm, .m = 128 * 12, .n = 128 * 11, .k = 8192}, kH200);
   const KernelCost over =
       predict({.kind = KernelClass::gemm, .m = 128 * 19, .n = 128 * 7, .k = 8192}, kH200);
-  EXPECT_EQ(full.waves, 1);
+  EXPECT_EQ(full.waves, 2);
   EXPECT_EQ(over.waves, 3);
   EXPECT_EQ(over.bound, "compute");
-  const double launch = default_params().launch_overhead.value;
-  EXPECT_NEAR((over.time.value - launch) / (full.time.value - launch),
+  const CostParams p = default_params();
+  const auto write = [&](double c_elements) {
+    return c_elements * 2 / (4.8e12 * p.gemm_write_efficiency_bf16);
+  };
+  const double launch = p.launch_overhead.value;
+  EXPECT_NEAR((over.time.value - launch - write(2432.0 * 896) / 3) /
+                  (full.time.value - launch - write(1536.0 * 1408) / 2),
               133.0 / 132 / (266.0 / 396), 1e-9);
 }
 
 TEST(KernelCost, FewTilesSplitKSoThatEverySmLoads) {
-  // Decode: 1 x 16384 by 16384 x 7168 in BF16 reads 235 MB of weights. 112 tiles of 64 wide, K
-  // split in 16384 / 128 = 128 slices: 14,336 tile slices, every SM loads.
+  // Decode: 1 x 16384 by 16384 x 7168 in BF16 reads 235 MB of weights. 112 tiles of 64 wide,
+  // each split in ceil(132 / 112) = 2 of its 16384 / 128 slices: 224 units in two waves, every
+  // SM loads. The main loop reads A and B, the epilogue writes C, the last wave's share of it
+  // after the main loop.
   const CostParams p = default_params();
+  const auto time = [&](double operands, double c_bytes, double fill, double waves) {
+    return operands / (4.8e12 * p.gemm_memory_efficiency_bf16 * fill) +
+           c_bytes / (4.8e12 * p.gemm_write_efficiency_bf16 * fill) / waves +
+           p.launch_overhead.value;
+  };
   const KernelCost c =
       predict({.kind = KernelClass::gemm, .m = 1, .n = 7168, .k = 16384}, kH200, 132, p);
-  const double bytes = (16384.0 + 16384.0 * 7168) * 2 + 7168 * 2;
   EXPECT_EQ(c.bound, "memory");
-  EXPECT_NEAR(c.time.value,
-              bytes / (4.8e12 * p.gemm_memory_efficiency_bf16) + p.launch_overhead.value, 1e-12);
-  // 1 x 512 by 512 x 256: 4 tiles of 128 x 64, K in 512 / 128 = 4 slices: 16 SMs load.
+  EXPECT_NEAR(c.time.value, time((16384.0 + 16384.0 * 7168) * 2, 7168 * 2, 1, 2), 1e-12);
+  // 1 x 512 by 512 x 256: 4 tiles of 128 x 64, K in 512 / 128 = 4 slices: 16 SMs load, one
+  // wave.
   const KernelCost small =
       predict({.kind = KernelClass::gemm, .m = 1, .n = 256, .k = 512}, kH200, 132, p);
-  const double small_bytes = (512.0 + 512.0 * 256) * 2 + 256 * 2;
   EXPECT_EQ(small.bound, "memory");
-  EXPECT_NEAR(
-      small.time.value,
-      small_bytes / (4.8e12 * p.gemm_memory_efficiency_bf16 * 16 / 132) + p.launch_overhead.value,
-      1e-12);
+  EXPECT_NEAR(small.time.value, time((512.0 + 512.0 * 256) * 2, 256 * 2, 16.0 / 132, 1), 1e-12);
   // FP8 kernels were not seen splitting K: 56 tiles of 128 wide load on 56 SMs... or 112 of 64.
   const KernelCost fp8 =
       predict({.kind = KernelClass::gemm, .dtype = DType::fp8, .m = 1, .n = 7168, .k = 16384},

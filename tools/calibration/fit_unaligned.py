@@ -27,9 +27,10 @@ KERNELS = os.path.join(CALIBRATION, "h200_kernels.json")
 
 def bf16_terms():
     """kernel_cost.cpp's fitted BF16 GEMM terms, from fit_kernels.py's output: efficiency, k0,
-    e_mem, K per split."""
+    e_mem, K per split, write efficiency."""
     c = read_constants(fit_kernels.OUTPUT)
-    return tuple(c[f"gemm_{t}_bf16"] for t in ("efficiency", "k0", "memory_efficiency", "k_split"))
+    return tuple(c[f"gemm_{t}_bf16"]
+                 for t in ("efficiency", "k0", "memory_efficiency", "k_split", "write_efficiency"))
 
 
 def alignment(c):
@@ -40,8 +41,8 @@ def alignment(c):
 
 
 def predicted(c, factor, launch, bf16):
-    eff, k0, e_mem, k_split = bf16
-    return plain(dict(c, batch=1), (eff * factor, k0, e_mem, k_split), launch)
+    eff, *rest = bf16
+    return plain(dict(c, batch=1), (eff * factor, *rest), launch)
 
 
 def fit():
