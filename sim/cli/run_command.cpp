@@ -133,7 +133,8 @@ void run_run(const RunOptions& o, std::ostream& out) {
                o.format, o.report, out);
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(
-        o.chrome_trace, workload::chrome_trace(run.trace, run.timeline, run.power).dump() + "\n");
+        o.chrome_trace,
+        workload::chrome_trace(run.trace, run.timeline, run.power, run.memory).dump() + "\n");
   }
 }
 

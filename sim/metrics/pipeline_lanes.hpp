@@ -33,11 +33,21 @@ struct RankPower {
   double waiting_w = 0;
 };
 
+// The rank's memory over the step: what it holds throughout (parameters, optimizer state, the
+// gradients where they persist, the framework) and its activations at each of its chunks, as its
+// schedule allocates them when a chunk starts and frees them when it ends.
+struct RankMemory {
+  double state_bytes = 0;
+  std::vector<double> activations_at_start;  // one per chunk span (the optimizer's: none)
+  std::vector<double> activations_at_end;
+};
+
 struct RankLanes {
   std::vector<ComputeSpan> compute;  // chunks in schedule order, then the optimizer
   std::vector<CommSpan> comm;        // merged per group where they touch
   std::vector<CommSpan> exposed;     // parts of `comm` with no compute under them
   RankPower power;
+  RankMemory memory;
 };
 
 }  // namespace codesim::metrics

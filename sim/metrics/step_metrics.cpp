@@ -231,16 +231,16 @@ void link_use(metrics::RunResult& r, const workload::StepProgram& p, const Repla
 }  // namespace
 
 core::Note activation_note(workload::SoftwareStack stack) {
-  return {stack == workload::SoftwareStack::deepseek ? core::NoteKind::assumed
-                                                     : core::NoteKind::fitted,
-          "activations: each layer's saved tensors as software.stack " +
-              std::string(workload::stack_name(stack)) +
-              (stack == workload::SoftwareStack::deepseek
-                   ? " keeps them by DeepSeek-V3's stated recipe (norms and MLA up projections "
-                     "recomputed, FP8 and E5M6 storage; not measured)"
-                   : " keeps them (H200 layers and heads measured, within 1%)") +
-              ", held as the first rank's schedule allocates and frees them, at their peak "
-              "(docs/model/memory.md)"};
+  return {
+      stack == workload::SoftwareStack::deepseek ? core::NoteKind::assumed : core::NoteKind::fitted,
+      "activations: each layer's saved tensors as software.stack " +
+          std::string(workload::stack_name(stack)) +
+          (stack == workload::SoftwareStack::deepseek
+               ? " keeps them by DeepSeek-V3's stated recipe (norms and MLA up projections "
+                 "recomputed, FP8 and E5M6 storage; not measured)"
+               : " keeps them (H200 layers and heads measured, within 1%)") +
+          ", held as the first rank's schedule allocates and frees them, at their peak "
+          "(docs/model/memory.md)"};
 }
 
 namespace {
@@ -259,9 +259,8 @@ StageActivations stage_activations(const workload::StageLayers& st, const StepFa
       .tokens = static_cast<double>(f.shape.tokens_per_cp_shard()),
       .tp = f.shape.tp,
       .sequence_parallel = f.shape.sequence_parallel,
-      .local_experts = m.moe ? std::max(1.0, static_cast<double>(m.moe->routed_experts) /
-                                                 f.shape.ep)
-                             : 1.0,
+      .local_experts =
+          m.moe ? std::max(1.0, static_cast<double>(m.moe->routed_experts) / f.shape.ep) : 1.0,
       .unfused_attention = f.shape.attention == workload::AttentionKernel::unfused,
       .seq_len = static_cast<double>(f.shape.seq_len),
       .dropout = f.shape.dropout};
@@ -292,18 +291,16 @@ StageActivations stage_activations(const workload::StageLayers& st, const StepFa
 // one (torch.compile's head: its peak less what it keeps). The optimizer: PyTorch's foreach AdamW
 // makes the square root of the second moment a temporary as large as the moments.
 void transients(metrics::MemoryUse& m, const workload::StepProgram& p, const StepFacts& f,
-                double shard) {
-  m.gradients_persist =
-      f.shape.micro_batches > 1 || f.stack == workload::SoftwareStack::deepseek;
+                double shard, int rank) {
+  m.gradients_persist = f.shape.micro_batches > 1 || f.stack == workload::SoftwareStack::deepseek;
   bool head = false;
-  for (const int st : p.schedule.stages_of(0)) {
+  for (const int st : p.schedule.stages_of(rank)) {
     head = head || p.placement[static_cast<std::size_t>(st)].head;
   }
   if (head) {
     const llm::LlmSpec& model = *f.model;
     const double vocab_share = static_cast<double>(model.vocab) / f.shape.tp;
-    const double logits =
-        f.shape.tokens_per_cp_shard() * vocab_share * (1 + model.mtp_depth);
+    const double logits = f.shape.tokens_per_cp_shard() * vocab_share * (1 + model.mtp_depth);
     const double loss = f.stack == workload::SoftwareStack::pytorch ? 8 * logits : 0;
     const double head_gradient =
         m.gradients_persist ? 0 : vocab_share * model.hidden * f.shape.precision.gradient_bytes;
@@ -314,14 +311,48 @@ void transients(metrics::MemoryUse& m, const workload::StepProgram& p, const Ste
   }
 }
 
+// The rank's activations chunk by chunk (each of its stages' micro-batch its own), and under
+// full recomputation one layer's whole set besides.
+struct RankActivations {
+  workload::ActivationTimeline timeline;
+  double recomputing = 0;
+};
+
+RankActivations rank_activations(const workload::StepProgram& p, const StepFacts& f, int rank) {
+  std::vector<double> stage_bytes(p.placement.size(), 0.0);
+  RankActivations out;
+  for (const int st : p.schedule.stages_of(rank)) {
+    const StageActivations a = stage_activations(p.placement[static_cast<std::size_t>(st)], f);
+    stage_bytes[static_cast<std::size_t>(st)] = a.kept;
+    out.recomputing = std::max(out.recomputing, a.recomputing);
+  }
+  out.timeline = workload::activation_timeline(p.schedule, rank, stage_bytes);
+  return out;
+}
+
+// Each rank's memory chunk by chunk beside its lanes.
+void memory_lanes(metrics::RunResult& r, const workload::StepProgram& p, const StepFacts& f) {
+  for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
+    const int k = static_cast<int>(rank);
+    const metrics::MemoryUse m = rank == 0 ? r.memory : memory_use(p, f, k);
+    const RankActivations a = rank_activations(p, f, k);
+    metrics::RankMemory& out = r.lanes[rank].memory;
+    out.state_bytes = (m.parameters + m.optimizer +
+                       (m.gradients_persist ? m.gradients : core::Bytes(0)) + m.framework)
+                          .value;
+    out.activations_at_start = a.timeline.held;
+    out.activations_at_end = a.timeline.after;
+  }
+}
+
 }  // namespace
 
-metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f) {
+metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f, int rank) {
   double params = 0;
   double shard = 0;
   double optimizer_shard = 0;  // ZeRO 0: every parameter's state on every replica
   double layers = 0;
-  for (const int st : p.schedule.stages_of(0)) {
+  for (const int st : p.schedule.stages_of(rank)) {
     const double dense = p.stage_dense_params[static_cast<std::size_t>(st)];
     const double experts = p.stage_expert_params[static_cast<std::size_t>(st)];
     params += dense + experts;
@@ -335,22 +366,15 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   // parameters too (one layer's gathered copy aside).
   m.parameters = core::Bytes((f.shape.zero >= 3 ? shard : params) * workload::kParameterBytes);
   m.optimizer = core::Bytes(optimizer_shard * f.shape.precision.optimizer_state_bytes());
-  m.gradients = core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
+  m.gradients =
+      core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
   m.capacity = f.gpu.hbm_capacity;
   m.framework = core::Bytes(workload::kFrameworkBytes);
-  m.peak_in_flight = workload::peak_in_flight(p.schedule).front();
-  // The rank's activations at their peak as its schedule allocates and frees them, each stage's
-  // micro-batch its own (and under full recomputation one layer's whole set besides).
-  std::vector<double> stage_bytes(p.placement.size(), 0.0);
-  double recomputing = 0;
-  for (const int st : p.schedule.stages_of(0)) {
-    const StageActivations a = stage_activations(p.placement[static_cast<std::size_t>(st)], f);
-    stage_bytes[static_cast<std::size_t>(st)] = a.kept;
-    recomputing = std::max(recomputing, a.recomputing);
-  }
-  m.activations =
-      core::Bytes(workload::activation_timeline(p.schedule, 0, stage_bytes).peak + recomputing);
-  transients(m, p, f, optimizer_shard);
+  m.peak_in_flight = workload::peak_in_flight(p.schedule).at(static_cast<std::size_t>(rank));
+  // The rank's activations at their peak as its schedule allocates and frees them.
+  const RankActivations a = rank_activations(p, f, rank);
+  m.activations = core::Bytes(a.timeline.peak + a.recomputing);
+  transients(m, p, f, optimizer_shard, rank);
   return m;
 }
 
@@ -384,7 +408,8 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const ReplayedSt
   exposed_communication(r, ranks.front(), r.lanes.front());
   overlapped_pairs(r, p, t, f);
   link_use(r, p, t);
-  r.memory = memory_use(p, f);
+  r.memory = memory_use(p, f, 0);
+  memory_lanes(r, p, f);
   return r;
 }
 

@@ -24,10 +24,11 @@ struct StepFacts {
 // What the report says of the activations' model.
 core::Note activation_note(workload::SoftwareStack stack);
 
-// Memory per GPU of the first pipeline rank: its stages' parameters (BF16), FP32 gradients, the
+// Memory per GPU of a pipeline rank (the first unless given): its stages' parameters (BF16), FP32 gradients, the
 // ZeRO-1 shard of the optimizer state (FP32 master + BF16 moments), activations in flight.
 // Needs no simulation: a run checks it before it starts.
-metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts);
+metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts,
+                              int rank = 0);
 
 // Tokens per step and per day, TFLOPS, MFU and HFU at r.step_time.
 void throughput(metrics::RunResult& r, const StepFacts& facts);

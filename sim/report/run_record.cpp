@@ -43,6 +43,9 @@ ordered_json run_record_json(const metrics::RunResult& r) {
                                {"computing_w", l.power.computing_w},
                                {"waiting_w", l.power.waiting_w}};
     }
+    lanes.back()["memory"] = {{"state_bytes", l.memory.state_bytes},
+                              {"activations_at_start", l.memory.activations_at_start},
+                              {"activations_at_end", l.memory.activations_at_end}};
   }
   return {{"run", run_json(r)}, {"lanes", lanes}};
 }
@@ -58,6 +61,13 @@ metrics::RunResult run_from_record(const ordered_json& j) {
       r.lanes.back().power = {.clock_mhz = p.at("clock_mhz").get<double>(),
                               .computing_w = p.at("computing_w").get<double>(),
                               .waiting_w = p.at("waiting_w").get<double>()};
+    }
+    if (l.contains("memory")) {
+      const auto& m = l.at("memory");
+      r.lanes.back().memory = {
+          .state_bytes = m.at("state_bytes").get<double>(),
+          .activations_at_start = m.at("activations_at_start").get<std::vector<double>>(),
+          .activations_at_end = m.at("activations_at_end").get<std::vector<double>>()};
     }
   }
   return r;

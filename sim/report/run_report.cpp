@@ -71,15 +71,29 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   }
   j["link_tiers"] = tiers;
   const auto& m = r.memory;
-  j["memory_gb_per_gpu"] = {
-      {"parameters", m.parameters.value / 1e9}, {"gradients", m.gradients.value / 1e9},
-      {"optimizer", m.optimizer.value / 1e9},   {"activations", m.activations.value / 1e9},
-      {"peak_in_flight", m.peak_in_flight},     {"total", m.total().value / 1e9},
-      {"backward_transient", m.backward_transient.value / 1e9},
-      {"optimizer_transient", m.optimizer_transient.value / 1e9},
-      {"gradients_persist", m.gradients_persist},
-      {"framework", m.framework.value / 1e9},
-      {"capacity", m.capacity.value / 1e9}};
+  j["memory_gb_per_gpu"] = {{"parameters", m.parameters.value / 1e9},
+                            {"gradients", m.gradients.value / 1e9},
+                            {"optimizer", m.optimizer.value / 1e9},
+                            {"activations", m.activations.value / 1e9},
+                            {"peak_in_flight", m.peak_in_flight},
+                            {"total", m.total().value / 1e9},
+                            {"backward_transient", m.backward_transient.value / 1e9},
+                            {"optimizer_transient", m.optimizer_transient.value / 1e9},
+                            {"gradients_persist", m.gradients_persist},
+                            {"framework", m.framework.value / 1e9},
+                            {"capacity", m.capacity.value / 1e9}};
+  if (!r.lanes.empty()) {
+    // The first rank's memory chunk by chunk: [start s, end s, GB at its start, GB at its end].
+    const metrics::RankLanes& first = r.lanes.front();
+    const metrics::RankMemory& rm = first.memory;
+    nlohmann::ordered_json chunks = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < first.compute.size() && i < rm.activations_at_start.size(); ++i) {
+      chunks.push_back({first.compute[i].start.value, first.compute[i].end.value,
+                        (rm.state_bytes + rm.activations_at_start[i]) / 1e9,
+                        (rm.state_bytes + rm.activations_at_end[i]) / 1e9});
+    }
+    j["memory_timeline"] = {{"state_gb", rm.state_bytes / 1e9}, {"chunks", chunks}};
+  }
   if (r.energy) {
     j["energy"] = energy_json(*r.energy);
   }

@@ -23,6 +23,8 @@ constexpr double kExposed = 3;
 constexpr double kRow = kCompute + kComm + kExposed + 10;
 constexpr double kPower = 12;  // the board-power track, when the run has a power model
 const std::string kPowerColor = "#e15759";
+constexpr double kMemory = 12;  // the memory track, when the lanes carry memory
+const std::string kMemoryColor = "#4e79a7";
 constexpr double kAxis = 30;
 
 // Chunk colours are the breakdown chart's (series_color of 1F, 1B, 1W, 1F1B, -, opt).
@@ -93,7 +95,7 @@ std::vector<metrics::CommSpan> coalesced(const std::vector<metrics::CommSpan>& s
   return out;
 }
 
-std::string legend(bool power) {
+std::string legend(bool power, bool memory) {
   std::string out;
   double x = kLeft;
   auto item = [&](const Style& s) {
@@ -113,7 +115,38 @@ std::string legend(bool power) {
   if (power) {
     item({"board power", kPowerColor});
   }
+  if (memory) {
+    item({"memory", kMemoryColor});
+  }
   return out;
+}
+
+// The rank's memory as a step line under the lanes: its state and the activations it holds from
+// each chunk's start (allocated) to its end (freed), scaled to `top` bytes over the track.
+std::string memory_track(const metrics::RankLanes& lanes, double y, double step, double top) {
+  const metrics::RankMemory& m = lanes.memory;
+  const auto x_of = [&](core::Seconds t) { return kLeft + kPlotW * t.value / step; };
+  const auto y_of = [&](double bytes) { return y + kMemory - kMemory * bytes / top; };
+  std::string points;
+  double peak = m.state_bytes;
+  double held = m.state_bytes;
+  for (std::size_t i = 0; i < lanes.compute.size() && i < m.activations_at_start.size(); ++i) {
+    const double at_start = m.state_bytes + m.activations_at_start[i];
+    const double at_end = m.state_bytes + m.activations_at_end[i];
+    points += (points.empty() ? num(kLeft) + "," + num(y_of(held)) : std::string()) + " " +
+              num(x_of(lanes.compute[i].start)) + "," + num(y_of(held)) + " " +
+              num(x_of(lanes.compute[i].start)) + "," + num(y_of(at_start)) + " " +
+              num(x_of(lanes.compute[i].end)) + "," + num(y_of(at_start)) + " " +
+              num(x_of(lanes.compute[i].end)) + "," + num(y_of(at_end));
+    held = at_end;
+    peak = std::max(peak, at_start);
+  }
+  points += " " + num(kLeft + kPlotW) + "," + num(y_of(held));
+  return "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + kMemory - 2) +
+         "\" text-anchor=\"end\" font-size=\"9\">" + fixed(peak / 1e9, 1) + " GB</text>" +
+         "<polyline fill=\"none\" stroke=\"" + kMemoryColor + "\" stroke-width=\"1\" points=\"" +
+         points + "\"><title>memory: " + fixed(m.state_bytes / 1e9, 1) + " GB of state, " +
+         fixed(peak / 1e9, 1) + " GB at the peak of its chunks' activations</title></polyline>";
 }
 
 std::string time_axis(double step, double height) {
@@ -152,15 +185,19 @@ std::string power_track(const metrics::RankLanes& lanes, double y, double step, 
 }
 
 std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double step, double row,
-                     double top_w) {
+                     double top_w, double top_bytes) {
   const double y = kTop + row * static_cast<double>(rank);
   const auto x_of = [&](core::Seconds t) { return kLeft + kPlotW * t.value / step; };
   const core::Seconds pixel(step / kPlotW);
   std::string out = "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + kCompute - 3) +
                     "\" text-anchor=\"end\" font-size=\"11\">rank " + std::to_string(rank) +
                     "</text>";
+  const double under = y + kCompute + kComm + kExposed + 4;
   if (top_w > 0) {
-    out += power_track(lanes, y + kCompute + kComm + kExposed + 4, step, top_w);
+    out += power_track(lanes, under, step, top_w);
+  }
+  if (top_bytes > 0) {
+    out += memory_track(lanes, under + (top_w > 0 ? kPower : 0), step, top_bytes);
   }
   for (const auto& c : lanes.compute) {
     const Style s = chunk_style(c.kind);
@@ -186,18 +223,22 @@ std::string rank_row(const metrics::RankLanes& lanes, std::size_t rank, double s
 std::string draw(const std::vector<metrics::RankLanes>& ranks, core::Seconds step) {
   const double total = step.value > 0 ? step.value : 1;
   double top_w = 0;
+  double top_bytes = 0;
   for (const auto& r : ranks) {
     top_w = std::max(top_w, r.power.computing_w);
+    for (const double a : r.memory.activations_at_start) {
+      top_bytes = std::max(top_bytes, r.memory.state_bytes + a);
+    }
   }
-  const double row = kRow + (top_w > 0 ? kPower : 0);
+  const double row = kRow + (top_w > 0 ? kPower : 0) + (top_bytes > 0 ? kMemory : 0);
   const double height = kTop + row * static_cast<double>(ranks.size()) + kAxis;
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) +
                     "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " +
                     num(height) + "\" role=\"img\" font-family=\"sans-serif\">" +
                     "<title>replayed step per pipeline rank</title>";
-  out += legend(top_w > 0) + time_axis(total, height);
+  out += legend(top_w > 0, top_bytes > 0) + time_axis(total, height);
   for (std::size_t r = 0; r < ranks.size(); ++r) {
-    out += rank_row(ranks[r], r, total, row, top_w);
+    out += rank_row(ranks[r], r, total, row, top_w, top_bytes);
   }
   return out + "</svg>";
 }

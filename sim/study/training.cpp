@@ -354,6 +354,20 @@ Governed govern(const Scenario& s, const workload::StepShape& shape,
   return g;
 }
 
+// A rank's memory as counter points: at each chunk's start its state and the activations it
+// has allocated, at its end what its frees leave.
+workload::MemoryTrack memory_track(int rank, const metrics::RankLanes& lanes) {
+  workload::MemoryTrack track{.rank = rank};
+  const metrics::RankMemory& m = lanes.memory;
+  for (std::size_t i = 0; i < lanes.compute.size() && i < m.activations_at_start.size(); ++i) {
+    track.points.emplace_back(lanes.compute[i].start.value * 1e6,
+                              m.state_bytes + m.activations_at_start[i]);
+    track.points.emplace_back(lanes.compute[i].end.value * 1e6,
+                              m.state_bytes + m.activations_at_end[i]);
+  }
+  return track;
+}
+
 }  // namespace
 
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
@@ -483,6 +497,9 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
                            .clock_mhz = p.clock_mhz,
                            .computing_w = p.computing_w,
                            .waiting_w = p.waiting_w});
+    }
+    for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
+      run.memory.push_back(memory_track(static_cast<int>(rank), r.lanes[rank]));
     }
   }
   return run;

@@ -54,7 +54,8 @@ struct TrainingRun {
   // The step program as a trace and its simulated times (Chrome trace export); empty unless asked.
   workload::StepTrace trace;
   workload::Timeline timeline;
-  std::vector<workload::PowerTrack> power;  // per rank, with a power model
+  std::vector<workload::PowerTrack> power;    // per rank, with a power model
+  std::vector<workload::MemoryTrack> memory;  // per rank
 };
 
 // Routing plans already made, by everything that decides them (model gate, EP, node limit,

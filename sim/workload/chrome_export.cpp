@@ -11,11 +11,7 @@ namespace {
 
 nlohmann::ordered_json counter(int rank, const char* name, double ts_us, const char* unit,
                                double value) {
-  return {{"ph", "C"},
-          {"name", name},
-          {"pid", rank},
-          {"ts", ts_us},
-          {"args", {{unit, value}}}};
+  return {{"ph", "C"}, {"name", name}, {"pid", rank}, {"ts", ts_us}, {"args", {{unit, value}}}};
 }
 
 // The rank's counter events, from its compute stream's ops (merged where they touch).
@@ -51,7 +47,8 @@ void add_power(nlohmann::ordered_json& events, const StepTrace& t, const Timelin
 }  // namespace
 
 nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline,
-                                    const std::vector<PowerTrack>& power) {
+                                    const std::vector<PowerTrack>& power,
+                                    const std::vector<MemoryTrack>& memory) {
   using nlohmann::ordered_json;
   ordered_json events = ordered_json::array();
   std::set<int> ranks;
@@ -106,6 +103,11 @@ nlohmann::ordered_json chrome_trace(const StepTrace& t, const Timeline& timeline
   }
   for (const PowerTrack& p : power) {
     add_power(events, t, timeline, p);
+  }
+  for (const MemoryTrack& m : memory) {
+    for (const auto& [ts_us, bytes] : m.points) {
+      events.push_back(counter(m.rank, "memory (GB)", ts_us, "GB", bytes / 1e9));
+    }
   }
   return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
 }

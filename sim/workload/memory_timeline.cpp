@@ -9,7 +9,9 @@ ActivationTimeline activation_timeline(const PipelineSchedule& s, int rank,
                                        const std::vector<double>& stage_bytes) {
   ActivationTimeline out;
   double held = 0;
-  auto bytes = [&](const StageWork& w) { return stage_bytes.at(static_cast<std::size_t>(w.stage)); };
+  auto bytes = [&](const StageWork& w) {
+    return stage_bytes.at(static_cast<std::size_t>(w.stage));
+  };
   const auto& chunks = s.per_rank.at(static_cast<std::size_t>(rank));
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     const Chunk& c = chunks[i];
@@ -26,6 +28,7 @@ ActivationTimeline activation_timeline(const PipelineSchedule& s, int rank,
     } else if (c.kind == ChunkKind::forward_backward) {
       held -= bytes(c.backward);
     }
+    out.after.push_back(held);
   }
   return out;
 }

@@ -11,7 +11,8 @@
 namespace codesim::workload {
 
 struct ActivationTimeline {
-  std::vector<double> held;  // bytes held after each chunk's allocation, in the rank's order
+  std::vector<double> held;   // bytes held after each chunk's allocation, in the rank's order
+  std::vector<double> after;  // bytes held after each chunk's frees
   double peak = 0;
   int peak_chunk = 0;  // the chunk at whose allocation the peak is reached
 };

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 
@@ -57,6 +59,35 @@ TEST(SimulateTraining, LanesAreTheReplayedStepPerRank) {
     }
     EXPECT_NEAR(exposed, r.exposed_comm.at(g).value, 1e-9) << metrics::comm_group_name(g);
   }
+}
+
+TEST(SimulateTraining, EachRanksMemoryFollowsItsChunks) {
+  // Every rank's lane carries its memory chunk by chunk: a forward allocates its micro-batch's
+  // activations at its start, and a backward frees them at its end. The first rank's highest
+  // point is the report's activations at their peak (the schedule's, no recomputation here)
+  // above its state; after its last chunk it holds none.
+  const metrics::RunResult r = simulate_training(config::load_scenario(kSmallStep));
+  ASSERT_EQ(r.lanes.size(), 4u);
+  for (const auto& rank : r.lanes) {
+    const metrics::RankMemory& m = rank.memory;
+    ASSERT_EQ(m.activations_at_start.size(), m.activations_at_end.size());
+    ASSERT_LE(m.activations_at_start.size(), rank.compute.size());
+    EXPECT_GT(m.state_bytes, 0);
+    EXPECT_NEAR(m.activations_at_end.back(), 0, 1e-3);
+    for (std::size_t i = 0; i < m.activations_at_start.size(); ++i) {
+      if (rank.compute[i].kind == metrics::ChunkSpan::forward) {
+        EXPECT_GE(m.activations_at_start[i], i > 0 ? m.activations_at_end[i - 1] : 0.0);
+      }
+    }
+  }
+  const metrics::RankMemory& first = r.lanes.front().memory;
+  EXPECT_NEAR(*std::max_element(first.activations_at_start.begin(),
+                                first.activations_at_start.end()),
+              r.memory.activations.value, 1e-3);
+  EXPECT_NEAR(first.state_bytes,
+              (r.memory.parameters + r.memory.optimizer + r.memory.gradients + r.memory.framework)
+                  .value,
+              1e-3);
 }
 
 TEST(SimulateTraining, LinkTiersCoverEveryLinkAndCarryTheNetworksBytesThrough) {

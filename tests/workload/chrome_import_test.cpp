@@ -190,6 +190,17 @@ TEST(ChromeExport, PowerCountersStepWithTheComputeStream) {
   EXPECT_EQ(power, (std::vector<std::pair<double, double>>{
                        {0, 120}, {0, 700}, {15, 120}, {20, 700}, {30, 120}}));
   EXPECT_EQ(clock, (std::vector<std::pair<double, double>>{{0, 1500}, {30, 1500}}));
+  // A memory track: a "memory (GB)" counter at each of its points.
+  const auto with_memory =
+      chrome_trace(t, timeline, {}, {{.rank = 0, .points = {{0, 30e9}, {15, 42e9}, {30, 30e9}}}});
+  std::vector<std::pair<double, double>> memory;
+  for (const auto& e : with_memory.at("traceEvents")) {
+    if (e.at("ph") == "C") {
+      EXPECT_EQ(e.at("name"), "memory (GB)");
+      memory.emplace_back(e.at("ts").get<double>(), e.at("args").at("GB").get<double>());
+    }
+  }
+  EXPECT_EQ(memory, (std::vector<std::pair<double, double>>{{0, 30}, {15, 42}, {30, 30}}));
   // Without tracks, no counters.
   const auto bare = chrome_trace(t, timeline);
   for (const auto& e : bare.at("traceEvents")) {
