@@ -350,22 +350,10 @@ void refuse_prefill_over_memory(const Scenario& base, const Instance& prefill) {
   }
 }
 
-}  // namespace
-
-metrics::ServeResult simulate_serving(const std::string& path,
-                                      const std::vector<config::Setting>& settings,
-                                      const Budget& budget,
-                                      const std::function<void(const std::string&)>& progress) {
-  const Scenario base = config::load_scenario(path, settings);
-  refuse_without_section(base);
-  Instance prefill = instance(path, settings, base, "prefill");
-  Instance decode = instance(path, settings, base, "decode");
-  ep_rounds({&prefill, &decode}, budget);
-
-  refuse_prefill_over_memory(base, prefill);
-  // The KV cache a decode instance holds: each GPU's HBM left after its weights and the
-  // activations of its largest batch, the fraction given, over the model's KV bytes per token
-  // (every layer).
+// The KV cache a decode instance holds, in tokens: each GPU's HBM left after its weights, the
+// activations of its largest batch and the framework, the fraction given, over the model's KV
+// bytes per token (every layer).
+double decode_kv_tokens(const Scenario& base, const Instance& decode) {
   const auto& gpu = decode.scenario.hardware.spec.gpu;
   const core::Bytes weights = weights_per_gpu(decode.scenario);
   const core::Bytes activations = activations_at(
@@ -392,8 +380,24 @@ metrics::ServeResult simulate_serving(const std::string& path,
             core::fixed(gpu.hbm_capacity.value / 1e9, 0) + " GB",
         "batch fewer requests");
   }
-  const double kv_tokens =
-      free.value * base.serve.kv_memory_fraction * decode.gpus() / kv_per_token;
+  return free.value * base.serve.kv_memory_fraction * decode.gpus() / kv_per_token;
+}
+
+}  // namespace
+
+metrics::ServeResult simulate_serving(const std::string& path,
+                                      const std::vector<config::Setting>& settings,
+                                      const Budget& budget,
+                                      const std::function<void(const std::string&)>& progress) {
+  const Scenario base = config::load_scenario(path, settings);
+  refuse_without_section(base);
+  Instance prefill = instance(path, settings, base, "prefill");
+  Instance decode = instance(path, settings, base, "decode");
+  ep_rounds({&prefill, &decode}, budget);
+
+  refuse_prefill_over_memory(base, prefill);
+  const double kv_tokens = decode_kv_tokens(base, decode);
+  const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
 
   // KV transfer: the prompt's cache over the prefill TP group's NICs.
   const auto& nic = prefill.scenario.hardware.spec.nic;
