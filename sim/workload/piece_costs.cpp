@@ -31,18 +31,20 @@ StageCosts PieceCosts::stage_costs() const {
 PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_clock,
                         double head_clock) {
   const StepShape& sh = s.shape;
-  PieceContext c{.model = s.model,
-                 .gpu = s.gpu,
-                 .kernels = {.tokens = sh.tokens_per_cp_shard(),
-                             .seq_len = sh.seq_len,
-                             .fp8_gemm = s.fp8_gemm,
-                             .ep = sh.ep,
-                             .tp = sh.tp,
-                             .sequence_parallel = sh.sequence_parallel,
-                             .expert_rows = s.busiest_expert_rows,
-                             .loss = true,
-                             .unfused_attention = sh.attention == AttentionKernel::unfused,
-                             .dropout = sh.dropout}};
+  PieceContext c{
+      .model = s.model,
+      .gpu = s.gpu,
+      .kernels = {.tokens = sh.tokens_per_cp_shard(),
+                  .seq_len = sh.seq_len,
+                  .fp8_gemm = s.fp8_gemm,
+                  .ep = sh.ep,
+                  .tp = sh.tp,
+                  .sequence_parallel = sh.sequence_parallel,
+                  .expert_rows = s.busiest_expert_rows,
+                  .loss = true,
+                  .unfused_attention = sh.attention == AttentionKernel::unfused,
+                  .dropout = sh.dropout,
+                  .recompute_selected = s.pieces.stack.stack == SoftwareStack::deepseek}};
   auto price = [&](LayerTimes& t, PieceId piece, int layer) {
     c.held_sms = 0;
     const PieceCost alone = piece_cost(s.pieces, c, piece, s.model->layer(layer));

@@ -348,11 +348,33 @@ std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, con
          false,
          std::nullopt}};
   }
+  const std::vector<llm::LayerOp> ops = piece_ops(m, piece, c.tokens, layer);
+  std::vector<PieceKernel> out;
+  if (c.recompute_selected && piece.pass != Pass::forward) {
+    // The input backward needs the norms' and up projections' outputs; the weight gradient of
+    // the experts' down projection needs their SwiGLU output (its input).
+    Lister again(m, {piece.kind, Pass::forward}, c);
+    for (const auto& op : ops) {
+      const bool mla_up = op.name == "q_up" || op.name == "kv_up";
+      const bool moe_swiglu =
+          op.op_class == llm::OpClass::elementwise && op.moe != llm::MoeRole::none;
+      if (piece.pass == Pass::backward ? op.op_class == llm::OpClass::norm || mla_up : moe_swiglu) {
+        again.add(op);
+      }
+    }
+    for (PieceKernel& k : again.take()) {
+      k.op = "recompute " + k.op;
+      out.push_back(std::move(k));
+    }
+  }
   Lister lister(m, piece, c);
-  for (const auto& op : piece_ops(m, piece, c.tokens, layer)) {
+  for (const auto& op : ops) {
     lister.add(op);
   }
-  return lister.take();
+  for (PieceKernel& k : lister.take()) {
+    out.push_back(std::move(k));
+  }
+  return out;
 }
 
 PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec& gpu, int sms,

@@ -66,6 +66,11 @@ struct KernelContext {
   // Training applies dropout: a mask per element of the residual stream's dropouts (written in
   // F, read in B) and, with unfused attention, over the attention probabilities.
   bool dropout = false;
+  // DeepSeek-V3's recomputation (its report, arXiv 2412.19437 §3.3.3 and §3.3.2): the input
+  // backward pieces first run again every RMSNorm of the piece and MLA's up projections (with
+  // their FP8 casts), the weight-gradient piece of the MLP the MoE's SwiGLU (its output, the
+  // down projection's input, was not kept).
+  bool recompute_selected = false;
 };
 
 struct PieceKernel {
@@ -92,8 +97,9 @@ std::vector<llm::LayerOp> piece_ops(const llm::LlmSpec& m, PieceId piece, int to
                                     const llm::LayerKind& layer);
 
 // The kernels of `piece` in one layer of kind `layer` (not MoE: its mlp is the dense FFN and its
-// attention has no router; its span sets the attention's keys and decode's cached tokens). combine(B) casts the gradient to FP8 on the communication stream
-// before sending it (FP8 GEMMs); other pieces that compute nothing (dispatch, send, ...) have none.
+// attention has no router; its span sets the attention's keys and decode's cached tokens).
+// combine(B) casts the gradient to FP8 on the communication stream before sending it (FP8 GEMMs);
+// other pieces that compute nothing (dispatch, send, ...) have none.
 std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, const KernelContext& c,
                                        const llm::LayerKind& layer);
 

@@ -13,11 +13,11 @@ namespace codesim::workload {
 PieceModel deepseek_profile() {
   PieceModel pm;
   // Fitted by fit_trace to DeepSeek's trace (tests/workload/piece_model_test.cpp re-fits it).
-  pm.trace.fp8_gemm_scale = 0.75281;
-  pm.trace.fp8_wgrad_scale = 0.82850;
-  pm.trace.fp8_grouped_scale = 1.26117;
-  pm.trace.fp8_grouped_wgrad_scale = 0.46560;
-  pm.trace.memory_scale = 0.31418;
+  pm.trace.fp8_gemm_scale = 0.89747;
+  pm.trace.fp8_wgrad_scale = 0.69496;
+  pm.trace.fp8_grouped_scale = 1.19656;
+  pm.trace.fp8_grouped_wgrad_scale = 0.49075;
+  pm.trace.memory_scale = 0.35684;
   pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
   pm.stack = stack_inventory(SoftwareStack::deepseek);
   // DeepSeek decodes MLA with FlashMLA (its published rates: cost/decode_attention.cpp).
@@ -64,7 +64,11 @@ PieceCost piece_cost(const PieceModel& pm, const PieceContext& c, PieceId piece,
 
 TraceSetting deepseek_trace_setting(const llm::LlmSpec& deepseek_v3) {
   return {.model = &deepseek_v3,
-          .kernels = {.tokens = 4096, .seq_len = 4096, .fp8_gemm = true, .ep = 64},
+          .kernels = {.tokens = 4096,
+                      .seq_len = 4096,
+                      .fp8_gemm = true,
+                      .ep = 64,
+                      .recompute_selected = true},
           .gpu = hardware::find_preset("h800")->gpu,
           .held_sms = 20,
           .params = {cost::default_params(), cost::attention_params()}};
@@ -109,7 +113,8 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
              std::to_string(pm.stack.kernels.size()) +
              " kinds of kernel the stack launches besides the op tables' (token gathers, index "
              "copies and adds, MLA's cats, residual adds; in training the loss over the "
-             "vocabulary and the embedding table's gradient), read from H200 layer and step traces and priced at their kernels' "
+             "vocabulary and the embedding table's gradient), read from H200 layer and step traces "
+             "and priced at their kernels' "
              "measured HBM rates (docs/model/software-stacks.md)"});
   }
   if (pm.host_per_kernel.value > 0) {

@@ -21,6 +21,40 @@ const PieceKernel* kernel_named(const std::vector<PieceKernel>& ks, const std::s
   return it == ks.end() ? nullptr : &*it;
 }
 
+TEST(PieceKernels, DeepSeeksRecomputationRunsBeforeItsBackwardKernels) {
+  // DeepSeek-V3's recipe: the attention piece's input backward first runs again its four RMSNorms
+  // (the layer's, the two latents', the MoE layer's FFN norm) and MLA's up projections with their
+  // FP8 casts, as the forward runs them; the MLP's weight-gradient piece its SwiGLUs (the routed
+  // and the shared experts'). Nothing is recomputed without the setting, nor in a forward.
+  const auto v3 = *llm::find_preset("deepseek-v3");
+  const KernelContext c{.ep = 64, .recompute_selected = true};
+  const auto recomputed = [&](PieceId piece, const KernelContext& context) {
+    std::vector<std::string> ops;
+    for (const PieceKernel& k : piece_kernels(v3, piece, context, llm::kMoeLayer)) {
+      if (k.op.starts_with("recompute ")) {
+        ops.push_back(k.op);
+      }
+    }
+    return ops;
+  };
+  EXPECT_EQ(
+      recomputed({PieceKind::attention, Pass::backward}, c),
+      (std::vector<std::string>{"recompute attn_norm", "recompute q_norm", "recompute cast q_up",
+                                "recompute q_up", "recompute kv_norm", "recompute cast kv_up",
+                                "recompute kv_up", "recompute ffn_norm"}));
+  EXPECT_EQ(recomputed({PieceKind::mlp, Pass::weight}, c),
+            (std::vector<std::string>{"recompute shared_act", "recompute experts_act"}));
+  EXPECT_TRUE(recomputed({PieceKind::attention, Pass::forward}, c).empty());
+  EXPECT_TRUE(recomputed({PieceKind::mlp, Pass::backward}, c).empty());
+  EXPECT_TRUE(recomputed({PieceKind::attention, Pass::backward}, {.ep = 64}).empty());
+  // The recomputed up projection is the forward's: m 4096, n 128 x 192, k 1536.
+  const auto b = piece_kernels(v3, {PieceKind::attention, Pass::backward}, c, llm::kMoeLayer);
+  const PieceKernel* q_up = kernel_named(b, "recompute q_up");
+  ASSERT_NE(q_up, nullptr);
+  EXPECT_EQ(std::tuple(q_up->shape.m, q_up->shape.n, q_up->shape.k),
+            std::tuple(4096.0, 128.0 * 192, 1536.0));
+}
+
 TEST(PieceKernels, GemmShapesFollowThePass) {
   // q_down of DeepSeek-V3 on 4096 tokens: 4096 x 7168 -> 1536. F: m 4096, n 1536, k 7168;
   // B (input gradient): m 4096, n 7168, k 1536; W: m 7168, n 1536, k 4096.
@@ -65,10 +99,12 @@ TEST(PieceKernels, AttentionPieceHasTheFusedKernelRotaryNormsAndRouter) {
   const auto dense = piece_kernels(v3, {PieceKind::attention, Pass::forward}, c, llm::kDenseLayer);
   EXPECT_EQ(kernel_named(dense, "router"), nullptr);
   EXPECT_EQ(kernel_named(dense, "ffn_norm"), nullptr);
-  const auto backward = piece_kernels(v3, {PieceKind::attention, Pass::backward}, c, llm::kMoeLayer);
-  EXPECT_EQ(kernel_named(backward, "attention_core")->attention->pass, cost::AttentionPass::backward);
+  const auto backward =
+      piece_kernels(v3, {PieceKind::attention, Pass::backward}, c, llm::kMoeLayer);
+  EXPECT_EQ(kernel_named(backward, "attention_core")->attention->pass,
+            cost::AttentionPass::backward);
   EXPECT_EQ(kernel_named(piece_kernels(v3, {PieceKind::attention, Pass::weight}, c, llm::kMoeLayer),
-                 "attention_core"),
+                         "attention_core"),
             nullptr);
 }
 
@@ -113,19 +149,21 @@ TEST(PieceKernels, Bf16ModelsHaveNoCasts) {
     EXPECT_NE(k.shape.dtype, cost::DType::fp8) << k.op;
   }
   EXPECT_DOUBLE_EQ(kernel_named(ks, "rotary")->shape.bytes.value, 8192.0 * (128 + 8) * 128 * 2 * 2);
-  EXPECT_TRUE(piece_kernels(llama, {PieceKind::combine, Pass::backward}, c, llm::kDenseLayer).empty());
+  EXPECT_TRUE(
+      piece_kernels(llama, {PieceKind::combine, Pass::backward}, c, llm::kDenseLayer).empty());
 }
 
 TEST(PieceKernels, PriceSumsTheKernelsByWhatBoundsThem) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const auto h800 = hardware::find_preset("h800")->gpu;
   const KernelParams p{cost::default_params(), cost::attention_params()};
-  const auto ks = piece_kernels(v3, {PieceKind::attention, Pass::forward}, {.ep = 64}, llm::kMoeLayer);
+  const auto ks =
+      piece_kernels(v3, {PieceKind::attention, Pass::forward}, {.ep = 64}, llm::kMoeLayer);
   const PieceCost c = price(ks, h800, 112, p);
   EXPECT_EQ(c.kernels, static_cast<int>(ks.size()));
   EXPECT_NEAR(c.total.value, (c.gemm + c.attention + c.memory).value, 1e-15);
-  const auto core = cost::predict_attention(*kernel_named(ks, "attention_core")->attention, h800, 112,
-                                            p.attention, p.kernel);
+  const auto core = cost::predict_attention(*kernel_named(ks, "attention_core")->attention, h800,
+                                            112, p.attention, p.kernel);
   EXPECT_DOUBLE_EQ(c.attention.value, core.time.value);
 }
 
