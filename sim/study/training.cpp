@@ -368,6 +368,43 @@ workload::MemoryTrack memory_track(int rank, const metrics::RankLanes& lanes) {
   return track;
 }
 
+// Each pipeline rank's clock and its board's power computing (its kernels' energy over their time
+// at that clock) and waiting: the timeline's power tracks.
+void power_lanes(metrics::RunResult& r, const workload::StepProgram& program,
+                 const std::vector<double>& clocks, const hardware::PowerSpec& power) {
+  for (std::size_t rank = 0; rank < r.lanes.size() && rank < clocks.size(); ++rank) {
+    const cost::Work& w = program.rank_work[rank];
+    const double busy = cost::time_at(w, clocks[rank], power).value;
+    r.lanes[rank].power = {
+        .clock_mhz = clocks[rank] * power.max_clock_mhz,
+        .computing_w = busy > 0
+                           ? power.awake_w + cost::dynamic_energy_j(w, clocks[rank], power) / busy
+                           : power.awake_w,
+        .waiting_w = power.awake_w};
+  }
+}
+
+// The step program as a trace, its simulated times and each rank's power and memory tracks.
+void keep_trace(TrainingRun& run, const workload::StepProgram& program,
+                const comm::StepTimeline& timeline) {
+  const metrics::RunResult& r = run.result;
+  run.trace = workload::to_step_trace(program);
+  for (const auto& t : timeline.tasks) {
+    run.timeline.start_us.push_back(t.start.value * 1e6);
+    run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
+  }
+  for (std::size_t rank = 0; r.energy && rank < r.lanes.size(); ++rank) {
+    const metrics::RankPower& p = r.lanes[rank].power;
+    run.power.push_back({.rank = static_cast<int>(rank),
+                         .clock_mhz = p.clock_mhz,
+                         .computing_w = p.computing_w,
+                         .waiting_w = p.waiting_w});
+  }
+  for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
+    run.memory.push_back(memory_track(static_cast<int>(rank), r.lanes[rank]));
+  }
+}
+
 }  // namespace
 
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
@@ -460,18 +497,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   if (power.limit_w > 0) {
     r.energy =
         job_step_energy(s, program.rank_work, clocks, r.step_time, r.network, r.tokens_per_step);
-    // Each pipeline rank's clock and its board's power computing (its kernels' energy over their
-    // time at that clock) and waiting: the timeline's power tracks.
-    for (std::size_t rank = 0; rank < r.lanes.size() && rank < clocks.size(); ++rank) {
-      const cost::Work& w = program.rank_work[rank];
-      const double busy = cost::time_at(w, clocks[rank], power).value;
-      r.lanes[rank].power = {
-          .clock_mhz = clocks[rank] * power.max_clock_mhz,
-          .computing_w = busy > 0
-                             ? power.awake_w + cost::dynamic_energy_j(w, clocks[rank], power) / busy
-                             : power.awake_w,
-          .waiting_w = power.awake_w};
-    }
+    power_lanes(r, program, clocks, power);
   }
   for (const auto& st : program.placement) {
     r.placement.push_back(workload::describe(st));
@@ -486,21 +512,7 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
     memory.variability = sample();
   }
   if (options.keep_trace) {
-    run.trace = workload::to_step_trace(program);
-    for (const auto& t : timeline.tasks) {
-      run.timeline.start_us.push_back(t.start.value * 1e6);
-      run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
-    }
-    for (std::size_t rank = 0; r.energy && rank < r.lanes.size(); ++rank) {
-      const metrics::RankPower& p = r.lanes[rank].power;
-      run.power.push_back({.rank = static_cast<int>(rank),
-                           .clock_mhz = p.clock_mhz,
-                           .computing_w = p.computing_w,
-                           .waiting_w = p.waiting_w});
-    }
-    for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
-      run.memory.push_back(memory_track(static_cast<int>(rank), r.lanes[rank]));
-    }
+    keep_trace(run, program, timeline);
   }
   return run;
 }
