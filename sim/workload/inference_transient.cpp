@@ -172,7 +172,9 @@ class Layer {
 Phase head(const llm::LlmSpec& m, const TransientContext& c) {
   TensorTally t(c.tokens * c.tp, c.tp, true);
   t.add("last layer's output (residual stream)", d(m.hidden), kBf16Bytes, Split::sequence);
-  TensorTally rows(c.logit_rows, c.tp, false);
+  // A vocabulary-parallel head takes the TP group's positions (gathered) and gives each GPU its
+  // share of the vocabulary.
+  TensorTally rows(c.logit_rows * c.tp, c.tp, false);
   rows.add("final norm output", d(m.hidden), kBf16Bytes, Split::none);
   rows.add("logits (BF16)", d(m.vocab), kBf16Bytes, Split::columns);
   std::vector<SavedTensor> tensors = t.take();

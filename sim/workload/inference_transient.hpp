@@ -17,7 +17,8 @@
 // With tensor parallelism (attention TP with sequence parallelism, as the step is priced) a GPU
 // keeps its own tokens' residual stream, the TP group's gathered norm output, and its share of
 // the heads and FFN columns for the group's tokens. The head: the final norm and the logits
-// (BF16) of the positions that need them (prefill: each prompt's last; decode: every request).
+// (BF16) of the positions that need them (prefill: each prompt's last; decode: every request),
+// the TP group's positions gathered, each GPU its share of the vocabulary.
 // Micro-batches in flight each hold their own (their peaks are taken as coinciding).
 #pragma once
 
