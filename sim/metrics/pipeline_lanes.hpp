@@ -50,4 +50,16 @@ struct RankLanes {
   RankMemory memory;
 };
 
+// One chunk's span with the bytes the rank holds at its start (its activations allocated) and at
+// its end (its frees done).
+struct MemoryStep {
+  core::Seconds start;
+  core::Seconds end;
+  double bytes_at_start = 0;
+  double bytes_at_end = 0;
+};
+
+// The rank's chunks with their memory, in schedule order (the optimizer's span has none).
+std::vector<MemoryStep> memory_steps(const RankLanes& lanes);
+
 }  // namespace codesim::metrics

@@ -81,10 +81,12 @@ struct MemoryUse {
   // DeepEP's buffers are not counted.
   core::Bytes framework;
   core::Bytes fixed() const { return parameters + gradients + optimizer; }
-  core::Bytes backward_peak() const {
-    return parameters + optimizer + (gradients_persist ? gradients : core::Bytes(0)) +
-           activations + backward_transient;
+  // What the step holds throughout: the parameters, the optimizer state and the gradients where
+  // they persist.
+  core::Bytes resident() const {
+    return parameters + optimizer + (gradients_persist ? gradients : core::Bytes(0));
   }
+  core::Bytes backward_peak() const { return resident() + activations + backward_transient; }
   core::Bytes optimizer_peak() const { return fixed() + optimizer_transient; }
   // The step's peak of tensors (what PyTorch's allocator counts).
   core::Bytes total() const { return std::max(backward_peak(), optimizer_peak()); }

@@ -330,24 +330,9 @@ RankActivations rank_activations(const workload::StepProgram& p, const StepFacts
   return out;
 }
 
-// Each rank's memory chunk by chunk beside its lanes.
-void memory_lanes(metrics::RunResult& r, const workload::StepProgram& p, const StepFacts& f) {
-  for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
-    const int k = static_cast<int>(rank);
-    const metrics::MemoryUse m = rank == 0 ? r.memory : memory_use(p, f, k);
-    const RankActivations a = rank_activations(p, f, k);
-    metrics::RankMemory& out = r.lanes[rank].memory;
-    out.state_bytes = (m.parameters + m.optimizer +
-                       (m.gradients_persist ? m.gradients : core::Bytes(0)) + m.framework)
-                          .value;
-    out.activations_at_start = a.timeline.held;
-    out.activations_at_end = a.timeline.after;
-  }
-}
-
-}  // namespace
-
-metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f, int rank) {
+// The rank's memory (memory_use), its activations given.
+metrics::MemoryUse rank_memory(const workload::StepProgram& p, const StepFacts& f, int rank,
+                               const RankActivations& a) {
   double params = 0;
   double shard = 0;
   double optimizer_shard = 0;  // ZeRO 0: every parameter's state on every replica
@@ -372,10 +357,30 @@ metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f
   m.framework = core::Bytes(workload::kFrameworkBytes);
   m.peak_in_flight = workload::peak_in_flight(p.schedule).at(static_cast<std::size_t>(rank));
   // The rank's activations at their peak as its schedule allocates and frees them.
-  const RankActivations a = rank_activations(p, f, rank);
   m.activations = core::Bytes(a.timeline.peak + a.recomputing);
   transients(m, p, f, optimizer_shard, rank);
   return m;
+}
+
+// Each rank's memory (the first rank's the report's) and, chunk by chunk, beside its lanes.
+void memory_lanes(metrics::RunResult& r, const workload::StepProgram& p, const StepFacts& f) {
+  for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
+    const int k = static_cast<int>(rank);
+    const RankActivations a = rank_activations(p, f, k);
+    const metrics::MemoryUse m = rank_memory(p, f, k, a);
+    if (rank == 0) {
+      r.memory = m;
+    }
+    r.lanes[rank].memory = {.state_bytes = (m.resident() + m.framework).value,
+                            .activations_at_start = a.timeline.held,
+                            .activations_at_end = a.timeline.after};
+  }
+}
+
+}  // namespace
+
+metrics::MemoryUse memory_use(const workload::StepProgram& p, const StepFacts& f, int rank) {
+  return rank_memory(p, f, rank, rank_activations(p, f, rank));
 }
 
 // Tokens per day, and model FLOPs per GPU against the BF16 peak (causal and non-causal); HFU
@@ -408,8 +413,7 @@ metrics::RunResult measure_step(const workload::StepProgram& p, const ReplayedSt
   exposed_communication(r, ranks.front(), r.lanes.front());
   overlapped_pairs(r, p, t, f);
   link_use(r, p, t);
-  r.memory = memory_use(p, f, 0);
-  memory_lanes(r, p, f);
+  memory_lanes(r, p, f);  // the lanes are one per pipeline rank: the first's is the report's
   return r;
 }
 

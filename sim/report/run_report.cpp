@@ -84,15 +84,12 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
                             {"capacity", m.capacity.value / 1e9}};
   if (!r.lanes.empty()) {
     // The first rank's memory chunk by chunk: [start s, end s, GB at its start, GB at its end].
-    const metrics::RankLanes& first = r.lanes.front();
-    const metrics::RankMemory& rm = first.memory;
     nlohmann::ordered_json chunks = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < first.compute.size() && i < rm.activations_at_start.size(); ++i) {
-      chunks.push_back({first.compute[i].start.value, first.compute[i].end.value,
-                        (rm.state_bytes + rm.activations_at_start[i]) / 1e9,
-                        (rm.state_bytes + rm.activations_at_end[i]) / 1e9});
+    for (const metrics::MemoryStep& c : metrics::memory_steps(r.lanes.front())) {
+      chunks.push_back({c.start.value, c.end.value, c.bytes_at_start / 1e9, c.bytes_at_end / 1e9});
     }
-    j["memory_timeline"] = {{"state_gb", rm.state_bytes / 1e9}, {"chunks", chunks}};
+    j["memory_timeline"] = {{"state_gb", r.lanes.front().memory.state_bytes / 1e9},
+                            {"chunks", chunks}};
   }
   if (r.energy) {
     j["energy"] = energy_json(*r.energy);

@@ -127,19 +127,16 @@ std::string memory_track(const metrics::RankLanes& lanes, double y, double step,
   const metrics::RankMemory& m = lanes.memory;
   const auto x_of = [&](core::Seconds t) { return kLeft + kPlotW * t.value / step; };
   const auto y_of = [&](double bytes) { return y + kMemory - kMemory * bytes / top; };
-  std::string points;
   double peak = m.state_bytes;
   double held = m.state_bytes;
-  for (std::size_t i = 0; i < lanes.compute.size() && i < m.activations_at_start.size(); ++i) {
-    const double at_start = m.state_bytes + m.activations_at_start[i];
-    const double at_end = m.state_bytes + m.activations_at_end[i];
-    points += (points.empty() ? num(kLeft) + "," + num(y_of(held)) : std::string()) + " " +
-              num(x_of(lanes.compute[i].start)) + "," + num(y_of(held)) + " " +
-              num(x_of(lanes.compute[i].start)) + "," + num(y_of(at_start)) + " " +
-              num(x_of(lanes.compute[i].end)) + "," + num(y_of(at_start)) + " " +
-              num(x_of(lanes.compute[i].end)) + "," + num(y_of(at_end));
-    held = at_end;
-    peak = std::max(peak, at_start);
+  std::string points = num(kLeft) + "," + num(y_of(held));
+  for (const metrics::MemoryStep& c : metrics::memory_steps(lanes)) {
+    points += " " + num(x_of(c.start)) + "," + num(y_of(held)) + " " + num(x_of(c.start)) + "," +
+              num(y_of(c.bytes_at_start)) + " " + num(x_of(c.end)) + "," +
+              num(y_of(c.bytes_at_start)) + " " + num(x_of(c.end)) + "," +
+              num(y_of(c.bytes_at_end));
+    held = c.bytes_at_end;
+    peak = std::max(peak, c.bytes_at_start);
   }
   points += " " + num(kLeft + kPlotW) + "," + num(y_of(held));
   return "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + kMemory - 2) +
@@ -226,8 +223,8 @@ std::string draw(const std::vector<metrics::RankLanes>& ranks, core::Seconds ste
   double top_bytes = 0;
   for (const auto& r : ranks) {
     top_w = std::max(top_w, r.power.computing_w);
-    for (const double a : r.memory.activations_at_start) {
-      top_bytes = std::max(top_bytes, r.memory.state_bytes + a);
+    for (const metrics::MemoryStep& c : metrics::memory_steps(r)) {
+      top_bytes = std::max(top_bytes, c.bytes_at_start);
     }
   }
   const double row = kRow + (top_w > 0 ? kPower : 0) + (top_bytes > 0 ? kMemory : 0);
