@@ -18,7 +18,7 @@
 #include "sim/serve/serving_loop.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
-#include "sim/workload/training_state.hpp"
+#include "sim/study/serve_memory.hpp"
 
 namespace codesim::study {
 namespace {
@@ -328,61 +328,6 @@ serve::StepCosts counted(const serve::StepCosts& costs, const Scenario& base,
           .kv_transfer = costs.kv_transfer};
 }
 
-// A prefill GPU holds its weights, its chunk's activations and the chunk's KV cache until sent.
-void refuse_prefill_over_memory(const Scenario& base, const Instance& prefill) {
-  const Scenario& s = prefill.scenario;
-  const int chunk = base.serve.chunk_tokens_per_gpu;
-  const core::Bytes weights = weights_per_gpu(s);
-  const core::Bytes activations =
-      activations_at(s, {.tokens = per(chunk, prefill.micro_batches()), .context = 1});
-  const core::Bytes kv =
-      llm::kv_cache_bytes_per_token(base.model.spec) * static_cast<double>(chunk);
-  const core::Bytes hbm = s.hardware.spec.gpu.hbm_capacity;
-  if (weights + activations + kv + core::Bytes(workload::kFrameworkBytes) > hbm) {
-    config::scenario_error(
-        base, "serve.prefill.chunk_tokens_per_gpu",
-        "a prefill GPU's weights (" + core::fixed(weights.value / 1e9, 1) + " GB), its chunk's " +
-            core::fixed(activations.value / 1e9, 1) + " GB of activations and " +
-            core::fixed(kv.value / 1e9, 1) + " GB of KV cache do not fit its " +
-            core::fixed(hbm.value / 1e9, 0) + " GB with the framework's " +
-            core::fixed(workload::kFrameworkBytes / 1e9, 1) + " GB",
-        "smaller chunks (serve.prefill.chunk_tokens_per_gpu), or more GPUs per prefill instance");
-  }
-}
-
-// The KV cache a decode instance holds, in tokens: each GPU's HBM left after its weights, the
-// activations of its largest batch and the framework, the fraction given, over the model's KV
-// bytes per token (every layer).
-double decode_kv_tokens(const Scenario& base, const Instance& decode) {
-  const auto& gpu = decode.scenario.hardware.spec.gpu;
-  const core::Bytes weights = weights_per_gpu(decode.scenario);
-  const core::Bytes activations = activations_at(
-      decode.scenario,
-      {.tokens = per(base.serve.max_requests_per_gpu, decode.micro_batches()), .context = 1});
-  const core::Bytes framework(workload::kFrameworkBytes);
-  const core::Bytes free = gpu.hbm_capacity - weights - activations - framework;
-  const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
-  if (weights >= gpu.hbm_capacity) {
-    config::scenario_error(
-        base, "serve.decode.nodes",
-        "a decode GPU's weights (" + core::fixed(weights.value / 1e9, 1) +
-            " GB) leave no room for KV cache in its " +
-            core::fixed(gpu.hbm_capacity.value / 1e9, 0) + " GB",
-        "spread the experts over more GPUs (serve.decode.nodes, serve.decode.ep)");
-  }
-  if (free.value <= 0) {
-    config::scenario_error(
-        base, "serve.decode.max_requests_per_gpu",
-        "a decode GPU's weights (" + core::fixed(weights.value / 1e9, 1) + " GB), the " +
-            core::fixed(activations.value / 1e9, 1) + " GB of activations of its batch of " +
-            std::to_string(base.serve.max_requests_per_gpu) + " requests and the framework's " +
-            core::fixed(framework.value / 1e9, 1) + " GB leave no room for KV cache in its " +
-            core::fixed(gpu.hbm_capacity.value / 1e9, 0) + " GB",
-        "batch fewer requests");
-  }
-  return free.value * base.serve.kv_memory_fraction * decode.gpus() / kv_per_token;
-}
-
 }  // namespace
 
 metrics::ServeResult simulate_serving(const std::string& path,
@@ -395,8 +340,11 @@ metrics::ServeResult simulate_serving(const std::string& path,
   Instance decode = instance(path, settings, base, "decode");
   ep_rounds({&prefill, &decode}, budget);
 
-  refuse_prefill_over_memory(base, prefill);
-  const double kv_tokens = decode_kv_tokens(base, decode);
+  refuse_prefill_over_memory(base, prefill.scenario,
+                             per(base.serve.chunk_tokens_per_gpu, prefill.micro_batches()));
+  const double kv_tokens =
+      decode_kv_tokens(base, decode.scenario,
+                       per(base.serve.max_requests_per_gpu, decode.micro_batches()), decode.gpus());
   const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
 
   // KV transfer: the prompt's cache over the prefill TP group's NICs.

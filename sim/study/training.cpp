@@ -20,6 +20,7 @@
 #include "sim/metrics/step_metrics.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/step_shape.hpp"
+#include "sim/study/training_tracks.hpp"
 #include "sim/variability/step_spread.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/optimizer_update.hpp"
@@ -352,57 +353,6 @@ Governed govern(const Scenario& s, const workload::StepShape& shape,
     g.clocks[i] = governed.ranks[i].ratio;
   }
   return g;
-}
-
-// A rank's memory as counter points: at each chunk's start its state and the activations it
-// has allocated, at its end what its frees leave.
-workload::MemoryTrack memory_track(int rank, const metrics::RankLanes& lanes) {
-  workload::MemoryTrack track{.rank = rank};
-  const metrics::RankMemory& m = lanes.memory;
-  for (std::size_t i = 0; i < lanes.compute.size() && i < m.activations_at_start.size(); ++i) {
-    track.points.emplace_back(lanes.compute[i].start.value * 1e6,
-                              m.state_bytes + m.activations_at_start[i]);
-    track.points.emplace_back(lanes.compute[i].end.value * 1e6,
-                              m.state_bytes + m.activations_at_end[i]);
-  }
-  return track;
-}
-
-// Each pipeline rank's clock and its board's power computing (its kernels' energy over their time
-// at that clock) and waiting: the timeline's power tracks.
-void power_lanes(metrics::RunResult& r, const workload::StepProgram& program,
-                 const std::vector<double>& clocks, const hardware::PowerSpec& power) {
-  for (std::size_t rank = 0; rank < r.lanes.size() && rank < clocks.size(); ++rank) {
-    const cost::Work& w = program.rank_work[rank];
-    const double busy = cost::time_at(w, clocks[rank], power).value;
-    r.lanes[rank].power = {
-        .clock_mhz = clocks[rank] * power.max_clock_mhz,
-        .computing_w = busy > 0
-                           ? power.awake_w + cost::dynamic_energy_j(w, clocks[rank], power) / busy
-                           : power.awake_w,
-        .waiting_w = power.awake_w};
-  }
-}
-
-// The step program as a trace, its simulated times and each rank's power and memory tracks.
-void keep_trace(TrainingRun& run, const workload::StepProgram& program,
-                const comm::StepTimeline& timeline) {
-  const metrics::RunResult& r = run.result;
-  run.trace = workload::to_step_trace(program);
-  for (const auto& t : timeline.tasks) {
-    run.timeline.start_us.push_back(t.start.value * 1e6);
-    run.timeline.duration_us.push_back((t.end - t.start).value * 1e6);
-  }
-  for (std::size_t rank = 0; r.energy && rank < r.lanes.size(); ++rank) {
-    const metrics::RankPower& p = r.lanes[rank].power;
-    run.power.push_back({.rank = static_cast<int>(rank),
-                         .clock_mhz = p.clock_mhz,
-                         .computing_w = p.computing_w,
-                         .waiting_w = p.waiting_w});
-  }
-  for (std::size_t rank = 0; rank < r.lanes.size(); ++rank) {
-    run.memory.push_back(memory_track(static_cast<int>(rank), r.lanes[rank]));
-  }
 }
 
 }  // namespace
