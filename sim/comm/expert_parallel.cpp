@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "models/kernels/logfmt.hpp"
+#include "sim/core/text.hpp"
 
 namespace codesim::comm {
 namespace {
@@ -126,6 +127,31 @@ void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, in
       // fitted share of it.
       t.efficiency = std::min(1.0, node.nic_small_message_efficiency * k.ep_low_latency_rate);
       break;
+    }
+  }
+}
+
+void apply_ep_rates(Transfer& t, EpMode mode, const EpKernelRates& rates, bool outward,
+                    bool laid_out) {
+  // The trace timed DeepEP's internode kernels, those that forward over NVLink (add_ep_costs);
+  // a group within one node runs the intranode ones.
+  if (mode != EpMode::deepep_normal || rates == EpKernelRates{} || !t.forward_cap) {
+    return;
+  }
+  const double rate = outward ? rates.dispatch : rates.combine;
+  if (!(rate > 0 && rate <= 1)) {
+    throw std::invalid_argument("a DeepEP kernel rate must be in (0, 1], got " +
+                                core::fixed(rate, 4));
+  }
+  // The kernel's SMs copy and post at `rate` of their pace alone; the links' capacity stays.
+  for (auto* cap : {&t.sender_cap, &t.forward_cap}) {
+    if (*cap) {
+      **cap = **cap * rate;
+    }
+  }
+  if (laid_out) {
+    for (auto& call : t.calls) {
+      call.fixed_cost = call.fixed_cost + rates.layout;
     }
   }
 }

@@ -76,6 +76,27 @@ EpFlows ep_flows(const kernels::RoutingPlan& plan, EpMode mode, const EpPayload&
 void add_ep_costs(Transfer& t, EpMode mode, const topologies::NodeSpec& node, int sms,
                   core::Bytes message);
 
+// DeepEP's normal kernels as a software stack runs them, against the model of DeepEP's own
+// benchmark (add_ep_costs): the share of their SMs' pace alone (the copy and forwarding caps)
+// its dispatch-direction and combine-direction kernels keep, and what a dispatch that lays its
+// tokens out anew (the forward's: layout and count exchange, no cached handle) costs before it
+// moves them. The links' capacity is not touched: where a link binds, it still does. The
+// defaults are the benchmark's; `deepseek` takes the fit to its training trace
+// (models/calibration/deepseek-h800/fit_deepep_trace.json).
+struct EpKernelRates {
+  double dispatch = 1;  // in (0, 1]
+  double combine = 1;
+  core::Seconds layout;
+
+  bool operator==(const EpKernelRates&) const = default;
+};
+
+// A DeepEP normal transfer across nodes at `rates`: outward (the dispatch direction) or back,
+// laid out anew or with the layout cached. Other modes and transfers within a node are left as
+// they are. Call after add_ep_costs.
+void apply_ep_rates(Transfer& t, EpMode mode, const EpKernelRates& rates, bool outward,
+                    bool laid_out);
+
 // Bytes each GPU sends over its NIC (RDMA) and over its NVLink, as the link loads show them
 // (forwarded traffic counts for the forwarder).
 struct GpuBytes {

@@ -74,6 +74,8 @@ class Transfers {
         t.sender_cap = n_.ep_sender_cap;
         add_ep_costs(t, n_.mode, topology_.node_spec(), n_.ep_sms,
                      outward ? n_.payload.dispatch : n_.payload.combine);
+        // The forward's dispatch lays its tokens out; the backward's reuses that handle.
+        apply_ep_rates(t, n_.mode, n_.ep_rates, outward, outward && !c.gradient);
         break;
       }
       case CommKind::pp_send:
@@ -202,6 +204,18 @@ std::vector<core::Note> replay_notes(const workload::StepProgram& program, const
         {core::NoteKind::assumed, "a GPU sends expert-parallel traffic at most at " +
                                       core::fixed(n.ep_sender_cap->value / 1e9, 1) +
                                       " GB/s (SMs held by communication x the copy rate per SM)"});
+  }
+  if (n.ep_rates != EpKernelRates{} && n.mode == EpMode::deepep_normal) {
+    notes.push_back(
+        {core::NoteKind::fitted,
+         "DeepEP's internode kernels at the pace the software stack's trace timed them: their "
+         "SMs at " +
+             core::fixed(n.ep_rates.dispatch, 3) + " (dispatch direction) and " +
+             core::fixed(n.ep_rates.combine, 3) +
+             " (combine direction) of the copy rates of the model of DeepEP's benchmark, and " +
+             core::fixed(n.ep_rates.layout.value * 1e3, 2) +
+             " ms of layout and count exchange before each forward dispatch "
+             "(models/calibration/README.md)"});
   }
   return notes;
 }

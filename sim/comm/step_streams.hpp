@@ -41,6 +41,7 @@ struct StepNetwork {
   int plan_tokens_per_gpu = 1;                        // tokens per GPU the plans were routed with
   std::optional<core::BytesPerSecond> ep_sender_cap;  // comm SMs x copy rate per SM
   int ep_sms = 20;                                    // SMs the EP kernels hold (comm SMs)
+  EpKernelRates ep_rates;  // DeepEP's kernels as the software stack runs them
 };
 
 // A replayed step: each task's times and the distinct transfers they ran.

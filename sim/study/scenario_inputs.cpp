@@ -1,8 +1,9 @@
-// Scenario -> routing spec, DeepEP payload, platform budget.
+// Scenario -> routing spec, DeepEP payload and rates, platform budget.
 #include "sim/study/scenario_inputs.hpp"
 
 #include <algorithm>
 
+#include "models/calibration/deepep_trace.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/core/text.hpp"
 #include "sim/engine/platform.hpp"
@@ -27,6 +28,19 @@ comm::WireFormat wire_format(config::WirePrecision p) {
 
 }  // namespace
 
+comm::EpKernelRates training_ep_rates(const config::Scenario& s) {
+  // The trace timed the internode kernels: an EP group over more than one node.
+  if (s.software.stack != workload::SoftwareStack::deepseek ||
+      s.routing.dispatch != workload::EpMode::deepep_normal ||
+      s.parallelism.ep <= s.hardware.spec.gpus_per_node) {
+    return {};
+  }
+  namespace fit = calibration::deepep_trace;
+  return {.dispatch = fit::deepep_dispatch_rate,
+          .combine = fit::deepep_combine_rate,
+          .layout = core::Seconds(fit::deepep_layout_us * 1e-6)};
+}
+
 comm::EpPayload ep_payload_of(const config::Scenario& s) {
   const auto& p = s.workload.precision;
   if (p.dispatch != config::WirePrecision::fp8 && p.dispatch != config::WirePrecision::bf16) {
@@ -36,9 +50,9 @@ comm::EpPayload ep_payload_of(const config::Scenario& s) {
                            "fp8 or bf16");
   }
   return comm::ep_payload({.hidden = s.model.spec.hidden,
-                             .topk = s.model.spec.moe ? s.model.spec.moe->activated_experts : 0,
-                             .dispatch = wire_format(p.dispatch),
-                             .combine = wire_format(p.combine)});
+                           .topk = s.model.spec.moe ? s.model.spec.moe->activated_experts : 0,
+                           .dispatch = wire_format(p.dispatch),
+                           .combine = wire_format(p.combine)});
 }
 
 kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, int ep,
@@ -64,13 +78,13 @@ void check_platform_budget(const config::Scenario& s, const topologies::Topology
   const core::Bytes platform = engine::Platform::estimated_memory(t);
   auto mb = [](core::Bytes b) { return core::megabytes(b.value); };
   if (platform > budget.max_platform_memory) {
-    config::scenario_error(
-        s, "hardware.nodes",
-        "the simulated platform would need about " + mb(platform) +
-            " MB for its " + std::to_string(t.vertex_count()) + " GPUs, NICs and switches and " +
-            std::to_string(t.links().size()) + " links, over the budget of " +
-            mb(budget.max_platform_memory) + " MB",
-        "fewer nodes, or raise --max-memory-mb");
+    config::scenario_error(s, "hardware.nodes",
+                           "the simulated platform would need about " + mb(platform) +
+                               " MB for its " + std::to_string(t.vertex_count()) +
+                               " GPUs, NICs and switches and " + std::to_string(t.links().size()) +
+                               " links, over the budget of " + mb(budget.max_platform_memory) +
+                               " MB",
+                           "fewer nodes, or raise --max-memory-mb");
   }
 }
 

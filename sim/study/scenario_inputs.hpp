@@ -3,8 +3,8 @@
 #pragma once
 
 #include "models/kernels/batch_routing.hpp"
-#include "sim/config/scenario.hpp"
 #include "sim/comm/expert_parallel.hpp"
+#include "sim/config/scenario.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/metrics/step_energy.hpp"
 #include "sim/study/budget.hpp"
@@ -24,6 +24,12 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
 
 // Dispatch and combine bytes per token from workload.precision; LogFMT dispatch is refused.
 comm::EpPayload ep_payload_of(const config::Scenario& s);
+
+// DeepEP's normal kernels as the scenario's software stack runs them in training: `deepseek`'s
+// internode ones (an EP group over several nodes) at the fit to its trace
+// (models/calibration/deepseek-h800/fit_deepep_trace.json), the others at the model of DeepEP's
+// benchmark.
+comm::EpKernelRates training_ep_rates(const config::Scenario& s);
 
 // The scale-out network's devices and cost (topologies::measure).
 metrics::NetworkUse network_use(const config::Scenario& s, const topologies::Topology& topology);

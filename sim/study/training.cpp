@@ -101,7 +101,8 @@ comm::StepNetwork step_network(const Scenario& s, const workload::StepShape& sha
           .payload = ep_payload_of(s),
           .plan_tokens_per_gpu = s.routing.sample_tokens,
           .ep_sender_cap = s.hardware.sm_copy_rate * s.hardware.comm_sms,
-          .ep_sms = s.hardware.comm_sms};
+          .ep_sms = s.hardware.comm_sms,
+          .ep_rates = training_ep_rates(s)};
 }
 
 // Rows each expert of the busiest GPU takes per micro-batch: in each routing plan the GPU with

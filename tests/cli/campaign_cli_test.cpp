@@ -100,13 +100,13 @@ TEST(CampaignCli, BadCampaignsFailWithExactMessages) {
                             0),
             0u)
       << stuck.err;
-  // 1e30 tokens: 2.4e21 checkpoint segments per trial (the small step's 524,288 tokens in 6.86 s,
+  // 1e30 tokens: 2.6e21 checkpoint segments per trial (the small step's 524,288 tokens in 7.42 s,
   // Daly's 1.5 h interval), refused before the Monte Carlo starts.
   const auto endless = run_codesim(kSmall + " --set campaign.tokens=1e30");
   EXPECT_EQ(endless.exit_code, 2);
   EXPECT_EQ(endless.err,
             "--set campaign.tokens=1e30: error: campaign.tokens: the run's Monte Carlo would step "
-            "through 2.4e21 checkpoint segments and failures per trial x 1000 trials, over the "
+            "through 2.6e21 checkpoint segments and failures per trial x 1000 trials, over the "
             "budget of 1.0e9\n"
             "  hint: fewer tokens, or a longer campaign.checkpoint_interval\n");
   const auto negative = run_codesim(kSmall + " --set campaign.node_failure_rate=-1");

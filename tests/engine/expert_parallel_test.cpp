@@ -153,6 +153,54 @@ TEST(ExpertParallel, InternodeNormalKernelsForwardWithHalfTheirSms) {
   EXPECT_FALSE(low_latency.forward_cap.has_value());
 }
 
+TEST(ExpertParallel, AStacksRatesSlowInternodeNormalKernelsByDirection) {
+  // Rates r: the SM copies run at r x their caps (the links keep their capacity), so a copy-bound
+  // transfer's time alone is the benchmark model's / r; a forward dispatch (laid out anew) first
+  // pays the layout. Inside a node, and in the low-latency modes, nothing changes.
+  const topologies::NodeSpec node = topologies::testing::h800_node();
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
+  const EpKernelRates rates{.dispatch = 0.5, .combine = 0.8, .layout = core::Seconds(2e-3)};
+  const auto flows = ep_flows(plan(4), EpMode::deepep_normal, payload, first_gpus(64));
+  Transfer dispatch{.flows = flows.dispatch, .sender_cap = core::BytesPerSecond(160e9)};
+  add_ep_costs(dispatch, EpMode::deepep_normal, node, 20, payload.dispatch);
+  apply_ep_rates(dispatch, EpMode::deepep_normal, rates, true, true);
+  EXPECT_DOUBLE_EQ(dispatch.efficiency, 1.0);
+  EXPECT_DOUBLE_EQ(dispatch.sender_cap->value, 80e9);
+  EXPECT_DOUBLE_EQ(dispatch.forward_cap->value, 0.5 * 10 * node.comm.ep_forward_rate_per_sm.value);
+  ASSERT_EQ(dispatch.calls.size(), 1U);
+  EXPECT_DOUBLE_EQ(dispatch.calls[0].fixed_cost.value, node.comm.ep_call.value + 2e-3);
+
+  Transfer back{.flows = flows.combine};
+  add_ep_costs(back, EpMode::deepep_normal, node, 20, payload.combine);
+  apply_ep_rates(back, EpMode::deepep_normal, rates, false, false);
+  EXPECT_DOUBLE_EQ(back.forward_cap->value, 0.8 * 10 * node.comm.ep_forward_rate_per_sm.value);
+  EXPECT_DOUBLE_EQ(back.calls[0].fixed_cost.value, node.comm.ep_call.value);
+
+  Transfer inside{.flows = {topologies::Flow{.src = 0, .dst = 3, .bytes = core::Bytes(1e6)}}};
+  add_ep_costs(inside, EpMode::deepep_normal, node, 20, payload.dispatch);
+  apply_ep_rates(inside, EpMode::deepep_normal, rates, true, true);
+  EXPECT_DOUBLE_EQ(inside.efficiency, 1.0);
+  EXPECT_DOUBLE_EQ(inside.calls[0].fixed_cost.value, node.comm.ep_call.value);
+
+  Transfer low_latency{.flows = flows.dispatch};
+  add_ep_costs(low_latency, EpMode::deepep_low_latency, node, 20, payload.dispatch);
+  const double before = low_latency.efficiency;
+  apply_ep_rates(low_latency, EpMode::deepep_low_latency, rates, true, true);
+  EXPECT_DOUBLE_EQ(low_latency.efficiency, before);
+}
+
+TEST(ExpertParallel, AKernelRateOutsideZeroToOneIsRefused) {
+  const topologies::NodeSpec node = topologies::testing::h800_node();
+  const EpPayload payload = ep_payload({.hidden = 7168, .topk = 8});
+  Transfer t{.flows = ep_flows(plan(4), EpMode::deepep_normal, payload, first_gpus(64)).dispatch};
+  add_ep_costs(t, EpMode::deepep_normal, node, 20, payload.dispatch);
+  try {
+    apply_ep_rates(t, EpMode::deepep_normal, {.dispatch = 1.5}, true, false);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "a DeepEP kernel rate must be in (0, 1], got 1.5000");
+  }
+}
 TEST(ExpertParallel, PlanAndGpuListMustAgree) {
   try {
     ep_flows(plan(4, 128), EpMode::deepep_normal, {}, first_gpus(8));
