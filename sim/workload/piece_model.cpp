@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "models/calibration/deepgemm.hpp"
+#include "models/calibration/trace_scales.hpp"
 #include "models/cost/attention_cost.hpp"
 #include "models/hardware/catalog.hpp"
 #include "sim/core/text.hpp"
@@ -12,20 +14,23 @@ namespace codesim::workload {
 
 PieceModel deepseek_profile() {
   PieceModel pm;
-  // Fitted by fit_trace to DeepSeek's trace (tests/workload/piece_model_test.cpp re-fits it).
-  pm.trace.fp8_gemm_scale = 0.89747;
-  pm.trace.fp8_wgrad_scale = 0.69496;
-  pm.trace.fp8_grouped_scale = 1.19656;
-  pm.trace.fp8_grouped_wgrad_scale = 0.49075;
-  pm.trace.memory_scale = 0.35684;
+  // Fitted by fit_trace to DeepSeek's trace, as tools/calibration/fit_trace_scales.py wrote them
+  // (tests/workload/piece_model_test.cpp re-fits it).
+  namespace scales = calibration::trace_scales;
+  pm.trace.fp8_gemm_scale = scales::fp8_gemm_scale;
+  pm.trace.fp8_wgrad_scale = scales::fp8_wgrad_scale;
+  pm.trace.fp8_grouped_scale = scales::fp8_grouped_scale;
+  pm.trace.fp8_grouped_wgrad_scale = scales::fp8_grouped_wgrad_scale;
+  pm.trace.memory_scale = scales::memory_scale;
   pm.params = with_trace_scales({cost::default_params(), cost::attention_params()}, pm.trace);
   pm.stack = stack_inventory(SoftwareStack::deepseek);
   // DeepSeek decodes MLA with FlashMLA (its published rates: cost/decode_attention.cpp).
   pm.params.decode_mla = cost::DecodeAttentionKernel::flash_mla;
-  // DeepGEMM fills the SMs of a few-row GEMM with 64 x 16 tiles and streams its operands at 0.82
-  // of HBM: tools/calibration/fit_deepgemm.py, on DeepGEMM's published H800 table.
-  pm.params.kernel.gemm_fp8_narrow_tile_n = 16;
-  pm.params.kernel.gemm_memory_efficiency_fp8 = 0.82;
+  // DeepGEMM fills the SMs of a few-row GEMM with 64 x 16 tiles and streams its operands at a
+  // fraction of HBM: tools/calibration/fit_deepgemm.py, on DeepGEMM's published H800 table.
+  pm.params.kernel.gemm_fp8_narrow_tile_n =
+      static_cast<int>(calibration::deepgemm::deepgemm_narrow_tile_n);
+  pm.params.kernel.gemm_memory_efficiency_fp8 = calibration::deepgemm::deepgemm_memory_efficiency;
   return pm;
 }
 

@@ -31,6 +31,8 @@ def differences(path):
     another value."""
     with open(os.path.join(CALIBRATION, path)) as f:
         output = json.load(f)
+    if "checked_by" in output:  # a fit the simulator's C++ makes: that test refits it
+        return []
     module = importlib.import_module(os.path.splitext(os.path.basename(output["script"]))[0])
     with contextlib.redirect_stdout(io.StringIO()):  # the fits print their figures
         refit = module.fit()["constants"]
