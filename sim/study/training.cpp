@@ -24,6 +24,7 @@
 #include "sim/variability/step_spread.hpp"
 #include "sim/workload/chrome_export.hpp"
 #include "sim/workload/optimizer_update.hpp"
+#include "sim/workload/piece_costs.hpp"
 #include "sim/workload/step_power.hpp"
 #include "topologies/properties.hpp"
 
@@ -230,6 +231,18 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
   const auto compute_notes = workload::piece_model_notes(compute_model(s), s.hardware.spec.gpu);
   r.notes.insert(r.notes.begin() + 1, compute_notes.begin(), compute_notes.end());
   r.notes.push_back(optimizer_note(s));
+  if (const double bytes =
+          workload::gradient_accumulation_bytes(training_shape(s), s.software.stack);
+      bytes > 0) {
+    r.notes.push_back(
+        {core::NoteKind::assumed,
+         "gradient accumulation: each micro-batch adds its weight gradients into the step's "
+         "buffer, " +
+             core::fixed(bytes, 0) +
+             " bytes per weight element at the elementwise rate (the new BF16 gradient read, the "
+             "buffer read and written, as Megatron-LM's main_grad and autograd's .grad add them; "
+             "not measured: docs/model/software-stacks.md)"});
+  }
   if (r.energy) {
     const auto power = workload::power_notes(s.hardware.spec.gpu.power, s.hardware.nic_power_w,
                                              s.hardware.switch_power_w, s.hardware.host_power_w);

@@ -4,6 +4,7 @@
 #include <initializer_list>
 
 #include "sim/workload/step_program.hpp"
+#include "sim/workload/training_state.hpp"
 
 namespace codesim::workload {
 namespace {
@@ -15,6 +16,13 @@ constexpr PieceId kComputePieces[] = {
 };
 
 }  // namespace
+
+double gradient_accumulation_bytes(const StepShape& sh, SoftwareStack stack) {
+  if (sh.micro_batches <= 1 || sh.zero >= 2 || stack == SoftwareStack::deepseek) {
+    return 0;
+  }
+  return kParameterBytes + 2 * sh.precision.gradient_bytes;
+}
 
 StageCosts PieceCosts::stage_costs() const {
   StageCosts c;
@@ -44,7 +52,8 @@ PieceCosts price_pieces(const StepSpec& s, const std::vector<double>& layer_cloc
                   .loss = true,
                   .unfused_attention = sh.attention == AttentionKernel::unfused,
                   .dropout = sh.dropout,
-                  .recompute_selected = s.pieces.stack.stack == SoftwareStack::deepseek}};
+                  .recompute_selected = s.pieces.stack.stack == SoftwareStack::deepseek,
+                  .gradient_accumulation = gradient_accumulation_bytes(sh, s.pieces.stack.stack)}};
   auto price = [&](LayerTimes& t, PieceId piece, int layer) {
     c.held_sms = 0;
     const PieceCost alone = piece_cost(s.pieces, c, piece, s.model->layer(layer));

@@ -10,9 +10,18 @@
 #include "sim/core/units.hpp"
 #include "sim/workload/piece_id.hpp"
 #include "sim/workload/schedule.hpp"
+#include "sim/workload/software_stack.hpp"
 #include "sim/workload/stage_placement.hpp"
+#include "sim/workload/step_shape.hpp"
 
 namespace codesim::workload {
+
+// Bytes per weight element a micro-batch's gradient accumulation moves (KernelContext): its new
+// BF16 gradient read, the step's buffer (of the gradients' precision) read and written, as
+// Megatron-LM's main_grad and autograd's .grad add them. 0 with one micro-batch, with gradients
+// sharded (ZeRO-2 and 3 reduce-scatter each micro-batch's: what is added is the shard, left
+// out), and for `deepseek`, whose trace's weight-gradient pieces hold what its stack runs.
+double gradient_accumulation_bytes(const StepShape& shape, SoftwareStack stack);
 
 struct StepSpec;
 

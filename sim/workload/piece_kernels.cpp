@@ -26,6 +26,16 @@ class Lister {
   Lister(const llm::LlmSpec& m, PieceId piece, const KernelContext& c)
       : m_(m), piece_(piece), c_(c) {}
 
+  // The micro-batch's gradient of `weights` elements added into the step's buffer.
+  void accumulate(const std::string& name, double weights) {
+    if (c_.gradient_accumulation > 0 && weights > 0) {
+      out_.push_back({"accumulate " + name,
+                      KernelShape{.kind = KernelClass::elementwise,
+                                  .bytes = core::Bytes(weights * c_.gradient_accumulation)},
+                      false, std::nullopt});
+    }
+  }
+
   void add(const llm::LayerOp& op) {
     if (op.moe == llm::MoeRole::shared && !c_.shared_experts) {
       return;
@@ -199,6 +209,9 @@ class Lister {
                       false, std::nullopt});
     }
     out_.push_back({op.name, std::move(k), pass() == Pass::weight, std::nullopt});
+    if (pass() == Pass::weight) {
+      accumulate(op.name, g.in * g.out * (grouped ? static_cast<double>(groups.size()) : 1.0));
+    }
   }
 
   void attention(const llm::LayerOp& op) {
@@ -370,6 +383,10 @@ std::vector<PieceKernel> piece_kernels(const llm::LlmSpec& m, PieceId piece, con
   Lister lister(m, piece, c);
   for (const auto& op : ops) {
     lister.add(op);
+  }
+  if (piece == PieceId{PieceKind::embedding, Pass::weight}) {
+    // The table's gradient is dense: its share of the vocabulary, every column.
+    lister.accumulate("embedding", static_cast<double>(m.vocab) / c.tp * m.hidden);
   }
   for (PieceKernel& k : lister.take()) {
     out.push_back(std::move(k));

@@ -71,6 +71,11 @@ struct KernelContext {
   // their FP8 casts), the weight-gradient piece of the MLP the MoE's SwiGLU (its output, the
   // down projection's input, was not kept).
   bool recompute_selected = false;
+  // Training with several micro-batches a step: the bytes per weight element that adding a
+  // micro-batch's weight gradient into the step's gradient buffer moves (the new gradient read,
+  // the buffer read and written), after each weight-gradient GEMM and the embedding table's
+  // gradient; 0: not priced (one micro-batch, a stack whose trace holds it, sharded gradients).
+  double gradient_accumulation = 0;
 };
 
 struct PieceKernel {

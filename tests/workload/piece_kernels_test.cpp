@@ -138,6 +138,42 @@ TEST(PieceKernels, ExpertsAreGroupedOverTheGpusExperts) {
   EXPECT_DOUBLE_EQ(wg->shape.flops.value, 2.0 * 32768 * 7168 * 4096);
 }
 
+TEST(PieceKernels, EachWeightGradientIsAddedIntoTheStepsBufferWhenAsked) {
+  // GPT-3 175B over TP 8, gradients kept in BF16: 2 + 2 x 2 = 6 bytes per weight element. The MLP
+  // piece's weight gradients: fc1 12288 x 49152 / 8 and fc2 49152 / 8 x 12288, each followed by
+  // its add. The embedding table's: 50,257 / 8 words x 12288. With no bytes given, nothing.
+  const auto gpt3 = *llm::find_preset("gpt3-175b");
+  const KernelContext c{
+      .tokens = 2048, .seq_len = 2048, .fp8_gemm = false, .tp = 8, .gradient_accumulation = 6};
+  std::vector<std::string> adds;
+  double bytes = 0;
+  for (const PieceKernel& k : piece_kernels(gpt3, {PieceKind::mlp, Pass::weight}, c,
+                                            llm::kDenseLayer)) {
+    if (k.op.starts_with("accumulate ")) {
+      adds.push_back(k.op);
+      bytes += k.shape.bytes.value;
+      EXPECT_EQ(k.shape.kind, cost::KernelClass::elementwise);
+    }
+  }
+  EXPECT_EQ(adds.size(), 2U);
+  EXPECT_DOUBLE_EQ(bytes, 2 * 12288.0 * 49152 / 8 * 6);
+  const auto table = piece_kernels(gpt3, {PieceKind::embedding, Pass::weight}, c, llm::kDenseLayer);
+  ASSERT_NE(kernel_named(table, "accumulate embedding"), nullptr);
+  EXPECT_DOUBLE_EQ(kernel_named(table, "accumulate embedding")->shape.bytes.value,
+                   gpt3.vocab / 8.0 * 12288 * 6);
+  KernelContext none = c;
+  none.gradient_accumulation = 0;
+  for (const PieceKernel& k : piece_kernels(gpt3, {PieceKind::mlp, Pass::weight}, none,
+                                            llm::kDenseLayer)) {
+    EXPECT_FALSE(k.op.starts_with("accumulate ")) << k.op;
+  }
+  // Forward and input-backward pieces add nothing.
+  for (const PieceKernel& k : piece_kernels(gpt3, {PieceKind::mlp, Pass::backward}, c,
+                                            llm::kDenseLayer)) {
+    EXPECT_FALSE(k.op.starts_with("accumulate ")) << k.op;
+  }
+}
+
 TEST(PieceKernels, Bf16ModelsHaveNoCasts) {
   // Llama 3.1 405B in BF16: GQA (8 KV heads of 128), no casts; rotary on 128 query and 8 key
   // heads.
