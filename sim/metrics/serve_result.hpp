@@ -2,6 +2,7 @@
 // sim/report writes it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,20 @@ struct ServeInstances {
   core::Seconds reference_step;  // one step at the instance's full load (chunk or batch)
   // That step's tokens per second per node: prompt tokens (prefill) or output tokens (decode).
   double full_load_tokens_per_s_per_node = 0;
+};
+
+// The run's energy, from the first arrival to the last token, every instance's GPUs and what
+// serves them: the GPUs through their steps at the governed clock (busy, and awake while a step
+// waits), at rest between steps; their NICs, switches and hosts at their stated power.
+struct ServeEnergy {
+  double gpu_steps_j = 0;  // the GPUs through their steps
+  double gpu_idle_j = 0;   // at rest between steps
+  double network_j = 0;    // NICs and switches
+  double host_j = 0;       // nodes besides GPUs and NICs
+  double gpu_idle_w = 0;   // a GPU at rest (the preset's)
+  double per_output_token_j = 0;
+  double mean_gpu_power_w = 0;  // over the GPUs and the horizon
+  double total_j() const { return gpu_steps_j + gpu_idle_j + network_j + host_j; }
 };
 
 enum class SloVerdict { none, met, unmet };
@@ -60,6 +75,7 @@ struct ServeResult {
   double slo_attainment = 0;
   double goodput = 0;  // requests per second meeting both targets
   SloVerdict slo = SloVerdict::none;
+  std::optional<ServeEnergy> energy;  // none without a power model
   std::vector<core::Note> notes;
 };
 

@@ -89,30 +89,46 @@ nlohmann::ordered_json serve_json(const metrics::ServeResult& r) {
               {"attainment", r.slo_attainment},
               {"goodput", r.goodput},
               {"verdict", metrics::slo_verdict_name(r.slo)}};
+  if (r.energy) {
+    const metrics::ServeEnergy& e = *r.energy;
+    j["energy"] = {{"total_j", e.total_j()},       {"per_output_token_j", e.per_output_token_j},
+                   {"gpu_steps_j", e.gpu_steps_j}, {"gpu_idle_j", e.gpu_idle_j},
+                   {"network_j", e.network_j},     {"host_j", e.host_j},
+                   {"gpu_idle_w", e.gpu_idle_w},   {"mean_gpu_power_w", e.mean_gpu_power_w}};
+  }
   j["notes"] = notes_json(r.notes);
   return j;
 }
 
 FigureList serve_figures(const metrics::ServeResult& r) {
-  return {{"arrivals", r.arrivals},
-          {"requests", std::to_string(r.requests)},
-          {"GPUs", std::to_string(r.gpus)},
-          {"prefill instances", instances_text(r.prefill)},
-          {"decode instances", instances_text(r.decode)},
-          {"KV-cache tokens per decode instance", fixed(r.decode_kv_tokens, 0)},
-          {"horizon (s)", fixed(r.horizon.value, 2)},
-          {"TTFT p50 / p90 / p99", latency_text(r.ttft)},
-          {"TPOT p50 / p90 / p99", latency_text(r.tpot)},
-          {"latency p50 / p90 / p99", latency_text(r.latency)},
-          {"output tokens/s", fixed(r.output_tokens_per_s, 0)},
-          {"output tokens/s per GPU", fixed(r.output_tokens_per_s_per_gpu, 1)},
-          {"output tokens/s per node", fixed(r.output_tokens_per_s_per_node, 0)},
-          {"prompt tokens/s", fixed(r.prompt_tokens_per_s, 0)},
-          {"mean decode batch (requests)", fixed(r.mean_decode_batch, 1)},
-          {"requests that waited for KV cache", std::to_string(r.waited_for_kv)},
-          {"requests in flight (mean)", fixed(r.mean_in_flight, 2)},
-          {"arrival rate (requests/s)", fixed(r.arrival_rate, 3)},
-          {"SLO", slo_text(r)}};
+  FigureList out{{"arrivals", r.arrivals},
+                 {"requests", std::to_string(r.requests)},
+                 {"GPUs", std::to_string(r.gpus)},
+                 {"prefill instances", instances_text(r.prefill)},
+                 {"decode instances", instances_text(r.decode)},
+                 {"KV-cache tokens per decode instance", fixed(r.decode_kv_tokens, 0)},
+                 {"horizon (s)", fixed(r.horizon.value, 2)},
+                 {"TTFT p50 / p90 / p99", latency_text(r.ttft)},
+                 {"TPOT p50 / p90 / p99", latency_text(r.tpot)},
+                 {"latency p50 / p90 / p99", latency_text(r.latency)},
+                 {"output tokens/s", fixed(r.output_tokens_per_s, 0)},
+                 {"output tokens/s per GPU", fixed(r.output_tokens_per_s_per_gpu, 1)},
+                 {"output tokens/s per node", fixed(r.output_tokens_per_s_per_node, 0)},
+                 {"prompt tokens/s", fixed(r.prompt_tokens_per_s, 0)},
+                 {"mean decode batch (requests)", fixed(r.mean_decode_batch, 1)},
+                 {"requests that waited for KV cache", std::to_string(r.waited_for_kv)},
+                 {"requests in flight (mean)", fixed(r.mean_in_flight, 2)},
+                 {"arrival rate (requests/s)", fixed(r.arrival_rate, 3)},
+                 {"SLO", slo_text(r)}};
+  if (r.energy) {
+    const metrics::ServeEnergy& e = *r.energy;
+    out.push_back({"energy per output token (J)", fixed(e.per_output_token_j, 3)});
+    out.push_back({"energy: GPU steps / GPU idle / network / hosts (kJ)",
+                   fixed(e.gpu_steps_j / 1e3, 1) + " / " + fixed(e.gpu_idle_j / 1e3, 1) + " / " +
+                       fixed(e.network_j / 1e3, 1) + " / " + fixed(e.host_j / 1e3, 1)});
+    out.push_back({"mean GPU power (W)", fixed(e.mean_gpu_power_w, 0)});
+  }
+  return out;
 }
 
 std::string serve_table(const metrics::ServeResult& r) {

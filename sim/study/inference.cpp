@@ -401,10 +401,21 @@ void memory(const Scenario& s, double busiest_expert_tokens, metrics::InferenceR
 }  // namespace
 
 core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
-  return governed_step(
-             s, workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0)),
-             load.dispatch, load.combine, load.tokens)
-      .outcome.step;
+  return step_price_at(s, load).time;
+}
+
+StepPrice step_price_at(const Scenario& s, const StepLoad& load) {
+  const GovernedStep g = governed_step(
+      s, workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0)),
+      load.dispatch, load.combine, load.tokens);
+  StepPrice out{.time = g.outcome.step};
+  if (s.hardware.spec.gpu.power.limit_w > 0) {
+    const metrics::StepEnergy e =
+        metrics::step_energy({g.work}, {g.clock}, g.outcome.step, s.hardware.spec.gpu.power,
+                             {.gpus_per_rank = static_cast<double>(s.gpus())}, {}, 0);
+    out.gpu_joules = e.gpu_compute_j + e.gpu_waiting_j;
+  }
+  return out;
 }
 
 core::Bytes weights_per_gpu(const Scenario& s) {

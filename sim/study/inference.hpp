@@ -28,6 +28,15 @@ struct StepLoad {
 };
 core::Seconds step_time_at(const config::Scenario& s, const StepLoad& load);
 
+// The same step's time and the energy its GPUs (all of the scenario's) draw over it: busy at
+// their governed clock, awake while they wait within it (metrics::step_energy); 0 J without a
+// power model.
+struct StepPrice {
+  core::Seconds time;
+  double gpu_joules = 0;
+};
+StepPrice step_price_at(const config::Scenario& s, const StepLoad& load);
+
 // What a step at that load allocates beside weights and KV cache on one GPU at its peak, every
 // micro-batch's (sim/workload/inference_transient.hpp), the routing uniform.
 core::Bytes activations_at(const config::Scenario& s, const StepLoad& load);

@@ -18,6 +18,7 @@
 #include "sim/serve/serving_loop.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
+#include "sim/study/serve_energy.hpp"
 #include "sim/study/serve_memory.hpp"
 
 namespace codesim::study {
@@ -140,12 +141,12 @@ int per(int total, int parts) {
 
 // A step of `inst` with `tokens` per micro-batch and GPU: dispatch and combine in proportion to
 // the tokens.
-core::Seconds step(const Instance& inst, int tokens, int context) {
+StepPrice step(const Instance& inst, int tokens, int context) {
   const double scale = static_cast<double>(tokens) / inst.reference_tokens;
-  return step_time_at(inst.scenario, {.tokens = tokens,
-                                      .context = std::max(1, context),
-                                      .dispatch = inst.dispatch * scale,
-                                      .combine = inst.combine * scale});
+  return step_price_at(inst.scenario, {.tokens = tokens,
+                                       .context = std::max(1, context),
+                                       .dispatch = inst.dispatch * scale,
+                                       .combine = inst.combine * scale});
 }
 
 std::vector<serve::Request> requests_of(const Scenario& s, std::string& described) {
@@ -241,21 +242,23 @@ bool kv_tokens_overestimated(const llm::LlmSpec& m) {
 // trace of many distinct prompts prices the rest each time).
 class StepMemo {
  public:
+  // The step's time; its GPUs' energy is added to what the memo's steps drew.
   template <typename Price>
   core::Seconds at(int tokens, int context, const Price& price) {
     const auto key = std::pair{tokens, context};
-    if (const auto it = known_.find(key); it != known_.end()) {
-      return it->second;
+    const auto it = known_.find(key);
+    const StepPrice p = it != known_.end() ? it->second : price();
+    if (it == known_.end() && known_.size() < 1'000'000) {
+      known_.emplace(key, p);
     }
-    const core::Seconds t = price();
-    if (known_.size() < 1'000'000) {
-      known_.emplace(key, t);
-    }
-    return t;
+    joules_ += p.gpu_joules;
+    return p.time;
   }
+  double joules() const { return joules_; }
 
  private:
-  std::map<std::pair<int, int>, core::Seconds> known_;
+  std::map<std::pair<int, int>, StepPrice> known_;
+  double joules_ = 0;
 };
 
 // Refuses a scenario that sets no serve key: its instances, arrivals and targets would all be
@@ -394,6 +397,15 @@ metrics::ServeResult simulate_serving(const std::string& path,
         base, base.serve.trace.empty() ? "serve.arrivals.prompt_tokens" : "serve.arrivals.trace",
         e.what(), e.hint());
   }
+  // What the run's steps drew, before the reference steps below are priced.
+  const InstanceUse prefill_use{.scenario = &prefill.scenario,
+                                .instances = base.serve.prefill.instances,
+                                .busy = run.prefill_busy,
+                                .step_joules = prefill_memo.joules()};
+  const InstanceUse decode_use{.scenario = &decode.scenario,
+                               .instances = base.serve.decode.instances,
+                               .busy = run.decode_busy,
+                               .step_joules = decode_memo.joules()};
 
   r.requests = static_cast<int>(requests.size());
   r.gpus_per_node = base.hardware.spec.gpus_per_node;
@@ -431,6 +443,17 @@ metrics::ServeResult simulate_serving(const std::string& path,
   r.output_tokens_per_s_per_node = r.output_tokens_per_s_per_gpu * r.gpus_per_node;
   r.prompt_tokens_per_s = prompt / r.horizon.value;
   r.mean_decode_batch = run.mean_decode_batch;
+  r.energy = serve_energy(prefill_use, decode_use, r.horizon, output);
+  if (r.energy) {
+    r.notes.push_back(
+        {core::NoteKind::method,
+         "energy: every instance's GPUs through each step the loop ran as the inference model "
+         "prices it (busy at the governed clock, awake while the step waits), at rest between "
+         "steps at " +
+             core::fixed(r.energy->gpu_idle_w, 0) +
+             " W; each instance's NICs, switches and hosts at their stated power over the "
+             "horizon (docs/model/power.md)"});
+  }
   r.waited_for_kv = run.waited_for_kv;
   r.peak_decode_waiting = run.peak_decode_waiting;
   slo(base, run, costs, r);

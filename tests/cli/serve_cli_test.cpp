@@ -29,6 +29,39 @@ TEST(ServeCli, TraceRunObeysLittlesLaw) {
   EXPECT_EQ(j["slo"]["verdict"], "met");
 }
 
+TEST(ServeCli, TheRunsEnergyIsItsStepsItsRestAndWhatServesThem) {
+  // Over the horizon H: the GPUs at rest between steps = instances x GPUs each x (1 - busy) x H
+  // x the idle power; the total is steps + rest + network + hosts, per output token over the
+  // output (tokens/s x H); the mean GPU power is the GPUs' energy over GPUs x H.
+  const auto r = run_codesim("serve scenarios/llama3.1-8b-serve-trace-h200.yaml --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  const json& e = j["energy"];
+  const double horizon = j["horizon_s"].get<double>();
+  double rest = 0;
+  for (const char* role : {"prefill", "decode"}) {
+    const json& inst = j[role];
+    rest += inst["instances"].get<double>() * inst["gpus_each"].get<double>() *
+            (1 - inst["busy"].get<double>()) * horizon * e["gpu_idle_w"].get<double>();
+  }
+  EXPECT_NEAR(e["gpu_idle_j"].get<double>(), rest, 1e-9 * rest);
+  const double gpus = e["gpu_steps_j"].get<double>() + e["gpu_idle_j"].get<double>();
+  const double total = gpus + e["network_j"].get<double>() + e["host_j"].get<double>();
+  EXPECT_NEAR(e["total_j"].get<double>(), total, 1e-9 * total);
+  EXPECT_NEAR(e["per_output_token_j"].get<double>(),
+              total / (j["output_tokens_per_s"].get<double>() * horizon), 1e-9 * total);
+  EXPECT_NEAR(e["mean_gpu_power_w"].get<double>(), gpus / (j["gpus"].get<double>() * horizon),
+              1e-6);
+  // The steps draw more than rest would over the same time.
+  double busy = 0;
+  for (const char* role : {"prefill", "decode"}) {
+    const json& inst = j[role];
+    busy += inst["instances"].get<double>() * inst["gpus_each"].get<double>() *
+            inst["busy"].get<double>() * horizon;
+  }
+  EXPECT_GT(e["gpu_steps_j"].get<double>(), busy * e["gpu_idle_w"].get<double>());
+}
+
 TEST(ServeCli, ATraceGoingBackInTimeIsRefusedAtItsLine) {
   const auto r =
       run_codesim(kServe + " --set serve.arrivals.trace=tests/bad_input/trace_backwards.csv");
@@ -173,6 +206,7 @@ TEST(ServeCli, EveryFormatCarriesTheFigures) {
     ASSERT_EQ(r.exit_code, 0) << format << ": " << r.err;
     EXPECT_NE(r.out.find("TTFT p50 / p90 / p99"), std::string::npos) << format;
     EXPECT_NE(r.out.find("output tokens/s per node"), std::string::npos) << format;
+    EXPECT_NE(r.out.find("energy per output token (J)"), std::string::npos) << format;
   }
 }
 
