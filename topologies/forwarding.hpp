@@ -73,7 +73,12 @@ class ForwardingTables {
   void route_least_loaded(const std::function<PortHops(int leaf)>& port_hops);
   void route_minhop();
   void route_updn();
+  // updn's roots (switch indices; roots_ gets their vertices) and, toward `leaf`, each port's
+  // hops over up*/down* paths given each switch's rank (hops from the nearest root).
+  std::vector<int> updn_roots();
+  PortHops updn_port_hops(int leaf, const std::vector<int>& rank) const;
   void route_ftree();
+  class Ftree;  // route_ftree's state and recursions (forwarding_ftree.cpp)
   std::uint16_t& entry(int destination, int sw) {
     return table_[static_cast<std::size_t>(destination) * switches_.size() +
                   static_cast<std::size_t>(sw)];

@@ -17,25 +17,56 @@ struct Group {
   std::uint32_t downward = 0;  // routes going down through the group (up groups only)
 };
 
+std::size_t at(int i) {
+  return static_cast<std::size_t>(i);
+}
+
 }  // namespace
 
-void ForwardingTables::route_ftree() {
-  const std::size_t n = switches_.size();
-  // Levels: hops from the nearest leaf; every switch link must join adjacent levels.
-  const std::vector<int> level = hops_from(leaf_of_);
-  std::vector<std::vector<Group>> up(n);
-  std::vector<std::vector<Group>> down(n);
-  std::vector<bool> has_nics(n, false);
-  for (std::size_t s = 0; s < n; ++s) {
+// The engine's state over the switches: each one's port groups up and down, the routes counted
+// over each port, and the destination being routed (each switch's port toward it and hops).
+class ForwardingTables::Ftree {
+ public:
+  explicit Ftree(const ForwardingTables& t)
+      : ports_(t.ports_),
+        up_(t.switches_.size()),
+        down_(t.switches_.size()),
+        has_nics_(t.switches_.size(), false),
+        load_(t.switches_.size()),
+        lft_(t.switches_.size()),
+        hops_(t.switches_.size()) {
+    // Levels: hops from the nearest leaf; every switch link must join adjacent levels.
+    const std::vector<int> level = t.hops_from(t.leaf_of_);
+    for (std::size_t s = 0; s < ports_.size(); ++s) {
+      group_ports(s, level);
+      load_[s].assign(ports_[s].size(), 0);
+    }
+  }
+
+  // The tables toward one destination, from its leaf reached over `leaf_port` (-1: a missing
+  // NIC, which balances the counts and writes no table).
+  const std::vector<std::uint16_t>& route(int leaf, int leaf_port) {
+    std::fill(lft_.begin(), lft_.end(), kNoRoute);
+    std::fill(hops_.begin(), hops_.end(), -1);
+    if (leaf_port >= 0) {
+      lft_[at(leaf)] = static_cast<std::uint16_t>(leaf_port);
+    }
+    hops_[at(leaf)] = 1;
+    going_up(leaf, -1, true, 1);
+    return lft_;
+  }
+
+ private:
+  void group_ports(std::size_t s, const std::vector<int>& level) {
     std::map<VertexId, Group> above;
     std::map<VertexId, Group> below;
     for (std::size_t p = 0; p < ports_[s].size(); ++p) {
       const Port& port = ports_[s][p];
       if (port.remote_switch < 0) {
-        has_nics[s] = true;
+        has_nics_[s] = true;
         continue;
       }
-      const int step = level[static_cast<std::size_t>(port.remote_switch)] - level[s];
+      const int step = level[at(port.remote_switch)] - level[s];
       if (step != 1 && step != -1) {
         throw std::invalid_argument(
             "ftree routes fat trees, whose switch links join adjacent levels; this network "
@@ -46,44 +77,37 @@ void ForwardingTables::route_ftree() {
       group.ports.push_back(static_cast<int>(p));
     }
     for (auto& [vertex, group] : above) {
-      up[s].push_back(std::move(group));
+      up_[s].push_back(std::move(group));
     }
     for (auto& [vertex, group] : below) {
-      down[s].push_back(std::move(group));
+      down_[s].push_back(std::move(group));
     }
   }
-  // Per port: routes going up over it (a down port) or down over it (an up port).
-  std::vector<std::vector<std::uint32_t>> load(n);
-  for (std::size_t s = 0; s < n; ++s) {
-    load[s].assign(ports_[s].size(), 0);
-  }
-  const auto least_loaded = [&](int s, const Group& group) {
+
+  int least_loaded(int s, const Group& group) const {
     int best = group.ports.front();
     for (const int p : group.ports) {
-      if (load[static_cast<std::size_t>(s)][static_cast<std::size_t>(p)] <
-          load[static_cast<std::size_t>(s)][static_cast<std::size_t>(best)]) {
+      if (load_[at(s)][at(p)] < load_[at(s)][at(best)]) {
         best = p;
       }
     }
     return best;
-  };
-  // Per destination: each switch's port toward it and its hops (-1: none yet).
-  std::vector<std::uint16_t> lft(n);
-  std::vector<int> hops(n);
-  const auto set_route = [&](int s, int from_port_of_remote, int remote_hops) {
-    const Port& p =
-        ports_[static_cast<std::size_t>(s)][static_cast<std::size_t>(from_port_of_remote)];
-    lft[static_cast<std::size_t>(p.remote_switch)] = static_cast<std::uint16_t>(p.remote_port);
-    hops[static_cast<std::size_t>(p.remote_switch)] = remote_hops;
-  };
-  const auto longer_or_unset = [&](int s, int h) {
-    return hops[static_cast<std::size_t>(s)] < 0 || h < hops[static_cast<std::size_t>(s)];
-  };
+  }
+
+  // The switch behind `s`'s port routes toward the destination over the same link, at `hops`.
+  void set_route(int s, int port, int hops) {
+    const Port& p = ports_[at(s)][at(port)];
+    lft_[at(p.remote_switch)] = static_cast<std::uint16_t>(p.remote_port);
+    hops_[at(p.remote_switch)] = hops;
+  }
+
+  bool longer_or_unset(int s, int h) const { return hops_[at(s)] < 0 || h < hops_[at(s)]; }
+
   // fabric_route_upgoing_by_going_down: the switches below `s` (but the one we came up from)
   // route up to it over their group's least-loaded link; true where a NIC lies below.
-  std::function<bool(int, int, int)> going_down = [&](int s, int came_from, int h) {
-    bool created = has_nics[static_cast<std::size_t>(s)];
-    for (const Group& group : down[static_cast<std::size_t>(s)]) {
+  bool going_down(int s, int came_from, int h) {
+    bool created = has_nics_[at(s)];
+    for (const Group& group : down_[at(s)]) {
       if (group.remote == came_from || !longer_or_unset(group.remote, h + 1)) {
         continue;
       }
@@ -91,17 +115,18 @@ void ForwardingTables::route_ftree() {
       set_route(s, port, h + 1);
       if (going_down(group.remote, -1, h + 1)) {
         created = true;
-        ++load[static_cast<std::size_t>(s)][static_cast<std::size_t>(port)];
+        ++load_[at(s)][at(port)];
       }
     }
     return created;
-  };
+  }
+
   // fabric_route_downgoing_by_going_up: the main path climbs over the up group with the fewest
   // downward routes (then the lowest index) and counts them; the other upper switches get a
   // route down without counting it.
-  std::function<bool(int, int, bool, int)> going_up = [&](int s, int came_from, bool main, int h) {
+  bool going_up(int s, int came_from, bool main, int h) {
     bool created = going_down(s, came_from, h);
-    auto& groups = up[static_cast<std::size_t>(s)];
+    auto& groups = up_[at(s)];
     if (groups.empty()) {
       return created;
     }
@@ -115,7 +140,7 @@ void ForwardingTables::route_ftree() {
       Group& group = groups[chosen];
       const int port = least_loaded(s, group);
       ++group.downward;
-      ++load[static_cast<std::size_t>(s)][static_cast<std::size_t>(port)];
+      ++load_[at(s)][at(port)];
       if (longer_or_unset(group.remote, h + 1)) {
         set_route(s, port, h + 1);
       }
@@ -130,7 +155,20 @@ void ForwardingTables::route_ftree() {
       created = going_up(group.remote, s, false, h + 1) || created;
     }
     return created;
-  };
+  }
+
+  const std::vector<std::vector<Port>>& ports_;
+  std::vector<std::vector<Group>> up_;
+  std::vector<std::vector<Group>> down_;
+  std::vector<bool> has_nics_;
+  std::vector<std::vector<std::uint32_t>> load_;  // per port: routes over it, up or down
+  std::vector<std::uint16_t> lft_;                // per switch: its port toward the destination
+  std::vector<int> hops_;                         // and its hops (-1: none yet)
+};
+
+void ForwardingTables::route_ftree() {
+  Ftree ftree(*this);
+  const std::size_t n = switches_.size();
   // fabric_route_to_cns: leaf by leaf, NIC by NIC; then dummies up to the fullest leaf's count.
   const std::vector<LeafRun> runs = leaf_runs();
   std::size_t most = 0;
@@ -138,20 +176,12 @@ void ForwardingTables::route_ftree() {
     most = std::max(most, run.end - run.begin);
   }
   for (const LeafRun& run : runs) {
-    const auto leaf = static_cast<std::size_t>(run.leaf);
     for (std::size_t d = run.begin; d < run.end; ++d) {
-      std::fill(lft.begin(), lft.end(), kNoRoute);
-      std::fill(hops.begin(), hops.end(), -1);
-      lft[leaf] = static_cast<std::uint16_t>(leaf_port_[d]);
-      hops[leaf] = 1;
-      going_up(run.leaf, -1, true, 1);
+      const auto& lft = ftree.route(run.leaf, leaf_port_[d]);
       std::copy(lft.begin(), lft.end(), table_.begin() + static_cast<std::ptrdiff_t>(d * n));
     }
-    // A missing NIC: balances the counts, writes no table.
     for (std::size_t missing = run.end - run.begin; missing < most; ++missing) {
-      std::fill(hops.begin(), hops.end(), -1);
-      hops[leaf] = 1;
-      going_up(run.leaf, -1, true, 1);
+      ftree.route(run.leaf, -1);
     }
   }
 }
