@@ -21,13 +21,12 @@ std::optional<metrics::ServeEnergy> serve_energy(const InstanceUse& prefill,
     gpus += n * s.gpus();
     e.gpu_steps_j += use->step_joules;
     e.gpu_idle_j += n * s.gpus() * (1 - use->busy) * horizon.value * power.idle_w;
-    // Each instance's own network and hosts, as a training step counts them (host power per 8
-    // GPUs), for the whole horizon.
-    const metrics::NetworkUse net = network_use(s, config::build_topology(s));
-    e.network_j += n * horizon.value *
-                   (static_cast<double>(net.endpoints) * s.hardware.nic_power_w +
-                    static_cast<double>(net.switches) * s.hardware.switch_power_w);
-    e.host_j += n * horizon.value * s.gpus() / 8.0 * s.hardware.host_power_w;
+    // Each instance's own network and hosts over the whole horizon, counted as a job's step
+    // counts them (no GPU work here: the GPUs are above).
+    const metrics::StepEnergy facility =
+        job_step_energy(s, {}, {}, horizon, network_use(s, config::build_topology(s)), 0);
+    e.network_j += n * facility.network_j;
+    e.host_j += n * facility.host_j;
   }
   e.per_output_token_j = output_tokens > 0 ? e.total_j() / output_tokens : 0;
   e.mean_gpu_power_w = (e.gpu_steps_j + e.gpu_idle_j) / (gpus * horizon.value);

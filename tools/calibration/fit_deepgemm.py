@@ -56,7 +56,8 @@ def predict_us(c, e_mem):
 
 
 def fit():
-    """The fit's output: the constants and every row's prediction."""
+    """The fit's output: the constants and the held-out rows' median and worst error (every
+    row's prediction is printed)."""
     with open(DATA) as f:
         cases = json.load(f)["cases"]
     fitted = [c for i, c in enumerate(cases) if c["m"] == 64 and i % 2 == 1]
