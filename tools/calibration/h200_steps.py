@@ -125,13 +125,13 @@ def measure(h, name, spec, mode, seconds, out_dir):
     warm_s = time.time() - t0
     time.sleep(3)
     cold = timed(5)
-    run = run_sustained(h, lambda: timed(1)[0], seconds)
+    sustained = run_sustained(h, lambda: timed(1)[0], seconds)
     trace = os.path.join(out_dir, f"steps_{name}_{mode}.json")
     export_trace(step, trace)
     dims = {k: v for k, v in spec.items() if not callable(v)}
     return {"model": name, "mode": mode, **dims,
             "params": sum(p.numel() for p in model.parameters()), "warmup_s": warm_s,
-            "cold_us": statistics.median(cold), "cold_times_us": cold, **run,
+            "cold_us": statistics.median(cold), "cold_times_us": cold, **sustained,
             "peak_memory_bytes": torch.cuda.max_memory_allocated(),
             "trace": os.path.basename(trace)}
 
