@@ -1,6 +1,7 @@
 # codesim_fitted_constants(FIT JSON ...): the fitted constants of each fit's output JSON, embedded
 # at build time as models/calibration/<FIT>.hpp (namespace codesim::calibration::<FIT>), one
-# `inline constexpr double` per member of the file's "constants" object. The target
+# `inline constexpr double` per member of the file's "constants" object and `all`, the same as
+# (name, value) pairs. The target
 # codesim::calibration carries the headers; editing a JSON re-runs the configuration.
 function(codesim_fitted_header fit json)
   file(READ ${json} text)
@@ -11,6 +12,7 @@ function(codesim_fitted_header fit json)
   string(JSON count LENGTH "${constants}")
   math(EXPR last "${count} - 1")
   set(lines "")
+  set(named "")
   foreach(i RANGE ${last})
     string(JSON key MEMBER "${constants}" ${i})
     string(JSON type TYPE "${constants}" ${key})
@@ -19,6 +21,7 @@ function(codesim_fitted_header fit json)
     endif()
     string(JSON value GET "${constants}" ${key})
     string(APPEND lines "inline constexpr double ${key} = ${value};\n")
+    string(APPEND named "    {\"${key}\", ${key}},\n")
   endforeach()
   file(RELATIVE_PATH source ${PROJECT_SOURCE_DIR} ${json})
   set(header ${PROJECT_BINARY_DIR}/generated/models/calibration/${fit}.hpp)
@@ -26,9 +29,16 @@ function(codesim_fitted_header fit json)
 "// Generated at build time from ${source} (its \"constants\"): do not edit; refit instead.
 #pragma once
 
+#include <string_view>
+#include <utility>
+
 namespace codesim::calibration::${fit} {
 
 ${lines}
+// Every constant by its name, for code that reads several fits of one form alike.
+inline constexpr std::pair<std::string_view, double> all[] = {
+${named}};
+
 }  // namespace codesim::calibration::${fit}
 ")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${json})

@@ -53,6 +53,12 @@ void Work::add(PowerActivity a, core::Seconds time, double work, const hardware:
   full_power[i] += rate > 0 ? std::min(time, core::Seconds(work / rate)) : time;
 }
 
+void Work::add_traffic(core::Seconds time, double bytes, const hardware::GpuSpec& g) {
+  const auto i = static_cast<std::size_t>(PowerActivity::copy);
+  const double rate = reference_rate(PowerActivity::copy, g);
+  full_power[i] += rate > 0 ? std::min(time, core::Seconds(bytes / rate)) : time;
+}
+
 Work& Work::operator+=(const Work& o) {
   for (std::size_t i = 0; i < at_top.size(); ++i) {
     at_top[i] += o.at_top[i];

@@ -5,7 +5,8 @@
 // cold fits) and the time the GPU waits meanwhile (awake, SMs idle). At clock ratio r = f / f_max:
 //   time(r)   = sum_a t_a max(1, clock_bound_a / r) + waiting
 //   energy(r) = awake x time(r) + sum_a dynamic_a w_a r^energy_exponent_a
-//               (w_a: the work done, as seconds of the kind's measured kernel at f_max)
+//               (w_a: the work done, as seconds of the kind's measured kernel at f_max; a GEMM's
+//               or attention's HBM bytes count as copies' bytes besides its FLOPs)
 //   power(r)  = energy(r) / time(r)
 // The governor (averaging over tens of milliseconds) runs the highest r in [f_min / f_max, 1]
 // whose power is within the limit; power falls as r falls, so it is found by bisection.
@@ -35,6 +36,10 @@ struct Work {
 
   // A kernel of `time` at the top clock doing `work` FLOPs (tensor cores, attention) or bytes.
   void add(hardware::PowerActivity a, core::Seconds time, double work, const hardware::GpuSpec& g);
+  // The HBM bytes a tensor-core or attention kernel of `time` moves beside its FLOPs: their energy
+  // at the copy kind's (a small-batch GEMM streaming its weights draws it; its arithmetic is in
+  // its FLOPs).
+  void add_traffic(core::Seconds time, double bytes, const hardware::GpuSpec& g);
 
   core::Seconds total() const;
   Work& operator+=(const Work& o);

@@ -3,6 +3,11 @@
 // published the nominal one is used and the comment says so.
 #include "models/hardware/catalog.hpp"
 
+#include <span>
+#include <utility>
+
+#include "models/calibration/power_h100.hpp"
+#include "models/calibration/power_h200.hpp"
 #include "sim/core/named.hpp"
 
 namespace codesim::hardware {
@@ -31,49 +36,61 @@ constexpr NicSpec kConnectX6{.bandwidth = 200_Gbps,
 // figure is published, so every preset uses it until calibrated.
 constexpr core::Seconds kNvlinkLatency = 3.33_us;
 
-// The H200's power (tools/calibration/fit_power.py on models/calibration/h200/power/
-// h200_clock.json, 2026-12-04; every number in models/calibration/README.md): 700 W limit, 80 W
-// idle, 123 W with clocks up and SMs idle, SM clock 1980 MHz at most. Per kind of work: watts
-// above that of the measured kernel flat out at 1980 MHz, that kernel's rate there over the
-// peak (BF16 and FP8 GEMMs 8192^3: 788.1 and 1459.2 TFLOP/s; causal attention 2 x 32 x 4096 x
-// 128: 573.2; RMSNorm, SiLU x mul, copy: 2.810, 4.149, 4.257 TB/s of HBM), the clock-bound
-// fraction of its time, the energy exponent.
-// The lowest clock: NVML's lowest supported graphics clock on the H200 (345 MHz idle) is not a
-// governor's floor; none of the runs went below 1305 MHz: 1000 MHz is taken as the floor. The
+// A measured GPU's power (tools/calibration/fit_power.py on models/calibration/<gpu>/power/, the
+// H200's on 2026-12-04, the H100's on 2026-12-05; every number in models/calibration/README.md):
+// its limit, idle power, power with clocks up and SMs idle, top SM clock; per kind of work the
+// watts above that of the measured kernel flat out at the top clock, that kernel's rate there
+// over this GPU's peak (BF16 and FP8 GEMMs 8192^3 over their tensor peaks; causal attention 2 x
+// 32 x 4096 x 128 over the BF16 peak; RMSNorm, SiLU x mul, copy over HBM bandwidth), the
+// clock-bound fraction of its time, the energy exponent.
+// The lowest clock: NVML's lowest supported graphics clock (345 MHz idle on the H200) is not a
+// governor's floor; none of the runs went below 1245 MHz: 1000 MHz is taken as the floor. The
 // window: every GEMM-heavy case of h200_power.json reached the cap 0.04-0.12 s after 3 s idle,
-// and 10 ms gaps between 14 ms bursts did not let the clock recover (h200_clock.json): 0.08 s.
-constexpr PowerSpec kH200Power{
-    .limit_w = 700,
-    .tdp_w = 700,
-    .idle_w = 80.2,
-    .awake_w = 122.8,
-    .max_clock_mhz = 1980,
-    .min_clock_mhz = 1000,
-    .window_s = 0.08,
-    .activity = {ActivityPower{.dynamic_w = 860.6,
-                               .reference_fraction = 788.1 / 989,
-                               .clock_bound = 0.889,
-                               .energy_exponent = 0.680},
-                 ActivityPower{.dynamic_w = 895.3,
-                               .reference_fraction = 1459.2 / 1979,
-                               .clock_bound = 0.8306,
-                               .energy_exponent = 0.593},
-                 ActivityPower{.dynamic_w = 816.4,
-                               .reference_fraction = 573.2 / 989,
-                               .clock_bound = 0.9889,
-                               .energy_exponent = 1.320},
-                 ActivityPower{.dynamic_w = 538.6,
-                               .reference_fraction = 2.810 / 4.8,
-                               .clock_bound = 0,
-                               .energy_exponent = 0.680},
-                 ActivityPower{.dynamic_w = 608.9,
-                               .reference_fraction = 4.149 / 4.8,
-                               .clock_bound = 0,
-                               .energy_exponent = 0.680},
-                 ActivityPower{.dynamic_w = 354.5,
-                               .reference_fraction = 4.257 / 4.8,
-                               .clock_bound = 0,
-                               .energy_exponent = 0.680}}};
+// and 10 ms gaps between 14 ms bursts did not let the clock recover (h200_clock.json; the same on
+// the H100): 0.08 s.
+using Fit = std::span<const std::pair<std::string_view, double>>;
+
+// The fit's constant named `kind` + `field` ("tensor_bf16" + "_rate"; kind empty for the board's).
+constexpr double fitted(Fit fit, std::string_view kind, std::string_view field) {
+  for (const auto& [key, value] : fit) {
+    if (key.size() == kind.size() + field.size() && key.starts_with(kind) &&
+        key.ends_with(field)) {
+      return value;
+    }
+  }
+  throw "fit_power.json lacks a constant";  // a compile-time error in a constant expression
+}
+
+constexpr ActivityPower fitted_activity(Fit fit, std::string_view kind, double peak) {
+  return {.dynamic_w = fitted(fit, kind, "_dynamic_w"),
+          .reference_fraction = fitted(fit, kind, "_rate") / peak,
+          .clock_bound = fitted(fit, kind, "_clock_bound"),
+          .energy_exponent = fitted(fit, kind, "_energy_exponent")};
+}
+
+// Peaks in TFLOP/s and HBM bandwidth in TB/s, the units of the fit's rates.
+constexpr PowerSpec measured_power(std::string_view gpu, Fit fit, double bf16_peak,
+                                   double fp8_peak, double hbm) {
+  return {.limit_w = 700,
+          .tdp_w = 700,
+          .idle_w = fitted(fit, "", "idle_w"),
+          .awake_w = fitted(fit, "", "awake_w"),
+          .max_clock_mhz = fitted(fit, "", "max_clock_mhz"),
+          .min_clock_mhz = 1000,
+          .window_s = 0.08,
+          .measured_on = gpu,
+          .activity = {fitted_activity(fit, "tensor_bf16", bf16_peak),
+                       fitted_activity(fit, "tensor_fp8", fp8_peak),
+                       fitted_activity(fit, "attention", bf16_peak),
+                       fitted_activity(fit, "sm_memory", hbm),
+                       fitted_activity(fit, "sm_memory_elementwise", hbm),
+                       fitted_activity(fit, "copy", hbm)}};
+}
+
+constexpr PowerSpec kH200Power =
+    measured_power("h200", calibration::power_h200::all, 989, 1979, 4.8);
+constexpr PowerSpec kH100Power =
+    measured_power("h100", calibration::power_h100::all, 989, 1979, 3.35);
 
 // Another board's power, carried from the H200's: its TDP (the vendor's datasheet) and top clock,
 // every wattage scaled by its TDP over the H200's 700 W (assumed: the same work draws the same
@@ -180,7 +197,7 @@ std::vector<HardwareSpec> presets() {
             .domain_gpus = 8}),
       // H100 SXM5 and H200 SXM (NVIDIA datasheets): HBM3 80 GB at 3.35 TB/s, HBM3e 141 GB at
       // 4.8 TB/s; NVLink 4 900 GB/s bidirectional = 450 per direction (nominal).
-      node("h100", hopper(80_GB, 3.35_TBps, carried_power(700, 1980)), nvlink(450_GBps, 8)),
+      node("h100", hopper(80_GB, 3.35_TBps, kH100Power), nvlink(450_GBps, 8)),
       node("h200", hopper(141_GB, 4.8_TBps, kH200Power), nvlink(450_GBps, 8)),
       // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
       // cores, 2039 GB/s HBM2e, 400 W, up to 1410 MHz; NVLink 3 600 GB/s bidirectional = 300 per direction (nominal);

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 
 #include "sim/core/units.hpp"
 
@@ -44,6 +45,8 @@ struct PowerSpec {
   double window_s = 0.08;
   // The figures are another GPU's measurements carried over (scaled), not this GPU's own.
   bool carried = false;
+  // The GPU whose power and clock runs the figures were fitted to (models/calibration/<it>/power).
+  std::string_view measured_on = "h200";
   std::array<ActivityPower, kPowerActivities> activity{};
   const ActivityPower& of(PowerActivity a) const { return activity[static_cast<std::size_t>(a)]; }
 };

@@ -423,6 +423,9 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
     const bool tensor = k.attention || k.shape.kind == KernelClass::gemm ||
                         k.shape.kind == KernelClass::grouped_gemm;
     total.work.add(activity, c.time, tensor ? c.flops.value : c.bytes.value, gpu);
+    if (tensor) {
+      total.work.add_traffic(c.time, c.bytes.value, gpu);
+    }
     if (k.attention) {
       total.attention += c.time;
     } else if (k.shape.kind == KernelClass::gemm || k.shape.kind == KernelClass::grouped_gemm) {

@@ -35,8 +35,9 @@ std::vector<core::Note> power_notes(const hardware::PowerSpec& power, double nic
   } else {
     out.push_back({core::NoteKind::fitted,
                    "power: the SM clock under " + limit +
-                       " and the energy from the power model fitted to this GPU's power and "
-                       "clock runs (models/calibration/h200/power, docs/model/power.md)"});
+                       " and the energy from the power model fitted to the power and clock runs "
+                       "of models/calibration/" +
+                       std::string(power.measured_on) + "/power (docs/model/power.md)"});
   }
   out.push_back({core::NoteKind::assumed,
                  "energy beside the GPUs as stated, not measured: " + core::fixed(nic_w, 0) +

@@ -22,10 +22,22 @@ hardware::PowerSpec h200() {
   return kGovernedGpu.power;
 }
 
-// A kernel of `us` microseconds at the top clock running at its kind's measured rate.
+// The measured GEMMs' own HBM bytes per second (8192^3: A and B in, C out; FP8 in, BF16 out, at
+// their times flat out at the top clock), priced beside their FLOPs (Work::add_traffic).
+double gemm_traffic_rate(PowerActivity a) {
+  if (a == PowerActivity::tensor_bf16) {
+    return 3 * 8192.0 * 8192 * 2 / 1395.1e-6;
+  }
+  return a == PowerActivity::tensor_fp8 ? 8192.0 * 8192 * 4 / 753.5e-6 : 0;
+}
+
+// A kernel of `us` microseconds at the top clock running at its kind's measured rate (a GEMM
+// moving the measured GEMM's bytes).
 Work flat_out(PowerActivity a, double us, const hardware::PowerSpec& = {}) {
   Work w;
-  w.add(a, core::Seconds(us * 1e-6), us * 1e-6 * reference_rate(a, kGovernedGpu), kGovernedGpu);
+  const core::Seconds t(us * 1e-6);
+  w.add(a, t, t.value * reference_rate(a, kGovernedGpu), kGovernedGpu);
+  w.add_traffic(t, t.value * gemm_traffic_rate(a), kGovernedGpu);
   return w;
 }
 

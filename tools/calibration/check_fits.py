@@ -27,15 +27,16 @@ def embedded_outputs():
 
 
 def differences(path):
-    """Each constant of the output at `path` that its script (the output's "script") refits to
-    another value."""
+    """Each constant of the output at `path` that its script (the output's "script", called with
+    the output's "fit_args" where a script fits several GPUs' data alike) refits to another
+    value."""
     with open(os.path.join(CALIBRATION, path)) as f:
         output = json.load(f)
     if "checked_by" in output:  # a fit the simulator's C++ makes: that test refits it
         return []
     module = importlib.import_module(os.path.splitext(os.path.basename(output["script"]))[0])
     with contextlib.redirect_stdout(io.StringIO()):  # the fits print their figures
-        refit = module.fit()["constants"]
+        refit = module.fit(**output.get("fit_args", {}))["constants"]
     committed = output["constants"]
     return [f"{path}: constants.{k}: committed {committed.get(k)}, refit {refit.get(k)}"
             for k in sorted(set(refit) | set(committed)) if refit.get(k) != committed.get(k)]
