@@ -189,8 +189,9 @@ HardwareSpec node(std::string name, GpuSpec gpu, ScaleUpSpec scale_up, NicSpec n
 
 std::vector<HardwareSpec> presets() {
   return {
-      // 200 GB/s nominal per direction; 160 GB/s achievable (DeepSeek, ISCA 2025 §4).
-      node("h800", hopper(80_GB, 3.35_TBps, carried_power(700, 1980)),
+      // 200 GB/s nominal per direction; 160 GB/s achievable (DeepSeek, ISCA 2025 §4). Its power
+      // is the H100's, measured: the same board, die, HBM3 and 700 W.
+      node("h800", hopper(80_GB, 3.35_TBps, kH100Power),
            {.bandwidth = 160_GBps,
             .nominal_bandwidth = 200_GBps,
             .latency = kNvlinkLatency,
