@@ -53,8 +53,7 @@ using Fit = std::span<const std::pair<std::string_view, double>>;
 // The fit's constant named `kind` + `field` ("tensor_bf16" + "_rate"; kind empty for the board's).
 constexpr double fitted(Fit fit, std::string_view kind, std::string_view field) {
   for (const auto& [key, value] : fit) {
-    if (key.size() == kind.size() + field.size() && key.starts_with(kind) &&
-        key.ends_with(field)) {
+    if (key.size() == kind.size() + field.size() && key.starts_with(kind) && key.ends_with(field)) {
       return value;
     }
   }
@@ -69,8 +68,8 @@ constexpr ActivityPower fitted_activity(Fit fit, std::string_view kind, double p
 }
 
 // Peaks in TFLOP/s and HBM bandwidth in TB/s, the units of the fit's rates.
-constexpr PowerSpec measured_power(std::string_view gpu, Fit fit, double bf16_peak,
-                                   double fp8_peak, double hbm) {
+constexpr PowerSpec measured_power(std::string_view gpu, Fit fit, double bf16_peak, double fp8_peak,
+                                   double hbm) {
   return {.limit_w = 700,
           .tdp_w = 700,
           .idle_w = fitted(fit, "", "idle_w"),
@@ -201,7 +200,8 @@ std::vector<HardwareSpec> presets() {
       node("h100", hopper(80_GB, 3.35_TBps, kH100Power), nvlink(450_GBps, 8)),
       node("h200", hopper(141_GB, 4.8_TBps, kH200Power), nvlink(450_GBps, 8)),
       // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
-      // cores, 2039 GB/s HBM2e, 400 W, up to 1410 MHz; NVLink 3 600 GB/s bidirectional = 300 per direction (nominal);
+      // cores, 2039 GB/s HBM2e, 400 W, up to 1410 MHz; NVLink 3 600 GB/s bidirectional = 300 per
+      // direction (nominal);
       // PCIe Gen4 x16 to its HDR NIC (32 GB/s per direction).
       node("a100",
            {.sms = 108,
