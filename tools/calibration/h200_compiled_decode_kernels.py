@@ -20,7 +20,7 @@ import torch
 import torch._dynamo
 
 from h200_common import device_facts, kernels
-from h200_decode import BF16, DEV, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, Llama
+from h200_decode import BF16, DEV, HIDDEN, Llama, kv_caches
 
 
 def main():
@@ -37,9 +37,7 @@ def main():
             model.block = (eager_block if stack == "eager"
                            else torch.compile(eager_block, dynamic=False))
             for batch, ctx in ((1, 1024), (8, 4096), (64, 4096)):
-                caches = [(torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16),
-                           torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16))
-                          for _ in range(LAYERS)]
+                caches = kv_caches(batch, ctx)
                 x = torch.randn(batch, 1, HIDDEN, device=DEV, dtype=BF16)
                 pos = torch.tensor([ctx - 1], device=DEV)
 

@@ -31,7 +31,7 @@ import torch
 import torch._dynamo
 
 from h200_common import capture, device_facts, run_cases
-from h200_decode import DEV, HIDDEN, KV_HEADS, HEAD_DIM, LAYERS, BF16, Llama
+from h200_decode import BF16, DEV, HIDDEN, Llama, kv_caches
 from h200_steps import run_sustained
 
 REPEATS = 10
@@ -44,9 +44,7 @@ def unique_graphs():
 def compiled_cases(model, decode_grid, prefill_grid):
     weights = model.weight_bytes()
     for b, ctx in decode_grid:
-        caches = [(torch.randn(b, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16),
-                   torch.randn(b, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16))
-                  for _ in range(LAYERS)]
+        caches = kv_caches(b, ctx)
         x = torch.randn(b, 1, HIDDEN, device=DEV, dtype=BF16)
         pos = torch.tensor([ctx - 1], device=DEV)
         yield ({"part": "decode_step", "stack": "compiled", "batch": b, "context": ctx,
@@ -104,9 +102,7 @@ def main():
                                                  "prompt_len": 8192},
                                              lambda: model.forward(x, pos), args.seconds))
         del x
-        caches = [(torch.randn(64, KV_HEADS, 4096, HEAD_DIM, device=DEV, dtype=BF16),
-                   torch.randn(64, KV_HEADS, 4096, HEAD_DIM, device=DEV, dtype=BF16))
-                  for _ in range(LAYERS)]
+        caches = kv_caches(64, 4096)
         x = torch.randn(64, 1, HIDDEN, device=DEV, dtype=BF16)
         pos = torch.tensor([4095], device=DEV)
         result["sustained"].append(sustained(h, {"part": "decode_step", "stack": "eager",

@@ -66,6 +66,13 @@ def gemm_cases(batches):
                     "hbm_bytes": (m * k + k * n + m * n) * 2}, torch.matmul, (a, w), 4)
 
 
+def kv_caches(batch, context):
+    """Every layer's (K, V) cache of `context` tokens for `batch` sequences, random BF16."""
+    return [(torch.randn(batch, KV_HEADS, context, HEAD_DIM, device=DEV, dtype=BF16),
+             torch.randn(batch, KV_HEADS, context, HEAD_DIM, device=DEV, dtype=BF16))
+            for _ in range(LAYERS)]
+
+
 class Llama:
     """Llama-style decoder with random weights; a decode step reads and writes a static KV cache
     (one K and one V tensor per layer, the new token at the cache's last slot)."""
@@ -123,9 +130,7 @@ def model_cases(decode_grid, prefill_grid):
         kv = 2 * LAYERS * b * ctx * KV_HEADS * HEAD_DIM * 2
         if kv > KV_CAP_BYTES:
             continue
-        caches = [(torch.randn(b, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16),
-                   torch.randn(b, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16))
-                  for _ in range(LAYERS)]
+        caches = kv_caches(b, ctx)
         x = torch.randn(b, 1, HIDDEN, device=DEV, dtype=BF16)
         pos = torch.tensor([ctx - 1], device=DEV)
         yield ({"part": "decode_step", "batch": b, "context": ctx, "kv_bytes": kv,

@@ -21,7 +21,7 @@ import torch
 
 from h200_common import device_facts
 from h200_compiled_inference import sustained
-from h200_decode import DEV, HIDDEN, KV_HEADS, HEAD_DIM, LAYERS, BF16, Llama
+from h200_decode import BF16, DEV, HIDDEN, Llama, kv_caches
 
 
 def main():
@@ -39,9 +39,7 @@ def main():
     model = Llama()
     with torch.no_grad():
         for b in map(int, args.batches.split(",")):
-            caches = [(torch.randn(b, KV_HEADS, args.context, HEAD_DIM, device=DEV, dtype=BF16),
-                       torch.randn(b, KV_HEADS, args.context, HEAD_DIM, device=DEV, dtype=BF16))
-                      for _ in range(LAYERS)]
+            caches = kv_caches(b, args.context)
             x = torch.randn(b, 1, HIDDEN, device=DEV, dtype=BF16)
             pos = torch.tensor([args.context - 1], device=DEV)
             result["sustained"].append(sustained(

@@ -25,7 +25,7 @@ import torch
 import torch._dynamo
 
 from h200_common import device_facts
-from h200_decode import BF16, DEV, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, Llama
+from h200_decode import BF16, DEV, HEAD_DIM, HIDDEN, KV_HEADS, LAYERS, Llama, kv_caches
 
 
 def measure(fn, what, out):
@@ -73,9 +73,7 @@ def moe_prefill_cases(names, out):
 
 def decode_cases(model, out):
     for batch, ctx in ((1, 1024), (8, 4096), (64, 4096), (256, 2048), (64, 8192)):
-        caches = [(torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16),
-                   torch.randn(batch, KV_HEADS, ctx, HEAD_DIM, device=DEV, dtype=BF16))
-                  for _ in range(LAYERS)]
+        caches = kv_caches(batch, ctx)
         x = torch.randn(batch, 1, HIDDEN, device=DEV, dtype=BF16)
         pos = torch.tensor([ctx - 1], device=DEV)
         measure(lambda: model.forward(x, pos, caches),
