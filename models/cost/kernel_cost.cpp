@@ -273,7 +273,10 @@ KernelCost predict(const KernelShape& k, const hardware::GpuSpec& gpu, int sms,
   }
   // Memory-bound kernels can use all of HBM even on a share of the SMs.
   const double e = k.hbm_efficiency > 0 ? k.hbm_efficiency : memory_efficiency(k.kind, p);
-  const core::Seconds memory = c.bytes / (gpu.hbm_bandwidth * e);
+  core::Seconds memory = c.bytes / (gpu.hbm_bandwidth * e);
+  if (k.beside_hbm.value > 0) {
+    memory += c.bytes / k.beside_hbm;
+  }
   if (compute.value >= memory.value && compute.value > 0) {
     c.bound = "compute";
     c.time = compute + p.launch_overhead;

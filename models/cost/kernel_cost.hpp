@@ -71,6 +71,9 @@ struct KernelShape {
   // Memory-bound kernels: a fixed time of their own measured on them (the router's sorts and
   // top-k), beyond the fixed cost every kernel pays.
   core::Seconds fixed;
+  // Memory-bound kernels whose bytes also pass a limit that is not HBM's (atomics, scattered rows
+  // in L2): that rate, in series with HBM at hbm_efficiency; 0: none.
+  core::BytesPerSecond beside_hbm;
 };
 
 // One grouped-GEMM configuration's terms (grouped_gemm.hpp).

@@ -104,6 +104,12 @@ StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, S
   return {std::move(name), scope, pass, kind, e, efficiency, {}};
 }
 
+// A kernel that picks rows by index (StackKernel::indexed).
+StackKernel indexed(StackKernel kernel) {
+  kernel.indexed = true;
+  return kernel;
+}
+
 // The embedding table's weight gradient (fit_step_extras.py over h200_step_extras.json: each
 // kernel's bytes over its time at 8192 tokens, V = 128256, H = 4096; V = 151936, H = 2048 held
 // out: eager -2.2%, compiled -0.6%). Eager (nn.Embedding's backward): the gradient table zeroed
@@ -205,26 +211,26 @@ std::vector<StackKernel> pytorch_kernels() {
       // Tokens to their experts' rows: index_select of the tokens, a zeroed padded buffer cloned
       // and index_copy'd into; back: index_select of the rows, a clone and index_copy to
       // (token, k) order, then the weighted sum over k.
-      k("gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
-        stacks::gather_hbm_efficiency),
+      indexed(k("gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
+                stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 1}),
       k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}),
-      k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
-        stacks::index_copy_hbm_efficiency),
-      k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2},
-        stacks::gather_hbm_efficiency),
-      k("weighted sum", routed_experts, F, KernelClass::elementwise, {.tokens = 1, .rows = 1},
-        stacks::weighted_sum_hbm_efficiency),
+      indexed(k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
+                stacks::index_copy_hbm_efficiency)),
+      indexed(k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2},
+                stacks::gather_hbm_efficiency)),
+      indexed(k("weighted sum", routed_experts, F, KernelClass::elementwise,
+                {.tokens = 1, .rows = 1}, stacks::weighted_sum_hbm_efficiency)),
       // Backward: the weighted sum's two broadcast multiplies; index_copy's backward gathers;
       // index_select's backward is index_add into zeros (atomic adds, paced by the source rows:
       // R x H read, the micro-benchmark's accounting), twice.
-      k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-        {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency),
-      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
-        stacks::gather_hbm_efficiency),
+      indexed(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+                {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency)),
+      indexed(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
+                stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}),
-      k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
-        stacks::index_add_hbm_efficiency),
+      indexed(k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
+                stacks::index_add_hbm_efficiency)),
   };
   add_router_kernels(out, 2);
   add_embedding_kernels(out, SoftwareStack::pytorch);
@@ -249,22 +255,22 @@ std::vector<StackKernel> fused_kernels() {
         stacks::mla_q_cat_hbm_efficiency),
       k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6},
         stacks::mla_q_cat_hbm_efficiency),
-      k("norm and gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
-        stacks::gather_hbm_efficiency),
+      indexed(k("norm and gather tokens", routed_experts, F, KernelClass::permute,
+                {.tokens = 1, .rows = 1}, stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 2}),
-      k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2},
-        stacks::gather_hbm_efficiency),
+      indexed(k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2},
+                stacks::gather_hbm_efficiency)),
       // One fused reduction reads the rows and writes the tokens; its backward reads the
       // tokens' gradient and the rows and writes the rows' gradient.
-      k("weighted sum", routed_experts, F, KernelClass::elementwise, {.tokens = 1, .rows = 1},
-        kFusedWeightedSum),
-      k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-        {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward),
-      k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
-        stacks::gather_hbm_efficiency),
+      indexed(k("weighted sum", routed_experts, F, KernelClass::elementwise,
+                {.tokens = 1, .rows = 1}, kFusedWeightedSum)),
+      indexed(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+                {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward)),
+      indexed(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
+                stacks::gather_hbm_efficiency)),
       k("copy rows", routed_experts, B, KernelClass::memcpy, {.rows = 2}),
-      k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
-        stacks::index_add_hbm_efficiency),
+      indexed(k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
+                stacks::index_add_hbm_efficiency)),
   };
   add_router_kernels(out, 1);
   add_embedding_kernels(out, SoftwareStack::fused);

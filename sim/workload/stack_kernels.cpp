@@ -4,8 +4,31 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/calibration/kernels.hpp"
+
 namespace codesim::workload {
 namespace {
+
+// The H200 the software stacks' kernels were timed on (models/calibration/h200/moe), its HBM
+// bandwidth, and the fraction of it a streaming elementwise kernel reached there.
+constexpr core::BytesPerSecond kMeasuredOnHbm(4.8e12);
+constexpr double kStreamingFraction = calibration::kernels::elementwise_efficiency;
+
+// A stack kernel's shape. An indexed one's measured fraction e splits in two: its bytes at the
+// streaming fraction of HBM, and what e lacks of that at a rate of its own that does not follow
+// HBM: 1 / rate = 1 / (e B) - 1 / (e0 B), B the H200's bandwidth (on the H200 the sum is its
+// measured time; on a GPU of other bandwidth only the first part moves).
+cost::KernelShape shape_of(const StackKernel& k, core::Bytes bytes) {
+  cost::KernelShape s{
+      .kind = k.kind, .bytes = bytes, .hbm_efficiency = k.hbm_efficiency, .fixed = k.fixed};
+  if (k.indexed && k.hbm_efficiency > 0 && k.hbm_efficiency < kStreamingFraction) {
+    const double per_byte = 1 / (k.hbm_efficiency * kMeasuredOnHbm.value) -
+                            1 / (kStreamingFraction * kMeasuredOnHbm.value);
+    s.hbm_efficiency = kStreamingFraction;
+    s.beside_hbm = core::BytesPerSecond(1 / per_byte);
+  }
+  return s;
+}
 
 constexpr double kBf16Bytes = 2;  // bytes per element
 
@@ -127,9 +150,8 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
                                        const llm::LayerKind& layer) {
   std::vector<PieceKernel> out = piece_kernels(m, piece, c, layer);
   if (stack.replaces_permutes) {
-    std::erase_if(out, [](const PieceKernel& k) {
-      return k.shape.kind == cost::KernelClass::permute;
-    });
+    std::erase_if(out,
+                  [](const PieceKernel& k) { return k.shape.kind == cost::KernelClass::permute; });
   }
   for (PieceKernel& k : out) {
     if (k.residual_norm) {
@@ -152,12 +174,7 @@ std::vector<PieceKernel> stack_kernels(const StackInventory& stack, const llm::L
     if (bytes <= 0 && k.fixed.value <= 0) {
       continue;
     }
-    out.push_back({k.name,
-                   cost::KernelShape{.kind = k.kind,
-                                     .bytes = core::Bytes(bytes),
-                                     .hbm_efficiency = k.hbm_efficiency,
-                                     .fixed = k.fixed},
-                   false, std::nullopt});
+    out.push_back({k.name, shape_of(k, core::Bytes(bytes)), false, std::nullopt});
   }
   return out;
 }
