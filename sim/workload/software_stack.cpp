@@ -104,9 +104,9 @@ StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, S
   return {std::move(name), scope, pass, kind, e, efficiency, {}};
 }
 
-// A kernel that picks rows by index (StackKernel::indexed).
-StackKernel indexed(StackKernel kernel) {
-  kernel.indexed = true;
+// A kernel of irregular access (StackKernel::irregular).
+StackKernel irregular(StackKernel kernel) {
+  kernel.irregular = true;
   return kernel;
 }
 
@@ -196,11 +196,12 @@ std::vector<StackKernel> pytorch_kernels() {
       // moved per rotary element; the op table's kernel moves 2); its backward as multiplies,
       // adds and a neg (9 more, strided) and fills and copies of the slices (6, vectorized).
       // (The neg and the cat are 3 of the 8; all at the rate measured for the whole sequence.)
-      k("rotary neg and cat (eager)", rotary, F, KernelClass::permute, {.query = 3}, kEagerRotary),
-      k("rotary multiplies and add (eager)", rotary, F, KernelClass::elementwise, {.query = 5},
-        kEagerRotary),
-      k("rotary backward (eager)", rotary, B, KernelClass::elementwise, {.query = 9},
-        kEagerRotaryBackward),
+      irregular(k("rotary neg and cat (eager)", rotary, F, KernelClass::permute, {.query = 3},
+                  kEagerRotary)),
+      irregular(k("rotary multiplies and add (eager)", rotary, F, KernelClass::elementwise,
+                  {.query = 5}, kEagerRotary)),
+      irregular(k("rotary backward (eager)", rotary, B, KernelClass::elementwise, {.query = 9},
+                  kEagerRotaryBackward)),
       k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}),
       // MLA: q = cat(q_nope, q_rope) and k = cat(k_nope, k_rope expanded) over strided heads;
       // backward: each cat's slices copied out and made contiguous.
@@ -211,26 +212,26 @@ std::vector<StackKernel> pytorch_kernels() {
       // Tokens to their experts' rows: index_select of the tokens, a zeroed padded buffer cloned
       // and index_copy'd into; back: index_select of the rows, a clone and index_copy to
       // (token, k) order, then the weighted sum over k.
-      indexed(k("gather tokens", routed_experts, F, KernelClass::permute, {.tokens = 1, .rows = 1},
-                stacks::gather_hbm_efficiency)),
+      irregular(k("gather tokens", routed_experts, F, KernelClass::permute,
+                  {.tokens = 1, .rows = 1}, stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 1}),
       k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}),
-      indexed(k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
-                stacks::index_copy_hbm_efficiency)),
-      indexed(k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2},
-                stacks::gather_hbm_efficiency)),
-      indexed(k("weighted sum", routed_experts, F, KernelClass::elementwise,
-                {.tokens = 1, .rows = 1}, stacks::weighted_sum_hbm_efficiency)),
+      irregular(k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
+                  stacks::index_copy_hbm_efficiency)),
+      irregular(k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2},
+                  stacks::gather_hbm_efficiency)),
+      irregular(k("weighted sum", routed_experts, F, KernelClass::elementwise,
+                  {.tokens = 1, .rows = 1}, stacks::weighted_sum_hbm_efficiency)),
       // Backward: the weighted sum's two broadcast multiplies; index_copy's backward gathers;
       // index_select's backward is index_add into zeros (atomic adds, paced by the source rows:
       // R x H read, the micro-benchmark's accounting), twice.
-      indexed(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-                {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency)),
-      indexed(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
-                stacks::gather_hbm_efficiency)),
+      irregular(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+                  {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency)),
+      irregular(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
+                  stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}),
-      indexed(k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
-                stacks::index_add_hbm_efficiency)),
+      irregular(k("index_add rows", routed_experts, B, KernelClass::permute,
+                  {.tokens = 4, .rows = 2}, stacks::index_add_hbm_efficiency)),
   };
   add_router_kernels(out, 2);
   add_embedding_kernels(out, SoftwareStack::pytorch);
@@ -255,22 +256,22 @@ std::vector<StackKernel> fused_kernels() {
         stacks::mla_q_cat_hbm_efficiency),
       k("q and k assembly backward", mla, B, KernelClass::permute, {.query = 6},
         stacks::mla_q_cat_hbm_efficiency),
-      indexed(k("norm and gather tokens", routed_experts, F, KernelClass::permute,
-                {.tokens = 1, .rows = 1}, stacks::gather_hbm_efficiency)),
+      irregular(k("norm and gather tokens", routed_experts, F, KernelClass::permute,
+                  {.tokens = 1, .rows = 1}, stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 2}),
-      indexed(k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2},
-                stacks::gather_hbm_efficiency)),
+      irregular(k("gather rows", routed_experts, F, KernelClass::permute, {.rows = 2},
+                  stacks::gather_hbm_efficiency)),
       // One fused reduction reads the rows and writes the tokens; its backward reads the
       // tokens' gradient and the rows and writes the rows' gradient.
-      indexed(k("weighted sum", routed_experts, F, KernelClass::elementwise,
-                {.tokens = 1, .rows = 1}, kFusedWeightedSum)),
-      indexed(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-                {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward)),
-      indexed(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
-                stacks::gather_hbm_efficiency)),
+      irregular(k("weighted sum", routed_experts, F, KernelClass::elementwise,
+                  {.tokens = 1, .rows = 1}, kFusedWeightedSum)),
+      irregular(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+                  {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward)),
+      irregular(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
+                  stacks::gather_hbm_efficiency)),
       k("copy rows", routed_experts, B, KernelClass::memcpy, {.rows = 2}),
-      indexed(k("index_add rows", routed_experts, B, KernelClass::permute, {.tokens = 4, .rows = 2},
-                stacks::index_add_hbm_efficiency)),
+      irregular(k("index_add rows", routed_experts, B, KernelClass::permute,
+                  {.tokens = 4, .rows = 2}, stacks::index_add_hbm_efficiency)),
   };
   add_router_kernels(out, 1);
   add_embedding_kernels(out, SoftwareStack::fused);
@@ -293,7 +294,8 @@ StackInventory stack_inventory(SoftwareStack s) {
               .gated_activation = {.forward_factor = 5.0 / 3.0,
                                    .backward_factor = 13.0 / 5.0,
                                    .forward_efficiency = kEagerSwigluForward,
-                                   .backward_efficiency = kEagerSwigluBackward},
+                                   .backward_efficiency = kEagerSwigluBackward,
+                                   .irregular = true},
               .host = kEagerHost,
               .kernels = pytorch_kernels()};
     case SoftwareStack::fused:

@@ -84,10 +84,11 @@ struct StackKernel {
   StackElements elements;  // BF16 elements read plus written
   double hbm_efficiency = 0;  // measured fraction of HBM; 0: the class's
   core::Seconds fixed;        // the kernel's own fixed time, beyond the one every kernel pays
-  // Rows picked by index (gathers, index_copy, index_add, the weighted sum over each token's
-  // experts): what its measured fraction lacks of a streaming kernel's is set by the SMs and L2
-  // (atomics, scattered rows), not by HBM, and keeps its time on a GPU of other bandwidth.
-  bool indexed = false;
+  // Irregular access: rows picked by index (gathers, index_copy, index_add, the weighted sum over
+  // each token's experts) or strided views (eager rotary): what its measured fraction lacks of a
+  // streaming kernel's is set by the SMs and L2 (atomics, scattered or strided rows), not by HBM,
+  // and keeps its time on a GPU of other bandwidth.
+  bool irregular = false;
 };
 
 // What the host spends issuing one kernel when the step is not replayed from CUDA graphs
@@ -104,6 +105,7 @@ struct OpRates {
   double backward_factor = 1;
   double forward_efficiency = 0;
   double backward_efficiency = 0;
+  bool irregular = false;  // strided views (as StackKernel::irregular)
 };
 
 struct StackInventory {

@@ -14,18 +14,24 @@ namespace {
 constexpr core::BytesPerSecond kMeasuredOnHbm(4.8e12);
 constexpr double kStreamingFraction = calibration::kernels::elementwise_efficiency;
 
-// A stack kernel's shape. An indexed one's measured fraction e splits in two: its bytes at the
-// streaming fraction of HBM, and what e lacks of that at a rate of its own that does not follow
+// A kernel of irregular access at its measured fraction e of HBM: e splits in two, its bytes at the
+// streaming fraction e0 of HBM and what e lacks of that at a rate of its own that does not follow
 // HBM: 1 / rate = 1 / (e B) - 1 / (e0 B), B the H200's bandwidth (on the H200 the sum is its
 // measured time; on a GPU of other bandwidth only the first part moves).
-cost::KernelShape shape_of(const StackKernel& k, core::Bytes bytes) {
-  cost::KernelShape s{
-      .kind = k.kind, .bytes = bytes, .hbm_efficiency = k.hbm_efficiency, .fixed = k.fixed};
-  if (k.indexed && k.hbm_efficiency > 0 && k.hbm_efficiency < kStreamingFraction) {
-    const double per_byte = 1 / (k.hbm_efficiency * kMeasuredOnHbm.value) -
+void split_irregular(cost::KernelShape& s) {
+  if (s.hbm_efficiency > 0 && s.hbm_efficiency < kStreamingFraction) {
+    const double per_byte = 1 / (s.hbm_efficiency * kMeasuredOnHbm.value) -
                             1 / (kStreamingFraction * kMeasuredOnHbm.value);
     s.hbm_efficiency = kStreamingFraction;
     s.beside_hbm = core::BytesPerSecond(1 / per_byte);
+  }
+}
+
+cost::KernelShape shape_of(const StackKernel& k, core::Bytes bytes) {
+  cost::KernelShape s{
+      .kind = k.kind, .bytes = bytes, .hbm_efficiency = k.hbm_efficiency, .fixed = k.fixed};
+  if (k.irregular) {
+    split_irregular(s);
   }
   return s;
 }
@@ -140,6 +146,9 @@ void apply(const OpRates& r, Pass pass, cost::KernelShape& shape) {
   } else if (pass == Pass::backward) {
     shape.bytes = shape.bytes * r.backward_factor;
     shape.hbm_efficiency = r.backward_efficiency;
+  }
+  if (r.irregular && pass != Pass::weight) {
+    split_irregular(shape);
   }
 }
 
