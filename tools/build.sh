@@ -9,8 +9,9 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 # warnings as errors (CODESIM_WERROR is off in a plain build; CI turns it on here) and the Python
 # extension (CODESIM_PYTHON, for tools/test-python.sh to install). No unity sources here: batching
 # files into one compiler run lets a file use a header that only another file of its batch
-# includes, and a plain build then fails where CI passed (issue 52). On 2 cores this costs about
-# 2 of 5 minutes more than unity sources; the sanitizer build (tools/test-sanitize.sh) keeps them.
+# includes, and a plain build then fails where CI passed (issue 52). The test suites alone compile
+# as unity sources (tests/CMakeLists.txt: half the compiler time); the sanitizer build
+# (tools/test-sanitize.sh) compiles everything so.
 cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF \
   -DCODESIM_WERROR=ON -DCODESIM_PYTHON=ON >/dev/null
 targets=()

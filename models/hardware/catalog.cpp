@@ -67,36 +67,47 @@ constexpr ActivityPower fitted_activity(Fit fit, std::string_view kind, double p
           .energy_exponent = fitted(fit, kind, "_energy_exponent")};
 }
 
-// Peaks in TFLOP/s and HBM bandwidth in TB/s, the units of the fit's rates.
-constexpr PowerSpec measured_power(std::string_view gpu, Fit fit, double bf16_peak, double fp8_peak,
-                                   double hbm) {
-  return {.limit_w = 700,
-          .tdp_w = 700,
-          .idle_w = fitted(fit, "", "idle_w"),
-          .awake_w = fitted(fit, "", "awake_w"),
-          .max_clock_mhz = fitted(fit, "", "max_clock_mhz"),
-          .min_clock_mhz = 1000,
-          .window_s = 0.08,
-          .measured_on = gpu,
-          .activity = {fitted_activity(fit, "tensor_bf16", bf16_peak),
-                       fitted_activity(fit, "tensor_fp8", fp8_peak),
-                       fitted_activity(fit, "attention", bf16_peak),
-                       fitted_activity(fit, "sm_memory", hbm),
-                       fitted_activity(fit, "sm_memory_elementwise", hbm),
-                       fitted_activity(fit, "copy", hbm)}};
+// Hopper SXM (H800, H100, H200): 132 SMs, 989 / 1979 dense BF16 / FP8 TFLOPS; 700 W (H100 SXM5
+// and H200 SXM datasheets; the H800 SXM5 is the H100's board), up to 1980 MHz. Its power is the
+// fit measured on the board `measured_on`, its rates taken over this GPU's peaks (the fit's rates
+// are in TFLOP/s and TB/s).
+constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth,
+                         std::string_view measured_on, Fit fit) {
+  GpuSpec gpu{.sms = 132,
+              .bf16_peak = 989_TFLOPS,
+              .fp8_peak = 1979_TFLOPS,
+              .hbm_capacity = hbm,
+              .hbm_bandwidth = hbm_bandwidth,
+              .architecture = Architecture::hopper};
+  const double bf16 = gpu.bf16_peak.value / 1e12;
+  const double hbm_tbps = hbm_bandwidth.value / 1e12;
+  gpu.power = {.limit_w = 700,
+               .tdp_w = 700,
+               .idle_w = fitted(fit, "", "idle_w"),
+               .awake_w = fitted(fit, "", "awake_w"),
+               .max_clock_mhz = fitted(fit, "", "max_clock_mhz"),
+               .min_clock_mhz = 1000,
+               .window_s = 0.08,
+               .measured_on = measured_on,
+               .activity = {fitted_activity(fit, "tensor_bf16", bf16),
+                            fitted_activity(fit, "tensor_fp8", gpu.fp8_peak.value / 1e12),
+                            fitted_activity(fit, "attention", bf16),
+                            fitted_activity(fit, "sm_memory", hbm_tbps),
+                            fitted_activity(fit, "sm_memory_elementwise", hbm_tbps),
+                            fitted_activity(fit, "copy", hbm_tbps)}};
+  return gpu;
 }
 
-constexpr PowerSpec kH200Power =
-    measured_power("h200", calibration::power_h200::all, 989, 1979, 4.8);
-constexpr PowerSpec kH100Power =
-    measured_power("h100", calibration::power_h100::all, 989, 1979, 3.35);
+// H100 SXM5 and H200 SXM (NVIDIA datasheets): HBM3 80 GB at 3.35 TB/s, HBM3e 141 GB at 4.8 TB/s.
+constexpr GpuSpec kH100 = hopper(80_GB, 3.35_TBps, "h100", calibration::power_h100::all);
+constexpr GpuSpec kH200 = hopper(141_GB, kH200HbmBandwidth, "h200", calibration::power_h200::all);
 
 // Another board's power, carried from the H200's: its TDP (the vendor's datasheet) and top clock,
 // every wattage scaled by its TDP over the H200's 700 W (assumed: the same work draws the same
 // fraction of the board's budget), the clock responses kept.
 constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
-  PowerSpec p = kH200Power;
-  const double k = tdp_w / kH200Power.tdp_w;
+  PowerSpec p = kH200.power;
+  const double k = tdp_w / kH200.power.tdp_w;
   p.limit_w = p.tdp_w = tdp_w;
   p.carried = true;
   p.idle_w *= k;
@@ -105,20 +116,8 @@ constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
     a.dynamic_w *= k;
   }
   p.max_clock_mhz = max_clock_mhz;
-  p.min_clock_mhz = max_clock_mhz * kH200Power.min_clock_mhz / kH200Power.max_clock_mhz;
+  p.min_clock_mhz = max_clock_mhz * kH200.power.min_clock_mhz / kH200.power.max_clock_mhz;
   return p;
-}
-
-// Hopper SXM (H800, H100, H200): 132 SMs, 989 / 1979 dense BF16 / FP8 TFLOPS; 700 W (H100 SXM5
-// and H200 SXM datasheets; the H800 SXM5 is the H100's board), up to 1980 MHz.
-constexpr GpuSpec hopper(core::Bytes hbm, core::BytesPerSecond hbm_bandwidth, PowerSpec power) {
-  return {.sms = 132,
-          .bf16_peak = 989_TFLOPS,
-          .fp8_peak = 1979_TFLOPS,
-          .hbm_capacity = hbm,
-          .hbm_bandwidth = hbm_bandwidth,
-          .architecture = Architecture::hopper,
-          .power = power};
 }
 
 // NVLink 4 between two H200s: 366 GB/s per direction of the 450 nominal, fitted with NCCL's
@@ -190,15 +189,14 @@ std::vector<HardwareSpec> presets() {
   return {
       // 200 GB/s nominal per direction; 160 GB/s achievable (DeepSeek, ISCA 2025 §4). Its power
       // is the H100's, measured: the same board, die, HBM3 and 700 W.
-      node("h800", hopper(80_GB, 3.35_TBps, kH100Power),
+      node("h800", kH100,
            {.bandwidth = 160_GBps,
             .nominal_bandwidth = 200_GBps,
             .latency = kNvlinkLatency,
             .domain_gpus = 8}),
-      // H100 SXM5 and H200 SXM (NVIDIA datasheets): HBM3 80 GB at 3.35 TB/s, HBM3e 141 GB at
-      // 4.8 TB/s; NVLink 4 900 GB/s bidirectional = 450 per direction (nominal).
-      node("h100", hopper(80_GB, 3.35_TBps, kH100Power), nvlink(450_GBps, 8)),
-      node("h200", hopper(141_GB, 4.8_TBps, kH200Power), nvlink(450_GBps, 8)),
+      // NVLink 4: 900 GB/s bidirectional = 450 per direction (nominal; NVIDIA datasheets).
+      node("h100", kH100, nvlink(450_GBps, 8)),
+      node("h200", kH200, nvlink(450_GBps, 8)),
       // A100-SXM4-80GB (NVIDIA A100 datasheet): 108 SMs, 312 TFLOPS dense BF16, no FP8 tensor
       // cores, 2039 GB/s HBM2e, 400 W, up to 1410 MHz; NVLink 3 600 GB/s bidirectional = 300 per
       // direction (nominal);

@@ -10,6 +10,9 @@
 
 namespace codesim::hardware {
 
+// The H200's HBM bandwidth (H200 SXM datasheet): the GPU the software stacks' kernels were timed on.
+inline constexpr core::BytesPerSecond kH200HbmBandwidth(4.8e12);
+
 // The preset of that name, or nullopt.
 std::optional<HardwareSpec> find_preset(std::string_view name);
 

@@ -51,13 +51,15 @@ class Layer {
     return {(kind_.moe && m_.moe ? "MoE layer " : "dense layer ") + what, t.take()};
   }
 
-  // What stays alive into the FFN: the input, the residual after the attention and, eager, the
-  // attention's intermediates.
+  // What stays alive into the FFN: the layer's input (its caller holds it until the layer
+  // returns), the residual after the attention and, eager, the FFN's norm output (the FFN's
+  // argument until it returns). The attention's intermediates are freed when it returns, as in a
+  // model written as modules (docs/model/memory.md).
   void carried(TensorTally& t) const {
     t.add("layer input (residual stream)", d(m_.hidden), kBf16Bytes, Split::sequence);
     t.add("residual stream after the attention", d(m_.hidden), kBf16Bytes, Split::sequence);
     if (eager_) {
-      attention(t);
+      t.add("FFN norm output (gathered over TP)", d(m_.hidden), kBf16Bytes, Split::none);
     }
   }
 

@@ -1,17 +1,17 @@
 // What an inference step allocates on one GPU beside its weights and KV cache: the largest set of
 // tensors alive at once while a layer's forward runs without autograd, or while the head computes
 // the logits (docs/model/memory.md, "Inference"). Validated against the allocator's peak of the
-// reference decoder (models/calibration/h200/decode/h200_inference_memory.json).
+// reference decoders (models/calibration/h200/decode/h200_inference_memory.json, compiled;
+// models/calibration/h100/memory/, eager, dense and MoE).
 //
 // Every stack keeps the layer's input (its caller holds it) and the residual stream after the
 // attention while the FFN runs. Beyond those:
 //   fused (torch.compile, and DeepSeek's kernels): a buffer dies at its last use, so the peak is
 //     a GEMM's input and output, or the SwiGLU's input (2f) and output (f); in the attention, the
 //     projections' output (q, k, v) with the roped q and k and the attention's output;
-//   pytorch (eager, a layer written as one function, as the reference decoder is): every
-//     intermediate lives until the layer returns unless its name is reused, so the attention's
-//     norm output, q/k/v, the roped q and k and the attention's output are still alive while the
-//     FFN runs, and SwiGLU holds its input, SiLU's output and the product at once (2f + f + f);
+//   pytorch (eager, a model written as modules): a module's intermediates live until it returns,
+//     so the attention's are gone when the FFN runs, whose argument (the norm output) is alive
+//     through it, and SwiGLU holds its input, SiLU's output and the product at once (2f + f + f);
 //     an MoE layer holds the padded rows, the experts' SwiGLU input, their outputs and the two
 //     gathered copies of them with the weighted product (as the reference MoE module writes it).
 // With tensor parallelism (attention TP with sequence parallelism, as the step is priced) a GPU

@@ -5,13 +5,14 @@
 #include <numeric>
 
 #include "models/calibration/kernels.hpp"
+#include "models/hardware/catalog.hpp"
 
 namespace codesim::workload {
 namespace {
 
 // The H200 the software stacks' kernels were timed on (models/calibration/h200/moe), its HBM
 // bandwidth, and the fraction of it a streaming elementwise kernel reached there.
-constexpr core::BytesPerSecond kMeasuredOnHbm(4.8e12);
+constexpr core::BytesPerSecond kMeasuredOnHbm = hardware::kH200HbmBandwidth;
 constexpr double kStreamingFraction = calibration::kernels::elementwise_efficiency;
 
 // A kernel of irregular access at its measured fraction e of HBM: e splits in two, its bytes at the

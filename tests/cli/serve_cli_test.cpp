@@ -86,15 +86,15 @@ TEST(ServeCli, AnInstancesErrorNamesTheServeKeyWritten) {
 }
 
 TEST(ServeCli, APrefillChunkOverTheGpusMemoryIsRefused) {
-  // Llama 3.1 8B, eager: 169,984 B of activations and 131,072 B of KV cache a token; 600,000
-  // tokens need 102.0 + 78.6 GB beside 16.1 GB of weights and 0.7 of the framework, over the
+  // Llama 3.1 8B, eager: 139,264 B of activations and 131,072 B of KV cache a token; 600,000
+  // tokens need 83.6 + 78.6 GB beside 16.1 GB of weights and 0.7 of the framework, over the
   // H200's 141.
   const auto r = run_codesim(kServe + " --set serve.prefill.chunk_tokens_per_gpu=600000");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "--set serve.prefill.chunk_tokens_per_gpu=600000: error: "
             "serve.prefill.chunk_tokens_per_gpu: a prefill GPU's weights (16.1 GB), its chunk's "
-            "102.0 GB of activations and 78.6 GB of KV cache do not fit its 141 GB with the "
+            "83.6 GB of activations and 78.6 GB of KV cache do not fit its 141 GB with the "
             "framework's 0.7 GB\n"
             "  hint: smaller chunks (serve.prefill.chunk_tokens_per_gpu), or more GPUs per "
             "prefill instance\n");

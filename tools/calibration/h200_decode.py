@@ -77,7 +77,9 @@ class Llama:
     """Llama-style decoder with random weights; a decode step reads and writes a static KV cache
     (one K and one V tensor per layer, the new token at the cache's last slot)."""
 
-    def __init__(self):
+    def __init__(self, module_scope=False):
+        self.module_scope = module_scope
+
         def w(*shape):
             return torch.randn(*shape, device=DEV, dtype=BF16) * 0.02
         self.layers = [{"qkv": w(HIDDEN, (HEADS + 2 * KV_HEADS) * HEAD_DIM), "o": w(HIDDEN, HIDDEN),
@@ -99,9 +101,9 @@ class Llama:
         x1, x2 = x[..., ::2], x[..., 1::2]
         return torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), -1).flatten(-2)
 
-    def block(self, x, layer, pos, cache):
-        b, s, _ = x.shape
-        h = F.rms_norm(x, (HIDDEN,), layer["n1"])
+    def attention(self, h, layer, pos, cache):
+        """The attention's output projection, and its intermediates (q, k, v, the output)."""
+        b, s, _ = h.shape
         q, k, v = (h @ layer["qkv"]).split(
             [HEADS * HEAD_DIM, KV_HEADS * HEAD_DIM, KV_HEADS * HEAD_DIM], -1)
         q = self.rope(q.view(b, s, HEADS, HEAD_DIM), pos).transpose(1, 2)
@@ -112,7 +114,19 @@ class Llama:
             cache[1][:, :, -1:] = v
             k, v = cache
         a = F.scaled_dot_product_attention(q, k, v, is_causal=cache is None, enable_gqa=True)
-        x = x + a.transpose(1, 2).reshape(b, s, HIDDEN) @ layer["o"]
+        return a.transpose(1, 2).reshape(b, s, HIDDEN) @ layer["o"], (q, k, v, a)
+
+    def block(self, x, layer, pos, cache):
+        """One layer. Written as one function (module_scope False, as every timing script runs
+        it), the attention's intermediates stay alive through the FFN as its locals; with
+        module_scope they are freed when the attention returns, as a model written as modules
+        (HF transformers, torchtitan) frees them."""
+        h = F.rms_norm(x, (HIDDEN,), layer["n1"])
+        out, kept = self.attention(h, layer, pos, cache)
+        x = x + out
+        del out
+        if self.module_scope:
+            del kept, h
         h = F.rms_norm(x, (HIDDEN,), layer["n2"])
         g, u = (h @ layer["gate_up"]).chunk(2, -1)
         return x + (F.silu(g) * u) @ layer["down"]

@@ -12,6 +12,9 @@ decode at batch 1-256 and context 1K-8K (eager; the cache preallocated as h200_d
 With --moe: the eager prefills of h200_moe_decode.py's DeepSeek-V2-Lite and Mixtral 8x7B dims
 models too (2K-16K tokens), each layer's MoE as that script writes it (--moe-models picks them:
 Mixtral's 93 GB of weights fit only the H200).
+With --module-scope: only the Llama's eager prefill and decode, its layers written as modules are
+(Llama(module_scope=True): the attention's intermediates freed when it returns, as the MoE
+models' are), into h200_inference_memory_module.json.
 
 Run on the lent H200 (tool `device`):
     PYTHONUNBUFFERED=1 python3 tools/calibration/h200_inference_memory.py --out "$OUT"
@@ -88,6 +91,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--moe", action="store_true")
     parser.add_argument("--only-moe", action="store_true")
+    parser.add_argument("--module-scope", action="store_true")
     parser.add_argument("--moe-models", default="v2_lite,mixtral",
                         help="Mixtral's weights (93 GB) need the H200")
     args = parser.parse_args()
@@ -95,7 +99,12 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     result = {**device_facts(), "method": __doc__.split("\n\n")[1], "cases": []}
     with torch.no_grad():
-        if not args.only_moe:
+        if args.module_scope:
+            model = Llama(module_scope=True)
+            result["weight_bytes"] = model.weight_bytes()
+            prefill_cases(model, "eager", result["cases"])
+            decode_cases(model, result["cases"])
+        elif not args.only_moe:
             model = Llama()
             result["weight_bytes"] = model.weight_bytes()
             prefill_cases(model, "eager", result["cases"])
@@ -106,7 +115,8 @@ def main():
             torch.cuda.empty_cache()
         if args.moe or args.only_moe:
             moe_prefill_cases(args.moe_models.split(","), result["cases"])
-    name = "h200_inference_memory_moe.json" if args.only_moe else "h200_inference_memory.json"
+    name = ("h200_inference_memory_module.json" if args.module_scope else
+            "h200_inference_memory_moe.json" if args.only_moe else "h200_inference_memory.json")
     with open(os.path.join(args.out, name), "w") as f:
         json.dump(result, f, indent=1)
 
