@@ -30,24 +30,26 @@ def input_sets(bytes_per_set):
     return max(1, min(4, math.ceil(2 * L2_BYTES / max(bytes_per_set, 1))))
 
 
+def graph_of(fn, args, launches):
+    """One CUDA graph of `launches` back-to-back calls of fn(*args), warmed on a side stream before
+    capture. Raises what capture raises (a kernel that synchronizes with the host)."""
+    g = torch.cuda.CUDAGraph()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn(*args)
+        torch.cuda.synchronize()
+        with torch.cuda.graph(g):
+            for _ in range(launches):
+                fn(*args)
+    torch.cuda.current_stream().wait_stream(s)
+    return g
+
+
 def graph_times(fn, inputs, launches, repeats):
-    """Microseconds per call of fn(*args): one CUDA graph of `launches` back-to-back calls per
-    input set (each warmed on a side stream before capture), every graph replayed once, then
-    `repeats` replays timed with CUDA events, rotating over the sets. Raises what capture raises
-    (a kernel that synchronizes with the host)."""
-    graphs = []
-    for args in inputs:
-        g = torch.cuda.CUDAGraph()
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            fn(*args)
-            torch.cuda.synchronize()
-            with torch.cuda.graph(g):
-                for _ in range(launches):
-                    fn(*args)
-        torch.cuda.current_stream().wait_stream(s)
-        graphs.append(g)
+    """Microseconds per call of fn(*args): one graph_of per input set, every graph replayed once,
+    then `repeats` replays timed with CUDA events, rotating over the sets."""
+    graphs = [graph_of(fn, args, launches) for args in inputs]
     for g in graphs:
         g.replay()
     torch.cuda.synchronize()

@@ -31,7 +31,7 @@ import time
 import torch
 
 from h200_clock import PROBE_CYCLES
-from h200_common import device_facts
+from h200_common import device_facts, graph_of
 from h200_kernels import ATTENTION, GEMMS, GRAPH_LAUNCHES, attention_case, gemm_case, time_fn
 
 COLD_CALLS = 5
@@ -66,25 +66,10 @@ def probe_mhz():
     return mhz(pair)
 
 
-def graph_of(fn, args):
-    g = torch.cuda.CUDAGraph()
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        fn(*args)
-        torch.cuda.synchronize()
-        with torch.cuda.graph(g):
-            for _ in range(GRAPH_LAUNCHES):
-                fn(*args)
-    torch.cuda.current_stream().wait_stream(s)
-    torch.cuda.synchronize()
-    return g
-
-
 def cold(fn, inputs, graphed):
     """Median microseconds per call over COLD_CALLS calls after 1 s idle and a 40 ms spin, and the
     probes' median clocks before and after the calls."""
-    graphs = [graph_of(fn, a) for a in inputs] if graphed else None
+    graphs = [graph_of(fn, a, GRAPH_LAUNCHES) for a in inputs] if graphed else None
     fn(*inputs[0])
     torch.cuda.synchronize()
     time.sleep(1.0)
