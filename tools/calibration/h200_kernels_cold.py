@@ -15,6 +15,11 @@ Every GEMM (BF16, FP8) and attention case of h200_kernels.py, twice:
 The hot probe is queued behind a 0.5 ms spin too: an event recorded on an idle GPU would time the
 host's launch. (h200_kernels.py's eager timing records its events around a call on an idle GPU:
 its kernels of 50 us and more include the host's launch of the call.)
+With --attention: only the attention cases, cold, each with its heads divided by the power of
+two that brings one call under 5 ms (a call longer than the governor's window throttles within
+itself; the efficiency the fit reads is per FLOP and depends on head dimension and sequence, and
+a grid of that many heads still fills the SMs), its time scaled back by that factor; written to
+attention_cold.json.
 The board's power limit and clocks are read, never set.
 
 Run on a lent GPU (tool `device`):
@@ -107,12 +112,43 @@ def cases():
                    attention_case(b, h, s, dq, dv, c, bw))
 
 
+def attention_cold(result, call_ms=5.0):
+    """The attention cases cold, heads divided so that one call stays under `call_ms`."""
+    for name, batch, heads, seq, d_qk, d_v, causal in ATTENTION:
+        for backward in (False, True):
+            cls = "attention_fwd_bwd" if backward else "attention_fwd"
+            flops, _, fn, inputs = attention_case(batch, heads, seq, d_qk, d_v, causal, backward)
+            probe_us = cold(fn, inputs[:1], False)[0]
+            del fn, inputs
+            factor = 1
+            while probe_us / factor > call_ms * 1e3 and heads // factor > 1:
+                factor *= 2
+            flops, _, fn, inputs = attention_case(batch, heads // factor, seq, d_qk, d_v, causal,
+                                                  backward)
+            median, times, start, end = cold(fn, inputs, False)
+            result["cases"].append({
+                "class": cls, "name": name, "batch": batch, "heads": heads, "seq": seq,
+                "d_qk": d_qk, "d_v": d_v, "causal": causal, "heads_timed": heads // factor,
+                "cold_us": median * factor, "cold_times_us": times, "cold_start_mhz": start,
+                "cold_end_mhz": end})
+            print(f"cold {cls:18s} {name:18s} heads {heads // factor:3d} {median:9.1f} us "
+                  f"x{factor} = {median * factor:10.1f} us {start:6.0f}-{end:4.0f} MHz", flush=True)
+            del fn, inputs
+            torch.cuda.empty_cache()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
+    parser.add_argument("--attention", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     result = {**device_facts(), "method": __doc__.split("\n\n")[1], "cases": []}
+    if args.attention:
+        attention_cold(result)
+        with open(os.path.join(args.out, "attention_cold.json"), "w") as f:
+            json.dump(result, f, indent=1)
+        return
     listed = list(cases())
     for cls, name, shape, build in listed:  # hot: back to back, as h200_kernels.py ran them
         flops, _, fn, inputs = build()
