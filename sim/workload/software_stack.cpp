@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "models/calibration/launch.hpp"
 #include "models/calibration/stacks.hpp"
 #include "models/calibration/step_extras.hpp"
 #include "sim/core/named.hpp"
@@ -31,22 +32,24 @@ namespace stacks = calibration::stacks;
 // 1.82 TB/s; backward 2.69), eager rotate-half rotary on q/k's strided views (forward 1.04;
 // backward's strided kernels 0.90), torch.compile's weighted sum over top-k (forward 3.16,
 // backward 3.32).
-constexpr double kEagerSwigluForward = 0.379;
-constexpr double kEagerSwigluBackward = 0.561;
-constexpr double kEagerRotary = 0.217;
-constexpr double kEagerRotaryBackward = 0.187;
-constexpr double kFusedWeightedSum = 0.658;
-constexpr double kFusedWeightedSumBackward = 0.691;
 // torch.compile's residual add fused into the norm (fit_launch.py over h200_launch_fused.json, 3
 // shapes fitted, one held out): forward 3.77 TB/s counting x and h in, y and norm(y) out;
 // backward 1.17 TB/s counting the norm's 3 elements as the op table does.
-constexpr double kFusedResidualNormForward = 0.786;
-constexpr double kFusedResidualNormBackward = 0.244;
 // torch.compile's SwiGLU on the gate/up output's halves (same fit, 2 shapes fitted, Mixtral held
 // out: +1.1% / -0.2%): forward 4.33 TB/s counting 3 elements per output, backward 2.26 TB/s
 // counting 5, as the op table counts them.
-constexpr double kFusedSwigluForward = 0.901;
-constexpr double kFusedSwigluBackward = 0.470;
+// (fit_launch.json, embedded at build time, as the host costs below.)
+namespace launch = calibration::launch;
+constexpr double kEagerSwigluForward = launch::eager_swiglu_forward;
+constexpr double kEagerSwigluBackward = launch::eager_swiglu_backward;
+constexpr double kEagerRotary = launch::eager_rotary_forward;
+constexpr double kEagerRotaryBackward = launch::eager_rotary_backward;
+constexpr double kFusedWeightedSum = launch::fused_weighted_sum_forward;
+constexpr double kFusedWeightedSumBackward = launch::fused_weighted_sum_backward;
+constexpr double kFusedResidualNormForward = launch::fused_residual_norm_forward;
+constexpr double kFusedResidualNormBackward = launch::fused_residual_norm_backward;
+constexpr double kFusedSwigluForward = launch::fused_swiglu_forward;
+constexpr double kFusedSwigluBackward = launch::fused_swiglu_backward;
 
 // Cross-entropy over the vocabulary (tools/calibration/fit_step_extras.py over
 // models/calibration/h200/steps/h200_step_extras.json: each kernel's bytes per logit over its
@@ -96,8 +99,11 @@ constexpr RouterKernel kCumsum =
 // counted, mean of a Llama-style and an MLA + MoE layer): eager PyTorch 32.0 us per kernel of a
 // forward without autograd, 36.9 us of forward + backward; torch.compile (no graphs) 26.6 and
 // 45.4 us (fewer kernels, each with the compiled wrapper's and autograd's work).
-constexpr HostLaunch kEagerHost{.inference = 32.0_us, .training = 36.9_us};
-constexpr HostLaunch kCompiledHost{.inference = 26.6_us, .training = 45.4_us};
+constexpr HostLaunch kEagerHost{.inference = core::Seconds(launch::host_pytorch_inference_us * 1e-6),
+                                .training = core::Seconds(launch::host_pytorch_training_us * 1e-6)};
+constexpr HostLaunch kCompiledHost{
+    .inference = core::Seconds(launch::host_fused_inference_us * 1e-6),
+    .training = core::Seconds(launch::host_fused_training_us * 1e-6)};
 
 StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, StackElements e,
               double efficiency = 0) {

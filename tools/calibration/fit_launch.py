@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Host launch cost per kernel without CUDA graphs, and the rates of the stack kernels the layers
-run in their own layout (issue 33; sim/workload/software_stack.cpp). Pure Python, no GPU:
+run in their own layout (issue 33; sim/workload/software_stack.cpp). Writes the constants to
+models/calibration/h200/launch/fit_launch.json, embedded at build time as
+models/calibration/launch.hpp (tools/calibration/check_fits.py refits them as a test). Pure
+Python, no GPU:
     python3 tools/calibration/fit_launch.py
 
 Data: models/calibration/h200/launch/h200_launch.json (tools/calibration/h200_launch.py on one
@@ -27,11 +30,17 @@ H200; h200_launch_first.json is an earlier sitting of the same script, kept for 
 Held out: the last shape of each list (index % 3 == 2 of each group, as the other fits do).
 """
 import json
+import os
 import statistics
 
-DATA = "models/calibration/h200/launch/h200_launch.json"
-FIRST = "models/calibration/h200/launch/h200_launch_first.json"
-FUSED = "models/calibration/h200/launch/h200_launch_fused.json"
+from fit_kernels import CALIBRATION
+from fitted_constants import write_fit
+
+LAUNCH = os.path.join(CALIBRATION, "launch")
+DATA = os.path.join(LAUNCH, "h200_launch.json")
+FIRST = os.path.join(LAUNCH, "h200_launch_first.json")
+FUSED = os.path.join(LAUNCH, "h200_launch_fused.json")
+OUTPUT = os.path.join(LAUNCH, "fit_launch.json")
 HBM = 4.8e12
 LAUNCH_US = 1.33
 MEMCPY = 0.88  # kernel_cost.cpp's memcpy efficiency
@@ -84,47 +93,60 @@ def fit_pair(cases, select, labels, forward_bytes, backward_bytes, backward_less
         backward_us -= backward_less_us(c) if backward_less_us else 0
         fwd.append((c["layer"], forward_bytes(c), c["time_us"]))
         bwd.append((c["layer"], backward_bytes(c), backward_us))
-    rate_fit(labels[0], fwd)
-    rate_fit(labels[1], bwd)
+    return rate_fit(labels[0], fwd), rate_fit(labels[1], bwd)
 
 
-def main():
+def fit():
+    """The constants of models/calibration/launch.hpp; prints each fit and its errors."""
     cases = by_name(DATA)
     first = by_name(FIRST)
-    host_costs(cases)
+    host = host_costs(cases)
     print("  eager decode, Llama 3.1 8B dims, batch 1 (validation, not fitted): " + ", ".join(
         f"{c['time_us'] / 1e3:.1f} ms ({c['time_us'] / c['kernels_per_call']:.1f} us/kernel)"
         for c in (first["llama8b_b1_ctx1024"], cases["llama8b_b1_ctx1024"])) + " in two sittings")
 
     elements = lambda c: c["rows"] * c["width"]  # noqa: E731
-    fit_pair(cases, lambda c: c["name"].startswith("swiglu_"),
+    rates = {}
+    rates["eager_swiglu"] = fit_pair(cases, lambda c: c["name"].startswith("swiglu_"),
              ("eager SwiGLU forward (kEagerSwigluForward)",
               "eager SwiGLU backward (kEagerSwigluBackward)"),
              lambda c: 5 * elements(c) * 2, lambda c: 13 * elements(c) * 2)
-    fit_pair(cases, lambda c: c["name"].startswith("weighted_sum_")
+    rates["fused_weighted_sum"] = fit_pair(cases, lambda c: c["name"].startswith("weighted_sum_")
              and c["name"].endswith("compiled_forward"),
              ("compiled weighted sum forward (kFusedWeightedSum)",
               "compiled weighted sum backward (kFusedWeightedSumBackward)"),
              lambda c: (c["tokens"] * c["topk"] + c["tokens"]) * c["hidden"] * 2,
              lambda c: (c["tokens"] + 2 * c["tokens"] * c["topk"]) * c["hidden"] * 2)
     # The rotary backward's slice fills and copies (6 elements, vectorized) at the copy rate.
-    fit_pair(cases, lambda c: c["name"].startswith("rotary_"),
+    rates["eager_rotary"] = fit_pair(cases, lambda c: c["name"].startswith("rotary_"),
              ("eager rotary forward (kEagerRotary)",
               "eager rotary backward, strided part (kEagerRotaryBackward)"),
              lambda c: 8 * c["elements"] * 2, lambda c: 9 * c["elements"] * 2,
              lambda c: 6 * c["elements"] * 2 / (MEMCPY * HBM) * 1e6)
 
     fused = by_name(FUSED)
-    fit_pair(fused, lambda c: c["kind"] in ("add_rmsnorm", "add_layernorm"),
+    rates["fused_residual_norm"] = fit_pair(
+        fused, lambda c: c["kind"] in ("add_rmsnorm", "add_layernorm"),
              ("compiled add + norm forward, x and h in, y and norm(y) out "
               "(kFusedResidualNormForward)",
               "compiled add + norm backward, the norm's 3 elements (kFusedResidualNormBackward)"),
              lambda c: 4 * elements(c) * 2, lambda c: 3 * elements(c) * 2)
-    fit_pair(fused, lambda c: c["kind"] == "swiglu",
+    rates["fused_swiglu"] = fit_pair(fused, lambda c: c["kind"] == "swiglu",
              ("compiled SwiGLU forward, gate and up in, out (kFusedSwigluForward)",
               "compiled SwiGLU backward, gate, up and the gradient in, two out "
               "(kFusedSwigluBackward)"),
              lambda c: 3 * elements(c) * 2, lambda c: 5 * elements(c) * 2)
+    constants = {f"host_{stack}_{use}_us": round(v, 1) for (stack, use), v in host.items()}
+    for name, (forward, backward) in rates.items():
+        constants[f"{name}_forward"] = round(forward, 3)
+        constants[f"{name}_backward"] = round(backward, 3)
+    return {"source": ["models/calibration/h200/launch/h200_launch.json",
+                       "models/calibration/h200/launch/h200_launch_fused.json"],
+            "script": "tools/calibration/fit_launch.py", "constants": constants}
+
+
+def main():
+    write_fit(fit(), OUTPUT)
 
 
 if __name__ == "__main__":
