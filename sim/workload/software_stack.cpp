@@ -40,16 +40,11 @@ namespace stacks = calibration::stacks;
 // counting 5, as the op table counts them.
 // (fit_launch.json, embedded at build time, as the host costs below.)
 namespace launch = calibration::launch;
-constexpr double kEagerSwigluForward = launch::eager_swiglu_forward;
-constexpr double kEagerSwigluBackward = launch::eager_swiglu_backward;
-constexpr double kEagerRotary = launch::eager_rotary_forward;
-constexpr double kEagerRotaryBackward = launch::eager_rotary_backward;
-constexpr double kFusedWeightedSum = launch::fused_weighted_sum_forward;
-constexpr double kFusedWeightedSumBackward = launch::fused_weighted_sum_backward;
-constexpr double kFusedResidualNormForward = launch::fused_residual_norm_forward;
-constexpr double kFusedResidualNormBackward = launch::fused_residual_norm_backward;
-constexpr double kFusedSwigluForward = launch::fused_swiglu_forward;
-constexpr double kFusedSwigluBackward = launch::fused_swiglu_backward;
+
+// A fit's time in microseconds (the fits write them so).
+constexpr core::Seconds micros(double us) {
+  return core::Seconds(us * 1e-6);
+}
 
 // Cross-entropy over the vocabulary (tools/calibration/fit_step_extras.py over
 // models/calibration/h200/steps/h200_step_extras.json: each kernel's bytes per logit over its
@@ -77,7 +72,7 @@ struct RouterKernel {
 };
 // A router kernel of fit_stacks.json by its kind's constants (fixed time in microseconds).
 constexpr RouterKernel router_kernel(double efficiency, double fixed_us) {
-  return {efficiency, core::Seconds(fixed_us * 1e-6)};
+  return {efficiency, micros(fixed_us)};
 }
 constexpr RouterKernel kSoftmaxScores =
     router_kernel(stacks::router_softmax_hbm_efficiency, stacks::router_softmax_fixed_us);
@@ -99,11 +94,10 @@ constexpr RouterKernel kCumsum =
 // counted, mean of a Llama-style and an MLA + MoE layer): eager PyTorch 32.0 us per kernel of a
 // forward without autograd, 36.9 us of forward + backward; torch.compile (no graphs) 26.6 and
 // 45.4 us (fewer kernels, each with the compiled wrapper's and autograd's work).
-constexpr HostLaunch kEagerHost{.inference = core::Seconds(launch::host_pytorch_inference_us * 1e-6),
-                                .training = core::Seconds(launch::host_pytorch_training_us * 1e-6)};
-constexpr HostLaunch kCompiledHost{
-    .inference = core::Seconds(launch::host_fused_inference_us * 1e-6),
-    .training = core::Seconds(launch::host_fused_training_us * 1e-6)};
+constexpr HostLaunch kEagerHost{.inference = micros(launch::host_pytorch_inference_us),
+                                .training = micros(launch::host_pytorch_training_us)};
+constexpr HostLaunch kCompiledHost{.inference = micros(launch::host_fused_inference_us),
+                                   .training = micros(launch::host_fused_training_us)};
 
 StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, StackElements e,
               double efficiency = 0) {
@@ -136,7 +130,7 @@ void add_embedding_kernels(std::vector<StackKernel>& out, SoftwareStack s) {
                    KernelClass::router,
                    {},
                    1.0,
-                   core::Seconds(fit::embedding_eager_sort_fixed_us * 1e-6)});
+                   micros(fit::embedding_eager_sort_fixed_us)});
     out.push_back(k("embedding per-segment sums", e, W, KernelClass::permute, {.tokens = 3},
                     fit::embedding_eager_per_segment_sums));
     out.push_back(k("embedding sums to rows", e, W, KernelClass::permute, {.tokens = 3},
@@ -203,11 +197,11 @@ std::vector<StackKernel> pytorch_kernels() {
       // adds and a neg (9 more, strided) and fills and copies of the slices (6, vectorized).
       // (The neg and the cat are 3 of the 8; all at the rate measured for the whole sequence.)
       irregular(k("rotary neg and cat (eager)", rotary, F, KernelClass::permute, {.query = 3},
-                  kEagerRotary)),
+                  launch::eager_rotary_forward)),
       irregular(k("rotary multiplies and add (eager)", rotary, F, KernelClass::elementwise,
-                  {.query = 5}, kEagerRotary)),
+                  {.query = 5}, launch::eager_rotary_forward)),
       irregular(k("rotary backward (eager)", rotary, B, KernelClass::elementwise, {.query = 9},
-                  kEagerRotaryBackward)),
+                  launch::eager_rotary_backward)),
       k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}),
       // MLA: q = cat(q_nope, q_rope) and k = cat(k_nope, k_rope expanded) over strided heads;
       // backward: each cat's slices copied out and made contiguous.
@@ -270,9 +264,9 @@ std::vector<StackKernel> fused_kernels() {
       // One fused reduction reads the rows and writes the tokens; its backward reads the
       // tokens' gradient and the rows and writes the rows' gradient.
       irregular(k("weighted sum", routed_experts, F, KernelClass::elementwise,
-                  {.tokens = 1, .rows = 1}, kFusedWeightedSum)),
+                  {.tokens = 1, .rows = 1}, launch::fused_weighted_sum_forward)),
       irregular(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-                  {.tokens = 1, .rows = 2}, kFusedWeightedSumBackward)),
+                  {.tokens = 1, .rows = 2}, launch::fused_weighted_sum_backward)),
       irregular(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
                   stacks::gather_hbm_efficiency)),
       k("copy rows", routed_experts, B, KernelClass::memcpy, {.rows = 2}),
@@ -299,19 +293,19 @@ StackInventory stack_inventory(SoftwareStack s) {
               .replaces_permutes = true,
               .gated_activation = {.forward_factor = 5.0 / 3.0,
                                    .backward_factor = 13.0 / 5.0,
-                                   .forward_efficiency = kEagerSwigluForward,
-                                   .backward_efficiency = kEagerSwigluBackward,
+                                   .forward_efficiency = launch::eager_swiglu_forward,
+                                   .backward_efficiency = launch::eager_swiglu_backward,
                                    .irregular = true},
               .host = kEagerHost,
               .kernels = pytorch_kernels()};
     case SoftwareStack::fused:
       return {.stack = s,
               .replaces_permutes = true,
-              .gated_activation = {.forward_efficiency = kFusedSwigluForward,
-                                   .backward_efficiency = kFusedSwigluBackward},
+              .gated_activation = {.forward_efficiency = launch::fused_swiglu_forward,
+                                   .backward_efficiency = launch::fused_swiglu_backward},
               .residual_norm = {.forward_factor = 2,
-                                .forward_efficiency = kFusedResidualNormForward,
-                                .backward_efficiency = kFusedResidualNormBackward},
+                                .forward_efficiency = launch::fused_residual_norm_forward,
+                                .backward_efficiency = launch::fused_residual_norm_backward},
               .host = kCompiledHost,
               .kernels = fused_kernels()};
     case SoftwareStack::deepseek:

@@ -64,10 +64,10 @@ SMALL_K = os.path.join(CALIBRATION, "h200_small_k.json")
 # GEMM cases (same shapes, same held-out third); the H100's SMs and tensor rates are the H200's,
 # its HBM 3.35 TB/s (the cases' bandwidth factor).
 COLD = os.path.join(CALIBRATION, "..", "h100", "kernels", "kernels_cold.json")
-COLD_HBM_FACTOR = 3.35e12 / 4.8e12
 K_SPLITS = (0, 128, 256, 512, 1024)  # BF16's K per split tried
 PEAK = {"bf16": 989e12, "fp8": 1979e12}  # the h200 preset (models/hardware/catalog.cpp)
 HBM = 4.8e12
+COLD_HBM_FACTOR = 3.35e12 / HBM  # the h100 preset's bandwidth over the H200's
 SMS = 132
 TILES = ((128, 128), (128, 64), (64, 128))
 
@@ -139,15 +139,14 @@ def fit_bf16(cases, launch):
             out.append((units / (waves * SMS), min(1.0, units / SMS), waves))
         return out
 
-    pre = [(c, {ks: tiling(c, ks) for ks in K_SPLITS}, 2.0 * c["batch"] * c["m"] * c["n"])
-           for c in cases]
+    pre = [(c, {ks: tiling(c, ks) for ks in K_SPLITS}, 2.0 * c["batch"] * c["m"] * c["n"],
+            HBM * c.get("hbm_factor", 1.0)) for c in cases]
 
     def cost(p):
         eff, k0, e_mem, k_split, e_w = p
         errors = []
-        for c, tilings, c_bytes in pre:
+        for c, tilings, c_bytes, hbm in pre:
             compute = c["flops"] / (PEAK["bf16"] * eff * c["k"] / (c["k"] + k0))
-            hbm = HBM * c.get("hbm_factor", 1.0)
             operands = (c["hbm_bytes"] - c_bytes) / (hbm * e_mem)
             write = c_bytes / (hbm * e_w)
             best = None

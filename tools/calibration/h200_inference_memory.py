@@ -99,18 +99,14 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     result = {**device_facts(), "method": __doc__.split("\n\n")[1], "cases": []}
     with torch.no_grad():
-        if args.module_scope:
-            model = Llama(module_scope=True)
+        if args.module_scope or not args.only_moe:
+            model = Llama(module_scope=args.module_scope)
             result["weight_bytes"] = model.weight_bytes()
             prefill_cases(model, "eager", result["cases"])
             decode_cases(model, result["cases"])
-        elif not args.only_moe:
-            model = Llama()
-            result["weight_bytes"] = model.weight_bytes()
-            prefill_cases(model, "eager", result["cases"])
-            decode_cases(model, result["cases"])
-            model.block = torch.compile(model.block, dynamic=False)
-            prefill_cases(model, "compiled", result["cases"])
+            if not args.module_scope:
+                model.block = torch.compile(model.block, dynamic=False)
+                prefill_cases(model, "compiled", result["cases"])
             del model
             torch.cuda.empty_cache()
         if args.moe or args.only_moe:
