@@ -3,7 +3,6 @@
 #include "topologies/traffic.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -49,7 +48,7 @@ std::size_t TrafficRouter::NicPairHash::operator()(const NicPair& p) const {
 }
 
 TrafficRouter::TrafficRouter(const Topology& topology, Spread spread)
-    : topology_(&topology), spread_(spread) {
+    : topology_(&topology), spread_(spread), distances_(topology) {
   const Graph& g = topology.graph();
   first_.reserve(topology.links().size());
   for (const EdgeId e : topology.links()) {
@@ -155,40 +154,6 @@ void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes byt
       bytes;
 }
 
-TrafficRouter::Distances TrafficRouter::distance_to(VertexId nic) const {
-  const Graph& g = topology_->graph();
-  // The root: the NIC's only switch when it has one, else the vertex itself.
-  const std::optional<EdgeId> link = only_switch_link(*topology_, nic);
-  const VertexId root = link ? boost::target(*link, g) : nic;
-  Distances out;
-  out.nic_ = nic;
-  out.offset_ = root == nic ? 0 : 1;
-  auto found = distances_.find(root);
-  if (found == distances_.end()) {
-    std::vector<std::int16_t> dist(boost::num_vertices(g), -1);
-    dist[root] = 0;
-    std::deque<VertexId> queue{root};
-    while (!queue.empty()) {
-      const VertexId v = queue.front();
-      queue.pop_front();
-      if (v != root && !is_switch(g[v].kind)) {
-        continue;  // NICs end paths; only switches carry transit traffic
-      }
-      for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-        const VertexId u = boost::target(e, g);
-        const VertexKind kind = g[u].kind;
-        if ((is_switch(kind) || kind == VertexKind::nic) && dist[u] < 0) {
-          dist[u] = static_cast<std::int16_t>(dist[v] + 1);
-          queue.push_back(u);
-        }
-      }
-    }
-    found = distances_.emplace(root, std::move(dist)).first;
-  }
-  out.from_ = &found->second;
-  return out;
-}
-
 bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
                                core::Seconds& latency) const {
   const Topology& t = *topology_;
@@ -239,7 +204,7 @@ core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segm
                                          Frontier& f, LinkLoads& out) const {
   const Graph& g = topology_->graph();
   const VertexId destination = toward.front().first.out;
-  const Distances dist = distance_to(destination);
+  const SwitchDistances::View dist = distances_.to(destination);
   // Bytes enter at their source NICs, with the latency of their path outside the switches.
   auto arrive = [&](VertexId v, double bytes, double latency) {
     if (f.amount[v] == 0.0) {
@@ -289,7 +254,7 @@ core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segm
 core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& nics, LinkLoads& out,
                                              core::Seconds outside) const {
   const Graph& g = topology_->graph();
-  const Distances dist = distance_to(nics.out);
+  const SwitchDistances::View dist = distances_.to(nics.out);
   if (dist[nics.in] < 0) {
     throw std::runtime_error("no route between the two GPUs");
   }

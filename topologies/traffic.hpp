@@ -40,6 +40,7 @@
 
 #include "sim/core/units.hpp"
 #include "topologies/forwarding.hpp"
+#include "topologies/switch_distances.hpp"
 #include "topologies/topology.hpp"
 
 namespace codesim::topologies {
@@ -170,26 +171,6 @@ class TrafficRouter {
   // One path per flow, hashed or by destination; returns the path latency, `outside` included.
   core::Seconds spread_one_path(const Flow& f, const NicPair& nics, LinkLoads& out,
                                 core::Seconds outside) const;
-  // Hops from every vertex to a NIC through switches (-1: unreachable). A NIC with one switch
-  // (its leaf) is one hop past it, so the table is kept per leaf: one per 32 NICs on a radix-64
-  // fat tree, in 16-bit entries (a 65,536-endpoint FT3 has 143k vertices).
-  class Distances {
-   public:
-    int operator[](VertexId v) const {
-      if (v == nic_) {
-        return 0;
-      }
-      const int d = (*from_)[v];
-      return d < 0 ? -1 : d + offset_;
-    }
-
-   private:
-    friend class TrafficRouter;
-    const std::vector<std::int16_t>* from_ = nullptr;
-    VertexId nic_ = 0;
-    int offset_ = 0;
-  };
-  Distances distance_to(VertexId nic) const;
 
   const Topology* topology_;
   Spread spread_;
@@ -198,7 +179,7 @@ class TrafficRouter {
   std::vector<double> inverse_bandwidth_;  // per link, s/B (UGAL only)
   std::unordered_map<VertexId, std::uint64_t> destination_index_;  // per NIC (destination only)
   std::shared_ptr<const ForwardingTables> tables_;                 // ftree, minhop, updn
-  mutable std::unordered_map<VertexId, std::vector<std::int16_t>> distances_;  // per BFS root
+  SwitchDistances distances_;
 };
 
 }  // namespace codesim::topologies
