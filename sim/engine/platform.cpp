@@ -4,6 +4,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <simgrid/s4u.hpp>
 #include <string>
@@ -45,6 +46,76 @@ struct Solo {
   sg4::ConditionVariablePtr wake = sg4::ConditionVariable::create();
   bool interrupted = false;
 };
+
+// What a transfer shares with others: its folded links, then its copying GPUs after them.
+void list_resources(Prepared& p, const comm::FoldedLinks& links) {
+  p.resources.clear();
+  for (const auto& [d, bytes] : p.loads) {
+    p.resources.push_back(d);
+  }
+  for (const auto& [gpu, seconds] : p.copy) {
+    p.resources.push_back(static_cast<int>(links.ends.size()) + gpu);
+  }
+}
+
+// A parallel task moves a share r_t of its bytes per second, bounded by every link it loads,
+// sum over its users t of r_t x bytes_t <= bandwidth, and every GPU it copies on, sum of r_t x
+// seconds_t <= 1 (at speed 1). Two links (or two GPUs) whose users are the same transfers with
+// amounts in the same proportions (a collective's ring or tree links, carried by its buckets and
+// no one else; every link only one transfer uses) give constraints that are multiples of each
+// other: only the tightest can bind. The others are dropped before SimGrid sees them: same rates,
+// far fewer hosts and constraints for collectives over many replicas, whose dense bytes matrix
+// grows with the square of the vertices they touch.
+void keep_binding(std::vector<Prepared>& prepared, const comm::FoldedLinks& links) {
+  const std::size_t gpu_base = links.ends.size();
+  // Per resource: its users and their amounts (bytes on a link, copy seconds on a GPU).
+  std::map<int, std::vector<std::pair<std::size_t, double>>> users;
+  for (std::size_t t = 0; t < prepared.size(); ++t) {
+    for (const auto& [d, bytes] : prepared[t].loads) {
+      users[d].emplace_back(t, bytes);
+    }
+    for (const auto& [gpu, seconds] : prepared[t].copy) {
+      users[static_cast<int>(gpu_base) + gpu].emplace_back(t, seconds);
+    }
+  }
+  // Amounts over the first user's, to about 1e-10: links that agree to rounding fall together.
+  const auto coarse = [](double x) {
+    int exponent = 0;
+    const double mantissa = std::frexp(x, &exponent);
+    return std::ldexp(std::round(std::ldexp(mantissa, 32)), exponent - 32);
+  };
+  using Key = std::pair<bool, std::vector<std::pair<std::size_t, double>>>;  // (GPU?, proportions)
+  std::map<Key, std::pair<int, double>> tightest;  // per key: (resource, capacity per unit)
+  for (const auto& [r, on] : users) {
+    Key key{static_cast<std::size_t>(r) >= gpu_base, {}};
+    for (const auto& [t, amount] : on) {
+      key.second.emplace_back(t, coarse(amount / on.front().second));
+    }
+    const double capacity =
+        (key.first ? 1.0 : links.bandwidth[static_cast<std::size_t>(r)]) / on.front().second;
+    const auto [it, inserted] = tightest.try_emplace(std::move(key), r, capacity);
+    if (!inserted && capacity < it->second.second) {
+      it->second = {r, capacity};
+    }
+  }
+  std::vector<char> binding(gpu_base + 1, 0);
+  for (const auto& [key, best] : tightest) {
+    if (binding.size() <= static_cast<std::size_t>(best.first)) {
+      binding.resize(static_cast<std::size_t>(best.first) + 1, 0);
+    }
+    binding[static_cast<std::size_t>(best.first)] = 1;
+  }
+  const auto dropped = [&](int r) {
+    return static_cast<std::size_t>(r) >= binding.size() || !binding[static_cast<std::size_t>(r)];
+  };
+  for (Prepared& p : prepared) {
+    std::erase_if(p.loads, [&](const auto& load) { return dropped(load.first); });
+    std::erase_if(p.copy, [&](const auto& copy) {
+      return dropped(static_cast<int>(gpu_base) + copy.first);
+    });
+    list_resources(p, links);
+  }
+}
 
 }  // namespace
 
@@ -137,12 +208,7 @@ Prepared Platform::Impl::prepare(const comm::Transfer& t, comm::TransferTiming& 
   p.not_before = t.not_before.value;
   p.repeat = t.repeat;
   p.alone_time = p.repeat * f.alone;
-  for (const auto& [d, bytes] : p.loads) {
-    p.resources.push_back(d);
-  }
-  for (const auto& [gpu, seconds] : p.copy) {
-    p.resources.push_back(static_cast<int>(links.ends.size()) + gpu);
-  }
+  list_resources(p, links);
   return p;
 }
 
@@ -306,6 +372,7 @@ std::vector<comm::TaskTiming> Platform::run_streams(const comm::StreamProgram& p
   for (std::size_t i = 0; i < program.transfers.size(); ++i) {
     state.transfers.push_back(impl_->prepare(program.transfers[i], unused[i]));
   }
+  keep_binding(state.transfers, impl_->links);
   state.origin = sg4::Engine::get_clock();
   std::vector<comm::TaskTiming> timings(count);
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
@@ -403,6 +470,7 @@ std::vector<comm::TransferTiming> Platform::run(const std::vector<comm::Transfer
   if (comm::topological_order(next).size() != next.size()) {
     throw core::SimulationError("the transfers' dependencies form a cycle");
   }
+  keep_binding(prepared, impl_->links);
   impl_->prepared = std::move(prepared);
   impl_->timings = &timings;
   impl_->origin = sg4::Engine::get_clock();

@@ -65,6 +65,32 @@ TEST(Platform, TwoFlowsOnOneLinkShareItEquallyWhateverTheirRouteLatency) {
   EXPECT_NEAR(t[1].end.value, t2, 1e-9);
 }
 
+TEST(Platform, ALinkOnlyOneTransferUsesStillBindsItWhileItSharesAnother) {
+  // A sends S from GPU 0 to GPU 1 through their leaf and S from GPU 0 to GPU 31 on another leaf:
+  // 2S on GPU 0's NIC link, which only A uses (rate rA <= B / 2S, B = 50 GB/s). B (another
+  // transfer) sends S/2 from GPU 30 to GPU 31 through their leaf. Both load the leaf -> NIC 31
+  // link (50 GB/s) and NIC 31's PCIe (64 GB/s), S and S/2, in the same proportions.
+  // B's bytes begin at a1 (2.8 us) alone: rB = B / (S/2). At a2 (3.7 us) A's begin; max-min
+  // raises both rates together until A's own link holds it at B / 2S (the shared link then
+  // carries 3/4 of B), and B takes the rest of the shared link: S rA + S/2 rB = B, rB = B / S.
+  //   A ends at a2 + 2S / B;  B ends at a2 + (1 - (a2 - a1) 2B / S) S / B.
+  // Dropping A's unshared links from the solver would let A take half of the shared link.
+  Platform p(ft2(4), topologies::Spread::even);
+  const double s = 1e8;
+  const double b = kH800.nic_bandwidth.value;
+  const double a1 = kH800.nic_latency.value;
+  const double a2 = topologies::testing::cross_leaf_latency(kH800);
+  const auto t = p.run({
+      Transfer{.name = "A",
+               .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s), .via = Via::network},
+                         Flow{.src = 0, .dst = 31, .bytes = Bytes(s)}}},
+      Transfer{.name = "B",
+               .flows = {Flow{.src = 30, .dst = 31, .bytes = Bytes(s / 2), .via = Via::network}}},
+  });
+  EXPECT_NEAR(t[0].end.value, a2 + 2 * s / b, 1e-12);
+  EXPECT_NEAR(t[1].end.value, a2 + (1 - (a2 - a1) * 2 * b / s) * s / b, 1e-12);
+}
+
 TEST(Platform, DependentTransfersRunOneAfterTheOther) {
   Platform p(ft2(1), topologies::Spread::even);
   const double s = 16e9;
