@@ -31,6 +31,7 @@ SwitchDistances::SwitchDistances(const Topology& topology) {
     others.erase(std::unique(others.begin(), others.end()), others.end());
     joined.emplace_back(std::move(others), v);
   }
+  switches_ = static_cast<int>(joined.size());
   std::sort(joined.begin(), joined.end());
   std::vector<std::size_t> first_of_class;
   for (std::size_t i = 0; i < joined.size(); ++i) {

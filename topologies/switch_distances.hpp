@@ -67,12 +67,14 @@ class SwitchDistances {
   };
   View to(VertexId destination) const;
 
-  // Classes of twin switches (a measure of the symmetry found).
+  // Classes of twin switches among the switches (a measure of the symmetry found).
   int classes() const { return static_cast<int>(neighbours_.size()); }
+  int switches() const { return switches_; }
 
  private:
   const std::vector<std::int16_t>& table(int root_class) const;
 
+  int switches_ = 0;
   std::vector<Place> places_;           // per vertex
   std::vector<std::vector<int>> neighbours_;  // per class: the classes joined to it
   mutable std::unordered_map<int, std::vector<std::int16_t>> tables_;  // per root class

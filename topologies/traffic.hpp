@@ -115,6 +115,8 @@ class TrafficRouter {
   // The tier of a directed link: its kind and its ends' kinds in its direction; router links of
   // a family with grouped routers (Dragonfly) split into those inside a group and between groups.
   LinkTier tier(int directed_link) const;
+  // Switch-to-switch distances, kept per class of twin switches.
+  const SwitchDistances& distances() const { return distances_; }
 
  private:
   struct NicPair {

@@ -62,6 +62,11 @@ nlohmann::ordered_json bench_json(const study::TrainingBench& b) {
           {"transfers", b.transfers},
           {"transfer_runs",
            {{"solo", b.solo}, {"solo_then_solved", b.interrupted}, {"solved", b.solved}}},
+          {"symmetry",
+           {{"switches", b.switches},
+            {"switch_classes", b.switch_classes},
+            {"bounds", b.bounds},
+            {"bounds_solved", b.bounds_kept}}},
           {"peak_rss_MB", core::peak_resident_mb()},
           {"memory_MB_by_phase", memory_json(b.memory)}};
 }
@@ -84,7 +89,9 @@ std::string bench_line(const study::TrainingBench& b) {
          std::to_string(b.transfers) +
          " distinct transfers; transfer runs: " + std::to_string(b.solo) + " solo, " +
          std::to_string(b.interrupted) + " solo then solved, " + std::to_string(b.solved) +
-         " solved), " +
+         " solved), symmetry: " + std::to_string(b.switch_classes) + " classes of " +
+         std::to_string(b.switches) + " switches, " + std::to_string(b.bounds_kept) + " of " +
+         std::to_string(b.bounds) + " link and GPU bounds solved, " +
          (b.variability.value > 0
               ? "replicas at drawn paces " + report::fixed(b.variability.value, 2) + " s, "
               : std::string()) +

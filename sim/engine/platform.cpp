@@ -66,7 +66,8 @@ void list_resources(Prepared& p, const comm::FoldedLinks& links) {
 // other: only the tightest can bind. The others are dropped before SimGrid sees them: same rates,
 // far fewer hosts and constraints for collectives over many replicas, whose dense bytes matrix
 // grows with the square of the vertices they touch.
-void keep_binding(std::vector<Prepared>& prepared, const comm::FoldedLinks& links) {
+void keep_binding(std::vector<Prepared>& prepared, const comm::FoldedLinks& links,
+                  Platform::Counts& counts) {
   const std::size_t gpu_base = links.ends.size();
   // Per resource: its users and their amounts (bytes on a link, copy seconds on a GPU).
   std::map<int, std::vector<std::pair<std::size_t, double>>> users;
@@ -109,11 +110,13 @@ void keep_binding(std::vector<Prepared>& prepared, const comm::FoldedLinks& link
     return static_cast<std::size_t>(r) >= binding.size() || !binding[static_cast<std::size_t>(r)];
   };
   for (Prepared& p : prepared) {
+    counts.bounds += static_cast<long long>(p.resources.size());
     std::erase_if(p.loads, [&](const auto& load) { return dropped(load.first); });
     std::erase_if(p.copy, [&](const auto& copy) {
       return dropped(static_cast<int>(gpu_base) + copy.first);
     });
     list_resources(p, links);
+    counts.bounds_kept += static_cast<long long>(p.resources.size());
   }
 }
 
@@ -372,7 +375,7 @@ std::vector<comm::TaskTiming> Platform::run_streams(const comm::StreamProgram& p
   for (std::size_t i = 0; i < program.transfers.size(); ++i) {
     state.transfers.push_back(impl_->prepare(program.transfers[i], unused[i]));
   }
-  keep_binding(state.transfers, impl_->links);
+  keep_binding(state.transfers, impl_->links, impl_->counts);
   state.origin = sg4::Engine::get_clock();
   std::vector<comm::TaskTiming> timings(count);
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
@@ -470,7 +473,7 @@ std::vector<comm::TransferTiming> Platform::run(const std::vector<comm::Transfer
   if (comm::topological_order(next).size() != next.size()) {
     throw core::SimulationError("the transfers' dependencies form a cycle");
   }
-  keep_binding(prepared, impl_->links);
+  keep_binding(prepared, impl_->links, impl_->counts);
   impl_->prepared = std::move(prepared);
   impl_->timings = &timings;
   impl_->origin = sg4::Engine::get_clock();

@@ -66,6 +66,10 @@ class Platform {
     long long solo = 0;
     long long interrupted = 0;
     long long solved = 0;
+    // Link and GPU bounds of the transfers run, and those handed to SimGrid: the others are
+    // multiples of a kept one, which binds first.
+    long long bounds = 0;
+    long long bounds_kept = 0;
   };
   Counts counts() const;
 

@@ -194,6 +194,8 @@ metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::S
                              metrics::Fidelity fidelity, TrainingBench& bench,
                              comm::StepTimeline& timeline) {
   if (fidelity == metrics::Fidelity::fast) {
+    bench.switch_classes = router->distances().classes();
+    bench.switches = router->distances().switches();
     timeline = at_top ? std::move(*at_top)
                       : codesim::fast::replay_step_analytic(*router, program, network);
     return comm::replayed_step(timeline, *router, network.shape.ep);
@@ -204,6 +206,10 @@ metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::S
   bench.solo = counts.solo;
   bench.interrupted = counts.interrupted;
   bench.solved = counts.solved;
+  bench.bounds = counts.bounds;
+  bench.bounds_kept = counts.bounds_kept;
+  bench.switch_classes = platform.router().distances().classes();
+  bench.switches = platform.router().distances().switches();
   return comm::replayed_step(timeline, platform.router(), network.shape.ep);
 }
 

@@ -31,6 +31,12 @@ struct TrainingBench {
   long long solo = 0;
   long long interrupted = 0;
   long long solved = 0;
+  // The symmetry found: classes of twin switches (one distance table each) among the switches;
+  // the link and GPU bounds of the transfers and those SimGrid solved (0 in the fast tier).
+  int switch_classes = 0;
+  int switches = 0;
+  long long bounds = 0;
+  long long bounds_kept = 0;
   // The process's memory at the end of each phase, in order (MB): what it holds then (the
   // structures kept), and its peak so far (what the phase's own work reached).
   struct PhaseMemory {

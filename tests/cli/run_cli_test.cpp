@@ -58,6 +58,30 @@ TEST(RunCli, BenchGivesTheMemoryAfterEachPhase) {
   EXPECT_LE(peak, bench["peak_rss_MB"].get<double>());
 }
 
+TEST(RunCli, BenchGivesTheSymmetryFound) {
+  // small-step: 64 GPUs on an 8-plane MPFT of radix 64, so one leaf per plane and no switch
+  // joined to another: the 8 leaves are twins (one class). In the full tier some of the
+  // transfers' link and GPU bounds are multiples of others (the gradient collectives' buckets
+  // share their rings) and only the rest reach SimGrid; the fast tier solves none.
+  for (const char* fidelity : {"full", "fast"}) {
+    const auto r = run_codesim(std::string("run tests/scenarios/small-step.yaml --bench ") +
+                               "--format json --fidelity " + fidelity);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto symmetry = nlohmann::json::parse(r.out)["bench"]["symmetry"];
+    EXPECT_EQ(symmetry["switches"], 8);
+    EXPECT_EQ(symmetry["switch_classes"], 1);
+    const long long bounds = symmetry["bounds"].get<long long>();
+    const long long solved = symmetry["bounds_solved"].get<long long>();
+    if (std::string(fidelity) == "full") {
+      EXPECT_GT(solved, 0);
+      EXPECT_LT(solved, bounds);
+    } else {
+      EXPECT_EQ(bounds, 0);
+      EXPECT_EQ(solved, 0);
+    }
+  }
+}
+
 TEST(RunCli, ChromeTraceOfTheStepImportsBack) {
   const fs::path dir = fs::temp_directory_path() / ("codesim_chrome_" + std::to_string(::getpid()));
   fs::create_directories(dir);
