@@ -148,13 +148,20 @@ std::string tier_name(const LinkTier& tier) {
   return out;
 }
 
-void TrafficRouter::add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const {
-  const int id = topology_->link(e).id;
-  out.bytes[static_cast<std::size_t>(directed(id, first_[static_cast<std::size_t>(id)] != from))] +=
-      bytes;
+void TrafficRouter::Tally::add(int directed_link, core::Bytes b) {
+  core::Bytes& at = bytes[static_cast<std::size_t>(directed_link)];
+  if (at.value == 0.0 && b.value != 0.0) {
+    touched.push_back(directed_link);
+  }
+  at += b;
 }
 
-bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
+void TrafficRouter::add(Tally& out, VertexId from, EdgeId e, core::Bytes bytes) const {
+  const int id = topology_->link(e).id;
+  out.add(directed(id, first_[static_cast<std::size_t>(id)] != from), bytes);
+}
+
+bool TrafficRouter::local_part(const Flow& f, Tally& out, NicPair& nics,
                                core::Seconds& latency) const {
   const Topology& t = *topology_;
   const Graph& g = t.graph();
@@ -201,7 +208,7 @@ bool TrafficRouter::local_part(const Flow& f, LinkLoads& out, NicPair& nics,
 }
 
 core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segment>> toward,
-                                         Frontier& f, LinkLoads& out) const {
+                                         Frontier& f, Tally& out) const {
   const Graph& g = topology_->graph();
   const VertexId destination = toward.front().first.out;
   const SwitchDistances::View dist = distances_.to(destination);
@@ -251,7 +258,7 @@ core::Seconds TrafficRouter::spread_even(std::span<const std::pair<NicPair, Segm
   return core::Seconds(f.latency[destination]);
 }
 
-core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& nics, LinkLoads& out,
+core::Seconds TrafficRouter::spread_one_path(const Flow& flow, const NicPair& nics, Tally& out,
                                              core::Seconds outside) const {
   const Graph& g = topology_->graph();
   const SwitchDistances::View dist = distances_.to(nics.out);
@@ -305,7 +312,7 @@ void TrafficRouter::note(HopLatency& h, int hop, core::Seconds latency) {
 }
 
 void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered,
-                                   LinkLoads& out, HopLatency& latency) const {
+                                   Tally& out, HopLatency& latency) const {
   Frontier frontier(topology_->vertex_count());
   // Toward one destination NIC at a time (and one hop, which keeps its own latency).
   for (auto first = ordered.begin(); first != ordered.end();) {
@@ -318,7 +325,7 @@ void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> 
 }
 
 void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered,
-                                   LinkLoads& out, HopLatency& latency) const {
+                                   Tally& out, HopLatency& latency) const {
   // By linearity only what each switch sends and receives at each hop matters.
   using HopEnd = std::pair<int, VertexId>;  // (hop, switch)
   std::map<HopEnd, Segment> sent;
@@ -361,8 +368,8 @@ void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> 
   }
 }
 
-double TrafficRouter::ugal_share(const LinkLoads& local, const LinkLoads& minimal,
-                                 const LinkLoads& detour) const {
+double TrafficRouter::ugal_share(const Tally& local, const Tally& minimal,
+                                 const Tally& detour) const {
   constexpr int kSteps = 32;
   double best_share = 0;
   double best_time = 0;
@@ -382,14 +389,13 @@ double TrafficRouter::ugal_share(const LinkLoads& local, const LinkLoads& minima
   return best_share;
 }
 
-LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& every) const {
-  Gathered gathered;
-  gathered.out.bytes.assign(2 * topology_->links().size(), core::Bytes(0));
+core::Seconds TrafficRouter::tally(std::span<const Flow> flows, const EveryPair& every,
+                                   Tally& out) const {
+  Gathered gathered{.out = out};
   for (const Flow& f : flows) {
     gather(f, gathered);
   }
   gather_every_pair(every, gathered);
-  LinkLoads& out = gathered.out;
   // Longest path per hop; hops add up (a forwarded flow starts when the first hop arrives).
   HopLatency& hop_latency = gathered.hop_latency;
   const auto& segments = gathered.segments;
@@ -401,8 +407,8 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& eve
   if (spread_ == Spread::even) {
     spread_minimal(ordered, out, hop_latency);
   } else if (!ordered.empty()) {
-    LinkLoads minimal;  // UGAL's other choice
-    LinkLoads detour;
+    Tally minimal;  // UGAL's other choice
+    Tally detour;
     detour.bytes.assign(out.bytes.size(), core::Bytes(0));
     HopLatency minimal_latency;
     HopLatency detour_latency;
@@ -412,11 +418,11 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& eve
     }
     spread_valiant(ordered, detour, detour_latency);
     const double share = spread_ == Spread::ugal ? ugal_share(out, minimal, detour) : 1.0;
-    for (std::size_t d = 0; d < out.bytes.size(); ++d) {
-      out.bytes[d] += detour.bytes[d] * share;
-      if (share < 1) {
-        out.bytes[d] += minimal.bytes[d] * (1 - share);
-      }
+    for (const int d : detour.touched) {
+      out.add(d, detour.bytes[static_cast<std::size_t>(d)] * share);
+    }
+    for (const int d : minimal.touched) {
+      out.add(d, minimal.bytes[static_cast<std::size_t>(d)] * (1 - share));
     }
     for (const auto& [taken, latencies] :
          {std::pair{share < 1, &minimal_latency}, std::pair{share > 0, &detour_latency}}) {
@@ -425,8 +431,43 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& eve
       }
     }
   }
+  core::Seconds latency;
   for (const core::Seconds l : hop_latency) {
-    out.latency += l;
+    latency += l;
+  }
+  return latency;
+}
+
+LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& every) const {
+  const SparseLinkLoads sparse = sparse_loads(flows, every);
+  LinkLoads out{.bytes = std::vector<core::Bytes>(2 * topology_->links().size()),
+                .latency = sparse.latency};
+  for (const auto& [d, bytes] : sparse.links) {
+    out.bytes[static_cast<std::size_t>(d)] = bytes;
+  }
+  return out;
+}
+
+SparseLinkLoads TrafficRouter::sparse_loads(std::span<const Flow> flows,
+                                            const EveryPair& every) const {
+  if (scratch_.bytes.empty()) {
+    scratch_.bytes.assign(2 * topology_->links().size(), core::Bytes(0));
+  }
+  // Cleared on the way out, thrown or not: the next call starts from zero.
+  struct Clear {
+    Tally& t;
+    ~Clear() {
+      for (const int d : t.touched) {
+        t.bytes[static_cast<std::size_t>(d)] = core::Bytes(0);
+      }
+      t.touched.clear();
+    }
+  } clear{scratch_};
+  SparseLinkLoads out{.latency = tally(flows, every, scratch_)};
+  std::sort(scratch_.touched.begin(), scratch_.touched.end());
+  out.links.reserve(scratch_.touched.size());
+  for (const int d : scratch_.touched) {
+    out.links.emplace_back(d, scratch_.bytes[static_cast<std::size_t>(d)]);
   }
   return out;
 }

@@ -84,6 +84,13 @@ struct LinkLoads {
   core::Seconds latency;
 };
 
+// The same, listing only the directed links with bytes (in order): what a transfer over a
+// million-GPU topology loads is a few thousand of its millions of links.
+struct SparseLinkLoads {
+  std::vector<std::pair<int, core::Bytes>> links;  // (directed link, bytes > 0)
+  core::Seconds latency;
+};
+
 // Which links a report sums together: one kind of link between two kinds of vertex, in one
 // direction. Compared by value; its name (tier_name) is for writers.
 struct LinkTier {
@@ -105,6 +112,7 @@ class TrafficRouter {
   // outside the topology, std::invalid_argument for a GPU twice in `every` and std::runtime_error
   // for a pair the network cannot join.
   LinkLoads loads(std::span<const Flow> flows, const EveryPair& every = {}) const;
+  SparseLinkLoads sparse_loads(std::span<const Flow> flows, const EveryPair& every = {}) const;
 
   const Topology& topology() const { return *topology_; }
   // The endpoints of a directed link, in its direction.
@@ -133,12 +141,19 @@ class TrafficRouter {
     core::Seconds latency;  // of the path outside the switches, both ends
   };
 
+  // Bytes per directed link as they are added, with the links that got some listed, so that a
+  // sparse result, and clearing for the next call, cost what was touched.
+  struct Tally {
+    std::vector<core::Bytes> bytes;
+    std::vector<int> touched;
+    void add(int directed_link, core::Bytes b);
+  };
   struct Frontier;
   using HopLatency = std::vector<core::Seconds>;
   // What the flows bring before the spread between switches: their local and NIC links, the
   // longest latency per hop, and the bytes per pair of switches (or NICs) at the network's ends.
   struct Gathered {
-    LinkLoads out;
+    Tally& out;
     HopLatency hop_latency;
     std::unordered_map<NicPair, Segment, NicPairHash> segments;
   };
@@ -149,29 +164,30 @@ class TrafficRouter {
   // the pairs between their GPUs on different nodes. Otherwise pair by pair.
   void gather_every_pair(const EveryPair& every, Gathered& g) const;
 
-  void add(LinkLoads& out, VertexId from, EdgeId e, core::Bytes bytes) const;
+  void add(Tally& out, VertexId from, EdgeId e, core::Bytes bytes) const;
   // NVLink (and PCIe) hops of one flow; returns the NIC pair it enters and leaves the network by,
   // or nothing when it stays in the node.
-  bool local_part(const Flow& f, LinkLoads& out, NicPair& nics, core::Seconds& latency) const;
+  bool local_part(const Flow& f, Tally& out, NicPair& nics, core::Seconds& latency) const;
   // The segments [first, last), all toward one NIC at one hop, spread evenly together (the split
   // at a vertex does not depend on where its bytes came from). Returns the longest path latency,
   // `outside` included.
   core::Seconds spread_even(std::span<const std::pair<NicPair, Segment>> toward, Frontier& f,
-                            LinkLoads& out) const;
+                            Tally& out) const;
   // Per hop, the longest path latency among its flows.
   static void note(HopLatency& h, int hop, core::Seconds latency);
   // Every segment (sorted by destination NIC and hop) over its minimal paths, evenly.
-  void spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,
+  void spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered, Tally& out,
                       HopLatency& latency) const;
   // Every segment through every router as intermediate, 1/R of its bytes each (Valiant), summed
   // per hop over the whole transfer.
-  void spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered, LinkLoads& out,
+  void spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered, Tally& out,
                       HopLatency& latency) const;
   // The share of Valiant's detour that minimizes the busiest link's time (UGAL-G).
-  double ugal_share(const LinkLoads& local, const LinkLoads& minimal,
-                    const LinkLoads& detour) const;
+  double ugal_share(const Tally& local, const Tally& minimal, const Tally& detour) const;
+  // Every flow's bytes into `out` (left in it); returns the latency.
+  core::Seconds tally(std::span<const Flow> flows, const EveryPair& every, Tally& out) const;
   // One path per flow, hashed or by destination; returns the path latency, `outside` included.
-  core::Seconds spread_one_path(const Flow& f, const NicPair& nics, LinkLoads& out,
+  core::Seconds spread_one_path(const Flow& f, const NicPair& nics, Tally& out,
                                 core::Seconds outside) const;
 
   const Topology* topology_;
@@ -182,6 +198,7 @@ class TrafficRouter {
   std::unordered_map<VertexId, std::uint64_t> destination_index_;  // per NIC (destination only)
   std::shared_ptr<const ForwardingTables> tables_;                 // ftree, minhop, updn
   SwitchDistances distances_;
+  mutable Tally scratch_;  // every directed link, zero between calls
 };
 
 }  // namespace codesim::topologies

@@ -92,7 +92,7 @@ void TrafficRouter::gather(const Flow& f, Gathered& gathered) const {
   if (f.bytes.value <= 0.0) {
     return;
   }
-  LinkLoads& out = gathered.out;
+  Tally& out = gathered.out;
   NicPair nics{};
   core::Seconds outside;
   if (!local_part(f, out, nics, outside)) {

@@ -47,22 +47,18 @@ FoldedLinks fold_links(const topologies::TrafficRouter& router) {
 FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
                        const FoldedLinks& links) {
   FoldedLoads out;
-  const topologies::LinkLoads loads = router.loads(t.flows, t.every_pair);
-  std::vector<double> sum(links.ends.size(), 0.0);
-  for (std::size_t d = 0; d < loads.bytes.size(); ++d) {
-    if (loads.bytes[d].value > 0) {
-      sum[static_cast<std::size_t>(links.of_directed[d])] += loads.bytes[d].value / t.efficiency;
-    }
+  const topologies::SparseLinkLoads loads = router.sparse_loads(t.flows, t.every_pair);
+  std::map<int, double> sum;  // per folded link
+  for (const auto& [d, bytes] : loads.links) {
+    sum[links.of_directed[static_cast<std::size_t>(d)]] += bytes.value / t.efficiency;
   }
   double link_time = 0;  // the most loaded link's, before the call's efficiency
-  for (std::size_t d = 0; d < sum.size(); ++d) {
-    if (sum[d] > 0) {
-      out.loads.emplace_back(static_cast<int>(d), sum[d]);
-      const double time = sum[d] / links.bandwidth[d];
-      if (time > link_time) {
-        link_time = time;
-        out.bottleneck = links.representative[d];
-      }
+  for (const auto& [d, bytes] : sum) {
+    out.loads.emplace_back(d, bytes);
+    const double time = bytes / links.bandwidth[static_cast<std::size_t>(d)];
+    if (time > link_time) {
+      link_time = time;
+      out.bottleneck = links.representative[static_cast<std::size_t>(d)];
     }
   }
   double fixed_cost = 0;

@@ -25,12 +25,10 @@ metrics::ReplayedStep replayed_step(const StepTimeline& t, const topologies::Tra
   step_loads.bytes.assign(2 * topo.links().size(), core::Bytes(0));
   out.links_of_transfer.resize(t.transfers.size());
   for (std::size_t i = 0; i < t.transfers.size(); ++i) {
-    const auto loads = router.loads(t.transfers[i].flows, t.transfers[i].every_pair);
-    for (std::size_t d = 0; d < step_loads.bytes.size(); ++d) {
-      step_loads.bytes[d] += loads.bytes[d] * runs[i] * t.transfers[i].repeat;
-      if (loads.bytes[d].value > 0) {
-        out.links_of_transfer[i].push_back(static_cast<int>(d));
-      }
+    const auto loads = router.sparse_loads(t.transfers[i].flows, t.transfers[i].every_pair);
+    for (const auto& [d, bytes] : loads.links) {
+      step_loads.bytes[static_cast<std::size_t>(d)] += bytes * runs[i] * t.transfers[i].repeat;
+      out.links_of_transfer[i].push_back(d);
     }
   }
   const topologies::Graph& g = topo.graph();
