@@ -3,34 +3,42 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace codesim::comm {
 
 FoldedLinks fold_links(const topologies::TrafficRouter& router) {
   const topologies::Topology& t = router.topology();
   const auto& g = t.graph();
-  std::map<std::pair<int, int>, std::vector<int>> pairs;
+  // (lower vertex, higher vertex, link id), in that order: a pair's parallel links together.
+  std::vector<std::tuple<int, int, int>> pairs;
+  pairs.reserve(t.links().size());
   for (const auto e : t.links()) {
     const int id = g[e].id;
     const auto a = static_cast<int>(router.from(topologies::directed(id, false)));
     const auto b = static_cast<int>(router.to(topologies::directed(id, false)));
-    pairs[{std::min(a, b), std::max(a, b)}].push_back(id);
+    pairs.emplace_back(std::min(a, b), std::max(a, b), id);
   }
+  std::sort(pairs.begin(), pairs.end());
   FoldedLinks f;
   f.of_directed.assign(2 * t.links().size(), -1);
-  for (const auto& [pair, ids] : pairs) {
+  for (auto first = pairs.begin(); first != pairs.end();) {
+    const auto [low, high, first_id] = *first;
+    const auto last = std::find_if(first, pairs.end(), [&](const auto& p) {
+      return std::get<0>(p) != low || std::get<1>(p) != high;
+    });
     double bw = 0;
-    for (const int id : ids) {
-      bw += g[t.links()[static_cast<std::size_t>(id)]].bandwidth.value;
+    for (auto it = first; it != last; ++it) {
+      bw += g[t.links()[static_cast<std::size_t>(std::get<2>(*it))]].bandwidth.value;
     }
-    const int up = static_cast<int>(f.ends.size());  // pair.first -> pair.second
-    f.ends.emplace_back(pair.first, pair.second);
-    f.ends.emplace_back(pair.second, pair.first);
+    const int up = static_cast<int>(f.ends.size());  // low -> high
+    f.ends.emplace_back(low, high);
+    f.ends.emplace_back(high, low);
     f.bandwidth.insert(f.bandwidth.end(), {bw, bw});
     f.representative.insert(f.representative.end(), {-1, -1});
-    for (const int id : ids) {
-      const bool forward =
-          static_cast<int>(router.from(topologies::directed(id, false))) == pair.first;
+    for (auto it = first; it != last; ++it) {
+      const int id = std::get<2>(*it);
+      const bool forward = static_cast<int>(router.from(topologies::directed(id, false))) == low;
       f.of_directed[static_cast<std::size_t>(topologies::directed(id, false))] =
           forward ? up : up + 1;
       f.of_directed[static_cast<std::size_t>(topologies::directed(id, true))] =
@@ -40,6 +48,7 @@ FoldedLinks fold_links(const topologies::TrafficRouter& router) {
         f.representative[static_cast<std::size_t>(up) + 1] = topologies::directed(id, forward);
       }
     }
+    first = last;
   }
   return f;
 }
