@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "tests/support/data_files.hpp"
 #include "tests/support/run_cli.hpp"
 
 namespace codesim::testing {
@@ -193,8 +193,7 @@ TEST(CollectiveCli, TwoH200sWithinTheFitsErrorOnHeldOutSizes) {
   // worst 20.3% (the 2 MiB all-gather, NCCL's LL; issue 34 asks 8% and 20%); all 30 median 7.6%,
   // worst 79.4% (the 64 KiB all-to-all: send and all-to-all share one point-to-point call cost,
   // and their small calls take 18.5 and 6.7 us).
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200x2/nccl_algos.json");
-  const auto measured = nlohmann::json::parse(in);
+  const auto measured = testing::calibration_data("h200x2/nccl_algos.json");
   const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
       {"default", "send", "--kind send --algorithm direct"},
       {"default", "all_to_all", "--kind all-to-all --algorithm direct"},

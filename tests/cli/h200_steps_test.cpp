@@ -7,11 +7,11 @@
 // 55: within 5%).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/data_files.hpp"
 #include "tests/support/run_cli.hpp"
 
 namespace codesim::testing {
@@ -21,8 +21,7 @@ namespace {
 // time at the power cap against the sustained run within `time_tolerance`, the peak memory
 // against the allocator's peak within 5%.
 void compare_steps(const std::string& data, const std::string& gpu, double time_tolerance) {
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/" + data);
-  const auto measured = nlohmann::json::parse(in);
+  const auto measured = testing::calibration_data(data);
   int compared = 0;
   for (const auto& run : measured.at("runs")) {
     const std::string model = run.at("model") == "dense" ? "dense4" : "moe8";

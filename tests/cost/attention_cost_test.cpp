@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "models/hardware/catalog.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::cost {
 namespace {
@@ -64,9 +64,7 @@ TEST(AttentionCost, HeldOutH200CasesWithinTheTargets) {
   // The attention terms were fitted (tools/calibration/fit_attention.py) on the cases not held
   // out; on the held-out third, per pass, the median error must stay within 10% and the worst
   // within 40%.
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/h200_kernels.json");
-  ASSERT_TRUE(in.good());
-  const auto data = nlohmann::json::parse(in);
+  const auto data = testing::calibration_data("h200/h200_kernels.json");
   EXPECT_EQ(data["gpu"], "NVIDIA H200");
   for (const char* cls : {"attention_fwd", "attention_fwd_bwd"}) {
     std::vector<double> errors;

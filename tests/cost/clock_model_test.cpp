@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "models/hardware/catalog.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::cost {
 namespace {
@@ -42,8 +42,7 @@ Work flat_out(PowerActivity a, double us, const hardware::PowerSpec& = {}) {
 }
 
 nlohmann::json load(const std::string& name) {
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/power/" + name);
-  return nlohmann::json::parse(in);
+  return testing::calibration_data("h200/power/" + name);
 }
 
 // Flat out (duty 1), the governor's clock and the kernel's slowdown are the measured ones:

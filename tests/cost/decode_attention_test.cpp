@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "models/hardware/catalog.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::cost {
 namespace {
@@ -21,8 +21,7 @@ const hardware::GpuSpec kH200Decode = hardware::find_preset("h200")->gpu;
 const hardware::GpuSpec kH800Decode = hardware::find_preset("h800")->gpu;
 
 nlohmann::json decode_data(const char* file) {
-  std::ifstream in(std::string(CODESIM_SOURCE_DIR "/models/calibration/h200/decode/") + file);
-  return nlohmann::json::parse(in);
+  return testing::calibration_data(std::string("h200/decode/") + file);
 }
 
 double median_of(std::vector<double> v) {

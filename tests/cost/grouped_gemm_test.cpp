@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "models/hardware/catalog.hpp"
+#include "tests/support/data_files.hpp"
 #include "tests/support/errors.hpp"
 
 namespace codesim::cost {
@@ -154,9 +154,7 @@ TEST(GroupedGemm, HeldOutH200CasesWithinTheTargets) {
   // tools/calibration/fit_grouped.py's fit. On the held-out third, per dtype: median error
   // <= 8%, worst <= 25% (issue 33's targets; fit_grouped.py prints the same figures: BF16
   // 5.1% and 22.9%, FP8 5.5% and 21.3%).
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_moe_kernels.json");
-  ASSERT_TRUE(in.good());
-  const auto data = nlohmann::json::parse(in);
+  const auto data = testing::calibration_data("h200/moe/h200_moe_kernels.json");
   std::map<std::string, std::vector<double>> errors;
   for (const auto& c : data["cases"]) {
     const std::string cls = c["class"];

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "models/hardware/catalog.hpp"
+#include "tests/support/data_files.hpp"
 #include "tests/support/errors.hpp"
 
 namespace codesim::cost {
@@ -72,9 +72,7 @@ TEST(KernelCost, HeldOutUnalignedGemmsWithinTheTargets) {
   // were fitted (tools/calibration/fit_unaligned.py) on the cases not held out; the held-out
   // unaligned ones (vocabulary 50,257 at hidden 4096, K = 4095, 3001^3) within a median of 10%
   // and a worst of 40%.
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_moe_kernels.json");
-  ASSERT_TRUE(in.good());
-  const auto data = nlohmann::json::parse(in);
+  const auto data = testing::calibration_data("h200/moe/h200_moe_kernels.json");
   std::vector<double> errors;
   for (const auto& c : data["cases"]) {
     const double k = c.value("k", 0.0);
@@ -183,12 +181,8 @@ TEST(KernelCost, HeldOutCasesWithinTheTargets) {
   // 40%. GEMMs: models/calibration/h100/kernels/kernels_cold.json, h200_kernels.json's shapes
   // timed cold on an H100 (predicted for the H100); memory-bound: h200_kernels.json's held-out
   // add and copy, predicted as elementwise and memcpy on the H200.
-  const auto parse = [](const char* file) {
-    std::ifstream in(std::string(CODESIM_SOURCE_DIR "/models/calibration/") + file);
-    return nlohmann::json::parse(in);
-  };
-  const auto h200 = parse("h200/h200_kernels.json");
-  const auto cold = parse("h100/kernels/kernels_cold.json");
+  const auto h200 = testing::calibration_data("h200/h200_kernels.json");
+  const auto cold = testing::calibration_data("h100/kernels/kernels_cold.json");
   EXPECT_EQ(h200["gpu"], "NVIDIA H200");
   EXPECT_EQ(cold["gpu"], "NVIDIA H100 80GB HBM3");
   std::map<std::string, bool> held_out;

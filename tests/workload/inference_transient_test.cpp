@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <nlohmann/json.hpp>
 
 #include "models/llm/catalog.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::workload {
 namespace {
@@ -55,8 +55,7 @@ TEST(InferenceTransient, TensorParallelKeepsItsShareOfColumns) {
 }
 
 nlohmann::json cases(const char* file) {
-  std::ifstream in(std::string(CODESIM_SOURCE_DIR "/models/calibration/") + file);
-  return nlohmann::json::parse(in).at("cases");
+  return testing::calibration_data(file).at("cases");
 }
 
 double tokens_of(const nlohmann::json& c) {

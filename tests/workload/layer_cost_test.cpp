@@ -10,7 +10,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -21,6 +20,7 @@
 #include "models/llm/catalog.hpp"
 #include "sim/workload/chrome_import.hpp"
 #include "sim/workload/stack_kernels.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::workload {
 namespace {
@@ -72,8 +72,7 @@ struct MeasuredRun {
 constexpr const char* kSittings[] = {"h200_layers.json", "h200_layers_sitting2.json"};
 
 std::vector<MeasuredRun> measured_runs(const std::string& file = kSittings[0]) {
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/" + file);
-  const auto data = nlohmann::json::parse(in);
+  const auto data = testing::calibration_data("h200/moe/" + file);
   const auto layers = measured_layers();
   std::vector<MeasuredRun> out;
   for (const auto& run : data["runs"]) {

@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "models/llm/catalog.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace codesim::workload {
 namespace {
@@ -41,8 +41,7 @@ TEST(SavedTensors, EveryMeasuredLayerWithinOnePercent) {
   // the compiled runs were not listed: their two rules (SwiGLU keeps no SiLU output, the MoE one
   // row copy fewer) were read from Llama's and V2-Lite's kept bytes, and the other three compiled
   // layers are checks.
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/memory/h200_memory.json");
-  const auto data = nlohmann::json::parse(in);
+  const auto data = testing::calibration_data("h200/memory/h200_memory.json");
   int compared = 0;
   for (const MeasuredLayer& l : measured_layers()) {
     for (const auto& run : data.at("runs")) {

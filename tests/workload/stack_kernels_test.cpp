@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 
 #include "models/hardware/catalog.hpp"
 #include "models/llm/catalog.hpp"
+#include "tests/support/data_files.hpp"
 #include "tests/support/errors.hpp"
 
 namespace codesim::workload {
@@ -123,9 +123,7 @@ TEST(StackKernels, HeldOutRouterAndPermutationCasesWithinTheTargets) {
   // median <= 15%. fit_stacks.py prints the same: router 26 held out, median 5.8%, worst 42.8%
   // (softmax, fitted to two cases); permutation 15, median 3.7%, worst 45.8% (index_add, top-2;
   // here 3.8% and 46.8% with the rates' three digits kept in software_stack.cpp).
-  std::ifstream in(CODESIM_SOURCE_DIR "/models/calibration/h200/moe/h200_moe_kernels.json");
-  ASSERT_TRUE(in.good());
-  const auto data = nlohmann::json::parse(in);
+  const auto data = testing::calibration_data("h200/moe/h200_moe_kernels.json");
   std::map<std::string, std::vector<double>> errors;
   for (const auto& c : data["cases"]) {
     // MLA's cats were timed with the GPT-style memory kernels.
