@@ -41,6 +41,19 @@ TEST(Platform, OneTransferTakesLatencyPlusSizeOverBottleneck) {
   EXPECT_NEAR(t[0].alone_bandwidth_time.value, s / kH800.nic_bandwidth.value, 1e-15);
 }
 
+// The sharing tests' figures: S bytes, the NIC links' bandwidth B, and the latencies NIC to NIC
+// on one leaf (a1) and across leaves (a2).
+struct SharingFigures {
+  double s;
+  double b;
+  double a1;
+  double a2;
+};
+const SharingFigures kSharing{.s = 1e8,
+                              .b = kH800.nic_bandwidth.value,
+                              .a1 = kH800.nic_latency.value,
+                              .a2 = topologies::testing::cross_leaf_latency(kH800)};
+
 TEST(Platform, TwoFlowsOnOneLinkShareItEquallyWhateverTheirRouteLatency) {
   // GPU 0 sends S over RDMA to GPU 1, through its leaf (alpha1 = 2.8 us), and S to GPU 31 on
   // another leaf (alpha2 = 2.8 us + 2 x 0.45 us).
@@ -50,10 +63,7 @@ TEST(Platform, TwoFlowsOnOneLinkShareItEquallyWhateverTheirRouteLatency) {
   //   flow 2 has sent (t1 - alpha2) B/2 by t1, so t2 = t1 + (S - (t1 - alpha2) B/2) / B.
   // Under CM02 the share would follow 1/latency; here it must not.
   Platform p(ft2(4), topologies::Spread::even);
-  const double s = 1e8;
-  const double b = kH800.nic_bandwidth.value;
-  const double a1 = kH800.nic_latency.value;
-  const double a2 = topologies::testing::cross_leaf_latency(kH800);
+  const auto [s, b, a1, a2] = kSharing;
   const auto t = p.run({
       Transfer{.name = "near",
                .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s), .via = Via::network}}},
@@ -76,10 +86,7 @@ TEST(Platform, ALinkOnlyOneTransferUsesStillBindsItWhileItSharesAnother) {
   //   A ends at a2 + 2S / B;  B ends at a2 + (1 - (a2 - a1) 2B / S) S / B.
   // Dropping A's unshared links from the solver would let A take half of the shared link.
   Platform p(ft2(4), topologies::Spread::even);
-  const double s = 1e8;
-  const double b = kH800.nic_bandwidth.value;
-  const double a1 = kH800.nic_latency.value;
-  const double a2 = topologies::testing::cross_leaf_latency(kH800);
+  const auto [s, b, a1, a2] = kSharing;
   const auto t = p.run({
       Transfer{.name = "A",
                .flows = {Flow{.src = 0, .dst = 1, .bytes = Bytes(s), .via = Via::network},
