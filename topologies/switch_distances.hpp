@@ -46,9 +46,9 @@ class SwitchDistances {
       if (p.cls < 0 || table_ == nullptr) {
         return -1;
       }
-      const int d = p.attach == root_          ? 0
-                    : p.cls == root_class_     ? twin_
-                                               : (*table_)[static_cast<std::size_t>(p.cls)];
+      const int d = p.attach == root_      ? 0
+                    : p.cls == root_class_ ? twin_
+                                           : (*table_)[static_cast<std::size_t>(p.cls)];
       if (d < 0) {
         return -1;
       }
@@ -60,10 +60,10 @@ class SwitchDistances {
     const std::vector<Place>* places_ = nullptr;
     const std::vector<std::int16_t>* table_ = nullptr;  // per class: hops to the root's class
     VertexId destination_ = 0;
-    VertexId root_ = 0;   // the destination's switch (itself for a switch)
+    VertexId root_ = 0;  // the destination's switch (itself for a switch)
     int root_class_ = -1;
-    int twin_ = -1;       // hops between two twins: 2, or -1 for twins joined to no switch
-    int offset_ = 0;      // 1 when the destination is a NIC (one hop past its switch)
+    int twin_ = -1;   // hops between two twins: 2, or -1 for twins joined to no switch
+    int offset_ = 0;  // 1 when the destination is a NIC (one hop past its switch)
   };
   View to(VertexId destination) const;
 
@@ -75,7 +75,7 @@ class SwitchDistances {
   const std::vector<std::int16_t>& table(int root_class) const;
 
   int switches_ = 0;
-  std::vector<Place> places_;           // per vertex
+  std::vector<Place> places_;                 // per vertex
   std::vector<std::vector<int>> neighbours_;  // per class: the classes joined to it
   mutable std::unordered_map<int, std::vector<std::int16_t>> tables_;  // per root class
 };

@@ -311,8 +311,8 @@ void TrafficRouter::note(HopLatency& h, int hop, core::Seconds latency) {
   h[static_cast<std::size_t>(hop)] = std::max(h[static_cast<std::size_t>(hop)], latency);
 }
 
-void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered,
-                                   Tally& out, HopLatency& latency) const {
+void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> ordered, Tally& out,
+                                   HopLatency& latency) const {
   Frontier frontier(topology_->vertex_count());
   // Toward one destination NIC at a time (and one hop, which keeps its own latency).
   for (auto first = ordered.begin(); first != ordered.end();) {
@@ -324,8 +324,8 @@ void TrafficRouter::spread_minimal(std::span<const std::pair<NicPair, Segment>> 
   }
 }
 
-void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered,
-                                   Tally& out, HopLatency& latency) const {
+void TrafficRouter::spread_valiant(std::span<const std::pair<NicPair, Segment>> ordered, Tally& out,
+                                   HopLatency& latency) const {
   // By linearity only what each switch sends and receives at each hop matters.
   using HopEnd = std::pair<int, VertexId>;  // (hop, switch)
   std::map<HopEnd, Segment> sent;

@@ -194,7 +194,7 @@ class TrafficRouter {
   Spread spread_;
   std::vector<VertexId> first_;    // per link id: the vertex its direction 0 starts from
   std::vector<VertexId> routers_;  // Slim Fly and Dragonfly routers: Valiant's intermediates
-  std::vector<double> inverse_bandwidth_;  // per link, s/B (UGAL only)
+  std::vector<double> inverse_bandwidth_;                          // per link, s/B (UGAL only)
   std::unordered_map<VertexId, std::uint64_t> destination_index_;  // per NIC (destination only)
   std::shared_ptr<const ForwardingTables> tables_;                 // ftree, minhop, updn
   SwitchDistances distances_;

@@ -23,7 +23,8 @@ FoldedLinks fold_links(const topologies::TrafficRouter& router) {
   FoldedLinks f;
   f.of_directed.assign(2 * t.links().size(), -1);
   for (auto first = pairs.begin(); first != pairs.end();) {
-    const auto [low, high, first_id] = *first;
+    const int low = std::get<0>(*first);
+    const int high = std::get<1>(*first);
     const auto last = std::find_if(first, pairs.end(), [&](const auto& p) {
       return std::get<0>(p) != low || std::get<1>(p) != high;
     });

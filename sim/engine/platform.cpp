@@ -112,9 +112,8 @@ void keep_binding(std::vector<Prepared>& prepared, const comm::FoldedLinks& link
   for (Prepared& p : prepared) {
     counts.bounds += static_cast<long long>(p.resources.size());
     std::erase_if(p.loads, [&](const auto& load) { return dropped(load.first); });
-    std::erase_if(p.copy, [&](const auto& copy) {
-      return dropped(static_cast<int>(gpu_base) + copy.first);
-    });
+    std::erase_if(
+        p.copy, [&](const auto& copy) { return dropped(static_cast<int>(gpu_base) + copy.first); });
     list_resources(p, links);
     counts.bounds_kept += static_cast<long long>(p.resources.size());
   }

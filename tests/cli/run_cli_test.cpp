@@ -167,7 +167,8 @@ TEST(RunCli, AnOutputThatCannotBeWrittenExitsTwoAndKeepsTheReport) {
     EXPECT_EQ(r.out.rfind("small-step: step ", 0), 0u) << flag;
     EXPECT_TRUE(fs::is_character_file("/dev/full"));
   }
-  const auto dir = run_codesim("run tests/scenarios/small-step.yaml --fidelity fast --report tests");
+  const auto dir =
+      run_codesim("run tests/scenarios/small-step.yaml --fidelity fast --report tests");
   EXPECT_EQ(dir.exit_code, 2);
   EXPECT_EQ(dir.err, "error: cannot write 'tests': it is a directory\n");
 }

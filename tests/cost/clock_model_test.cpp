@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -123,6 +125,66 @@ TEST(ClockModel, LowerLimitsLowerClocksDownToTheFloor) {
   EXPECT_GT(floor.power_w, 150);
   p.limit_w = 0;  // no power model: the top clock
   EXPECT_DOUBLE_EQ(govern(w, {}, p).ratio, 1);
+}
+
+// The H100's flat-out runs (h100/power/h100_power.json and, another sitting, the BF16 GEMMs of
+// one 8192 x 8192 output over K = 256-8192 in gemm_bytes_power.json: each kernel replayed back
+// to back for 15-20 s at the 700 W cap against the same kernel cold), each priced as a step
+// prices it: its FLOPs (or bytes) over its cold time, a GEMM's and attention's HBM bytes beside.
+// The governor's slowdown against the measured one (sustained / cold, last 5 s), as this test
+// prints them:
+//   BF16 8192^3 x1.184 vs x1.144 (and x1.185 vs x1.182 in the other sitting); FP8 8192^3 x1.208
+//   vs x1.164; attention x1.136 vs x1.131; copy, RMSNorm, SiLU x mul x1.000 vs x0.990-0.995;
+//   not fitted: BF16 4096 x 7168 x 2048 (DeepSeek's shape) x1.212 vs x1.138, grouped BF16
+//   x1.194 vs x1.170; over K 256 / 512 / 1024 / 2048: x1.075 / x1.128 / x1.191 / x1.179 vs
+//   x1.119 / x1.139 / x1.170 / x1.166.
+// The same GEMM flat out differs by 3% between sittings (x1.144, x1.167 in the duty run the
+// clock response was fitted to, x1.182): the model sits inside that spread, except the GEMM
+// that moves the most HBM bytes per FLOP (K = 256, 2.1 TB/s), which it lets run too fast.
+// Within 5% on the fitted cases, 8% on the rest.
+TEST(ClockModel, H100RunsFlatOutSlowDownAsMeasured) {
+  const hardware::GpuSpec h100 = hardware::find_preset("h100")->gpu;
+  nlohmann::json cases = testing::calibration_data("h100/power/h100_power.json").at("cases");
+  const nlohmann::json sweep = testing::calibration_data("h100/power/gemm_bytes_power.json");
+  for (const auto& c : sweep.at("cases")) {
+    cases.push_back(c);
+  }
+  const std::map<std::string, PowerActivity> kinds = {{"gemm_bf16", PowerActivity::tensor_bf16},
+                                                      {"grouped_gemm", PowerActivity::tensor_bf16},
+                                                      {"gemm_fp8", PowerActivity::tensor_fp8},
+                                                      {"attention", PowerActivity::attention},
+                                                      {"norm", PowerActivity::norm},
+                                                      {"elementwise", PowerActivity::elementwise},
+                                                      {"copy", PowerActivity::copy}};
+  int compared = 0;
+  for (const auto& c : cases) {
+    const auto kind = kinds.find(c.at("class").get<std::string>());
+    if (kind == kinds.end()) {
+      continue;  // the mix and the duty runs: not one kernel flat out
+    }
+    const core::Seconds cold(c.at("cold_us").get<double>() * 1e-6);
+    const double flops = c.at("flops_per_replay").get<double>();
+    const double bytes = c.at("hbm_bytes_per_replay").get<double>();
+    Work w;
+    if (flops > 0) {
+      w.add(kind->second, cold, flops, h100);
+      w.add_traffic(cold, bytes, h100);
+    } else {
+      w.add(kind->second, cold, bytes, h100);
+    }
+    const Governed g = govern(w, {}, h100.power);
+    const double measured =
+        c.at("sustained_last5s_median_us").get<double>() / c.at("cold_us").get<double>();
+    const double predicted = g.busy / cold;
+    std::printf("%-28s measured x%.3f, model x%.3f at %.0f MHz\n",
+                c.at("case").get<std::string>().c_str(), measured, predicted,
+                g.ratio * h100.power.max_clock_mhz);
+    const bool fitted =
+        c.at("case") != "gemm_bf16_4096x7168x2048" && c.at("class") != "grouped_gemm";
+    EXPECT_NEAR(predicted, measured, fitted ? 0.05 : 0.08) << c.at("case");
+    ++compared;
+  }
+  EXPECT_EQ(compared, 8 + 5);
 }
 
 }  // namespace

@@ -54,8 +54,8 @@ TEST(SwitchDistances, EqualASearchFromEveryDestinationOnEveryFamily) {
       const std::vector<int> expected = searched(t, destination);
       const SwitchDistances::View view = distances.to(destination);
       for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
-        ASSERT_EQ(view[v], expected[v]) << family_name(spec.family) << ": from " << v << " to "
-                                        << destination;
+        ASSERT_EQ(view[v], expected[v])
+            << family_name(spec.family) << ": from " << v << " to " << destination;
       }
     }
   }
@@ -86,8 +86,7 @@ TEST(SwitchDistances, ANicOnTwoSwitchesIsRefused) {
     SwitchDistances{t};
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "routing needs every NIC on at most one switch link; nic_n0_0 has more");
+    EXPECT_STREQ(e.what(), "routing needs every NIC on at most one switch link; nic_n0_0 has more");
   }
 }
 

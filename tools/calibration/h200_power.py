@@ -15,6 +15,8 @@ limit is read, never set.
 
 Run on the lent H200 (tool `device`):
     PYTHONUNBUFFERED=1 python3 tools/calibration/h200_power.py --out "$OUT"
+With --bytes-sweep: BF16 GEMMs of one output over K instead (bytes_cases), to
+OUT/gemm_bytes_power.json.
 Writes OUT/h200_power.json: device facts, limits, per case its work per replay (FLOPs, bytes), cold
 median, per second of the sustained run the median replay time, the NVML samples, the mean power
 from the energy counter over the last 10 s.
@@ -140,6 +142,20 @@ def cases():
            3 * 8192**2 * 2)
 
 
+def bytes_cases():
+    """BF16 GEMMs of one output (8192 x 8192) over K from 256 to 8192, each launched often enough
+    for a replay of a few milliseconds: HBM bytes per FLOP over 17x (1/K + 2/8192 elements per
+    multiply-add), so that their power flat out separates what their FLOPs draw from what their
+    bytes do (issue 54: a GEMM's bytes are priced at the copy kernel's energy per byte)."""
+    m = n = 8192
+    for k in (256, 512, 1024, 2048, 8192):
+        a, b = rnd(m, k), rnd(k, n)
+        calls = max(1, 8192 // k)
+        yield (f"gemm_bf16_8192x8192x{k}", "gemm_bf16",
+               lambda a=a, b=b, calls=calls: [a @ b for _ in range(calls)],
+               calls * 2 * m * n * k, calls * 2 * (m * k + k * n + m * n))
+
+
 def sustained(g, seconds):
     """Replays back to back for `seconds`; each replay's microseconds, with its end time."""
     events = []
@@ -207,6 +223,8 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--only", default="")
+    parser.add_argument("--bytes-sweep", action="store_true",
+                        help="the BF16 GEMMs over K (bytes_cases) instead, to OUT/gemm_bytes_power.json")
     args = parser.parse_args()
     pynvml.nvmlInit()
     h = pynvml.nvmlDeviceGetHandleByIndex(0)
@@ -217,7 +235,7 @@ def main():
     print(f"limit {result['power_limit_w']} W, max SM {result['max_sm_mhz']} MHz, "
           f"power field {result['power_field']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
-    path = os.path.join(args.out, "h200_power.json")
+    path = os.path.join(args.out, "gemm_bytes_power.json" if args.bytes_sweep else "h200_power.json")
     time.sleep(5)
     th, idle = sampler.run(10)
     e0 = (time.time(), sampler.energy_mj())
@@ -225,7 +243,7 @@ def main():
     e1 = (time.time(), sampler.energy_mj())
     result["idle"] = {"energy_mean_w": (e1[1] - e0[1]) / 1000.0 / (e1[0] - e0[0]), "samples": idle}
     print(f"idle {result['idle']['energy_mean_w']:.1f} W", flush=True)
-    for name, klass, fn, flops, hbm in cases():
+    for name, klass, fn, flops, hbm in (bytes_cases() if args.bytes_sweep else cases()):
         if args.only and name not in args.only.split(","):
             continue
         r = measure(sampler, name, klass, fn, flops, hbm, args.seconds)
