@@ -3,6 +3,7 @@
 #include "topologies/traffic.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -448,8 +449,40 @@ LinkLoads TrafficRouter::loads(std::span<const Flow> flows, const EveryPair& eve
   return out;
 }
 
+namespace {
+
+// Two independent 64-bit hashes of everything a transfer's loads depend on.
+std::pair<std::uint64_t, std::uint64_t> key_of(std::span<const Flow> flows,
+                                               const EveryPair& every) {
+  std::pair<std::uint64_t, std::uint64_t> h{0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL};
+  const auto fold = [&](std::uint64_t x) {
+    h.first = mix(h.first ^ x);
+    h.second = mix(h.second + x * 0x9e3779b97f4a7c15ULL + 0x7f4a7c15ULL);
+  };
+  fold(flows.size());
+  for (const Flow& f : flows) {
+    fold(static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.src)) << 32 |
+         static_cast<std::uint32_t>(f.dst));
+    fold(std::bit_cast<std::uint64_t>(f.bytes.value));
+    fold(static_cast<std::uint64_t>(f.via == Via::network) << 32 |
+         static_cast<std::uint32_t>(f.hop));
+  }
+  fold(every.gpus.size());
+  for (const int g : every.gpus) {
+    fold(static_cast<std::uint32_t>(g));
+  }
+  fold(std::bit_cast<std::uint64_t>(every.bytes.value));
+  return h;
+}
+
+}  // namespace
+
 SparseLinkLoads TrafficRouter::sparse_loads(std::span<const Flow> flows,
                                             const EveryPair& every) const {
+  const auto key = key_of(flows, every);
+  if (const auto found = routed_.find(key); found != routed_.end()) {
+    return found->second;
+  }
   if (scratch_.bytes.empty()) {
     scratch_.bytes.assign(2 * topology_->links().size(), core::Bytes(0));
   }
@@ -469,6 +502,7 @@ SparseLinkLoads TrafficRouter::sparse_loads(std::span<const Flow> flows,
   for (const int d : scratch_.touched) {
     out.links.emplace_back(d, scratch_.bytes[static_cast<std::size_t>(d)]);
   }
+  routed_.emplace(key, out);
   return out;
 }
 

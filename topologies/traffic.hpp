@@ -199,6 +199,16 @@ class TrafficRouter {
   std::shared_ptr<const ForwardingTables> tables_;                 // ftree, minhop, updn
   SwitchDistances distances_;
   mutable Tally scratch_;  // every directed link, zero between calls
+  // The loads of every set of flows routed so far, by two independent 64-bit hashes of the flows
+  // and the every-pair term: a step's program, its replay and its report route the same
+  // transfers.
+  struct KeyHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
+      return static_cast<std::size_t>(k.first);
+    }
+  };
+  mutable std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, SparseLinkLoads, KeyHash>
+      routed_;
 };
 
 }  // namespace codesim::topologies
