@@ -99,16 +99,13 @@ void keep_binding(std::vector<Prepared>& prepared, const comm::FoldedLinks& link
       it->second = {r, capacity};
     }
   }
-  std::vector<char> binding(gpu_base + 1, 0);
+  // Every resource of a transfer is in `users`, whose last key is the highest.
+  std::vector<char> binding(users.empty() ? 0 : static_cast<std::size_t>(users.rbegin()->first) + 1,
+                            0);
   for (const auto& [key, best] : tightest) {
-    if (binding.size() <= static_cast<std::size_t>(best.first)) {
-      binding.resize(static_cast<std::size_t>(best.first) + 1, 0);
-    }
     binding[static_cast<std::size_t>(best.first)] = 1;
   }
-  const auto dropped = [&](int r) {
-    return static_cast<std::size_t>(r) >= binding.size() || !binding[static_cast<std::size_t>(r)];
-  };
+  const auto dropped = [&](int r) { return !binding[static_cast<std::size_t>(r)]; };
   for (Prepared& p : prepared) {
     counts.bounds += static_cast<long long>(p.resources.size());
     std::erase_if(p.loads, [&](const auto& load) { return dropped(load.first); });
