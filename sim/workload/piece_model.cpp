@@ -109,8 +109,9 @@ std::vector<core::Note> piece_model_notes(const PieceModel& pm, const hardware::
              core::fixed(pm.trace.memory_scale, 3) +
              "x the H200 efficiencies, fitted per kernel class to its H800 profile trace "
              "(models/calibration/deepseek-h800/train.json; every number in "
-             "models/calibration/README.md); the loss and the embedding table's gradient are "
-             "not priced (the trace's pieces are the layers')"});
+             "models/calibration/README.md); in training the loss over the vocabulary as one "
+             "fused pass and its backward, and the embedding table's gradient as FP32 adds, "
+             "assumed (the trace's pieces are the layers')"});
   } else {
     notes.push_back(
         {core::NoteKind::fitted,

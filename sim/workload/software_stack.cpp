@@ -278,6 +278,23 @@ std::vector<StackKernel> fused_kernels() {
   return out;
 }
 
+// DeepSeek's stack: its trace's pieces are the layers', so what its head and embedding launch in
+// training was never seen. Assumed the fewest passes the work needs, at the memory-bound rates
+// its trace's memory scale sets: the loss over the vocabulary as one fused pass reading the BF16
+// logits and one backward reading them and writing their gradient (each head, the MTP module's
+// too), and the embedding's gradient as the tokens' gradients added into an FP32 table (2 bytes
+// read, 4 read and written per element), no cast or zeroing per micro-batch.
+std::vector<StackKernel> deepseek_kernels() {
+  using enum StackScope;
+  return {
+      k("loss (fused cross-entropy)", loss, Pass::forward, KernelClass::elementwise, {.logits = 2}),
+      k("loss backward (fused cross-entropy)", loss, Pass::backward, KernelClass::elementwise,
+        {.logits = 4}),
+      k("embedding gradient adds (FP32)", embedding, Pass::weight, KernelClass::permute,
+        {.tokens = 5}),
+  };
+}
+
 }  // namespace
 
 std::string_view stack_name(SoftwareStack s) {
@@ -312,7 +329,7 @@ StackInventory stack_inventory(SoftwareStack s) {
       break;
   }
   // DeepSeek's host cost was never measured: assumed that of the compiled stack.
-  return {.stack = SoftwareStack::deepseek, .host = kCompiledHost};
+  return {.stack = SoftwareStack::deepseek, .host = kCompiledHost, .kernels = deepseek_kernels()};
 }
 
 }  // namespace codesim::workload

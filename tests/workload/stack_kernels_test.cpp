@@ -63,7 +63,8 @@ TEST(StackKernels, TheRouterRunsAsTheModelRoutes) {
   const auto v3 = *llm::find_preset("deepseek-v3");
   const KernelContext c{.tokens = 4096, .seq_len = 4096, .fp8_gemm = false, .ep = 64};
   const StackInventory fused = stack_inventory(SoftwareStack::fused);
-  const auto ks = stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer);
+  const auto ks =
+      stack_kernels(fused, v3, {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer);
   EXPECT_EQ(names_of(ks, cost::KernelClass::router),
             (std::vector<std::string>{"router scores (sigmoid)", "router group-limited top-k",
                                       "sort rows by expert", "count rows per expert",
@@ -165,7 +166,8 @@ TEST(StackKernels, TheLossFollowsTheHeadInTrainingOnly) {
   // Eager PyTorch's cross-entropy over FP32 logits: forward the cast (6 bytes per logit) and
   // log_softmax (8); backward the gradient's zeros (4), log_softmax's backward (12) and the cast
   // back (6). DeepSeek-V3 at 4096 tokens on TP 2: 4096 x 129280 / 2 logits, and its MTP module's
-  // as many again. torch.compile's: one fused pass each way (2 and 4 bytes per logit).
+  // as many again. torch.compile's: one fused pass each way (2 and 4 bytes per logit), and
+  // DeepSeek's stack assumed the same (its trace has no head).
   auto v3 = *llm::find_preset("deepseek-v3");
   v3.mtp_depth = 1;
   const KernelContext c{.tokens = 4096, .seq_len = 4096, .tp = 2, .loss = true};
@@ -186,11 +188,15 @@ TEST(StackKernels, TheLossFollowsTheHeadInTrainingOnly) {
   EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::fused, Pass::forward, c), logits * 2);
   EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::fused, Pass::backward, c), logits * 4);
   EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::pytorch, Pass::weight, c), 0.0);
-  // A prefill's head has no loss; DeepSeek's stack is its trace's.
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::deepseek, Pass::forward, c), logits * 2);
+  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::deepseek, Pass::backward, c), logits * 4);
+  // A prefill's head has no loss.
   KernelContext prefill = c;
   prefill.loss = false;
-  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::pytorch, Pass::forward, prefill), 0.0);
-  EXPECT_DOUBLE_EQ(loss_bytes(SoftwareStack::deepseek, Pass::forward, c), 0.0);
+  for (const SoftwareStack s :
+       {SoftwareStack::pytorch, SoftwareStack::fused, SoftwareStack::deepseek}) {
+    EXPECT_DOUBLE_EQ(loss_bytes(s, Pass::forward, prefill), 0.0) << stack_name(s);
+  }
 }
 
 TEST(StackKernels, TheLossKernelsReproduceTheirHeldOutVocabulary) {
@@ -207,8 +213,8 @@ TEST(StackKernels, TheLossKernelsReproduceTheirHeldOutVocabulary) {
         if (k.scope != StackScope::loss || k.pass != pass) {
           continue;
         }
-        for (const PieceKernel& p :
-             stack_kernels(stack_inventory(stack), m, {PieceKind::head, pass}, c, llm::kDenseLayer)) {
+        for (const PieceKernel& p : stack_kernels(stack_inventory(stack), m,
+                                                  {PieceKind::head, pass}, c, llm::kDenseLayer)) {
           if (p.op == k.name) {
             us += cost::predict(p.shape, kGpu).time.value * 1e6;
           }
@@ -225,7 +231,8 @@ TEST(StackKernels, TheEmbeddingLooksUpInForwardAndFillsItsTableInWeight) {
   // gradient is the stack's: eager zeros the GPU's share of the table (128256 / 2 x 4096 x 2
   // bytes), sorts the ids (bytes 0, a fixed time) and moves 6 + 6 bytes per token element of
   // all 4096 tokens; compiled zeros it in FP32 (4), adds atomically (10 per token element) and
-  // casts it (6). No input gradient. DeepSeek's stack lists none of its own.
+  // casts it (6). No input gradient. DeepSeek's stack (assumed) only adds the tokens' gradients
+  // into an FP32 table (10 per token element).
   const auto m = *llm::find_preset("llama3.1-8b");
   const KernelContext c{.tokens = 4096, .seq_len = 4096, .tp = 2, .sequence_parallel = true};
   const double tokens = 4096.0 * 4096;
@@ -245,7 +252,7 @@ TEST(StackKernels, TheEmbeddingLooksUpInForwardAndFillsItsTableInWeight) {
   }
   EXPECT_DOUBLE_EQ(bytes(SoftwareStack::pytorch, Pass::weight), table * 2 + tokens * (6 + 6));
   EXPECT_DOUBLE_EQ(bytes(SoftwareStack::fused, Pass::weight), table * (4 + 6) + tokens * 10);
-  EXPECT_DOUBLE_EQ(bytes(SoftwareStack::deepseek, Pass::weight), 0.0);
+  EXPECT_DOUBLE_EQ(bytes(SoftwareStack::deepseek, Pass::weight), tokens * 10);
 }
 
 TEST(StackKernels, TheEmbeddingGradientReproducesItsHeldOutShape) {
@@ -257,9 +264,9 @@ TEST(StackKernels, TheEmbeddingGradientReproducesItsHeldOutShape) {
   for (const auto& [stack, measured_us] :
        {std::pair{SoftwareStack::pytorch, 508.0}, std::pair{SoftwareStack::fused, 749.0}}) {
     double us = 0;
-    for (const PieceKernel& p : stack_kernels(stack_inventory(stack), m,
-                                              {PieceKind::embedding, Pass::weight}, c,
-                                              llm::kDenseLayer)) {
+    for (const PieceKernel& p :
+         stack_kernels(stack_inventory(stack), m, {PieceKind::embedding, Pass::weight}, c,
+                       llm::kDenseLayer)) {
       us += cost::predict(p.shape, kGpu).time.value * 1e6;
     }
     EXPECT_NEAR(us / measured_us, 1.0, 0.03) << stack_name(stack);
