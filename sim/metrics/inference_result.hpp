@@ -50,7 +50,8 @@ struct InferenceResult {
   // What the step allocates beside them at its peak (every micro-batch's), and where that is.
   core::Bytes activations_per_gpu;
   std::string activations_peak;
-  core::Bytes framework;  // the CUDA context and the libraries' handles (measured on the H200)
+  core::Bytes framework;   // the CUDA context and the libraries' handles (measured on the H200)
+  core::Bytes ep_buffers;  // DeepEP's buffers where its kernels carry the EP tokens
   core::Bytes hbm;
   // The most requests (decode) or prompt tokens (prefill) per GPU whose KV cache at this context
   // and activations fit beside the weights.

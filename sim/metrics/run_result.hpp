@@ -77,9 +77,11 @@ struct MemoryUse {
   // framework's buffers); else the backward creates them as it frees the activations.
   bool gradients_persist = true;
   // What the process holds outside its tensors: the CUDA context with the framework's kernels
-  // and the libraries' handles (measured on the H200, workload::kFrameworkBytes); NCCL's and
-  // DeepEP's buffers are not counted.
+  // and the libraries' handles (measured on the H200, workload::kFrameworkBytes), and DeepEP's
+  // buffers where its kernels carry the EP tokens (workload::ep_buffer_bytes); NCCL's buffers
+  // are not counted.
   core::Bytes framework;
+  core::Bytes ep_buffers;
   core::Bytes fixed() const { return parameters + gradients + optimizer; }
   // What the step holds throughout: the parameters, the optimizer state and the gradients where
   // they persist.
@@ -90,8 +92,8 @@ struct MemoryUse {
   core::Bytes optimizer_peak() const { return fixed() + optimizer_transient; }
   // The step's peak of tensors (what PyTorch's allocator counts).
   core::Bytes total() const { return std::max(backward_peak(), optimizer_peak()); }
-  // What the GPU must hold: the peak and the framework's share.
-  core::Bytes needed() const { return total() + framework; }
+  // What the GPU must hold: the peak, the framework's share and the EP kernels' buffers.
+  core::Bytes needed() const { return total() + framework + ep_buffers; }
   bool fits() const { return needed() <= capacity; }
 };
 

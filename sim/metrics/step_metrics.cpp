@@ -355,6 +355,7 @@ metrics::MemoryUse rank_memory(const workload::StepProgram& p, const StepFacts& 
       core::Bytes((f.shape.zero >= 2 ? shard : params) * f.shape.precision.gradient_bytes);
   m.capacity = f.gpu.hbm_capacity;
   m.framework = core::Bytes(workload::kFrameworkBytes);
+  m.ep_buffers = f.ep_buffers;
   m.peak_in_flight = workload::peak_in_flight(p.schedule).at(static_cast<std::size_t>(rank));
   // The rank's activations at their peak as its schedule allocates and frees them.
   m.activations = core::Bytes(a.timeline.peak + a.recomputing);
@@ -371,7 +372,7 @@ void memory_lanes(metrics::RunResult& r, const workload::StepProgram& p, const S
     if (rank == 0) {
       r.memory = m;
     }
-    r.lanes[rank].memory = {.state_bytes = (m.resident() + m.framework).value,
+    r.lanes[rank].memory = {.state_bytes = (m.resident() + m.framework + m.ep_buffers).value,
                             .activations_at_start = a.timeline.held,
                             .activations_at_end = a.timeline.after};
   }

@@ -19,14 +19,15 @@ struct StepFacts {
   workload::StepShape shape;
   workload::SoftwareStack stack = workload::SoftwareStack::fused;  // what the layers keep
   workload::OptimizerKernels optimizer = workload::OptimizerKernels::fused;
+  core::Bytes ep_buffers;  // what the EP kernels hold on each GPU (workload::ep_buffer_bytes)
 };
 
 // What the report says of the activations' model.
 core::Note activation_note(workload::SoftwareStack stack);
 
-// Memory per GPU of a pipeline rank (the first unless given): its stages' parameters (BF16), FP32 gradients, the
-// ZeRO-1 shard of the optimizer state (FP32 master + BF16 moments), activations in flight.
-// Needs no simulation: a run checks it before it starts.
+// Memory per GPU of a pipeline rank (the first unless given): its stages' parameters (BF16), FP32
+// gradients, the ZeRO-1 shard of the optimizer state (FP32 master + BF16 moments), activations in
+// flight. Needs no simulation: a run checks it before it starts.
 metrics::MemoryUse memory_use(const workload::StepProgram& program, const StepFacts& facts,
                               int rank = 0);
 

@@ -40,6 +40,7 @@ nlohmann::ordered_json inference_json(const metrics::InferenceResult& r) {
                             {"kv_cache", r.kv_cache_per_gpu.value / 1e9},
                             {"activations", r.activations_per_gpu.value / 1e9},
                             {"framework", r.framework.value / 1e9},
+                            {"ep_buffers", r.ep_buffers.value / 1e9},
                             {"capacity", r.hbm.value / 1e9}};
   j["activations_peak"] = r.activations_peak;
   j["largest_batch"] = r.largest_batch;
@@ -90,6 +91,8 @@ std::string inference_table(const metrics::InferenceResult& r) {
          (r.activations_per_gpu.value < 1e9 ? fixed(r.activations_per_gpu.value / 1e6, 0) + " MB"
                                             : fixed(r.activations_per_gpu.value / 1e9, 1) + " GB") +
          " (at the " + r.activations_peak + "), framework " + fixed(r.framework.value / 1e9, 1) +
+         (r.ep_buffers.value > 0 ? " GB, DeepEP's buffers " + fixed(r.ep_buffers.value / 1e9, 1)
+                                 : std::string()) +
          " GB of " + fixed(r.hbm.value / 1e9, 0) + " GB; at most " +
          std::to_string(r.largest_batch) +
          (r.phase == metrics::InferencePhase::decode ? " requests" : " prompt tokens") +

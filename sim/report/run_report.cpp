@@ -81,6 +81,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
                             {"optimizer_transient", m.optimizer_transient.value / 1e9},
                             {"gradients_persist", m.gradients_persist},
                             {"framework", m.framework.value / 1e9},
+                            {"ep_buffers", m.ep_buffers.value / 1e9},
                             {"capacity", m.capacity.value / 1e9}};
   if (!r.lanes.empty()) {
     // The first rank's memory chunk by chunk: [start s, end s, GB at its start, GB at its end].
@@ -170,7 +171,8 @@ metrics::RunResult run_from_json(const nlohmann::ordered_json& j) {
               gb("backward_transient"),
               gb("optimizer_transient"),
               m.at("gradients_persist").get<bool>(),
-              Bytes(m.value("framework", 0.0) * 1e9)};
+              Bytes(m.value("framework", 0.0) * 1e9),
+              Bytes(m.value("ep_buffers", 0.0) * 1e9)};
   if (j.contains("energy")) {
     r.energy = energy_from_json(j.at("energy"));
   }
@@ -242,6 +244,7 @@ std::string run_table(const metrics::RunResult& r) {
                     std::string(m.gradients_persist ? "gradients held" : "no gradients yet") +
                     ", transients " + gb(m.backward_transient, 1) + ")") +
          ", with the CUDA context and libraries' " + gb(m.framework, 1) +
+         (m.ep_buffers.value > 0 ? " and DeepEP's buffers " + gb(m.ep_buffers, 1) : "") +
          (m.fits() ? ": fits with " + gb(m.capacity - m.needed(), 1) + " to spare"
                    : ": over by " + gb(m.needed() - m.capacity, 1)) +
          "\n\n";

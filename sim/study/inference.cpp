@@ -384,10 +384,11 @@ void memory(const Scenario& s, double busiest_expert_tokens, metrics::InferenceR
   const double units = decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu;
   const double per_unit = (r.kv_cache_per_gpu.value + peak.bytes) / std::max(1.0, units);
   r.framework = core::Bytes(workload::kFrameworkBytes);
-  const double free = (r.hbm - r.weights_per_gpu - r.framework).value;
+  r.ep_buffers = ep_buffers_of(s, r.tokens_per_micro_batch);
+  const double free = (r.hbm - r.weights_per_gpu - r.framework - r.ep_buffers).value;
   r.largest_batch = free > 0 ? static_cast<long long>(std::floor(free / per_unit)) : 0;
   const core::Bytes need =
-      r.weights_per_gpu + r.kv_cache_per_gpu + r.activations_per_gpu + r.framework;
+      r.weights_per_gpu + r.kv_cache_per_gpu + r.activations_per_gpu + r.framework + r.ep_buffers;
   if (need > r.hbm) {
     r.notes.push_back({core::NoteKind::warning,
                        "weights, KV cache, activations and the framework need " +

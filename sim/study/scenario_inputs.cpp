@@ -7,6 +7,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/text.hpp"
 #include "sim/engine/platform.hpp"
+#include "sim/workload/ep_buffers.hpp"
 #include "topologies/properties.hpp"
 
 namespace codesim::study {
@@ -39,6 +40,16 @@ comm::EpKernelRates training_ep_rates(const config::Scenario& s) {
   return {.dispatch = fit::deepep_dispatch_rate,
           .combine = fit::deepep_combine_rate,
           .layout = core::Seconds(fit::deepep_layout_us * 1e-6)};
+}
+
+core::Bytes ep_buffers_of(const config::Scenario& s, int tokens_per_rank) {
+  const auto& moe = s.model.spec.moe;
+  return workload::ep_buffer_bytes({.mode = s.routing.dispatch,
+                                    .ep = s.parallelism.ep,
+                                    .hidden = s.model.spec.hidden,
+                                    .experts = moe ? moe->routed_experts : 0,
+                                    .comm_sms = s.hardware.comm_sms,
+                                    .tokens_per_rank = tokens_per_rank});
 }
 
 comm::EpPayload ep_payload_of(const config::Scenario& s) {

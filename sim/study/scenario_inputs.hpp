@@ -31,6 +31,10 @@ comm::EpPayload ep_payload_of(const config::Scenario& s);
 // benchmark.
 comm::EpKernelRates training_ep_rates(const config::Scenario& s);
 
+// DeepEP's buffers on each GPU of the scenario's EP group (workload::ep_buffer_bytes, by
+// routing.dispatch), the low-latency ones sized for `tokens_per_rank` tokens dispatched at once.
+core::Bytes ep_buffers_of(const config::Scenario& s, int tokens_per_rank);
+
 // The scale-out network's devices and cost (topologies::measure).
 metrics::NetworkUse network_use(const config::Scenario& s, const topologies::Topology& topology);
 

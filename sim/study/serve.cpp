@@ -75,6 +75,12 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
   add("parallelism.pp", i.pp, key + ".pp");
   add("inference.micro_batches", mb, key + ".ep");
   if (prefill) {
+    // DeepEP's low-latency kernels hold every expert's messages from every token dispatched at
+    // once: a prefill chunk runs DeepEP's normal kernels, as SGLang's auto mode picks them.
+    if (base.routing.dispatch == workload::EpMode::deepep_low_latency ||
+        base.routing.dispatch == workload::EpMode::deepep_low_latency_nvlink) {
+      settings.push_back(set(base, "routing.dispatch", "deepep-normal", "routing.dispatch"));
+    }
     const int chunk = (base.serve.chunk_tokens_per_gpu + mb - 1) / mb * mb;
     inst.reference_tokens = chunk / mb;
     add("inference.prompt_tokens_per_gpu", chunk, "serve.prefill.chunk_tokens_per_gpu");

@@ -7,11 +7,22 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/text.hpp"
 #include "sim/study/inference.hpp"
+#include "sim/study/scenario_inputs.hpp"
 #include "sim/workload/training_state.hpp"
 
 namespace codesim::study {
 
 using config::Scenario;
+
+namespace {
+
+// What a GPU holds outside its tensors: the CUDA context and libraries, and DeepEP's buffers for
+// `tokens` dispatched at once.
+core::Bytes framework_of(const Scenario& s, int tokens) {
+  return core::Bytes(workload::kFrameworkBytes) + ep_buffers_of(s, tokens);
+}
+
+}  // namespace
 
 void refuse_prefill_over_memory(const Scenario& base, const Scenario& s, int per_micro_batch) {
   const int chunk = base.serve.chunk_tokens_per_gpu;
@@ -20,14 +31,15 @@ void refuse_prefill_over_memory(const Scenario& base, const Scenario& s, int per
   const core::Bytes kv =
       llm::kv_cache_bytes_per_token(base.model.spec) * static_cast<double>(chunk);
   const core::Bytes hbm = s.hardware.spec.gpu.hbm_capacity;
-  if (weights + activations + kv + core::Bytes(workload::kFrameworkBytes) > hbm) {
+  const core::Bytes framework = framework_of(s, per_micro_batch);
+  if (weights + activations + kv + framework > hbm) {
     config::scenario_error(
         base, "serve.prefill.chunk_tokens_per_gpu",
         "a prefill GPU's weights (" + core::fixed(weights.value / 1e9, 1) + " GB), its chunk's " +
             core::fixed(activations.value / 1e9, 1) + " GB of activations and " +
             core::fixed(kv.value / 1e9, 1) + " GB of KV cache do not fit its " +
             core::fixed(hbm.value / 1e9, 0) + " GB with the framework's " +
-            core::fixed(workload::kFrameworkBytes / 1e9, 1) + " GB",
+            core::fixed(framework.value / 1e9, 1) + " GB",
         "smaller chunks (serve.prefill.chunk_tokens_per_gpu), or more GPUs per prefill instance");
   }
 }
@@ -37,7 +49,7 @@ double decode_kv_tokens(const Scenario& base, const Scenario& decode, int per_mi
   const auto& gpu = decode.hardware.spec.gpu;
   const core::Bytes weights = weights_per_gpu(decode);
   const core::Bytes activations = activations_at(decode, {.tokens = per_micro_batch, .context = 1});
-  const core::Bytes framework(workload::kFrameworkBytes);
+  const core::Bytes framework = framework_of(decode, per_micro_batch);
   const core::Bytes free = gpu.hbm_capacity - weights - activations - framework;
   const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
   if (weights >= gpu.hbm_capacity) {

@@ -385,7 +385,8 @@ TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
                                  .gpu = s.hardware.spec.gpu,
                                  .shape = shape,
                                  .stack = s.software.stack,
-                                 .optimizer = s.software.optimizer};
+                                 .optimizer = s.software.optimizer,
+                                 .ep_buffers = ep_buffers_of(s, shape.tokens_per_gpu())};
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));

@@ -14,7 +14,8 @@ namespace codesim::workload {
 // framework's kernels (619 MiB), cuBLAS's handle and modules (66 MiB) and flash attention's
 // (16 MiB), 701 MiB read on the H200 with torch 2.11 (models/calibration/h200/steps/
 // h200_framework_memory.json: nvidia-smi's memory.used less PyTorch's reserved bytes). Taken
-// for every stack and GPU (an assumption elsewhere); NCCL's and DeepEP's buffers not counted.
+// for every stack and GPU (an assumption elsewhere); DeepEP's buffers are
+// workload::ep_buffer_bytes; NCCL's are not counted.
 inline constexpr double kFrameworkBytes = 701.0 * 1024 * 1024;
 inline constexpr double kParameterBytes = 2;   // BF16 weights, as gathered after the optimizer
 inline constexpr double kActivationBytes = 2;  // BF16 activations and their gradients

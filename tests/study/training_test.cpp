@@ -65,7 +65,8 @@ TEST(SimulateTraining, EachRanksMemoryFollowsItsChunks) {
   // Every rank's lane carries its memory chunk by chunk: a forward allocates its micro-batch's
   // activations at its start, and a backward frees them at its end. The first rank's highest
   // point is the report's activations at their peak (the schedule's, no recomputation here)
-  // above its state; after its last chunk it holds none.
+  // above its state (with the framework and DeepEP's buffers); after its last chunk it holds
+  // none.
   const metrics::RunResult r = simulate_training(config::load_scenario(kSmallStep));
   ASSERT_EQ(r.lanes.size(), 4u);
   for (const auto& rank : r.lanes) {
@@ -81,11 +82,12 @@ TEST(SimulateTraining, EachRanksMemoryFollowsItsChunks) {
     }
   }
   const metrics::RankMemory& first = r.lanes.front().memory;
-  EXPECT_NEAR(*std::max_element(first.activations_at_start.begin(),
-                                first.activations_at_start.end()),
-              r.memory.activations.value, 1e-3);
+  EXPECT_NEAR(
+      *std::max_element(first.activations_at_start.begin(), first.activations_at_start.end()),
+      r.memory.activations.value, 1e-3);
   EXPECT_NEAR(first.state_bytes,
-              (r.memory.parameters + r.memory.optimizer + r.memory.gradients + r.memory.framework)
+              (r.memory.parameters + r.memory.optimizer + r.memory.gradients + r.memory.framework +
+               r.memory.ep_buffers)
                   .value,
               1e-3);
 }
@@ -146,10 +148,10 @@ TEST(SimulateTraining, WhatTheModelCannotRunIsAnErrorAtTheKey) {
 }
 
 TEST(SimulateTraining, ContextParallelismNeedsEvenChunks) {
-  const config::Scenario s = config::load_scenario(
-      kSmallStep,
-      {config::parse_setting("parallelism.cp=4"), config::parse_setting("parallelism.dp=4"),
-       config::parse_setting("workload.seq_len=4100")});
+  const config::Scenario s =
+      config::load_scenario(kSmallStep, {config::parse_setting("parallelism.cp=4"),
+                                         config::parse_setting("parallelism.dp=4"),
+                                         config::parse_setting("workload.seq_len=4100")});
   try {
     simulate_training(s);
     FAIL() << "4100 tokens in 8 chunks were accepted";
