@@ -6,6 +6,7 @@
 #include <span>
 #include <utility>
 
+#include "models/calibration/nccl.hpp"
 #include "models/calibration/power_h100.hpp"
 #include "models/calibration/power_h200.hpp"
 #include "sim/core/named.hpp"
@@ -123,7 +124,15 @@ constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
 // NVLink 4 between two H200s: 366 GB/s per direction of the 450 nominal, fitted with NCCL's
 // costs (tools/calibration/fit_nccl.py on models/calibration/h200x2/nccl_algos.json; a 4 GiB
 // send moves 372).
-constexpr double kNvlinkAchievableFraction = 366.0 / 450.0;
+namespace nccl_fit = calibration::nccl;
+constexpr double kNvlinkAchievableFraction = nccl_fit::nvlink_bandwidth_gbps / 450.0;
+
+constexpr core::Seconds fitted_us(double us) {
+  return core::Seconds(us * 1e-6);
+}
+constexpr core::BytesPerSecond fitted_gbps(double gbps) {
+  return core::BytesPerSecond(gbps * 1e9);
+}
 
 // NVLink 4 (H100, H200, 450 nominal): 366 GB/s, the measured figure. Other generations have
 // none: the same fraction of their nominal bandwidth is assumed.
@@ -148,23 +157,28 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // such messages on the busiest sender). Taken for every preset: the same libraries,
 // and no other GPU was measured.
 constexpr CommCosts kNcclHopper{
-    .protocols = {NcclProtocol{.efficiency = 0.5, .collective_call = 1.5_us, .p2p_call = 8.25_us},
-                  NcclProtocol{
-                      .efficiency = 120.0 / 128, .collective_call = 14.5_us, .p2p_call = 11_us},
-                  NcclProtocol{.efficiency = 1, .collective_call = 14.5_us, .p2p_call = 11_us}},
+    .protocols = {NcclProtocol{.efficiency = 0.5,
+                               .collective_call = fitted_us(nccl_fit::coll_call_ll_us),
+                               .p2p_call = fitted_us(nccl_fit::p2p_call_ll_us)},
+                  NcclProtocol{.efficiency = 120.0 / 128,
+                               .collective_call = fitted_us(nccl_fit::coll_call_simple_us),
+                               .p2p_call = fitted_us(nccl_fit::p2p_call_simple_us)},
+                  NcclProtocol{.efficiency = 1,
+                               .collective_call = fitted_us(nccl_fit::coll_call_simple_us),
+                               .p2p_call = fitted_us(nccl_fit::p2p_call_simple_us)}},
     .ep_call = 0_us,
     .ep_low_latency_call = 0_us,
     .ep_low_latency_nvlink_message = 0.02586_us,
     .ep_forward_rate_per_sm = 9.27_GBps,
     .ep_low_latency_rate = 1.0914,
-    .all_gather_per_channel = 10.5_GBps,
-    .reduce_scatter_per_channel = 10.5_GBps,
-    .ring_all_reduce_per_channel = 13.5_GBps,
-    .tree_all_reduce_per_channel = 13.0_GBps,
+    .all_gather_per_channel = fitted_gbps(nccl_fit::all_gather_per_channel_gbps),
+    .reduce_scatter_per_channel = fitted_gbps(nccl_fit::reduce_scatter_per_channel_gbps),
+    .ring_all_reduce_per_channel = fitted_gbps(nccl_fit::ring_all_reduce_per_channel_gbps),
+    .tree_all_reduce_per_channel = fitted_gbps(nccl_fit::tree_all_reduce_per_channel_gbps),
     // Not measurable here (NVLink multicast is off on the lent machines): the ring's at its 24
     // channels on an H200 (24 x 13.5 / 366) is assumed.
     .nvls_all_reduce = 0.885,
-    .all_to_all = 0.82,
+    .all_to_all = nccl_fit::all_to_all_efficiency,
     .nvls = true};
 
 CommCosts without_nvls(CommCosts c) {

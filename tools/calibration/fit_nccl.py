@@ -3,6 +3,9 @@
 bandwidth and kNcclHopper) to models/calibration/h200x2/nccl_algos.json, and prints predicted
 against measured per operation, algorithm and size, held-out sizes marked.
 Pure Python, no GPU: python3 tools/calibration/fit_nccl.py
+Writes models/calibration/h200x2/fit_nccl.json, which the build embeds (models/calibration/
+nccl.hpp, read by models/hardware/catalog.cpp): B in GB/s to 0.1, the calls in us and the rates in
+GB/s to 0.01, the all-to-all efficiency to 0.001 (the grids' steps are coarser).
 
 Model (the C++ is the reference: sim/comm/nccl_tuner.cpp and collective.cpp; this mirrors it for
 2 GPUs of one node, Hopper, 18 NVLinks):
@@ -31,9 +34,15 @@ costs first, then B).
 """
 import json
 import math
+import os
 import statistics
 
-DATA = "models/calibration/h200x2/nccl_algos.json"
+from fitted_constants import write_fit
+
+SOURCE = "models/calibration/h200x2/nccl_algos.json"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+DATA = os.path.join(ROOT, SOURCE)
+OUTPUT = os.path.join(ROOT, "models/calibration/h200x2/fit_nccl.json")
 LATENCY_US = 3.33
 MIB = 1 << 20
 PROTOCOLS = {"LL": 0.5, "LL128": 120 / 128, "Simple": 1.0}
@@ -124,7 +133,7 @@ def grid(lo, hi, n):
     return [lo + (hi - lo) * i / (n - 1) for i in range(n)]
 
 
-def main():
+def fit():
     data = json.load(open(DATA))
     series = {}
     for r in data["results"]:
@@ -180,6 +189,19 @@ def main():
     for tag, v in errors.items():
         print("%s: %d cases, median |error| %.1f%%, worst %.1f%%" %
               (tag, len(v), 100 * statistics.median(v), 100 * max(v)))
+    constants = {"nvlink_bandwidth_gbps": round(p["B"] / 1e9, 1)}
+    for call, names in calls.items():
+        for name in names:
+            constants[f"{call}_call_{name.lower()}_us"] = round(p[call + "_" + name], 2)
+    for k in sorted(p):
+        if k.startswith("r_"):
+            constants[k[2:] + "_per_channel_gbps"] = round(p[k] / 1e9, 2)
+    constants["all_to_all_efficiency"] = round(p["e_all_to_all"], 3)
+    return {"source": [SOURCE], "script": "tools/calibration/fit_nccl.py", "constants": constants}
+
+
+def main():
+    write_fit(fit(), OUTPUT)
 
 
 if __name__ == "__main__":

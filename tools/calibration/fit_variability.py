@@ -9,13 +9,21 @@ The coefficient of variation of the time of w consecutive replays (windows of w 
 how the GPU's pace varies with time: if the pace were constant over blocks of length L with
 independent blocks of cv c, a window of length W >= L would have cv c x sqrt(L / W), and one
 of W <= L cv c. Fitted: c = the cv of single replays; L by least squares on log cv over the
-windows of 100 ms and longer.
+windows of 100 ms and longer. Written at the precision the scenario defaults take (c to three
+decimals, L to whole milliseconds) to models/calibration/h200/variability/fit_variability.json,
+which the build embeds (sim/config/schema_variability_fields.cpp's defaults).
 """
 import json
 import math
+import os
 import statistics
 
-DATA = "models/calibration/h200/variability/h200_variability.json"
+from fitted_constants import write_fit
+
+SOURCE = "models/calibration/h200/variability/h200_variability.json"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+DATA = os.path.join(ROOT, SOURCE)
+OUTPUT = os.path.join(ROOT, "models/calibration/h200/variability/fit_variability.json")
 
 
 def window_cv(times, w):
@@ -24,7 +32,7 @@ def window_cv(times, w):
     return mean / 1e3, statistics.pstdev(sums) / mean, len(sums)
 
 
-def main():
+def fit():
     d = json.load(open(DATA))
     print(f"{d['gpu']}, driver {d['driver']}, torch {d['torch']}")
     for name, g in d["graphs"].items():
@@ -49,6 +57,12 @@ def main():
     print(f"\nfitted: gpu_cv {c:.3f} per block of {interval:.1f} ms")
     for ms, cv in long_windows:
         print(f"  window {ms:9.1f} ms: measured cv {cv:.4f}, model {c * math.sqrt(interval / ms):.4f}")
+    return {"source": [SOURCE], "script": "tools/calibration/fit_variability.py",
+            "constants": {"gpu_cv": round(c, 3), "gpu_pace_interval_ms": round(interval)}}
+
+
+def main():
+    write_fit(fit(), OUTPUT)
 
 
 if __name__ == "__main__":
