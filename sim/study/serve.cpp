@@ -19,6 +19,7 @@
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/serve_energy.hpp"
+#include "sim/study/serve_figures.hpp"
 #include "sim/study/serve_memory.hpp"
 
 namespace codesim::study {
@@ -233,17 +234,6 @@ void slo(const Scenario& s, const serve::ServingRun& run, const serve::StepCosts
   }
 }
 
-// Whether counting a token in every layer overstates a request's cache: some layer keeps a
-// window only.
-bool kv_tokens_overestimated(const llm::LlmSpec& m) {
-  for (int l = 0; l < m.layers; ++l) {
-    if (m.layer(l).span != llm::AttentionSpan::full) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // Step times already priced, by tokens per micro-batch and context; at most a million kept (a
 // trace of many distinct prompts prices the rest each time).
 class StepMemo {
@@ -337,6 +327,33 @@ serve::StepCosts counted(const serve::StepCosts& costs, const Scenario& base,
           .kv_transfer = costs.kv_transfer};
 }
 
+// The loop's prices: each instance's step at the load asked for (per GPU and micro-batch,
+// remembered), and the KV transfer of a prompt's cache over the prefill TP group's NICs.
+serve::StepCosts step_costs(const Instance& prefill, const Instance& decode, double kv_per_token,
+                            StepMemo& prefill_memo, StepMemo& decode_memo) {
+  const hardware::NicSpec nic = prefill.scenario.hardware.spec.nic;
+  const int tp = prefill.scenario.parallelism.tp;
+  return {.prefill =
+              [&prefill, &prefill_memo, tp](int tokens, int prompt) {
+                const int t = per(per(tokens, prefill.gpus()), prefill.micro_batches());
+                const int p = std::min(prompt, t * tp);
+                return prefill_memo.at(t, p, [&] { return step(prefill, t, p); });
+              },
+          .decode =
+              [&decode, &decode_memo](int requests, int context) {
+                const int t = per(per(requests, decode.gpus()), decode.micro_batches());
+                // Contexts priced to the nearest 64 tokens above (a step's cost barely moves
+                // within).
+                const int c = (context + 63) / 64 * 64;
+                return decode_memo.at(t, c, [&] { return step(decode, t, c); });
+              },
+          .kv_transfer =
+              [nic, tp, kv_per_token](int tokens) {
+                return nic.latency_cross_leaf + core::Bytes(tokens * kv_per_token) /
+                                                    (nic.bandwidth * static_cast<double>(tp));
+              }};
+}
+
 }  // namespace
 
 metrics::ServeResult simulate_serving(const std::string& path,
@@ -356,30 +373,10 @@ metrics::ServeResult simulate_serving(const std::string& path,
                        per(base.serve.max_requests_per_gpu, decode.micro_batches()), decode.gpus());
   const double kv_per_token = llm::kv_cache_bytes_per_token(base.model.spec).value;
 
-  // KV transfer: the prompt's cache over the prefill TP group's NICs.
-  const auto& nic = prefill.scenario.hardware.spec.nic;
-  const int tp = prefill.scenario.parallelism.tp;
   StepMemo prefill_memo;
   StepMemo decode_memo;
-  const serve::StepCosts costs{
-      .prefill =
-          [&](int tokens, int prompt) {
-            const int t = per(per(tokens, prefill.gpus()), prefill.micro_batches());
-            const int p = std::min(prompt, t * tp);
-            return prefill_memo.at(t, p, [&] { return step(prefill, t, p); });
-          },
-      .decode =
-          [&](int requests, int context) {
-            const int t = per(per(requests, decode.gpus()), decode.micro_batches());
-            // Contexts priced to the nearest 64 tokens above (a step's cost barely moves within).
-            const int c = (context + 63) / 64 * 64;
-            return decode_memo.at(t, c, [&] { return step(decode, t, c); });
-          },
-      .kv_transfer =
-          [&](int tokens) {
-            return nic.latency_cross_leaf +
-                   core::Bytes(tokens * kv_per_token) / (nic.bandwidth * static_cast<double>(tp));
-          }};
+  const serve::StepCosts costs =
+      step_costs(prefill, decode, kv_per_token, prefill_memo, decode_memo);
 
   // A whole instance's prefill chunk and decode batch.
   const int chunk = base.serve.chunk_tokens_per_gpu * prefill.gpus();
@@ -424,64 +421,13 @@ metrics::ServeResult simulate_serving(const std::string& path,
       costs.decode(batch, base.serve.prompt_tokens + base.serve.output_tokens / 2), batch);
   r.decode_kv_tokens = kv_tokens;
   r.horizon = run.end - run.start;
-  std::vector<double> ttft;
-  std::vector<double> tpot;
-  std::vector<double> latency;
-  double output = 0;
-  double prompt = 0;
-  for (std::size_t k = 0; k < run.requests.size(); ++k) {
-    const auto& q = run.requests[k];
-    ttft.push_back((q.first_token - q.arrival).value);
-    latency.push_back((q.finish - q.arrival).value);
-    if (q.output_tokens > 1) {
-      tpot.push_back(q.tpot().value);
-    }
-    output += q.output_tokens;
-    prompt += requests[k].prompt_tokens;
-  }
-  r.ttft = serve::percentiles(ttft);
-  r.tpot = serve::percentiles(tpot);
-  r.latency = serve::percentiles(latency);
-  r.arrival_rate = r.requests / r.horizon.value;
-  r.mean_in_flight = run.mean_in_flight;
-  r.output_tokens_per_s = output / r.horizon.value;
-  r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / r.gpus;
-  r.output_tokens_per_s_per_node = r.output_tokens_per_s_per_gpu * r.gpus_per_node;
-  r.prompt_tokens_per_s = prompt / r.horizon.value;
-  r.mean_decode_batch = run.mean_decode_batch;
+  const double output = request_figures(requests, run, r);
   r.energy = serve_energy(prefill_use, decode_use, r.horizon, output);
-  if (r.energy) {
-    r.notes.push_back(
-        {core::NoteKind::method,
-         "energy: every instance's GPUs through each step the loop ran as the inference model "
-         "prices it (busy at the governed clock, awake while the step waits), at rest between "
-         "steps at " +
-             core::fixed(r.energy->gpu_idle_w, 0) +
-             " W; each instance's NICs, switches and hosts at their stated power over the "
-             "horizon (docs/model/power.md)"});
-  }
+  energy_note(r);
   r.waited_for_kv = run.waited_for_kv;
   r.peak_decode_waiting = run.peak_decode_waiting;
   slo(base, run, costs, r);
-  r.notes.push_back(
-      {core::NoteKind::method,
-       "request-level discrete-event loop: chunked prefill first come first served, the KV "
-       "cache sent over the prefill TP group's NICs, continuous-batching decode admitting a "
-       "request when its prompt and output fit the instance's KV cache (no eviction)"});
-  r.notes.push_back(
-      {core::NoteKind::method,
-       "each step priced by the inference model at its load (routing uniform); dispatch and "
-       "combine in proportion to the step's tokens from one simulated EP round per instance "
-       "kind at its full load"});
-  r.notes.push_back({core::NoteKind::omitted,
-                     "MTP in serving, a chunk's attention to the prompt's earlier chunks, "
-                     "preemption, and the host's scheduling time between steps"});
-  if (kv_tokens_overestimated(base.model.spec)) {
-    r.notes.push_back({core::NoteKind::estimated,
-                       "KV cache sized as a token in every layer: the model's sliding and "
-                       "chunked layers keep only their windows, so a long request needs less "
-                       "than counted (the instance holds more requests than simulated)"});
-  }
+  serve_notes(base, r);
   return r;
 }
 

@@ -19,6 +19,7 @@
 #include "sim/metrics/step_energy.hpp"
 #include "sim/metrics/step_metrics.hpp"
 #include "sim/study/scenario_inputs.hpp"
+#include "sim/study/step_routing.hpp"
 #include "sim/study/step_shape.hpp"
 #include "sim/study/training_tracks.hpp"
 #include "sim/variability/step_spread.hpp"
@@ -106,111 +107,42 @@ comm::StepNetwork step_network(const Scenario& s, const workload::StepShape& sha
           .ep_rates = training_ep_rates(s)};
 }
 
-// Rows each expert of the busiest GPU takes per micro-batch: in each routing plan the GPU with
-// the most token-expert pairs, its experts' pairs (a replicated expert's split among its copies)
-// scaled from the plan's sample to the micro-batch, largest first; averaged over the plans.
-std::vector<double> busiest_expert_rows(const std::vector<kernels::RoutedBatch>& batches,
-                                        double scale) {
-  std::vector<double> mean;
-  for (const auto& b : batches) {
-    const auto& load = b.plan.gpu_load;
-    const int gpu = static_cast<int>(std::max_element(load.begin(), load.end()) - load.begin());
-    std::vector<double> rows;
-    for (std::size_t e = 0; e < b.placement.replicas.size(); ++e) {
-      const auto& copies = b.placement.replicas[e];
-      const auto n = static_cast<double>(std::count(copies.begin(), copies.end(), gpu));
-      if (n > 0) {
-        rows.push_back(b.plan.expert_load[e] * n / static_cast<double>(copies.size()) * scale);
-      }
-    }
-    std::sort(rows.rbegin(), rows.rend());
-    mean.resize(std::max(mean.size(), rows.size()), 0.0);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      mean[i] += rows[i] / static_cast<double>(batches.size());
-    }
-  }
-  return mean;
-}
-
-// The routing plans of `spec` (s.routing.plans batches), from the cache when it has them.
-std::vector<kernels::RoutedBatch> routed(const kernels::BatchRoutingSpec& spec, const Scenario& s,
-                                         RoutingCache* cache) {
-  if (cache == nullptr) {
-    return kernels::route_batches(spec, s.routing.plans);
-  }
-  const auto& g = spec.gate;
-  const std::string key = std::to_string(g.experts) + "|" + std::to_string(g.groups) + "|" +
-                          std::to_string(g.topk_groups) + "|" + std::to_string(g.topk) + "|" +
-                          std::to_string(g.route_scale) + "|" +
-                          std::to_string(static_cast<int>(g.score)) + "|" +
-                          std::to_string(spec.hidden) + "|" + std::to_string(spec.tokens) + "|" +
-                          std::to_string(spec.ep) + "|" + std::to_string(spec.gpus_per_node) + "|" +
-                          std::to_string(spec.skew.zipf) + "|" + std::to_string(spec.skew.topics) +
-                          "|" + std::to_string(spec.balance_steps) + "|" +
-                          std::to_string(spec.seed) + "|" + std::to_string(s.routing.plans);
-  auto it = cache->batches.find(key);
-  if (it == cache->batches.end()) {
-    std::vector<kernels::RoutedBatch> batches = kernels::route_batches(spec, s.routing.plans);
-    for (auto& b : batches) {
-      b.unbalanced = {};  // the gates' scores: hundreds of MB, and a step needs only the plans
-      b.routed = {};
-    }
-    it = cache->batches.emplace(key, std::move(batches)).first;
-  }
-  return it->second;
-}
-
-// The routing plans of the step's EP group (none without expert parallelism), the rows each
-// expert of the busiest GPU takes per micro-batch, and the routing's note.
-struct Routing {
-  std::vector<kernels::RoutingPlan> plans;
-  std::vector<double> busiest_rows;
-  std::vector<core::Note> notes;
-};
-Routing route_step(const Scenario& s, const workload::StepShape& shape, RoutingCache* cache) {
-  Routing out;
-  if (shape.ep <= 1) {
-    return out;
-  }
-  const auto spec = routing_spec(s, s.routing.sample_tokens * shape.ep, shape.ep, 0);
-  const std::vector<kernels::RoutedBatch> batches = routed(spec, s, cache);
-  out.busiest_rows = busiest_expert_rows(
-      batches, static_cast<double>(shape.tokens_per_gpu()) / s.routing.sample_tokens);
-  for (const auto& batch : batches) {
-    out.plans.push_back(batch.plan);
-  }
-  out.notes.push_back(kernels::routing_note(spec, s.routing.plans));
-  return out;
-}
-
 // The program replayed by the tier asked for (the fast one needs only the routes; the full one
 // builds the SimGrid platform), with the replay's counts in `bench`. The fast tier takes `router`
 // (its routes cached by the power governor's replay when there was one) and `at_top`, the
-// governor's timeline when it held no clock down: the program's fast replay already.
+// governor's timeline when it held no clock down: the program's fast replay already. The
+// replay's time goes to bench.simulation.
 metrics::ReplayedStep replay(const topologies::Topology& topology, topologies::Spread spread,
                              const std::optional<topologies::TrafficRouter>& router,
                              std::optional<comm::StepTimeline> at_top,
                              const workload::StepProgram& program, const comm::StepNetwork& network,
                              metrics::Fidelity fidelity, TrainingBench& bench,
                              comm::StepTimeline& timeline) {
+  const auto start = std::chrono::steady_clock::now();
+  metrics::ReplayedStep out;
   if (fidelity == metrics::Fidelity::fast) {
     bench.switch_classes = router->distances().classes();
     bench.switches = router->distances().switches();
     timeline = at_top ? std::move(*at_top)
                       : codesim::fast::replay_step_analytic(*router, program, network);
-    return comm::replayed_step(timeline, *router, network.shape.ep);
+    out = comm::replayed_step(timeline, *router, network.shape.ep);
+  } else {
+    engine::Platform platform(topology, spread);
+    timeline = engine::replay_step(platform, program, network);
+    const auto counts = platform.counts();
+    bench.solo = counts.solo;
+    bench.interrupted = counts.interrupted;
+    bench.solved = counts.solved;
+    bench.bounds = counts.bounds;
+    bench.bounds_kept = counts.bounds_kept;
+    bench.switch_classes = platform.router().distances().classes();
+    bench.switches = platform.router().distances().switches();
+    out = comm::replayed_step(timeline, platform.router(), network.shape.ep);
   }
-  engine::Platform platform(topology, spread);
-  timeline = engine::replay_step(platform, program, network);
-  const auto counts = platform.counts();
-  bench.solo = counts.solo;
-  bench.interrupted = counts.interrupted;
-  bench.solved = counts.solved;
-  bench.bounds = counts.bounds;
-  bench.bounds_kept = counts.bounds_kept;
-  bench.switch_classes = platform.router().distances().classes();
-  bench.switches = platform.router().distances().switches();
-  return comm::replayed_step(timeline, platform.router(), network.shape.ep);
+  bench.simulation = core::Seconds(core::seconds_since(start));
+  bench.tasks = static_cast<long long>(program.tasks.size());
+  bench.transfers = static_cast<long long>(timeline.transfers.size());
+  return out;
 }
 
 // How the optimizer's update was priced, from the scenario's precision and software.optimizer.
@@ -345,13 +277,17 @@ struct Governed {
 
 // The power governor: each rank's clock over the step as the fast tier times it at the top
 // clock (SimGrid runs once per process); where the limit holds a clock down, the step is
-// priced again at the governed clocks.
+// priced again at the governed clocks. `router` is needed where the GPU has a power limit.
 Governed govern(const Scenario& s, const workload::StepShape& shape,
                 const std::vector<double>& routing_rows, const workload::StepProgram& program,
-                const topologies::TrafficRouter& router, const comm::StepNetwork& network) {
+                const std::optional<topologies::TrafficRouter>& router,
+                const comm::StepNetwork& network) {
   const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
   Governed g{.clocks = std::vector<double>(program.rank_work.size(), 1.0)};
-  comm::StepTimeline at_top = codesim::fast::replay_step_analytic(router, program, network);
+  if (power.limit_w <= 0) {
+    return g;  // no power model: every rank at the top clock
+  }
+  comm::StepTimeline at_top = codesim::fast::replay_step_analytic(*router, program, network);
   core::Seconds step(0);
   std::vector<workload::ComputeSpan> spans;
   for (std::size_t i = 0; i < at_top.tasks.size(); ++i) {
@@ -375,112 +311,140 @@ Governed govern(const Scenario& s, const workload::StepShape& shape,
   return g;
 }
 
+// Whether every transfer detours through routers of its own choosing (the full tier then shares
+// links among all of them at once).
+bool spreads_everywhere(topologies::Spread spread) {
+  return spread == topologies::Spread::valiant || spread == topologies::Spread::ugal;
+}
+constexpr const char* kDetourWarning =
+    "a detour through every router puts the step's transfers on shared links all at once: the "
+    "full tier can take tens of minutes at thousands of GPUs (--fidelity fast: seconds)";
+
+// The process's memory now and at its peak so far, for the bench's phases.
+TrainingBench::PhaseMemory phase_memory() {
+  return {core::resident_mb(), core::peak_resident_mb()};
+}
+
+// A line of progress, where the caller asked for them.
+void say(const TrainingOptions& options, const std::string& line) {
+  if (options.progress) {
+    options.progress(line);
+  }
+}
+
+// What the memory and throughput figures take from the scenario.
+metrics::StepFacts step_facts(const Scenario& s, const workload::StepShape& shape) {
+  return {.model = &s.model.spec,
+          .gpu = s.hardware.spec.gpu,
+          .shape = shape,
+          .stack = s.software.stack,
+          .optimizer = s.software.optimizer,
+          .ep_buffers = ep_buffers_of(s, shape.tokens_per_gpu())};
+}
+
+// What run_training hands step_result.
+struct Replayed {
+  const workload::StepProgram& program;
+  const metrics::ReplayedStep& replayed;
+  const metrics::StepFacts& facts;
+  const topologies::Topology& topology;
+  const comm::StepNetwork& network;
+  const std::vector<double>& clocks;  // each rank's, a fraction of the top clock
+  const std::vector<core::Note>& routing_notes;
+};
+
+// The step's report from its replay: the measured figures, the energy and the clock and power
+// tracks where the GPU has a power limit, the stages' placement and every model's notes.
+metrics::RunResult step_result(const Scenario& s, const Replayed& in, metrics::Fidelity fidelity) {
+  metrics::RunResult r = metrics::measure_step(in.program, in.replayed, in.facts);
+  r.scenario = s.name;
+  r.fidelity = fidelity;
+  r.network = network_use(s, in.topology);
+  const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
+  if (power.limit_w > 0) {
+    r.energy = job_step_energy(s, in.program.rank_work, in.clocks, r.step_time, r.network,
+                               r.tokens_per_step);
+    power_lanes(r, in.program, in.clocks, power);
+  }
+  for (const auto& st : in.program.placement) {
+    r.placement.push_back(workload::describe(st));
+  }
+  add_notes(r, s, in.program, in.network, in.routing_notes);
+  return r;
+}
+
 }  // namespace
 
 TrainingRun run_training(const Scenario& s, const TrainingOptions& options) {
   TrainingRun run;
   const auto start = std::chrono::steady_clock::now();
   const workload::StepShape shape = training_shape(s);
-  const metrics::StepFacts facts{.model = &s.model.spec,
-                                 .gpu = s.hardware.spec.gpu,
-                                 .shape = shape,
-                                 .stack = s.software.stack,
-                                 .optimizer = s.software.optimizer,
-                                 .ep_buffers = ep_buffers_of(s, shape.tokens_per_gpu())};
+  const metrics::StepFacts facts = step_facts(s, shape);
   // Balanced routing first: a scenario that does not fit is refused before anything is routed.
   check_fit(s, step_program(s, shape, {}), facts, options.budget);
   run.bench.program = core::Seconds(core::seconds_since(start));
   auto& memory = run.bench.memory;
-  const auto sample = [] {
-    return TrainingBench::PhaseMemory{core::resident_mb(), core::peak_resident_mb()};
-  };
-  memory.check = sample();
+  memory.check = phase_memory();
 
   comm::StepNetwork network = step_network(s, shape);
   const topologies::Topology topology = config::build_topology(s);
-  memory.topology = sample();
+  memory.topology = phase_memory();
   const bool fast = options.fidelity == metrics::Fidelity::fast;
   if (!fast) {
     check_platform_budget(s, topology, options.budget);  // the fast tier builds no platform
   }
-  auto say = [&](const std::string& line) {
-    if (options.progress) {
-      options.progress(line);
-    }
-  };
-  say("routing " + std::to_string(shape.ep > 1 ? s.routing.plans : 0) +
-      " micro-batches through the reference gate...");
+  say(options, "routing " + std::to_string(shape.ep > 1 ? s.routing.plans : 0) +
+                   " micro-batches through the reference gate...");
   const topologies::Spread spread = config::path_spread(s);
-  if (!fast && (spread == topologies::Spread::valiant || spread == topologies::Spread::ugal)) {
-    say("a detour through every router puts the step's transfers on shared links all at once: "
-        "the full tier can take tens of minutes at thousands of GPUs (--fidelity fast: seconds)");
+  if (!fast && spreads_everywhere(spread)) {
+    say(options, kDetourWarning);
   }
   const auto routing_start = std::chrono::steady_clock::now();
   Routing routing = route_step(s, shape, options.routing_cache);
   network.plans = std::move(routing.plans);
   run.bench.routing = core::Seconds(core::seconds_since(routing_start));
-  memory.routing = sample();
+  memory.routing = phase_memory();
   // The experts' GEMMs at the busiest GPU's rows (which moves layers between stages a little).
   const std::vector<double> routing_rows = std::move(routing.busiest_rows);
   workload::StepProgram program = step_program(s, shape, routing_rows);
   check_fit(s, program, facts, options.budget);
-  memory.program = sample();
+  memory.program = phase_memory();
 
-  const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
-  std::vector<double> clocks(program.rank_work.size(), 1.0);
+  const bool limited = s.hardware.spec.gpu.power.limit_w > 0;
   // One router for the governor's fast replay and the fast tier's: the routes it caches serve both
   // (the full tier routes on its platform).
   std::optional<topologies::TrafficRouter> router;
-  if (fast || power.limit_w > 0) {
+  if (fast || limited) {
     router.emplace(topology, spread);
   }
   const auto governor_start = std::chrono::steady_clock::now();
-  std::optional<comm::StepTimeline> at_top;  // the governor's timeline, the program unchanged
-  if (power.limit_w > 0) {
-    Governed g = govern(s, shape, routing_rows, program, *router, network);
-    clocks = std::move(g.clocks);
-    if (g.program) {
-      program = std::move(*g.program);
-    }
-    at_top = std::move(g.at_top);
-    memory.governor = sample();
+  Governed governed = govern(s, shape, routing_rows, program, router, network);
+  if (governed.program) {
+    program = std::move(*governed.program);
+  }
+  if (limited) {
+    memory.governor = phase_memory();
   }
   run.bench.governor = core::Seconds(core::seconds_since(governor_start));
-  say("simulating " + std::to_string(program.tasks.size()) + " tasks of " +
-      std::to_string(s.parallelism.pp) + " pipeline ranks " +
-      (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
-  const auto sim_start = std::chrono::steady_clock::now();
+  say(options, "simulating " + std::to_string(program.tasks.size()) + " tasks of " +
+                   std::to_string(s.parallelism.pp) + " pipeline ranks " +
+                   (fast ? "on their critical path (fast tier)..." : "on SimGrid..."));
   comm::StepTimeline timeline;
   const metrics::ReplayedStep replayed =
-      replay(topology, spread, router, std::move(at_top), program, network, options.fidelity,
-             run.bench, timeline);
-  run.bench.simulation = core::Seconds(core::seconds_since(sim_start));
-  memory.simulation = sample();
-  run.bench.tasks = static_cast<long long>(program.tasks.size());
-  run.bench.transfers = static_cast<long long>(timeline.transfers.size());
+      replay(topology, spread, router, std::move(governed.at_top), program, network,
+             options.fidelity, run.bench, timeline);
+  memory.simulation = phase_memory();
 
   metrics::RunResult& r = run.result;
-  r = metrics::measure_step(program, replayed, facts);
-
-  r.scenario = s.name;
-  r.fidelity = options.fidelity;
-  r.network = network_use(s, topology);
-  if (power.limit_w > 0) {
-    r.energy =
-        job_step_energy(s, program.rank_work, clocks, r.step_time, r.network, r.tokens_per_step);
-    power_lanes(r, program, clocks, power);
-  }
-  for (const auto& st : program.placement) {
-    r.placement.push_back(workload::describe(st));
-  }
-  add_notes(r, s, program, network, routing.notes);
+  r = step_result(s, {program, replayed, facts, topology, network, governed.clocks, routing.notes},
+                  options.fidelity);
   if (s.variability.enabled) {
-    say("replaying every replica for " + std::to_string(s.variability.steps) +
-        " steps of drawn variability...");
+    say(options, "replaying every replica for " + std::to_string(s.variability.steps) +
+                     " steps of drawn variability...");
     const auto spread_start = std::chrono::steady_clock::now();
     spread_step(r, s, program, timeline, facts);
     run.bench.variability = core::Seconds(core::seconds_since(spread_start));
-    memory.variability = sample();
+    memory.variability = phase_memory();
   }
   if (options.keep_trace) {
     keep_trace(run, program, timeline);
