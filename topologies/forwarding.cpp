@@ -10,7 +10,33 @@
 #include <string>
 
 namespace codesim::topologies {
+
 ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engine) {
+  number_ports(topology);
+  number_destinations(topology, engine);
+  const auto entries =
+      static_cast<std::int64_t>(switches_.size()) * static_cast<std::int64_t>(destinations_.size());
+  if (entries > kMaxEntries) {
+    throw std::invalid_argument(
+        "routing tables of " + std::to_string(switches_.size()) + " switches x " +
+        std::to_string(destinations_.size()) + " NICs exceed " + std::to_string(kMaxEntries) +
+        " entries: route this network with dmodk, which computes each hop as it goes");
+  }
+  table_.assign(static_cast<std::size_t>(entries), kNoRoute);
+  switch (engine) {
+    case RoutingEngine::minhop:
+      route_minhop();
+      break;
+    case RoutingEngine::updn:
+      route_updn();
+      break;
+    case RoutingEngine::ftree:
+      route_ftree();
+      break;
+  }
+}
+
+void ForwardingTables::number_ports(const Topology& topology) {
   const Graph& g = topology.graph();
   switch_index_.assign(topology.vertex_count(), -1);
   for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
@@ -44,6 +70,10 @@ ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engin
       }
     }
   }
+}
+
+void ForwardingTables::number_destinations(const Topology& topology, RoutingEngine engine) {
+  const Graph& g = topology.graph();
   // Destinations leaf by leaf, each leaf's NICs by port. minhop and updn take the leaves with
   // the most NICs first (OpenSM's sort_ports_by_switch_load), ftree in index order.
   const auto nic_count = [&](int s) {
@@ -75,26 +105,6 @@ ForwardingTables::ForwardingTables(const Topology& topology, RoutingEngine engin
         leaf_port_.push_back(static_cast<int>(p));
       }
     }
-  }
-  const auto entries =
-      static_cast<std::int64_t>(switches_.size()) * static_cast<std::int64_t>(destinations_.size());
-  if (entries > kMaxEntries) {
-    throw std::invalid_argument(
-        "routing tables of " + std::to_string(switches_.size()) + " switches x " +
-        std::to_string(destinations_.size()) + " NICs exceed " + std::to_string(kMaxEntries) +
-        " entries: route this network with dmodk, which computes each hop as it goes");
-  }
-  table_.assign(static_cast<std::size_t>(entries), kNoRoute);
-  switch (engine) {
-    case RoutingEngine::minhop:
-      route_minhop();
-      break;
-    case RoutingEngine::updn:
-      route_updn();
-      break;
-    case RoutingEngine::ftree:
-      route_ftree();
-      break;
   }
 }
 

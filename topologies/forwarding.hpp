@@ -63,6 +63,12 @@ class ForwardingTables {
     std::size_t end = 0;
   };
   std::vector<LeafRun> leaf_runs() const;
+  // The switches (switch_index_, switches_) and their ports in the order the builder connected
+  // them, each switch link's port on its far end too.
+  void number_ports(const Topology& topology);
+  // The NICs as destinations, leaf by leaf, each leaf's by port: the leaves with the most NICs
+  // first (OpenSM's order for minhop and updn), in index order for ftree.
+  void number_destinations(const Topology& topology, RoutingEngine engine);
   // Hops over switch links from the nearest of `sources` (switch indices) to every switch (-1:
   // unreachable); links are two-way, so also the hops from every switch to them.
   std::vector<int> hops_from(const std::vector<int>& sources) const;

@@ -107,6 +107,32 @@ std::string cause_of(const RunSpec& s, bool network, double pick) {
   return s.causes.empty() ? std::string() : s.causes.back().name;
 }
 
+// A failure at `t`: a degradation of the fabric until repaired, or a stop and a restart (after a
+// software fault or a part's) that loses the segment's work; true for a stop. Moves `t` past
+// the restart.
+bool fail(const RunSpec& s, const Rates& r, std::mt19937_64& rng, bool keep_spans, double& t,
+          double& degraded_until, Trial& out) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  if (unit(rng) * (r.stop + r.degrade) < r.degrade) {
+    ++out.degradations;
+    degraded_until = t + s.repair.value;
+    if (keep_spans) {
+      out.spans.push_back({RunSpan::degraded, t, degraded_until, cause_of(s, true, unit(rng))});
+    }
+    return false;
+  }
+  ++out.stops;
+  const bool software = unit(rng) * r.stop < r.software;
+  const double restarted = t + restart_s(s, software);
+  if (keep_spans) {
+    out.spans.push_back(
+        {RunSpan::restart, t, restarted, software ? "software" : cause_of(s, false, unit(rng))});
+  }
+  t = restarted;
+  degraded_until = -1;  // the job restarts on a healthy fabric
+  return true;
+}
+
 // One run: training segments of the interval, each ended by a checkpoint write (but the last);
 // failures by the summed rate, each a stop or a degradation by its cause's share.
 Trial one_run(const RunSpec& s, const Rates& r, std::mt19937_64& rng, bool keep_spans) {
@@ -153,25 +179,7 @@ Trial one_run(const RunSpec& s, const Rates& r, std::mt19937_64& rng, bool keep_
           written += dt;
         }
         t = next_failure;
-        if (unit(rng) * rate < r.degrade) {
-          ++out.degradations;
-          degraded_until = t + s.repair.value;
-          if (keep_spans) {
-            out.spans.push_back(
-                {RunSpan::degraded, t, degraded_until, cause_of(s, true, unit(rng))});
-          }
-        } else {
-          ++out.stops;
-          const bool software = unit(rng) * r.stop < r.software;
-          const double restarted = t + restart_s(s, software);
-          if (keep_spans) {
-            out.spans.push_back({RunSpan::restart, t, restarted,
-                                 software ? "software" : cause_of(s, false, unit(rng))});
-          }
-          t = restarted;
-          degraded_until = -1;  // the job restarts on a healthy fabric
-          lost = true;
-        }
+        lost = fail(s, r, rng, keep_spans, t, degraded_until, out);
         next_failure = t + gap(rate);
         if (lost) {
           break;

@@ -54,6 +54,45 @@ FoldedLinks fold_links(const topologies::TrafficRouter& router) {
   return f;
 }
 
+namespace {
+
+// The SMs' copy work per GPU: the sender cap's over all it sends, the forwarding SMs' over its
+// NVLink sends, the longer of the two (different SMs, side by side).
+std::map<int, double> copy_seconds(const Transfer& t, const topologies::TrafficRouter& router) {
+  std::map<int, double> copy;
+  if (t.sender_cap) {
+    std::map<int, double> sent;
+    for (const auto& f : t.flows) {
+      if (f.src != f.dst) {
+        sent[f.src] += f.bytes.value;
+      }
+    }
+    const auto others = static_cast<double>(t.every_pair.gpus.size()) - 1;
+    for (const int gpu : t.every_pair.gpus) {
+      sent[gpu] += t.every_pair.bytes.value * others;
+    }
+    for (const auto& [gpu, bytes] : sent) {
+      copy[gpu] = bytes / t.sender_cap->value;
+    }
+  }
+  if (t.forward_cap) {
+    const topologies::Topology& topology = router.topology();
+    std::map<int, double> forwarded;
+    for (const auto& f : t.flows) {
+      if (f.src != f.dst && f.via == topologies::Via::shortest &&
+          topology.vertex(topology.gpu(f.src)).node == topology.vertex(topology.gpu(f.dst)).node) {
+        forwarded[f.src] += f.bytes.value;
+      }
+    }
+    for (const auto& [gpu, bytes] : forwarded) {
+      copy[gpu] = std::max(copy[gpu], bytes / t.forward_cap->value);
+    }
+  }
+  return copy;
+}
+
+}  // namespace
+
 FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& router,
                        const FoldedLinks& links) {
   FoldedLoads out;
@@ -94,37 +133,8 @@ FoldedLoads fold_loads(const Transfer& t, const topologies::TrafficRouter& route
     }
   }
   out.alone = link_time;
-  // The SMs' copy work per GPU: the sender cap's over all it sends, the forwarding SMs' over
-  // its NVLink sends, the longer of the two (different SMs, side by side).
-  std::map<int, double> copy;
-  if (t.sender_cap && !out.loads.empty()) {
-    std::map<int, double> sent;
-    for (const auto& f : t.flows) {
-      if (f.src != f.dst) {
-        sent[f.src] += f.bytes.value;
-      }
-    }
-    const auto others = static_cast<double>(t.every_pair.gpus.size()) - 1;
-    for (const int gpu : t.every_pair.gpus) {
-      sent[gpu] += t.every_pair.bytes.value * others;
-    }
-    for (const auto& [gpu, bytes] : sent) {
-      copy[gpu] = bytes / t.sender_cap->value;
-    }
-  }
-  if (t.forward_cap && !out.loads.empty()) {
-    const topologies::Topology& topology = router.topology();
-    std::map<int, double> forwarded;
-    for (const auto& f : t.flows) {
-      if (f.src != f.dst && f.via == topologies::Via::shortest &&
-          topology.vertex(topology.gpu(f.src)).node == topology.vertex(topology.gpu(f.dst)).node) {
-        forwarded[f.src] += f.bytes.value;
-      }
-    }
-    for (const auto& [gpu, bytes] : forwarded) {
-      copy[gpu] = std::max(copy[gpu], bytes / t.forward_cap->value);
-    }
-  }
+  const std::map<int, double> copy =
+      out.loads.empty() ? std::map<int, double>() : copy_seconds(t, router);
   for (const auto& [gpu, seconds] : copy) {
     out.copy.emplace_back(gpu, seconds);
     if (seconds > out.alone) {
