@@ -14,6 +14,7 @@
 #include "sim/core/units.hpp"
 #include "sim/variability/variability_spec.hpp"
 #include "sim/workload/ep_mode.hpp"
+#include "sim/workload/inference_kind.hpp"
 #include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/schedule.hpp"
 #include "sim/workload/software_stack.hpp"
@@ -47,7 +48,7 @@ enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
 enum class StatePrecision { bf16, fp32 };
 enum class FailureRates { llama3, rate };
 enum class Balance { none, bias, perfect };
-enum class InferenceMode { model, bound };
+using InferenceMode = workload::InferenceMode;
 
 // Spelling of each enum value in scenario files: EnumNames<E>::values.
 template <class E>

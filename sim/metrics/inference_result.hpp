@@ -9,11 +9,12 @@
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
 #include "sim/metrics/step_energy.hpp"
+#include "sim/workload/inference_kind.hpp"
 
 namespace codesim::metrics {
 
-enum class InferencePhase { prefill, decode };            // the scenario's workload.kind
-enum class InferenceMode { model, bound };                // its inference.mode
+using workload::InferenceMode;
+using workload::InferencePhase;
 std::string_view inference_phase_name(InferencePhase p);  // "prefill", "decode"
 std::string_view inference_mode_name(InferenceMode m);    // "model", "bound" (ISCA 2.3.2)
 

@@ -434,8 +434,7 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   r.scenario = s.name;
   r.phase = s.workload.kind == config::WorkloadKind::prefill ? metrics::InferencePhase::prefill
                                                              : metrics::InferencePhase::decode;
-  r.mode = in.mode == config::InferenceMode::bound ? metrics::InferenceMode::bound
-                                                   : metrics::InferenceMode::model;
+  r.mode = in.mode;
   const workload::StepShape shape = inference_shape(s);
   r.gpus = shape.gpus();
   r.gpus_per_node = s.hardware.spec.gpus_per_node;

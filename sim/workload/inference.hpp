@@ -25,11 +25,10 @@
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/inference_kind.hpp"
 #include "sim/workload/piece_model.hpp"
 
 namespace codesim::workload {
-
-enum class InferencePhase { prefill, decode };
 
 // One GPU's compute per layer and micro-batch.
 struct InferenceSpec {
