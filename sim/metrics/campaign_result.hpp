@@ -9,6 +9,7 @@
 #include "sim/campaign/run_model.hpp"
 #include "sim/core/note.hpp"
 #include "sim/core/units.hpp"
+#include "sim/metrics/fidelity.hpp"
 #include "sim/metrics/step_spread.hpp"
 
 namespace codesim::metrics {
@@ -25,12 +26,12 @@ struct CauseExpectation {
 
 struct CampaignResult {
   std::string scenario;
-  std::string fidelity;  // of the step simulations
+  Fidelity fidelity = Fidelity::full;  // of the step simulations
   int gpus = 0;
   int nodes = 0;
   core::Seconds step_time;                // healthy (with variability: the mean step)
   std::optional<StepSpread> step_spread;  // variability on: the steps drawn
-  core::Seconds degraded_step_time;  // one plane failed; 0 when the fabric cannot route around
+  core::Seconds degraded_step_time;       // one plane failed; 0 when the fabric cannot route around
   double tokens = 0;
   double tokens_per_step = 0;
   double steps = 0;

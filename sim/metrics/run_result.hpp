@@ -13,27 +13,12 @@
 #include "sim/core/units.hpp"
 #include "sim/metrics/breakdown.hpp"
 #include "sim/metrics/comm_group.hpp"
+#include "sim/metrics/fidelity.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
 #include "sim/metrics/step_energy.hpp"
 #include "sim/metrics/step_spread.hpp"
 
 namespace codesim::metrics {
-
-// Which tier timed the step: SimGrid with links shared among concurrent transfers (full), or
-// the analytic critical path with each transfer timed alone (fast).
-enum class Fidelity { full, fast };
-inline std::string fidelity_name(Fidelity f) {
-  return f == Fidelity::fast ? "fast" : "full";
-}
-// The tier a name spells ("full" or "fast"); none for any other.
-inline std::optional<Fidelity> fidelity_from_name(std::string_view name) {
-  for (const Fidelity f : {Fidelity::full, Fidelity::fast}) {
-    if (fidelity_name(f) == name) {
-      return f;
-    }
-  }
-  return std::nullopt;
-}
 
 struct LinkUse {
   std::string link;  // "ib nic_n0_0 -> leaf0"

@@ -65,13 +65,11 @@ std::string simulate(const std::string& source, bool is_path, const std::string&
         "fast is for training steps only (prefill and decode have one tier)");
   }
   const auto outcome = study::run_isolated(
-      {[&s, train, fidelity]() -> std::string {
+      {[&s, train, tier]() -> std::string {
         if (!train) {
           return report::inference_json(study::simulate_inference(s)).dump();
         }
-        const study::TrainingRun run = study::run_training(
-            s,
-            {.fidelity = fidelity == "fast" ? metrics::Fidelity::fast : metrics::Fidelity::full});
+        const study::TrainingRun run = study::run_training(s, {.fidelity = tier});
         return report::run_json(run.result).dump();
       }},
       1);

@@ -56,7 +56,7 @@ nlohmann::ordered_json campaign_json(const metrics::CampaignResult& r) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = r.scenario;
-  j["fidelity"] = r.fidelity;
+  j["fidelity"] = metrics::fidelity_name(r.fidelity);
   j["gpus"] = r.gpus;
   j["nodes"] = r.nodes;
   j["step_time_s"] = r.step_time.value;
@@ -102,7 +102,7 @@ FigureList campaign_figures(const metrics::CampaignResult& r) {
   FigureList out{
       {"GPUs", std::to_string(r.gpus)},
       {"step (s)",
-       fixed(r.step_time.value, 3) + " (" + r.fidelity + " tier" +
+       fixed(r.step_time.value, 3) + " (" + metrics::fidelity_name(r.fidelity) + " tier" +
            (r.step_spread ? ", mean of " + std::to_string(r.step_spread->steps) + " drawn: p10 " +
                                 fixed(r.step_spread->p10.value, 3) + ", p90 " +
                                 fixed(r.step_spread->p90.value, 3) + "; identical replicas " +

@@ -160,7 +160,7 @@ void campaign_notes(const Scenario& s, const Step& step, const campaign::RunStat
   const auto& c = s.campaign;
   r.notes.push_back(
       {core::NoteKind::method,
-       "the step simulated at the " + r.fidelity + " tier" +
+       "the step simulated at the " + metrics::fidelity_name(r.fidelity) + " tier" +
            (degraded.value > 0 ? ", and again with plane 0 failed (network faults run degraded "
                                  "until repaired)"
                                : std::string()) +
@@ -279,7 +279,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
 
   metrics::CampaignResult r;
   r.scenario = s.name;
-  r.fidelity = std::string(metrics::fidelity_name(fidelity));
+  r.fidelity = fidelity;
   r.gpus = s.gpus();
   r.nodes = s.hardware.nodes;
   r.step_time = step.time;
