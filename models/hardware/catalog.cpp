@@ -127,13 +127,6 @@ constexpr PowerSpec carried_power(double tdp_w, double max_clock_mhz) {
 namespace nccl_fit = calibration::nccl;
 constexpr double kNvlinkAchievableFraction = nccl_fit::nvlink_bandwidth_gbps / 450.0;
 
-constexpr core::Seconds fitted_us(double us) {
-  return core::Seconds(us * 1e-6);
-}
-constexpr core::BytesPerSecond fitted_gbps(double gbps) {
-  return core::BytesPerSecond(gbps * 1e9);
-}
-
 // NVLink 4 (H100, H200, 450 nominal): 366 GB/s, the measured figure. Other generations have
 // none: the same fraction of their nominal bandwidth is assumed.
 constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
@@ -158,23 +151,26 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // and no other GPU was measured.
 constexpr CommCosts kNcclHopper{
     .protocols = {NcclProtocol{.efficiency = 0.5,
-                               .collective_call = fitted_us(nccl_fit::coll_call_ll_us),
-                               .p2p_call = fitted_us(nccl_fit::p2p_call_ll_us)},
+                               .collective_call = core::microseconds(nccl_fit::coll_call_ll_us),
+                               .p2p_call = core::microseconds(nccl_fit::p2p_call_ll_us)},
                   NcclProtocol{.efficiency = 120.0 / 128,
-                               .collective_call = fitted_us(nccl_fit::coll_call_simple_us),
-                               .p2p_call = fitted_us(nccl_fit::p2p_call_simple_us)},
+                               .collective_call = core::microseconds(nccl_fit::coll_call_simple_us),
+                               .p2p_call = core::microseconds(nccl_fit::p2p_call_simple_us)},
                   NcclProtocol{.efficiency = 1,
-                               .collective_call = fitted_us(nccl_fit::coll_call_simple_us),
-                               .p2p_call = fitted_us(nccl_fit::p2p_call_simple_us)}},
+                               .collective_call = core::microseconds(nccl_fit::coll_call_simple_us),
+                               .p2p_call = core::microseconds(nccl_fit::p2p_call_simple_us)}},
     .ep_call = 0_us,
     .ep_low_latency_call = 0_us,
     .ep_low_latency_nvlink_message = 0.02586_us,
     .ep_forward_rate_per_sm = 9.27_GBps,
     .ep_low_latency_rate = 1.0914,
-    .all_gather_per_channel = fitted_gbps(nccl_fit::all_gather_per_channel_gbps),
-    .reduce_scatter_per_channel = fitted_gbps(nccl_fit::reduce_scatter_per_channel_gbps),
-    .ring_all_reduce_per_channel = fitted_gbps(nccl_fit::ring_all_reduce_per_channel_gbps),
-    .tree_all_reduce_per_channel = fitted_gbps(nccl_fit::tree_all_reduce_per_channel_gbps),
+    .all_gather_per_channel = core::gigabytes_per_second(nccl_fit::all_gather_per_channel_gbps),
+    .reduce_scatter_per_channel =
+        core::gigabytes_per_second(nccl_fit::reduce_scatter_per_channel_gbps),
+    .ring_all_reduce_per_channel =
+        core::gigabytes_per_second(nccl_fit::ring_all_reduce_per_channel_gbps),
+    .tree_all_reduce_per_channel =
+        core::gigabytes_per_second(nccl_fit::tree_all_reduce_per_channel_gbps),
     // Not measurable here (NVLink multicast is off on the lent machines): the ring's at its 24
     // channels on an H200 (24 x 13.5 / 366) is assumed.
     .nvls_all_reduce = 0.885,

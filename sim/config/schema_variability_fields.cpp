@@ -4,7 +4,7 @@
 
 #include "models/calibration/variability.hpp"
 #include "sim/config/schema_field.hpp"
-#include "sim/core/text.hpp"
+#include "sim/core/quantity_parse.hpp"
 
 namespace codesim::config::schema_fields {
 namespace {
@@ -46,7 +46,7 @@ void add_variability_fields(std::vector<FieldSpec>& f) {
   f.push_back(field("variability.seed", MEMBER(variability.seed),
                     between(with_default("1", "The draws' seed."), 0, 2'000'000'000)));
   f.push_back(field("variability.gpu_cv", MEMBER(variability.gpu_cv),
-                    between(with_default(core::fixed(calibration::variability::gpu_cv, 3),
+                    between(with_default(core::format_number(calibration::variability::gpu_cv),
                                          "Coefficient of variation of a GPU's pace (its compute "
                                          "time's multiplier, lognormal of mean 1) over each "
                                          "block of variability.gpu_pace_interval: measured on an "
@@ -61,12 +61,13 @@ void add_variability_fields(std::vector<FieldSpec>& f) {
                                  "docs/model/variability.md). false: every GPU at gpu_cv.")));
   f.push_back(field(
       "variability.gpu_pace_interval", MEMBER(variability.gpu_pace_interval),
-      at_least(with_default(core::fixed(calibration::variability::gpu_pace_interval_ms, 0) + "ms",
-                            "How long a GPU's pace holds before an independent "
-                            "one follows; 0: one pace for the whole step. Fitted "
-                            "to how the H200's spread shrinks over longer windows "
-                            "(docs/model/variability.md)."),
-               0)));
+      at_least(
+          with_default(core::format_number(calibration::variability::gpu_pace_interval_ms) + "ms",
+                       "How long a GPU's pace holds before an independent "
+                       "one follows; 0: one pace for the whole step. Fitted "
+                       "to how the H200's spread shrinks over longer windows "
+                       "(docs/model/variability.md)."),
+          0)));
   f.push_back(field("variability.nic_cv", MEMBER(variability.nic_cv),
                     between(with_default("0.01",
                                          "Coefficient of variation of a NIC's transfer time per "

@@ -69,6 +69,15 @@ constexpr Flops operator*(FlopsPerSecond r, Seconds t) {
   return Flops(r.value * t.value);
 }
 
+// A time or a rate from a plain number in the unit fits and tables write (the fitted constants
+// are doubles): microseconds, gigabytes per second. The literals below are these.
+constexpr Seconds microseconds(double us) {
+  return Seconds(us * 1e-6);
+}
+constexpr BytesPerSecond gigabytes_per_second(double gbps) {
+  return BytesPerSecond(gbps * 1e9);
+}
+
 namespace literals {
 constexpr Bytes operator""_B(long double v) {
   return Bytes(static_cast<double>(v));
@@ -86,16 +95,16 @@ constexpr Seconds operator""_s(long double v) {
   return Seconds(static_cast<double>(v));
 }
 constexpr Seconds operator""_us(long double v) {
-  return Seconds(static_cast<double>(v) * 1e-6);
+  return microseconds(static_cast<double>(v));
 }
 constexpr Seconds operator""_us(unsigned long long v) {
-  return Seconds(static_cast<double>(v) * 1e-6);
+  return microseconds(static_cast<double>(v));
 }
 constexpr BytesPerSecond operator""_GBps(long double v) {
-  return BytesPerSecond(static_cast<double>(v) * 1e9);
+  return gigabytes_per_second(static_cast<double>(v));
 }
 constexpr BytesPerSecond operator""_GBps(unsigned long long v) {
-  return BytesPerSecond(static_cast<double>(v) * 1e9);
+  return gigabytes_per_second(static_cast<double>(v));
 }
 constexpr BytesPerSecond operator""_Gbps(unsigned long long v) {
   return BytesPerSecond(static_cast<double>(v) * 1e9 / 8.0);

@@ -39,7 +39,7 @@ comm::EpKernelRates training_ep_rates(const config::Scenario& s) {
   namespace fit = calibration::deepep_trace;
   return {.dispatch = fit::deepep_dispatch_rate,
           .combine = fit::deepep_combine_rate,
-          .layout = core::Seconds(fit::deepep_layout_us * 1e-6)};
+          .layout = core::microseconds(fit::deepep_layout_us)};
 }
 
 core::Bytes ep_buffers_of(const config::Scenario& s, int tokens_per_rank) {

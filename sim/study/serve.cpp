@@ -13,7 +13,6 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
 #include "sim/serve/arrivals.hpp"
-#include "sim/serve/latency_stats.hpp"
 #include "sim/serve/request_trace.hpp"
 #include "sim/serve/serving_loop.hpp"
 #include "sim/study/inference.hpp"

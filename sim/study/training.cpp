@@ -7,7 +7,6 @@
 #include <optional>
 #include <vector>
 
-#include "models/kernels/batch_routing.hpp"
 #include "sim/comm/replayed_step.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"

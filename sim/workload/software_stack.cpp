@@ -41,11 +41,6 @@ namespace stacks = calibration::stacks;
 // (fit_launch.json, embedded at build time, as the host costs below.)
 namespace launch = calibration::launch;
 
-// A fit's time in microseconds (the fits write them so).
-constexpr core::Seconds micros(double us) {
-  return core::Seconds(us * 1e-6);
-}
-
 // Cross-entropy over the vocabulary (tools/calibration/fit_step_extras.py over
 // models/calibration/h200/steps/h200_step_extras.json: each kernel's bytes per logit over its
 // time at 8192 tokens x 128256 words; 32000 and 151936 words held out: eager +4.8% / +0.4%,
@@ -72,7 +67,7 @@ struct RouterKernel {
 };
 // A router kernel of fit_stacks.json by its kind's constants (fixed time in microseconds).
 constexpr RouterKernel router_kernel(double efficiency, double fixed_us) {
-  return {efficiency, micros(fixed_us)};
+  return {efficiency, core::microseconds(fixed_us)};
 }
 constexpr RouterKernel kSoftmaxScores =
     router_kernel(stacks::router_softmax_hbm_efficiency, stacks::router_softmax_fixed_us);
@@ -94,10 +89,10 @@ constexpr RouterKernel kCumsum =
 // counted, mean of a Llama-style and an MLA + MoE layer): eager PyTorch 32.0 us per kernel of a
 // forward without autograd, 36.9 us of forward + backward; torch.compile (no graphs) 26.6 and
 // 45.4 us (fewer kernels, each with the compiled wrapper's and autograd's work).
-constexpr HostLaunch kEagerHost{.inference = micros(launch::host_pytorch_inference_us),
-                                .training = micros(launch::host_pytorch_training_us)};
-constexpr HostLaunch kCompiledHost{.inference = micros(launch::host_fused_inference_us),
-                                   .training = micros(launch::host_fused_training_us)};
+constexpr HostLaunch kEagerHost{.inference = core::microseconds(launch::host_pytorch_inference_us),
+                                .training = core::microseconds(launch::host_pytorch_training_us)};
+constexpr HostLaunch kCompiledHost{.inference = core::microseconds(launch::host_fused_inference_us),
+                                   .training = core::microseconds(launch::host_fused_training_us)};
 
 StackKernel k(std::string name, StackScope scope, Pass pass, KernelClass kind, StackElements e,
               double efficiency = 0) {
@@ -130,7 +125,7 @@ void add_embedding_kernels(std::vector<StackKernel>& out, SoftwareStack s) {
                    KernelClass::router,
                    {},
                    1.0,
-                   micros(fit::embedding_eager_sort_fixed_us)});
+                   core::microseconds(fit::embedding_eager_sort_fixed_us)});
     out.push_back(k("embedding per-segment sums", e, W, KernelClass::permute, {.tokens = 3},
                     fit::embedding_eager_per_segment_sums));
     out.push_back(k("embedding sums to rows", e, W, KernelClass::permute, {.tokens = 3},
