@@ -282,7 +282,7 @@ KernelCost predict(const KernelShape& k, const hardware::GpuSpec& gpu, int sms,
     c.time = compute + p.launch_overhead;
   } else {
     c.bound = "memory";
-    c.time = memory + p.launch_overhead + k.fixed;
+    c.time = memory + p.launch_overhead * static_cast<double>(k.launches) + k.fixed;
     c.efficiency = e;
   }
   return c;

@@ -74,6 +74,9 @@ struct KernelShape {
   // Memory-bound kernels whose bytes also pass a limit that is not HBM's (atomics, scattered rows
   // in L2): that rate, in series with HBM at hbm_efficiency; 0: none.
   core::BytesPerSecond beside_hbm;
+  // Memory-bound kernels: how many kernels the shape stands for (an eager op written as several
+  // PyTorch calls, its bytes those of all of them); each pays the fixed cost.
+  int launches = 1;
 };
 
 // One grouped-GEMM configuration's terms (grouped_gemm.hpp).

@@ -228,12 +228,13 @@ class Lister {
       return;
     }
     if (c_.unfused_attention) {
-      for (PieceKernel& k : unfused_attention_kernels({.batch_heads = rows / c_.seq_len * a.heads / tp(),
-                                                        .seq = static_cast<double>(c_.seq_len),
-                                                        .d_qk = a.d_qk,
-                                                        .d_v = a.d_v,
-                                                        .dropout = c_.dropout},
-                                                       pass())) {
+      for (PieceKernel& k :
+           unfused_attention_kernels({.batch_heads = rows / c_.seq_len * a.heads / tp(),
+           .seq = static_cast<double>(c_.seq_len),
+           .d_qk = a.d_qk,
+           .d_v = a.d_v,
+           .dropout = c_.dropout},
+                                     pass())) {
         out_.push_back(std::move(k));
       }
       return;
@@ -436,7 +437,7 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
     } else {
       total.memory += c.time;
     }
-    ++total.kernels;
+    total.kernels += k.attention ? 1 : k.shape.launches;
   }
   return total;
 }

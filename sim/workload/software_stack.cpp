@@ -105,6 +105,12 @@ StackKernel irregular(StackKernel kernel) {
   return kernel;
 }
 
+// An entry that stands for `n` kernels (StackKernel::launches).
+StackKernel launched(StackKernel kernel, int n) {
+  kernel.launches = n;
+  return kernel;
+}
+
 // The embedding table's weight gradient (fit_step_extras.py over h200_step_extras.json: each
 // kernel's bytes over its time at 8192 tokens, V = 128256, H = 4096; V = 151936, H = 2048 held
 // out: eager -2.2%, compiled -0.6%). Eager (nn.Embedding's backward): the gradient table zeroed
@@ -146,7 +152,8 @@ StackKernel router_kernel(std::string name, StackScope scope, StackElements e, R
 
 // The router's kernels, as both stacks run them (the layer traces: PyTorch's top-k, CUB's radix
 // sort and scatter-gather kernels under torch.compile too; `cumsums` scans, eager's two or
-// compile's one fused). Its backward (the scores' gradient, a few microseconds) is not priced.
+// compile's one fused). Their backward: eager's softmax router's (pytorch_kernels); others
+// unpriced.
 void add_router_kernels(std::vector<StackKernel>& out, int cumsums) {
   using enum StackScope;
   out.push_back(
@@ -191,42 +198,69 @@ std::vector<StackKernel> pytorch_kernels() {
       // moved per rotary element; the op table's kernel moves 2); its backward as multiplies,
       // adds and a neg (9 more, strided) and fills and copies of the slices (6, vectorized).
       // (The neg and the cat are 3 of the 8; all at the rate measured for the whole sequence.)
-      irregular(k("rotary neg and cat (eager)", rotary, F, KernelClass::permute, {.query = 3},
-                  launch::eager_rotary_forward)),
-      irregular(k("rotary multiplies and add (eager)", rotary, F, KernelClass::elementwise,
-                  {.query = 5}, launch::eager_rotary_forward)),
-      irregular(k("rotary backward (eager)", rotary, B, KernelClass::elementwise, {.query = 9},
-                  launch::eager_rotary_backward)),
-      k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}),
+      // Kernels (llama_8b_eager.json, v2_lite_eager.json: q and k each): forward 5 each, the op
+      // table's one kernel among them; backward 2 multiplies, 2 adds and a neg, and 2 fills and
+      // 2 copies of the slices, each.
+      launched(irregular(k("rotary neg and cat (eager)", rotary, F, KernelClass::permute,
+                           {.query = 3}, launch::eager_rotary_forward)),
+               4),
+      launched(irregular(k("rotary multiplies and add (eager)", rotary, F, KernelClass::elementwise,
+                           {.query = 5}, launch::eager_rotary_forward)),
+               5),
+      launched(irregular(k("rotary backward (eager)", rotary, B, KernelClass::elementwise,
+                           {.query = 9}, launch::eager_rotary_backward)),
+               9),
+      launched(k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}), 8),
       // MLA: q = cat(q_nope, q_rope) and k = cat(k_nope, k_rope expanded) over strided heads;
-      // backward: each cat's slices copied out and made contiguous.
-      k("q and k cat", mla, F, KernelClass::permute, {.query = 4},
-        stacks::mla_k_cat_expand_hbm_efficiency),
-      k("q and k cat backward", mla, B, KernelClass::permute, {.query = 8},
-        stacks::mla_k_cat_expand_hbm_efficiency),
+      // backward: each cat's slices copied out and made contiguous (a cat and a copy each).
+      launched(k("q and k cat", mla, F, KernelClass::permute, {.query = 4},
+                 stacks::mla_k_cat_expand_hbm_efficiency),
+               2),
+      launched(k("q and k cat backward", mla, B, KernelClass::permute, {.query = 8},
+                 stacks::mla_k_cat_expand_hbm_efficiency),
+               4),
       // Tokens to their experts' rows: index_select of the tokens, a zeroed padded buffer cloned
       // and index_copy'd into; back: index_select of the rows, a clone and index_copy to
       // (token, k) order, then the weighted sum over k.
       irregular(k("gather tokens", routed_experts, F, KernelClass::permute,
                   {.tokens = 1, .rows = 1}, stacks::gather_hbm_efficiency)),
       k("zero rows", routed_experts, F, KernelClass::elementwise, {.rows = 1}),
-      k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}),
-      irregular(k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
-                  stacks::index_copy_hbm_efficiency)),
+      launched(k("clone rows", routed_experts, F, KernelClass::memcpy, {.rows = 4}), 2),
+      launched(irregular(k("index_copy rows", routed_experts, F, KernelClass::permute, {.rows = 4},
+                           stacks::index_copy_hbm_efficiency)),
+               2),
       irregular(k("gather rows back", routed_experts, F, KernelClass::permute, {.rows = 2},
                   stacks::gather_hbm_efficiency)),
-      irregular(k("weighted sum", routed_experts, F, KernelClass::elementwise,
-                  {.tokens = 1, .rows = 1}, stacks::weighted_sum_hbm_efficiency)),
-      // Backward: the weighted sum's two broadcast multiplies; index_copy's backward gathers;
-      // index_select's backward is index_add into zeros (atomic adds, paced by the source rows:
-      // R x H read, the micro-benchmark's accounting), twice.
-      irregular(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
-                  {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency)),
-      irregular(k("gather gradient rows", routed_experts, B, KernelClass::permute, {.rows = 4},
-                  stacks::gather_hbm_efficiency)),
-      k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}),
-      irregular(k("index_add rows", routed_experts, B, KernelClass::permute,
-                  {.tokens = 4, .rows = 2}, stacks::index_add_hbm_efficiency)),
+      launched(irregular(k("weighted sum", routed_experts, F, KernelClass::elementwise,
+                           {.tokens = 1, .rows = 1}, stacks::weighted_sum_hbm_efficiency)),
+               2),
+      // Backward: the weighted sum's two broadcast multiplies and the weights' sum; index_copy's
+      // backward gathers; index_select's backward is index_add into zeros (atomic adds, paced by
+      // the source rows: R x H read, the micro-benchmark's accounting), twice.
+      launched(irregular(k("weighted sum backward", routed_experts, B, KernelClass::elementwise,
+                           {.tokens = 2, .rows = 2}, stacks::weighted_sum_hbm_efficiency)),
+               3),
+      launched(irregular(k("gather gradient rows", routed_experts, B, KernelClass::permute,
+                           {.rows = 4}, stacks::gather_hbm_efficiency)),
+               2),
+      launched(
+          k("zero rows", routed_experts, B, KernelClass::elementwise, {.tokens = 1, .rows = 1}), 2),
+      launched(irregular(k("index_add rows", routed_experts, B, KernelClass::permute,
+                           {.tokens = 4, .rows = 2}, stacks::index_add_hbm_efficiency)),
+               2),
+      // The integer arithmetic between the router and the gathers (v2_lite_eager.json's forward,
+      // the kernels no entry above prices): the router logits cast to FP32, the picked weights
+      // gathered and cast back, each pick's local expert (a remainder), the padded counts (an
+      // add, a floor division and a multiply), their offsets less the counts, the picks' experts
+      // in sorted order, the first row of each expert, each pick's row (two index kernels, an
+      // arange and two adds), each row's token (a floor division) and the offsets cast to int32:
+      // 18 kernels, mostly over the T x k picks (about 16 int64 passes over them).
+      launched(k("row positions (index arithmetic)", StackScope::router, F,
+                 KernelClass::elementwise, {.scores = 1.5, .picks = 16}),
+               18),
+      // The router's backward: the scores' gradient zeroed and the picked weights' gradient
+      // scattered into it, softmax's backward and the cast to BF16 (T x E, FP32).
+      launched(k("router backward", softmax_router, B, KernelClass::elementwise, {.scores = 7}), 5),
   };
   add_router_kernels(out, 2);
   add_embedding_kernels(out, SoftwareStack::pytorch);
@@ -307,7 +341,9 @@ StackInventory stack_inventory(SoftwareStack s) {
                                    .backward_factor = 13.0 / 5.0,
                                    .forward_efficiency = launch::eager_swiglu_forward,
                                    .backward_efficiency = launch::eager_swiglu_backward,
-                                   .irregular = true},
+                                   .irregular = true,
+                                   .forward_launches = 2,
+                                   .backward_launches = 4},
               .host = kEagerHost,
               .kernels = pytorch_kernels()};
     case SoftwareStack::fused:

@@ -68,9 +68,9 @@ enum class StackScope {
 struct StackElements {
   double tokens = 0;  // x T x H
   double rows = 0;    // x R x H
-  double query = 0;   // x Q (MLA: tokens x heads x d_qk; rotary: tokens x (heads + kv heads) x rope)
-  double scores = 0;  // x T x E x 4 bytes (the router's FP32 scores over the routed experts)
-  double picks = 0;   // x T x k x 8 bytes (the experts each token picked, int64)
+  double query = 0;  // x Q (MLA: tokens x heads x d_qk; rotary: tokens x (heads + kv heads) x rope)
+  double scores = 0;   // x T x E x 4 bytes (the router's FP32 scores over the routed experts)
+  double picks = 0;    // x T x k x 8 bytes (the experts each token picked, int64)
   double experts = 0;  // x E x 8 bytes (per-expert counts and offsets)
   double logits = 0;   // bytes per logit, T x V / TP of them (and the MTP modules' too)
   double table = 0;    // x V / TP x H (the embedding table's share on the GPU)
@@ -81,7 +81,7 @@ struct StackKernel {
   StackScope scope = StackScope::attention;
   Pass pass = Pass::forward;
   cost::KernelClass kind = cost::KernelClass::elementwise;
-  StackElements elements;  // BF16 elements read plus written
+  StackElements elements;     // BF16 elements read plus written
   double hbm_efficiency = 0;  // measured fraction of HBM; 0: the class's
   core::Seconds fixed;        // the kernel's own fixed time, beyond the one every kernel pays
   // Irregular access: rows picked by index (gathers, index_copy, index_add, the weighted sum over
@@ -89,6 +89,9 @@ struct StackKernel {
   // streaming kernel's is set by the SMs and L2 (atomics, scattered or strided rows), not by HBM,
   // and keeps its time on a GPU of other bandwidth.
   bool irregular = false;
+  // Kernels the entry stands for (an op the stack writes as several calls; the bytes are all of
+  // theirs), each paying the fixed cost of a kernel and, without CUDA graphs, the host's launch.
+  int launches = 1;
 };
 
 // What the host spends issuing one kernel when the step is not replayed from CUDA graphs
@@ -105,7 +108,9 @@ struct OpRates {
   double backward_factor = 1;
   double forward_efficiency = 0;
   double backward_efficiency = 0;
-  bool irregular = false;  // strided views (as StackKernel::irregular)
+  bool irregular = false;    // strided views (as StackKernel::irregular)
+  int forward_launches = 1;  // kernels per pass (as StackKernel::launches)
+  int backward_launches = 1;
 };
 
 struct StackInventory {

@@ -29,8 +29,11 @@ void split_irregular(cost::KernelShape& s) {
 }
 
 cost::KernelShape shape_of(const StackKernel& k, core::Bytes bytes) {
-  cost::KernelShape s{
-      .kind = k.kind, .bytes = bytes, .hbm_efficiency = k.hbm_efficiency, .fixed = k.fixed};
+  cost::KernelShape s{.kind = k.kind,
+                      .bytes = bytes,
+                      .hbm_efficiency = k.hbm_efficiency,
+                      .fixed = k.fixed,
+                      .launches = k.launches};
   if (k.irregular) {
     split_irregular(s);
   }
@@ -144,9 +147,11 @@ void apply(const OpRates& r, Pass pass, cost::KernelShape& shape) {
   if (pass == Pass::forward) {
     shape.bytes = shape.bytes * r.forward_factor;
     shape.hbm_efficiency = r.forward_efficiency;
+    shape.launches = r.forward_launches;
   } else if (pass == Pass::backward) {
     shape.bytes = shape.bytes * r.backward_factor;
     shape.hbm_efficiency = r.backward_efficiency;
+    shape.launches = r.backward_launches;
   }
   if (r.irregular && pass != Pass::weight) {
     split_irregular(shape);

@@ -111,11 +111,11 @@ TEST(InferenceValidation, H200DecodeAndPrefillStepsWithinTheTargets) {
 // The MoE prefills again, each layer's experts priced with the rows its router gave in the same
 // prefill (h200_moe_routing.json: the same models, seed and prompts, re-run to record them) through
 // inference.expert_counts. The even spread leaves Mixtral's prefills fast (the table above); with
-// the recorded routing every MoE prefill is within 7%: Mixtral -3.1% to -4.6%, DeepSeek-V2-Lite
-// -0.9% to -6.3%. (Within 6% until the GEMM fit was taken from cold timings: V2-Lite at 1 x 2048
-// went -4.5% -> -6.3%, its 5.5 ms of dense GEMMs faster; 21.8 ms of its 42.1 ms of kernels are
-// the eager MoE's small kernels, h200_decode_kernels.json.)
-TEST(InferenceValidation, MoePrefillsWithTheirRecordedRoutingWithinSevenPercent) {
+// the recorded routing every MoE prefill is within 5% (issue 54's target): Mixtral -2.9% to
+// -4.7%, DeepSeek-V2-Lite -0.6% to -4.2%. (V2-Lite at 1 x 2048 was -6.3% until the eager stack
+// counted every kernel it launches: its step launches 3,310, 122 a layer,
+// h200_decode_kernels.json.)
+TEST(InferenceValidation, MoePrefillsWithTheirRecordedRoutingWithinFivePercent) {
   std::ifstream routing_in(kData + "h200_moe_routing.json");
   const auto routing = nlohmann::json::parse(routing_in);
   std::ifstream measured_in(kData + "h200_moe_decode.json");
@@ -146,7 +146,7 @@ TEST(InferenceValidation, MoePrefillsWithTheirRecordedRoutingWithinSevenPercent)
       const double error = r.step_time.value * 1e6 / c["time_us"].get<double>() - 1;
       std::printf("| %s prefill, %d x %d, recorded routing | %+.1f%% |\n", preset_of(c).c_str(),
                   prompts, length, 100 * error);
-      EXPECT_LE(std::abs(error), 0.07) << preset_of(c) << " " << prompts << " x " << length;
+      EXPECT_LE(std::abs(error), 0.05) << preset_of(c) << " " << prompts << " x " << length;
       ++compared;
     }
   }

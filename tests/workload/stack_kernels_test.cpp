@@ -100,6 +100,62 @@ TEST(StackKernels, TheRouterRunsAsTheModelRoutes) {
                    4096.0 * 64 * 4 + 4096.0 * 6 * 12);
 }
 
+int launches_of(const std::vector<PieceKernel>& ks, const std::string& part) {
+  int n = 0;
+  for (const PieceKernel& k : ks) {
+    n += k.op.find(part) != std::string::npos ? k.shape.launches : 0;
+  }
+  return n;
+}
+
+TEST(StackKernels, EagerCountsEveryKernelItLaunches) {
+  // Eager rotary on q and k (llama_8b_eager.json): forward neg, cat, two multiplies and an add
+  // each (10, the op table's rotary kernel among them); backward two multiplies, two adds, a neg,
+  // two fills and two copies each (18). SwiGLU: SiLU and the multiply; backward 4.
+  const auto llama = *llm::find_preset("llama3.1-8b");
+  const KernelContext c{.tokens = 4096, .seq_len = 4096, .fp8_gemm = false};
+  const StackInventory eager = stack_inventory(SoftwareStack::pytorch);
+  const auto forward =
+      stack_kernels(eager, llama, {PieceKind::attention, Pass::forward}, c, llm::kDenseLayer);
+  const auto backward =
+      stack_kernels(eager, llama, {PieceKind::attention, Pass::backward}, c, llm::kDenseLayer);
+  EXPECT_EQ(launches_of(forward, "rotary"), 10);
+  EXPECT_EQ(launches_of(backward, "rotary"), 18);
+  EXPECT_EQ(
+      launches_of(stack_kernels(eager, llama, {PieceKind::mlp, Pass::forward}, c, llm::kDenseLayer),
+                  "ffn_act"),
+      2);
+  EXPECT_EQ(launches_of(
+                stack_kernels(eager, llama, {PieceKind::mlp, Pass::backward}, c, llm::kDenseLayer),
+                "ffn_act"),
+            4);
+  // A piece's kernel count is its entries' launches; each launch pays the 1.33 us fixed cost.
+  const KernelParams p{cost::default_params(), cost::attention_params()};
+  int listed = 0;
+  for (const PieceKernel& k : forward) {
+    listed += k.attention ? 1 : k.shape.launches;
+  }
+  EXPECT_EQ(price(forward, kGpu, kGpu.sms, p).kernels, listed);
+  // The eager MoE's integer arithmetic between router and gathers (v2_lite_eager.json's
+  // forward): 18 kernels over about 16 int64 passes of the T x k picks and the FP32 cast of the T
+  // x E logits: time = 18 x 1.33 us + bytes / (4.8 TB/s x the elementwise fraction).
+  const auto lite = *llm::find_preset("deepseek-v2-lite");
+  const auto moe =
+      stack_kernels(eager, lite, {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer);
+  const PieceKernel& index = named(moe, "row positions (index arithmetic)");
+  EXPECT_EQ(index.shape.launches, 18);
+  const double bytes = 4096.0 * 64 * 4 * 1.5 + 4096.0 * 6 * 8 * 16;
+  EXPECT_DOUBLE_EQ(index.shape.bytes.value, bytes);
+  EXPECT_NEAR(cost::predict(index.shape, kGpu).time.value,
+              18 * 1.33e-6 + bytes / (4.8e12 * cost::default_params().elementwise_efficiency),
+              1e-12);
+  // Not under torch.compile (its profiles were not counted kernel by kernel).
+  EXPECT_EQ(launches_of(stack_kernels(stack_inventory(SoftwareStack::fused), lite,
+                                      {PieceKind::attention, Pass::forward}, c, llm::kMoeLayer),
+                        "index arithmetic"),
+            0);
+}
+
 // The stack kernel that prices each measured kind of h200_moe_kernels.json.
 const std::map<std::string, std::pair<SoftwareStack, std::string>> kMeasuredAs{
     {"softmax", {SoftwareStack::fused, "router scores (softmax)"}},

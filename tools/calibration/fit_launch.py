@@ -67,24 +67,28 @@ def host_costs(cases):
     return out
 
 
-def rate_fit(label, rows, held_index=2):
-    """rows: (name, bytes, time_us). Median rate of all but every third; errors on those."""
+def rate_fit(label, rows, launches=1, held_index=2):
+    """rows: (name, bytes, time_us) of an op of `launches` kernels, each paying LAUNCH_US. Median
+    rate of all but every third; errors on those."""
     fitted = [r for i, r in enumerate(rows) if i % 3 != held_index]
     held = [r for i, r in enumerate(rows) if i % 3 == held_index]
-    rate = statistics.median(b / ((t - LAUNCH_US) * 1e-6) / HBM for _, b, t in fitted)
+    fixed = launches * LAUNCH_US
+    rate = statistics.median(b / ((t - fixed) * 1e-6) / HBM for _, b, t in fitted)
     print(f"{label}: {rate:.3f} of HBM ({rate * HBM / 1e12:.2f} TB/s), fitted on "
           f"{len(fitted)}")
     for name, b, t in rows:
-        pred = b / (rate * HBM) * 1e6 + LAUNCH_US
+        pred = b / (rate * HBM) * 1e6 + fixed
         tag = "held out" if (name, b, t) in held else "fitted"
         print(f"  {name:34s} {t:8.1f} us  predicted {pred:8.1f}  {100 * (pred / t - 1):+6.1f}% "
               f"({tag})")
     return rate
 
 
-def fit_pair(cases, select, labels, forward_bytes, backward_bytes, backward_less_us=None):
+def fit_pair(cases, select, labels, forward_bytes, backward_bytes, backward_less_us=None,
+             launches=(1, 1)):
     """rate_fit on the selected `_forward` cases and on their backward (the `_forward_backward`
-    twin less the forward, less `backward_less_us` of the case if given)."""
+    twin less the forward, less `backward_less_us` of the case if given), of launches[0] and
+    launches[1] kernels."""
     fwd, bwd = [], []
     for c in cases.values():
         if not c["name"].endswith("_forward") or not select(c):
@@ -93,7 +97,7 @@ def fit_pair(cases, select, labels, forward_bytes, backward_bytes, backward_less
         backward_us -= backward_less_us(c) if backward_less_us else 0
         fwd.append((c["layer"], forward_bytes(c), c["time_us"]))
         bwd.append((c["layer"], backward_bytes(c), backward_us))
-    return rate_fit(labels[0], fwd), rate_fit(labels[1], bwd)
+    return rate_fit(labels[0], fwd, launches[0]), rate_fit(labels[1], bwd, launches[1])
 
 
 def fit():
@@ -110,19 +114,22 @@ def fit():
     rates["eager_swiglu"] = fit_pair(cases, lambda c: c["name"].startswith("swiglu_"),
              ("eager SwiGLU forward (kEagerSwigluForward)",
               "eager SwiGLU backward (kEagerSwigluBackward)"),
-             lambda c: 5 * elements(c) * 2, lambda c: 13 * elements(c) * 2)
+             lambda c: 5 * elements(c) * 2, lambda c: 13 * elements(c) * 2, launches=(2, 4))
     rates["fused_weighted_sum"] = fit_pair(cases, lambda c: c["name"].startswith("weighted_sum_")
              and c["name"].endswith("compiled_forward"),
              ("compiled weighted sum forward (kFusedWeightedSum)",
               "compiled weighted sum backward (kFusedWeightedSumBackward)"),
              lambda c: (c["tokens"] * c["topk"] + c["tokens"]) * c["hidden"] * 2,
              lambda c: (c["tokens"] + 2 * c["tokens"] * c["topk"]) * c["hidden"] * 2)
-    # The rotary backward's slice fills and copies (6 elements, vectorized) at the copy rate.
+    # The rotary backward's slice fills and copies (6 elements, vectorized; 4 kernels) at the copy
+    # rate. Kernels on one tensor (software_stack.cpp, from the layer traces): forward neg, cat,
+    # 2 multiplies and an add; backward 2 multiplies, 2 adds and a neg besides the slices'.
     rates["eager_rotary"] = fit_pair(cases, lambda c: c["name"].startswith("rotary_"),
              ("eager rotary forward (kEagerRotary)",
               "eager rotary backward, strided part (kEagerRotaryBackward)"),
              lambda c: 8 * c["elements"] * 2, lambda c: 9 * c["elements"] * 2,
-             lambda c: 6 * c["elements"] * 2 / (MEMCPY * HBM) * 1e6)
+             lambda c: 6 * c["elements"] * 2 / (MEMCPY * HBM) * 1e6 + 4 * LAUNCH_US,
+             launches=(5, 5))
 
     fused = by_name(FUSED)
     rates["fused_residual_norm"] = fit_pair(
