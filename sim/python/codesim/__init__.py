@@ -13,6 +13,7 @@ report's keys as attributes (`step_time_s`, `tokens_per_day`,
 Python process, so several run one after another in one process. A scenario the model cannot run
 raises `codesim.ScenarioError` with the file, line, column and key of each problem.
 """
+import itertools
 import json
 import os
 
@@ -66,6 +67,13 @@ class Scenario:
     def resolved(self):
         """The scenario with its includes, presets and settings applied, as YAML text."""
         return _codesim.resolved_yaml(self._source, self._is_path, self._name, self._settings)
+
+    def copy(self):
+        """The same scenario with its own list of settings (a `set` on it leaves this one)."""
+        other = Scenario.__new__(Scenario)
+        other._source, other._is_path, other._name = self._source, self._is_path, self._name
+        other._settings = list(self._settings)
+        return other
 
     def __repr__(self):
         where = self._source if self._is_path else self._name
@@ -142,15 +150,50 @@ def _file_of(scenario, why):
     return scenario._source
 
 
-def sweep(scenario, fidelity="full", jobs=2):
-    """Every point of the scenario file's `sweep:` section (with the scenario's settings), each
-    simulated in a forked child, `jobs` at a time: one row per point (its swept values, its
-    `error` if it failed, then the run's figures)."""
+def _typed(text):
+    """A swept value as the report spells it: a number as an int or a float, else the text (a
+    value with its unit, "4min", or a name)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _point_row(index, scenario, values, fidelity):
+    """One in-memory point: the scenario with `values` set, simulated; its row."""
+    row = {"point": index, **values, "error": ""}
+    try:
+        point = scenario.copy()
+        for key, value in values.items():
+            point.set(key, value)
+        row.update(_figures(simulate(point, fidelity).to_dict()))
+    except ScenarioError as e:
+        row["error"] = str(e)
+    return row
+
+
+def sweep(scenario, points=None, fidelity="full", jobs=2):
+    """A table of runs, one row per point: its values, its `error` if it could not run, then the
+    run's figures.
+
+    Without `points`, every point of the scenario file's `sweep:` section (with the scenario's
+    settings), simulated in forked children, `jobs` at a time. With `points`, a dict of key ->
+    list of values (Python values or unit strings, as `Scenario.set` takes them), every
+    combination of them over the scenario, file or YAML text, one after another (each in a forked
+    child; `jobs` unused): `sweep(s, {"routing.node_limit": [1, 2, 4]})`. Swept numbers come back
+    as numbers."""
     scenario = _scenario(scenario)
+    if points is not None:
+        keys = list(points)
+        combos = itertools.product(*(list(points[k]) for k in keys))
+        return _table([_point_row(i, scenario, dict(zip(keys, combo)), fidelity)
+                       for i, combo in enumerate(combos)])
     report = json.loads(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings, fidelity,
                                        jobs))
-    return _table([{"point": p["point"], **p["values"], "error": p["error"],
-                    **_figures(p["result"])} for p in report["points"]])
+    return _table([{"point": p["point"], **{k: _typed(v) for k, v in p["values"].items()},
+                    "error": p["error"], **_figures(p["result"])} for p in report["points"]])
 
 
 def serve(scenario):
