@@ -4,15 +4,17 @@
 //
 //   FLOPs = 2 x (query-key pairs) x (d_qk + d_v)       (Q K^T and P V; pairs = B H S^2, half
 //                                                        of it when causal), x 3.5 with backward
-//   time  = FLOPs / (BF16 peak x SMs share x e) + launch,   e = a x d_qk / (d_qk + d0) x S / (S +
-//   s0)
+//   time  = FLOPs / (BF16 peak x SMs share x e) + k x tile FLOPs / (BF16 peak / SMs x e) + launch
+//   e     = a x D / (D + d0) x S / (S + s0),   D = (d_qk + d_v) / 2
 //
-// d0: a small head dimension does less matrix work per score (softmax, loads); s0: a short
-// sequence pays each tile's prologue. A sliding or chunked window limits the pairs to the keys
-// each query attends to, and S in e to the window (each query tile then runs over about a
-// window of keys): an assumption, no windowed kernel measured. a, d0, s0 per pass are fitted to H200 measurements
-// (attention_params()); the larger of that and the HBM time of Q, K, V and O (and their
-// gradients) bounds it.
+// D: a small head dimension does less matrix work per score (softmax, loads); s0: a short
+// sequence pays each tile's prologue; the tile term: the kernel's last query tiles (128 rows over
+// all S keys, as many passes as the FLOPs) run alone on their SMs, a fixed part that dominates
+// at few heads x batch (a one-prompt prefill). A sliding or chunked window limits the pairs to
+// the keys each query attends to, and S in e and the tile to the window (each query tile then
+// runs over about a window of keys): an assumption, no windowed kernel measured. a, d0, s0, k per
+// pass are fitted to H200 and H100 measurements (attention_params()); the larger of that and the
+// HBM time of Q, K, V and O (and their gradients) bounds it.
 #pragma once
 
 #include "models/cost/kernel_cost.hpp"
@@ -37,9 +39,10 @@ struct AttentionShape {
 };
 
 struct AttentionTerms {
-  double a = 1;   // efficiency scale
-  double d0 = 0;  // head-dimension half point
-  double s0 = 0;  // sequence half point
+  double a = 1;     // efficiency scale
+  double d0 = 0;    // head-dimension half point
+  double s0 = 0;    // sequence half point
+  double tail = 0;  // k: the last query tiles' time, in tiles run alone at one SM's rate
 };
 
 struct AttentionParams {
