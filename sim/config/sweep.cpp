@@ -246,10 +246,6 @@ class SweepReader {
 
 }  // namespace
 
-std::string_view sweep_mode_name(SweepMode m) {
-  return m == SweepMode::zip ? "zip" : "cartesian";
-}
-
 std::optional<Sweep> read_sweep(const FlatScenario& flat) {
   if (!flat.sweep) {
     return std::nullopt;

@@ -9,13 +9,12 @@
 
 #include "sim/config/loader.hpp"
 #include "sim/config/yaml_source.hpp"
+#include "sim/core/sweep_mode.hpp"
 
 namespace codesim::config {
 
-enum class SweepMode { cartesian, zip };
-
-// "cartesian" or "zip", as a scenario writes it.
-std::string_view sweep_mode_name(SweepMode m);
+using core::sweep_mode_name;
+using core::SweepMode;
 
 // One varied key and its values in order.
 struct SweepAxis {

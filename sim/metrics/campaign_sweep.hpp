@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/sweep_mode.hpp"
 #include "sim/metrics/campaign_result.hpp"
 
 namespace codesim::metrics {
@@ -20,7 +21,7 @@ struct CampaignSweepPoint {
 
 struct CampaignSweep {
   std::string scenario;
-  std::string mode;       // "cartesian" or "zip"
+  core::SweepMode mode = core::SweepMode::cartesian;
   std::string objective;  // a search's (days, cost_usd, ...): points ranked by its p50, least
                           // first, those that could not run last; empty for a sweep
   std::vector<std::string> keys;

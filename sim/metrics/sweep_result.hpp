@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/sweep_mode.hpp"
 #include "sim/metrics/run_result.hpp"
 
 namespace codesim::metrics {
@@ -17,8 +18,8 @@ struct SweepPoint {
 };
 
 struct SweepResult {
-  std::string scenario;           // the base scenario's name
-  std::string mode;               // "cartesian" or "zip"
+  std::string scenario;  // the base scenario's name
+  core::SweepMode mode = core::SweepMode::cartesian;
   std::vector<std::string> keys;  // the varied key paths
   std::vector<SweepPoint> points;
 };

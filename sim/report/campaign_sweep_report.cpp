@@ -41,11 +41,11 @@ std::vector<std::string> row(const metrics::CampaignSweepPoint& p) {
 }
 
 std::string title(const metrics::CampaignSweep& s) {
-  const std::string what =
-      s.objective.empty()
-          ? "campaign sweep, " + s.mode + ", " + std::to_string(s.points.size()) + " points"
-          : "campaign search by " + s.objective + " (p50, least first), " +
-                std::to_string(s.points.size()) + " candidates";
+  const std::string what = s.objective.empty()
+                               ? "campaign sweep, " + std::string(core::sweep_mode_name(s.mode)) +
+                                     ", " + std::to_string(s.points.size()) + " points"
+                               : "campaign search by " + s.objective + " (p50, least first), " +
+                                     std::to_string(s.points.size()) + " candidates";
   return s.scenario + " (" + what + ", " + std::to_string(s.steps_simulated) + " steps simulated)";
 }
 
@@ -55,7 +55,7 @@ nlohmann::ordered_json campaign_sweep_json(const metrics::CampaignSweep& s) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = s.scenario;
-  j["mode"] = s.mode;
+  j["mode"] = core::sweep_mode_name(s.mode);
   if (!s.objective.empty()) {
     j["objective"] = s.objective;
   }

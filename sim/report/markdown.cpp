@@ -75,8 +75,8 @@ std::string run_markdown(const metrics::RunResult& r) {
 }
 
 std::string sweep_markdown(const metrics::SweepResult& s) {
-  std::string out =
-      "## " + s.scenario + ": " + std::to_string(s.points.size()) + " points (" + s.mode + ")\n\n";
+  std::string out = "## " + s.scenario + ": " + std::to_string(s.points.size()) + " points (" +
+                    std::string(core::sweep_mode_name(s.mode)) + ")\n\n";
   std::vector<std::string> header{"point"};
   header.insert(header.end(), s.keys.begin(), s.keys.end());
   for (const char* h : {"step (s)", "B tokens/day", "MFU (%)", "network cost (M$)", "error"}) {

@@ -166,7 +166,8 @@ std::string points_table(const metrics::SweepResult& s) {
 std::string sweep_html(const metrics::SweepResult& s, const PageFooter& footer) {
   const Points p = points_of(s);
   std::string out = open_page("codesim sweep: " + s.scenario);
-  out += "<p>" + std::to_string(s.points.size()) + " points (" + escape_xml(s.mode) + ") varying " +
+  out += "<p>" + std::to_string(s.points.size()) + " points (" +
+         escape_xml(std::string(core::sweep_mode_name(s.mode))) + ") varying " +
          escape_xml(p.axis) + ".</p>\n";
   out += charts(p);
   if (nearly_equal(p)) {

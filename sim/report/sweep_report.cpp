@@ -21,7 +21,7 @@ nlohmann::ordered_json sweep_json(const metrics::SweepResult& s) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
   j["scenario"] = s.scenario;
-  j["mode"] = s.mode;
+  j["mode"] = core::sweep_mode_name(s.mode);
   j["keys"] = s.keys;
   auto points = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < s.points.size(); ++i) {
@@ -58,8 +58,8 @@ std::string sweep_table(const metrics::SweepResult& s) {
     }
     t.add_row(row);
   }
-  std::string out = s.scenario + ": " + std::to_string(s.points.size()) + " points (" + s.mode +
-                    ")\n" + t.render();
+  std::string out = s.scenario + ": " + std::to_string(s.points.size()) + " points (" +
+                    std::string(core::sweep_mode_name(s.mode)) + ")\n" + t.render();
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     if (!s.points[i].result) {
       out += "point " + std::to_string(i) + " failed: " + s.points[i].error + "\n";

@@ -105,8 +105,7 @@ metrics::CampaignSweep run_campaign_sweep(const std::string& path,
                                           const std::function<void(const std::string&)>& progress) {
   const SweepPlan plan = plan_sweep(path, settings);
   require_training(plan.base, "campaign");
-  metrics::CampaignSweep out{.scenario = plan.base.name,
-                             .mode = std::string(config::sweep_mode_name(plan.sweep.mode))};
+  metrics::CampaignSweep out{.scenario = plan.base.name, .mode = plan.sweep.mode};
   std::vector<Planned> points;
   for (const PlannedPoint& point : plan.points) {
     points.push_back({&point, std::nullopt});
@@ -123,7 +122,7 @@ metrics::CampaignSweep search_campaigns(const std::string& path,
   const SearchPlan plan = plan_campaign_search(path, settings);
   const config::SearchObjective objective = plan.search.objective;
   metrics::CampaignSweep out{.scenario = plan.base.name,
-                             .mode = "cartesian",
+                             .mode = core::SweepMode::cartesian,
                              .objective = std::string(config::search_objective_name(objective))};
   std::vector<Planned> candidates;
   for (const SearchCandidate& c : plan.candidates) {

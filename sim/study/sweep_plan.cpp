@@ -67,8 +67,7 @@ std::string describe_values(const config::Sweep& sweep, const PlannedPoint& poin
 
 metrics::SweepResult sweep_result(const SweepPlan& plan,
                                   const std::vector<PointOutcome>& outcomes) {
-  metrics::SweepResult r{
-      plan.base.name, std::string(config::sweep_mode_name(plan.sweep.mode)), {}, {}};
+  metrics::SweepResult r{plan.base.name, plan.sweep.mode, {}, {}};
   for (const auto& a : plan.sweep.axes) {
     r.keys.push_back(a.key);
   }

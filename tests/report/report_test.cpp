@@ -84,7 +84,8 @@ TEST(RunReport, CsvHasAHeaderAndOneRow) {
 }
 
 metrics::SweepResult sweep() {
-  metrics::SweepResult s{"probe", "cartesian", {"routing.node_limit", "parallelism.ep"}, {}};
+  metrics::SweepResult s{
+      "probe", core::SweepMode::cartesian, {"routing.node_limit", "parallelism.ep"}, {}};
   s.points.push_back({{"1", "[a, b]"}, sample(), ""});
   s.points.push_back({{"2", "x|y"}, std::nullopt, "does not fit, \"really\""});
   return s;
@@ -153,7 +154,7 @@ TEST(HtmlReport, SelfContainedWithChartsScenarioAndVersion) {
 }
 
 TEST(HtmlReport, SweepPointsWithinFivePercentGetADifferencesView) {
-  metrics::SweepResult s{"probe", "cartesian", {"routing.node_limit"}, {}};
+  metrics::SweepResult s{"probe", core::SweepMode::cartesian, {"routing.node_limit"}, {}};
   metrics::RunResult faster = sample();
   faster.step_time = Seconds(9.6);  // 4% faster than the first point's 10 s
   s.points.push_back({{"1"}, sample(), ""});

@@ -37,7 +37,7 @@ TEST(SweepPlan, OutcomesLandAtTheirPoints) {
   const metrics::SweepResult r =
       sweep_result(plan, {{.index = 2, .values = {"2", "dualpipe"}, .error = "did not fit"}});
   EXPECT_EQ(r.keys, (std::vector<std::string>{"routing.node_limit", "schedule.method"}));
-  EXPECT_EQ(r.mode, "cartesian");
+  EXPECT_EQ(r.mode, core::SweepMode::cartesian);
   ASSERT_EQ(r.points.size(), 4u);
   EXPECT_EQ(r.points[2].error, "did not fit");
   EXPECT_EQ(r.points[2].values, (std::vector<std::string>{"2", "dualpipe"}));
