@@ -18,13 +18,11 @@ Run on the lent H200 or H100 (tool `device`):
 Writes OUT/h200_attention_small.json: device facts, method, and per case its shape, FLOPs
 (causal: half the square), median time (us) and every repeat.
 """
-import argparse
-import os
 
 import torch
 import torch.nn.functional as F
 
-from h200_common import device_facts, run_cases
+from h200_common import run_script
 
 DEV = "cuda"
 BF16 = torch.bfloat16
@@ -54,18 +52,11 @@ def cases():
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--budget-s", type=float, default=240)
-    args = parser.parse_args()
-    result = {**device_facts(),
-              "method": f"CUDA graph replays of back-to-back SDPA forward calls, timed with CUDA "
-                        f"events, median of {REPEATS} (time per call); random BF16 inputs; no_grad",
-              "cases": [], "skipped": []}
-    os.makedirs(args.out, exist_ok=True)
-    path = os.path.join(args.out, "h200_attention_small.json")
     with torch.no_grad():
-        run_cases([cases()], result, path, args.budget_s, REPEATS)
+        run_script("h200_attention_small.json",
+                   f"CUDA graph replays of back-to-back SDPA forward calls, timed with CUDA events, "
+                   f"median of {REPEATS} (time per call); random BF16 inputs; no_grad",
+                   lambda: [cases()], REPEATS)
 
 
 if __name__ == "__main__":

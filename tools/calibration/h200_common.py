@@ -142,6 +142,21 @@ def run_cases(parts, result, path, budget_s, repeats):
           f"{time.time() - start:.0f} s")
 
 
+def run_script(file_name, method, parts, repeats, budget_s=240):
+    """A measuring script's command line (--out, --budget-s) around run_cases: the device facts
+    and `method` head OUT/`file_name`; `parts()` yields the case generators (called once the
+    output folder exists)."""
+    import argparse
+    import os
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--budget-s", type=float, default=budget_s)
+    args = parser.parse_args()
+    result = {**device_facts(), "method": method, "cases": [], "skipped": []}
+    os.makedirs(args.out, exist_ok=True)
+    run_cases(parts(), result, os.path.join(args.out, file_name), args.budget_s, repeats)
+
+
 def rnd(*shape, dtype=torch.bfloat16):
     """A random tensor of `shape` on the GPU, drawn in BF16 and cast to `dtype` (FP8 has no randn)."""
     return torch.randn(*shape, device="cuda", dtype=torch.bfloat16).to(dtype)

@@ -17,12 +17,10 @@ Run on the lent H200 (tool `device`):
 Writes OUT/h200_small_k.json: device facts, method, and per case its part, shape, FLOPs, bytes
 (A, B and C once each), median time (us) and every repeat.
 """
-import argparse
-import os
 
 import torch
 
-from h200_common import device_facts, run_cases
+from h200_common import run_script
 
 BF16 = torch.bfloat16
 REPEATS = 10
@@ -54,18 +52,10 @@ def cases():
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--budget-s", type=float, default=240)
-    args = parser.parse_args()
-    result = {**device_facts(),
-              "method": f"CUDA graph replays timed with CUDA events, median of {REPEATS}, time "
-                        "per launch; random BF16 A [batch, m, k] and B [batch, k, n], row-major, "
-                        "torch.matmul (batch 1) or torch.bmm",
-              "cases": [], "skipped": []}
-    os.makedirs(args.out, exist_ok=True)
-    run_cases([cases()], result, os.path.join(args.out, "h200_small_k.json"), args.budget_s,
-              REPEATS)
+    run_script("h200_small_k.json",
+               f"CUDA graph replays timed with CUDA events, median of {REPEATS}, time per launch; "
+               "random BF16 A [batch, m, k] and B [batch, k, n], row-major, torch.matmul (batch 1) "
+               "or torch.bmm", lambda: [cases()], REPEATS)
 
 
 if __name__ == "__main__":
