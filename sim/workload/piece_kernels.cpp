@@ -228,13 +228,12 @@ class Lister {
       return;
     }
     if (c_.unfused_attention) {
-      for (PieceKernel& k :
-           unfused_attention_kernels({.batch_heads = rows / c_.seq_len * a.heads / tp(),
-           .seq = static_cast<double>(c_.seq_len),
-           .d_qk = a.d_qk,
-           .d_v = a.d_v,
-           .dropout = c_.dropout},
-                                     pass())) {
+      const UnfusedAttentionShape shape{.batch_heads = rows / c_.seq_len * a.heads / tp(),
+                                        .seq = static_cast<double>(c_.seq_len),
+                                        .d_qk = a.d_qk,
+                                        .d_v = a.d_v,
+                                        .dropout = c_.dropout};
+      for (PieceKernel& k : unfused_attention_kernels(shape, pass())) {
         out_.push_back(std::move(k));
       }
       return;
