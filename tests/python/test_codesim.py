@@ -164,9 +164,13 @@ def test_sweep_over_values_given_in_python():
     expected = from_file[from_file["schedule.method"] == "dualpipe"].sort_values("routing.node_limit")
     assert list(table["step_time_s"]) == pytest.approx(list(expected["step_time_s"]), rel=1e-12)
     assert scenario._settings == []  # the points' settings stay on their copies
-    refused = codesim.sweep(scenario, {"routing.node_limit": [2, -1]}, fidelity="fast")
+    heard = []
+    refused = codesim.sweep(scenario, {"routing.node_limit": [2, -1]}, fidelity="fast",
+                            progress=lambda done, total, row: heard.append((done, total, row["error"])))
     assert refused["error"][0] == ""
     assert "routing.node_limit" in refused["error"][1]
+    assert [(done, total) for done, total, _ in heard] == [(1, 2), (2, 2)]
+    assert heard[1][2] == refused["error"][1]
 
 
 def test_compare_and_search_are_tables():

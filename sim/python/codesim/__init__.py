@@ -174,7 +174,23 @@ def _point_row(index, scenario, values, fidelity):
     return row
 
 
-def sweep(scenario, points=None, fidelity="full", jobs=2):
+def _reporter(progress, total):
+    """What `sweep` calls after each in-memory point: `progress` itself if callable (with the
+    points done, their total and the point's row), a tqdm bar if `progress` is True and tqdm is
+    installed, else nothing."""
+    if callable(progress):
+        return progress, lambda: None
+    if progress:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return (lambda done, total, row: None), lambda: None
+        bar = tqdm(total=total, unit="point")
+        return (lambda done, total, row: bar.update(1)), bar.close
+    return (lambda done, total, row: None), lambda: None
+
+
+def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
     """A table of runs, one row per point: its values, its `error` if it could not run, then the
     run's figures.
 
@@ -182,14 +198,22 @@ def sweep(scenario, points=None, fidelity="full", jobs=2):
     settings), simulated in forked children, `jobs` at a time. With `points`, a dict of key ->
     list of values (Python values or unit strings, as `Scenario.set` takes them), every
     combination of them over the scenario, file or YAML text, one after another (each in a forked
-    child; `jobs` unused): `sweep(s, {"routing.node_limit": [1, 2, 4]})`. Swept numbers come back
-    as numbers."""
+    child; `jobs` unused): `sweep(s, {"routing.node_limit": [1, 2, 4]})`; `progress` (a callable
+    taking the points done, their total and the last row, or True for a tqdm bar) hears of each
+    point as it ends. Swept numbers come back as numbers."""
     scenario = _scenario(scenario)
     if points is not None:
         keys = list(points)
-        combos = itertools.product(*(list(points[k]) for k in keys))
-        return _table([_point_row(i, scenario, dict(zip(keys, combo)), fidelity)
-                       for i, combo in enumerate(combos)])
+        combos = list(itertools.product(*(list(points[k]) for k in keys)))
+        report, close = _reporter(progress, len(combos))
+        rows = []
+        try:
+            for i, combo in enumerate(combos):
+                rows.append(_point_row(i, scenario, dict(zip(keys, combo)), fidelity))
+                report(i + 1, len(combos), rows[-1])
+        finally:
+            close()
+        return _table(rows)
     report = json.loads(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings, fidelity,
                                        jobs))
     return _table([{"point": p["point"], **{k: _typed(v) for k, v in p["values"].items()},
