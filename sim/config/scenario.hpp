@@ -107,8 +107,10 @@ struct EnumNames<DispatchMode> {
 CODESIM_ENUM_NAMES(WorkloadKind, std::pair{WorkloadKind::train, std::string_view("train")},
                    std::pair{WorkloadKind::prefill, std::string_view("prefill")},
                    std::pair{WorkloadKind::decode, std::string_view("decode")})
-CODESIM_ENUM_NAMES(InferenceMode, std::pair{InferenceMode::model, std::string_view("model")},
-                   std::pair{InferenceMode::bound, std::string_view("bound")})
+template <>
+struct EnumNames<InferenceMode> {
+  static constexpr const auto& values = workload::kInferenceModeNames;
+};
 CODESIM_ENUM_NAMES(GemmPrecision, std::pair{GemmPrecision::bf16, std::string_view("bf16")},
                    std::pair{GemmPrecision::fp8, std::string_view("fp8")})
 CODESIM_ENUM_NAMES(FailureRates, std::pair{FailureRates::llama3, std::string_view("llama3")},

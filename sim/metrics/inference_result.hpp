@@ -13,10 +13,10 @@
 
 namespace codesim::metrics {
 
+using workload::inference_mode_name;   // "model", "bound" (ISCA 2.3.2)
+using workload::inference_phase_name;  // "prefill", "decode"
 using workload::InferenceMode;
 using workload::InferencePhase;
-std::string_view inference_phase_name(InferencePhase p);  // "prefill", "decode"
-std::string_view inference_mode_name(InferenceMode m);    // "model", "bound" (ISCA 2.3.2)
 
 struct InferenceResult {
   std::string scenario;
