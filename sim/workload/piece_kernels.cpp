@@ -436,7 +436,7 @@ PieceCost price(const std::vector<PieceKernel>& kernels, const hardware::GpuSpec
     } else {
       total.memory += c.time;
     }
-    total.kernels += k.attention ? 1 : k.shape.launches;
+    total.kernels += k.shape.launches;
   }
   return total;
 }

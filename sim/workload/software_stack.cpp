@@ -105,11 +105,23 @@ StackKernel irregular(StackKernel kernel) {
   return kernel;
 }
 
-// An entry that stands for `n` kernels (StackKernel::launches).
-StackKernel launched(StackKernel kernel, int n) {
-  kernel.launches = n;
+// An entry that stands for `n` kernels (StackKernel::launches; the fits write their counts as
+// doubles).
+StackKernel launched(StackKernel kernel, double n) {
+  kernel.launches = static_cast<int>(n);
   return kernel;
 }
+
+// Eager rotary runs on q and on k, each as the kernels fit_launch.py counts (its
+// eager_rotary_*_launches, from the layer traces): forward a neg and a cat, then multiplies and
+// an add, the op table's one rotary kernel among them; backward the strided kernels, the op
+// table's among them, and the slices' fills and copies.
+constexpr int kRotaryTensors = 2;
+constexpr int kRotaryNegAndCat = kRotaryTensors * 2;
+constexpr int kRotaryForward =
+    kRotaryTensors * static_cast<int>(launch::eager_rotary_forward_launches);
+constexpr int kRotaryBackward =
+    kRotaryTensors * static_cast<int>(launch::eager_rotary_backward_launches);
 
 // The embedding table's weight gradient (fit_step_extras.py over h200_step_extras.json: each
 // kernel's bytes over its time at 8192 tokens, V = 128256, H = 4096; V = 151936, H = 2048 held
@@ -198,19 +210,18 @@ std::vector<StackKernel> pytorch_kernels() {
       // moved per rotary element; the op table's kernel moves 2); its backward as multiplies,
       // adds and a neg (9 more, strided) and fills and copies of the slices (6, vectorized).
       // (The neg and the cat are 3 of the 8; all at the rate measured for the whole sequence.)
-      // Kernels (llama_8b_eager.json, v2_lite_eager.json: q and k each): forward 5 each, the op
-      // table's one kernel among them; backward 2 multiplies, 2 adds and a neg, and 2 fills and
-      // 2 copies of the slices, each.
+      // Kernels: kRotary* above (10 forward, 18 backward with the slices').
       launched(irregular(k("rotary neg and cat (eager)", rotary, F, KernelClass::permute,
                            {.query = 3}, launch::eager_rotary_forward)),
-               4),
+               kRotaryNegAndCat),
       launched(irregular(k("rotary multiplies and add (eager)", rotary, F, KernelClass::elementwise,
                            {.query = 5}, launch::eager_rotary_forward)),
-               5),
+               kRotaryForward - 1 - kRotaryNegAndCat),
       launched(irregular(k("rotary backward (eager)", rotary, B, KernelClass::elementwise,
                            {.query = 9}, launch::eager_rotary_backward)),
-               9),
-      launched(k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}), 8),
+               kRotaryBackward - 1),
+      launched(k("rotary backward slices", rotary, B, KernelClass::memcpy, {.query = 6}),
+               kRotaryTensors * launch::eager_rotary_slice_launches),
       // MLA: q = cat(q_nope, q_rope) and k = cat(k_nope, k_rope expanded) over strided heads;
       // backward: each cat's slices copied out and made contiguous (a cat and a copy each).
       launched(k("q and k cat", mla, F, KernelClass::permute, {.query = 4},
@@ -233,7 +244,7 @@ std::vector<StackKernel> pytorch_kernels() {
                   stacks::gather_hbm_efficiency)),
       launched(irregular(k("weighted sum", routed_experts, F, KernelClass::elementwise,
                            {.tokens = 1, .rows = 1}, stacks::weighted_sum_hbm_efficiency)),
-               2),
+               stacks::weighted_sum_launches),
       // Backward: the weighted sum's two broadcast multiplies and the weights' sum; index_copy's
       // backward gathers; index_select's backward is index_add into zeros (atomic adds, paced by
       // the source rows: R x H read, the micro-benchmark's accounting), twice.
@@ -342,8 +353,10 @@ StackInventory stack_inventory(SoftwareStack s) {
                                    .forward_efficiency = launch::eager_swiglu_forward,
                                    .backward_efficiency = launch::eager_swiglu_backward,
                                    .irregular = true,
-                                   .forward_launches = 2,
-                                   .backward_launches = 4},
+                                   .forward_launches =
+                                       static_cast<int>(launch::eager_swiglu_forward_launches),
+                                   .backward_launches =
+                                       static_cast<int>(launch::eager_swiglu_backward_launches)},
               .host = kEagerHost,
               .kernels = pytorch_kernels()};
     case SoftwareStack::fused:

@@ -133,7 +133,7 @@ TEST(StackKernels, EagerCountsEveryKernelItLaunches) {
   const KernelParams p{cost::default_params(), cost::attention_params()};
   int listed = 0;
   for (const PieceKernel& k : forward) {
-    listed += k.attention ? 1 : k.shape.launches;
+    listed += k.shape.launches;
   }
   EXPECT_EQ(price(forward, kGpu, kGpu.sms, p).kernels, listed);
   // The eager MoE's integer arithmetic between router and gathers (v2_lite_eager.json's

@@ -44,6 +44,14 @@ OUTPUT = os.path.join(LAUNCH, "fit_launch.json")
 HBM = 4.8e12
 LAUNCH_US = 1.33
 MEMCPY = 0.88  # kernel_cost.cpp's memcpy efficiency
+# Kernels each eager op launches (the layer traces, h200/moe/traces/*_eager.json), each paying
+# LAUNCH_US; written with the rates, the model reads them (software_stack.cpp). SwiGLU: SiLU and
+# the multiply, backward two multiplies, SiLU's backward and the cat. Rotary on one tensor: neg,
+# cat, two multiplies and an add; backward two multiplies, two adds and a neg, and the slices' two
+# fills and two copies.
+EAGER_SWIGLU_LAUNCHES = (2, 4)
+EAGER_ROTARY_LAUNCHES = (5, 5)
+EAGER_ROTARY_SLICE_LAUNCHES = 4
 
 
 def by_name(path):
@@ -114,22 +122,22 @@ def fit():
     rates["eager_swiglu"] = fit_pair(cases, lambda c: c["name"].startswith("swiglu_"),
              ("eager SwiGLU forward (kEagerSwigluForward)",
               "eager SwiGLU backward (kEagerSwigluBackward)"),
-             lambda c: 5 * elements(c) * 2, lambda c: 13 * elements(c) * 2, launches=(2, 4))
+             lambda c: 5 * elements(c) * 2, lambda c: 13 * elements(c) * 2,
+             launches=EAGER_SWIGLU_LAUNCHES)
     rates["fused_weighted_sum"] = fit_pair(cases, lambda c: c["name"].startswith("weighted_sum_")
              and c["name"].endswith("compiled_forward"),
              ("compiled weighted sum forward (kFusedWeightedSum)",
               "compiled weighted sum backward (kFusedWeightedSumBackward)"),
              lambda c: (c["tokens"] * c["topk"] + c["tokens"]) * c["hidden"] * 2,
              lambda c: (c["tokens"] + 2 * c["tokens"] * c["topk"]) * c["hidden"] * 2)
-    # The rotary backward's slice fills and copies (6 elements, vectorized; 4 kernels) at the copy
-    # rate. Kernels on one tensor (software_stack.cpp, from the layer traces): forward neg, cat,
-    # 2 multiplies and an add; backward 2 multiplies, 2 adds and a neg besides the slices'.
+    # The rotary backward's slice fills and copies (6 elements, vectorized) at the copy rate.
     rates["eager_rotary"] = fit_pair(cases, lambda c: c["name"].startswith("rotary_"),
              ("eager rotary forward (kEagerRotary)",
               "eager rotary backward, strided part (kEagerRotaryBackward)"),
              lambda c: 8 * c["elements"] * 2, lambda c: 9 * c["elements"] * 2,
-             lambda c: 6 * c["elements"] * 2 / (MEMCPY * HBM) * 1e6 + 4 * LAUNCH_US,
-             launches=(5, 5))
+             lambda c: 6 * c["elements"] * 2 / (MEMCPY * HBM) * 1e6
+             + EAGER_ROTARY_SLICE_LAUNCHES * LAUNCH_US,
+             launches=EAGER_ROTARY_LAUNCHES)
 
     fused = by_name(FUSED)
     rates["fused_residual_norm"] = fit_pair(
@@ -147,6 +155,11 @@ def fit():
     for name, (forward, backward) in rates.items():
         constants[f"{name}_forward"] = round(forward, 3)
         constants[f"{name}_backward"] = round(backward, 3)
+    for name, (forward, backward) in (("eager_swiglu", EAGER_SWIGLU_LAUNCHES),
+                                      ("eager_rotary", EAGER_ROTARY_LAUNCHES)):
+        constants[f"{name}_forward_launches"] = forward
+        constants[f"{name}_backward_launches"] = backward
+    constants["eager_rotary_slice_launches"] = EAGER_ROTARY_SLICE_LAUNCHES
     return {"source": ["models/calibration/h200/launch/h200_launch.json",
                        "models/calibration/h200/launch/h200_launch_fused.json"],
             "script": "tools/calibration/fit_launch.py", "constants": constants}

@@ -38,7 +38,7 @@ USED = {"gather": "kGather", "index_copy": "kIndexCopy", "index_add": "kIndexAdd
         "weighted_sum": "kWeightedSum", "mla_k_cat_expand": "kStridedCat",
         "mla_q_cat": "kContiguousCat"}
 # Kernels a measured kind launches, each paying LAUNCH_US (the weighted sum: a broadcast multiply
-# and a sum; software_stack.cpp's launches); 1 where not listed.
+# and a sum), written as <kind>_launches for the model (software_stack.cpp); 1 where not listed.
 LAUNCHES = {"weighted_sum": 2}
 # The router kinds software_stack.cpp uses (argsort and sort are the same kernels).
 ROUTER = {"softmax": "kSoftmaxScores", "sigmoid": "kSigmoidScores", "topk": "kTopK",
@@ -114,6 +114,8 @@ def fit():
         pooled += errors if kind in USED else []
         if kind in USED:
             constants[f"{kind}_hbm_efficiency"] = round(rate, 3)
+            if kind in LAUNCHES:
+                constants[f"{kind}_launches"] = LAUNCHES[kind]
         median = f"{100 * statistics.median(errors):.1f}%" if errors else "-"
         worst = f"{100 * max(errors):.1f}%" if errors else "-"
         print(f"{kind:22s} {USED.get(kind, ''):15s} {rate:8.3f} {rate * HBM / 1e12:6.2f} "
