@@ -29,19 +29,28 @@ AttentionParams attention_params() {
                                .tail = fit::forward_backward_tail}};
 }
 
+namespace {
+
+// The FLOPs of a pass against its forward's: forward + backward 3.5 (the backward recomputes the
+// scores and takes two more products), the backward alone 2.5.
+double passes_of(AttentionPass p) {
+  switch (p) {
+    case AttentionPass::forward:
+      return 1.0;
+    case AttentionPass::forward_backward:
+      return 3.5;
+    case AttentionPass::backward:
+      return 2.5;
+  }
+  return 1.0;
+}
+
+}  // namespace
+
 core::Flops attention_flops(const AttentionShape& s) {
   const double keys = s.keys > 0 ? s.keys : s.seq * (s.causal ? 0.5 : 1.0);
   const double pairs = s.batch * s.heads * s.seq * keys;
-  const double forward = 2.0 * pairs * (s.d_qk + s.d_v);
-  switch (s.pass) {
-    case AttentionPass::forward:
-      return core::Flops(forward);
-    case AttentionPass::forward_backward:
-      return core::Flops(3.5 * forward);
-    case AttentionPass::backward:
-      return core::Flops(2.5 * forward);
-  }
-  return core::Flops(forward);
+  return core::Flops(passes_of(s.pass) * 2.0 * pairs * (s.d_qk + s.d_v));
 }
 
 KernelCost predict_attention(const AttentionShape& s, const hardware::GpuSpec& gpu, int sms,
@@ -66,11 +75,10 @@ KernelCost predict_attention(const AttentionShape& s, const hardware::GpuSpec& g
   const double d = (s.d_qk + s.d_v) / 2.0;
   c.efficiency = t.a * d / (d + t.d0) * reach / (reach + t.s0);
   c.flops = attention_flops(s);
-  // One query tile over the keys it reaches, as many passes as the FLOPs count (x 3.5 with
-  // backward), at one SM's share of the peak.
-  const double passes = s.pass == AttentionPass::forward ? 1.0 : 3.5;
+  // One query tile over the keys it reaches, as many passes as the FLOPs count, at one SM's share
+  // of the peak.
   const double tile_flops =
-      passes * 2.0 * calibration::attention::tile_rows * reach * (s.d_qk + s.d_v);
+      passes_of(s.pass) * 2.0 * calibration::attention::tile_rows * reach * (s.d_qk + s.d_v);
   // Q, K, V read and O written once (BF16); with backward also dO read, dQ, dK, dV written.
   const double tokens = s.batch * s.heads * s.seq;
   const double once = tokens * (2.0 * s.d_qk + 2.0 * s.d_v) * 2;
