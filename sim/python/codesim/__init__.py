@@ -114,12 +114,16 @@ class Result:
         return f"Result({figures})"
 
 
+def _step_report(scenario, fidelity):
+    """One step's JSON report (a dict) of a Scenario."""
+    return json.loads(_codesim.simulate(scenario._source, scenario._is_path, scenario._name,
+                                        scenario._settings, fidelity))
+
+
 def simulate(scenario, fidelity="full"):
     """Simulates one step of `scenario` (training or inference): "full" replays it on SimGrid,
     "fast" times its critical path (training only). `scenario`: a Scenario or a file path."""
-    scenario = _scenario(scenario)
-    return Result(json.loads(_codesim.simulate(scenario._source, scenario._is_path,
-                                               scenario._name, scenario._settings, fidelity)))
+    return Result(_step_report(_scenario(scenario), fidelity))
 
 
 def _table(rows):
@@ -168,7 +172,7 @@ def _point_row(index, scenario, values, fidelity):
         point = scenario.copy()
         for key, value in values.items():
             point.set(key, value)
-        row.update(_figures(simulate(point, fidelity).to_dict()))
+        row.update(_figures(_step_report(point, fidelity)))
     except ScenarioError as e:
         row["error"] = str(e)
     return row
@@ -183,10 +187,10 @@ def _reporter(progress, total):
     if progress:
         try:
             from tqdm import tqdm
+            bar = tqdm(total=total, unit="point")
+            return (lambda done, total, row: bar.update(1)), bar.close
         except ImportError:
-            return (lambda done, total, row: None), lambda: None
-        bar = tqdm(total=total, unit="point")
-        return (lambda done, total, row: bar.update(1)), bar.close
+            pass
     return (lambda done, total, row: None), lambda: None
 
 
