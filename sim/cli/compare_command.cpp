@@ -21,7 +21,7 @@ void run_compare(const CompareOptions& o, std::ostream& out) {
       out << report::compare_json(comparison).dump(2) << "\n";
       return;
     case report::Format::csv:
-      out << report::compare_csv(comparison);
+      out << report::frame_csv(report::compare_frame(comparison));
       return;
     case report::Format::md:
       out << report::compare_markdown(comparison);

@@ -8,9 +8,9 @@
 
 #include "sim/cli/usage.hpp"
 #include "sim/core/text.hpp"
+#include "sim/metrics/result_record.hpp"
 #include "sim/report/atomic_file.hpp"
 #include "sim/report/format.hpp"
-#include "sim/report/run_report.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/study/point_runs.hpp"
 
@@ -48,7 +48,11 @@ ordered_json point_record(const study::PlannedPoint& p, const study::PointOutcom
                  {"exit_code", run.exit_code},
                  {"scenario", p.scenario_yaml}};
   if (run.result) {
-    j["result"] = report::run_json(*run.result);
+    // The step's figures; not its ranks' lanes (a single run's timeline), which would make a
+    // point file megabytes.
+    metrics::RunResult figures = *run.result;
+    figures.lanes.clear();
+    j["result"] = metrics::record_json(figures);
     j["error"] = "";
   } else {
     j["result"] = nullptr;
@@ -72,7 +76,7 @@ study::PointOutcome outcome_of(const ordered_json& j) {
                         .values = j.at("values").get<std::vector<std::string>>(),
                         .error = j.at("error").get<std::string>()};
   if (!j.at("result").is_null()) {
-    o.result = report::run_from_json(j.at("result"));
+    o.result = metrics::from_record_json<metrics::RunResult>(j.at("result"));
   }
   return o;
 }
@@ -106,13 +110,11 @@ std::vector<std::string> run_points(
     report::write_file_atomically(point_file(o.out_dir, p.index), record.dump(1) + "\n");
     mine.push_back(record.dump());
     ++finished;
-    progress(
-        o.command,
-        std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
-            std::to_string(p.index) + " (" + describe(p) + "): " +
-            (run.exit_code == 0
-                 ? "step " + report::fixed(record["result"]["step_time_s"].get<double>(), 3) + " s"
-                 : "failed"));
+    progress(o.command,
+             std::to_string(finished) + "/" + std::to_string(to_run.size()) + " point " +
+                 std::to_string(p.index) + " (" + describe(p) + "): " +
+                 (run.result ? "step " + report::fixed(run.result->step_time.value, 3) + " s"
+                             : "failed"));
   };
   study::simulate_points(to_run, {.jobs = o.jobs, .on_done = on_done});
   return mine;

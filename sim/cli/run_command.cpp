@@ -11,7 +11,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/stopwatch.hpp"
 #include "sim/report/atomic_file.hpp"
-#include "sim/report/csv.hpp"
+#include "sim/report/frame.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/inference_report.hpp"
 #include "sim/report/markdown.hpp"
@@ -115,12 +115,12 @@ void run_run(const RunOptions& o, std::ostream& out) {
                         "", "--fidelity");
     }
     const metrics::InferenceResult r = study::simulate_inference(s, budget);
-    write_report(
-        report::inference_json(r),
-        {[&] { return report::inference_csv(r); }, [&] { return report::inference_markdown(r); },
-         [&] { return report::inference_html(r, footer(s)); },
-         [&] { return report::inference_table(r); }},
-        o.format, o.report, out);
+    write_report(report::inference_json(r),
+                 {[&] { return report::frame_csv(report::inference_frame(r)); },
+                  [&] { return report::inference_markdown(r); },
+                  [&] { return report::inference_html(r, footer(s)); },
+                  [&] { return report::inference_table(r); }},
+                 o.format, o.report, out);
     return;
   }
   const study::TrainingRun run =
@@ -133,11 +133,12 @@ void run_run(const RunOptions& o, std::ostream& out) {
   if (o.bench) {
     j["bench"] = bench_json(run.bench);
   }
-  write_report(j,
-               {[&] { return report::run_csv(r); }, [&] { return report::run_markdown(r); },
-                [&] { return report::run_html(r, footer(s)); },
-                [&] { return report::run_table(r) + (o.bench ? bench_line(run.bench) : ""); }},
-               o.format, o.report, out);
+  write_report(
+      j,
+      {[&] { return report::frame_csv(report::run_frame(r)); },
+       [&] { return report::run_markdown(r); }, [&] { return report::run_html(r, footer(s)); },
+       [&] { return report::run_table(r) + (o.bench ? bench_line(run.bench) : ""); }},
+      o.format, o.report, out);
   if (!o.chrome_trace.empty()) {
     report::write_file_atomically(
         o.chrome_trace,

@@ -10,7 +10,7 @@
 #include "sim/cli/point_store.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/report/atomic_file.hpp"
-#include "sim/report/csv.hpp"
+#include "sim/report/frame.hpp"
 #include "sim/report/search_report.hpp"
 #include "sim/report/table.hpp"
 #include "sim/study/search.hpp"
@@ -50,8 +50,7 @@ std::string dry_run_table(const study::SearchPlan& plan) {
 }  // namespace
 
 int run_search(const SearchOptions& o, std::ostream& out) {
-  const study::SearchPlan plan =
-      study::plan_search(o.scenario, config::parse_settings(o.settings));
+  const study::SearchPlan plan = study::plan_search(o.scenario, config::parse_settings(o.settings));
   if (o.dry_run) {
     out << dry_run_table(plan);
     return 0;
@@ -64,8 +63,8 @@ int run_search(const SearchOptions& o, std::ostream& out) {
                              .max_platform_memory = core::Bytes(o.max_memory_mb * 1e6)};
   progress("search", "screening " + std::to_string(plan.candidates.size()) +
                          " configurations with the fast tier...");
-  metrics::SearchResult result = study::screen(
-      plan, budget, [](const std::string& line) { progress("search", line); });
+  metrics::SearchResult result =
+      study::screen(plan, budget, [](const std::string& line) { progress("search", line); });
   result.top = top;
   const std::vector<std::size_t> best = study::best(result, top);
   std::vector<const study::PlannedPoint*> points;
@@ -73,11 +72,11 @@ int run_search(const SearchOptions& o, std::ostream& out) {
     points.push_back(&plan.candidates[i].point);
   }
   const MpiRanks ranks;
-  const auto all = ranks.gather(run_points(
-      points, {.command = "search", .out_dir = o.out_dir, .jobs = o.jobs}, ranks,
-      [&](const study::PlannedPoint& p) {
-        return study::describe_values(plan.search.candidates, p);
-      }));
+  const auto all =
+      ranks.gather(run_points(points, {.command = "search", .out_dir = o.out_dir, .jobs = o.jobs},
+                              ranks, [&](const study::PlannedPoint& p) {
+                                return study::describe_values(plan.search.candidates, p);
+                              }));
   if (ranks.rank() != 0) {
     return 0;
   }
@@ -92,7 +91,8 @@ int run_search(const SearchOptions& o, std::ostream& out) {
   const fs::path dir(o.out_dir);
   const std::string json_text = report::search_json(result).dump(2) + "\n";
   report::write_file_atomically((dir / "ranking.json").string(), json_text);
-  report::write_file_atomically((dir / "ranking.csv").string(), report::search_csv(result));
+  report::write_file_atomically((dir / "ranking.csv").string(),
+                                report::frame_csv(report::search_frame(result)));
   report::write_file_atomically(
       (dir / "report.html").string(),
       report::search_html(result, {scenario_text, "codesim " CODESIM_VERSION}));

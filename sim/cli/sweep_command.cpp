@@ -12,8 +12,8 @@
 #include "sim/cli/point_store.hpp"
 #include "sim/cli/usage.hpp"
 #include "sim/report/atomic_file.hpp"
-#include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/frame.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/markdown.hpp"
 #include "sim/report/sweep_report.hpp"
@@ -78,7 +78,8 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   const fs::path dir(o.out_dir);
   const std::string json_text = report::sweep_json(result).dump(2) + "\n";
   report::write_file_atomically((dir / "results.json").string(), json_text);
-  report::write_file_atomically((dir / "results.csv").string(), report::sweep_csv(result));
+  report::write_file_atomically((dir / "results.csv").string(),
+                                report::frame_csv(report::sweep_frame(result)));
   report::write_file_atomically(
       (dir / "report.html").string(),
       report::sweep_html(result, {scenario_text, "codesim " CODESIM_VERSION}));
@@ -87,7 +88,7 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
       out << json_text;
       break;
     case Format::csv:
-      out << report::sweep_csv(result);
+      out << report::frame_csv(report::sweep_frame(result));
       break;
     case Format::md:
       out << report::sweep_markdown(result);

@@ -1,24 +1,26 @@
 // The Python extension `codesim._codesim`: scenarios loaded and checked here, each simulation run
 // in a forked child of the Python process (study/isolated.hpp: SimGrid allows one engine per
-// process), results handed back as the JSON reports' text. The Python package
-// (sim/python/codesim) turns them into objects.
+// process). A step comes back as its typed result (results.hpp; the child sends it in metrics'
+// wire form), a sweep, comparison or search as its table (the CLI's CSV columns, typed cells);
+// serving and campaign runs as their JSON reports' text. The Python package (sim/python/codesim)
+// wraps them.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/config/dump.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/metrics/result_record.hpp"
+#include "sim/python/results.hpp"
 #include "sim/report/campaign_report.hpp"
 #include "sim/report/campaign_sweep_report.hpp"
+#include "sim/report/columns.hpp"
 #include "sim/report/compare_report.hpp"
-#include "sim/report/inference_report.hpp"
-#include "sim/report/run_report.hpp"
-#include "sim/report/search_report.hpp"
 #include "sim/report/serve_report.hpp"
-#include "sim/report/sweep_report.hpp"
 #include "sim/study/campaign.hpp"
 #include "sim/study/campaign_sweep.hpp"
 #include "sim/study/inference.hpp"
@@ -54,9 +56,9 @@ std::string resolved_yaml(const std::string& source, bool is_path, const std::st
   return config::to_yaml(load(source, is_path, name, settings));
 }
 
-// The step's report (run_json or inference_json) as JSON text, simulated in a child process.
-std::string simulate(const std::string& source, bool is_path, const std::string& name,
-                     const std::vector<std::string>& settings, const std::string& fidelity) {
+// The step (a TrainingResult or an InferenceResult), simulated in a child process.
+py::object simulate(const std::string& source, bool is_path, const std::string& name,
+                    const std::vector<std::string>& settings, const std::string& fidelity) {
   const config::Scenario s = load(source, is_path, name, settings);  // errors here, in Python
   const metrics::Fidelity tier = fidelity_of(fidelity);
   const bool train = s.workload.kind == config::WorkloadKind::train;
@@ -64,18 +66,18 @@ std::string simulate(const std::string& source, bool is_path, const std::string&
     throw std::invalid_argument(
         "fast is for training steps only (prefill and decode have one tier)");
   }
-  const auto outcome = study::run_isolated(
-      {[&s, train, tier]() -> std::string {
-        if (!train) {
-          return report::inference_json(study::simulate_inference(s)).dump();
-        }
-        const study::TrainingRun run = study::run_training(s, {.fidelity = tier});
-        return report::run_json(run.result).dump();
-      }},
-      1);
+  const auto outcome =
+      study::run_isolated({[&s, train, tier]() -> std::string {
+                            if (!train) {
+                              return metrics::pack(study::simulate_inference(s));
+                            }
+                            return metrics::pack(study::run_training(s, {.fidelity = tier}).result);
+                          }},
+                          1);
   const study::IsolatedOutcome& o = outcome.front();
   if (o.exit_code == 0) {
-    return o.payload;
+    return train ? py::cast(metrics::unpack<metrics::RunResult>(o.payload))
+                 : py::cast(metrics::unpack<metrics::InferenceResult>(o.payload));
   }
   if (o.exit_code == 2) {
     throw core::InputError(core::Diagnostic{{name, 0, 0}, "", o.error, ""});
@@ -84,26 +86,40 @@ std::string simulate(const std::string& source, bool is_path, const std::string&
 }
 
 // The studies of several points, each point in a forked child (study/point_runs.hpp); their
-// reports as JSON text.
-std::string sweep(const std::string& path, const std::vector<std::string>& settings,
-                  const std::string& fidelity, int jobs) {
+// tables, as the CLI's CSV files have them (results.csv, compare's CSV, ranking.csv).
+py::dict sweep(const std::string& path, const std::vector<std::string>& settings,
+               const std::string& fidelity, int jobs) {
   const study::SweepPlan plan = study::plan_sweep(path, config::parse_settings(settings));
-  return report::sweep_json(
-             study::run_sweep(plan, {.jobs = jobs, .fidelity = fidelity_of(fidelity)}))
-      .dump();
+  return frame_object(report::sweep_frame(
+      study::run_sweep(plan, {.jobs = jobs, .fidelity = fidelity_of(fidelity)})));
 }
 
-std::string compare(const std::vector<std::string>& files, const std::string& fidelity, int jobs) {
-  return report::compare_json(
-             study::compare(files, {.jobs = jobs, .fidelity = fidelity_of(fidelity)}))
-      .dump();
+// A scenario as Python hands it over: source, is_path, name, settings (as load takes them).
+using ScenarioSource = std::tuple<std::string, bool, std::string, std::vector<std::string>>;
+
+// Each scenario loaded (refused here, in Python, before any runs), then compared; its file
+// column says where it came from: the file or YAML name, and each setting as `--set k=v`.
+py::dict compare(const std::vector<ScenarioSource>& sources, const std::string& fidelity,
+                 int jobs) {
+  std::vector<config::Scenario> scenarios;
+  std::vector<std::string> labels;
+  for (const auto& [source, is_path, name, settings] : sources) {
+    scenarios.push_back(load(source, is_path, name, settings));
+    std::string label = name;
+    for (const std::string& s : settings) {
+      label += " --set " + s;
+    }
+    labels.push_back(label);
+  }
+  return frame_object(report::compare_frame(
+      study::compare(scenarios, labels, {.jobs = jobs, .fidelity = fidelity_of(fidelity)})));
 }
 
-std::string search(const std::string& path, const std::vector<std::string>& settings, int top,
-                   int jobs) {
+py::dict search(const std::string& path, const std::vector<std::string>& settings, int top,
+                int jobs) {
   const study::SearchPlan plan = study::plan_search(path, config::parse_settings(settings));
-  return report::search_json(study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs}))
-      .dump();
+  return frame_object(
+      report::search_frame(study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs})));
 }
 
 // The serving run of the file's serve: section (its EP rounds in forked children), as JSON text.
@@ -165,6 +181,14 @@ PYBIND11_MODULE(_codesim, m) {
       PyErr_SetObject(scenario_error.ptr(), error.ptr());
     }
   });
+  python::bind_results(m);
+  m.def("step_columns", [] {
+    std::vector<std::string> names;
+    for (const auto& c : report::step_columns()) {
+      names.push_back(c.name);
+    }
+    return names;
+  });
   m.def("resolved_yaml", &python::resolved_yaml, py::arg("source"), py::arg("is_path"),
         py::arg("name"), py::arg("settings"));
   m.def("simulate", &python::simulate, py::arg("source"), py::arg("is_path"), py::arg("name"),
@@ -177,7 +201,7 @@ PYBIND11_MODULE(_codesim, m) {
         py::arg("fidelity"));
   m.def("campaign_search", &python::campaign_search, py::arg("path"), py::arg("settings"),
         py::arg("fidelity"));
-  m.def("compare", &python::compare, py::arg("files"), py::arg("fidelity"), py::arg("jobs"));
+  m.def("compare", &python::compare, py::arg("scenarios"), py::arg("fidelity"), py::arg("jobs"));
   m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),
         py::arg("jobs"));
 }

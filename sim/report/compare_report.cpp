@@ -90,30 +90,21 @@ std::string compare_table(const metrics::Comparison& c) {
          "; costs from the unit prices in each scenario's cost section (topologies/cost.hpp)\n";
 }
 
-namespace {
-
-// A figure of a row as the JSON gives it: counts whole, the rest at full precision.
-std::string exact(const Row& row, const ComparedScenario& s) {
-  const double v = row.value(s);
-  return row.digits == 0 ? std::to_string(static_cast<long long>(v)) : core::format_number(v);
-}
-
-}  // namespace
-
-std::string compare_csv(const metrics::Comparison& c) {
-  std::vector<std::string> header{"name", "file"};
+Frame compare_frame(const metrics::Comparison& c) {
+  Frame f{.columns = {"name", "file"}, .rows = {}};
   for (const Row& row : rows()) {
-    header.emplace_back(row.key);
+    f.columns.emplace_back(row.key);
   }
-  std::string out = csv_row(header);
   for (const auto& s : c) {
-    std::vector<std::string> cells{s.name, s.file};
+    std::vector<Cell> cells{s.name, s.file};
     for (const Row& row : rows()) {
-      cells.push_back(exact(row, s));
+      // As the JSON gives it: counts whole, the rest at full precision.
+      const double v = row.value(s);
+      cells.push_back(row.digits == 0 ? Cell(static_cast<long long>(v)) : Cell(v));
     }
-    out += csv_row(cells);
+    f.rows.push_back(std::move(cells));
   }
-  return out;
+  return f;
 }
 
 std::string compare_markdown(const metrics::Comparison& c) {
@@ -153,7 +144,8 @@ std::string compare_html(const metrics::Comparison& c, const PageFooter& footer)
   out += "<h2>Networks</h2>\n" +
          stacked_bars_svg({"network cost per endpoint",
                            names,
-                           {{"cost per endpoint (USD)", [&] {
+                           {{"cost per endpoint (USD)",
+                             [&] {
                                std::vector<double> v;
                                for (const auto& s : c) {
                                  v.push_back(s.cost_per_endpoint_usd);

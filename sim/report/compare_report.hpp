@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/metrics/comparison.hpp"
+#include "sim/report/frame.hpp"
 #include "sim/report/html_page.hpp"
 
 namespace codesim::report {
@@ -16,8 +17,8 @@ nlohmann::ordered_json compare_json(const metrics::Comparison& c);
 
 std::string compare_table(const metrics::Comparison& c);
 
-// One row per scenario: name, file, then compare_json's keys.
-std::string compare_csv(const metrics::Comparison& c);
+// One row per scenario: name, file, then compare_json's keys (its CSV: frame_csv).
+Frame compare_frame(const metrics::Comparison& c);
 
 // The table's figures as a Markdown table (one row per figure, one column per scenario).
 std::string compare_markdown(const metrics::Comparison& c);

@@ -19,20 +19,6 @@ nlohmann::ordered_json energy_json(const metrics::StepEnergy& e) {
           {"power_bound", e.power_bound}};
 }
 
-metrics::StepEnergy energy_from_json(const nlohmann::json& e) {
-  auto w = [&](const char* key) { return e.at(key).get<double>(); };
-  return {.gpu_compute_j = w("gpu_compute_j"),
-          .gpu_waiting_j = w("gpu_waiting_j"),
-          .network_j = w("network_j"),
-          .host_j = w("host_j"),
-          .per_token_j = w("per_token_j"),
-          .gpu_power_w = w("gpu_power_w"),
-          .power_limit_w = w("power_limit_w"),
-          .min_clock_mhz = w("sm_clock_min_mhz"),
-          .max_clock_mhz = w("sm_clock_max_mhz"),
-          .power_bound = e.at("power_bound").get<bool>()};
-}
-
 std::string energy_line(const metrics::StepEnergy& e) {
   const std::string clock = e.min_clock_mhz == e.max_clock_mhz
                                 ? fixed(e.min_clock_mhz, 0)

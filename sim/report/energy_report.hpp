@@ -12,7 +12,6 @@ namespace codesim::report {
 // Keys: step_j, per_token_j, gpu_compute_j, gpu_waiting_j, network_j, host_j, gpu_power_w,
 // power_limit_w, sm_clock_min_mhz, sm_clock_max_mhz, power_bound.
 nlohmann::ordered_json energy_json(const metrics::StepEnergy& e);
-metrics::StepEnergy energy_from_json(const nlohmann::json& j);
 
 // "energy per step: 0.185 kJ (0.023 J per token): GPUs computing ..., SM clock 1641 MHz
 // (power-bound: the limit sets the clock)".

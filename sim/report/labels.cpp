@@ -19,19 +19,6 @@ nlohmann::ordered_json notes_json(const std::vector<core::Note>& notes) {
   return out;
 }
 
-std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j) {
-  std::vector<core::Note> out;
-  for (const auto& n : j) {
-    core::Note note{.text = n.at("text").get<std::string>()};
-    const auto kind = n.at("kind").get<std::string>();
-    if (!core::note_kind_of(kind, note.kind)) {
-      throw std::invalid_argument("unknown note kind '" + kind + "'");
-    }
-    out.push_back(std::move(note));
-  }
-  return out;
-}
-
 std::vector<std::string> link_header() {
   return {"busiest links", "GB", "utilization", "in flight (s)", "while in flight"};
 }

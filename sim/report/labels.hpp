@@ -42,10 +42,8 @@ std::vector<std::string> tier_row(const metrics::TierUse& t);
 // "fitted: compute piece times ..."
 std::string note_line(const core::Note& n);
 
-// {"kind": "fitted", "text": "..."} per note, and back (throws std::invalid_argument for an
-// unknown kind, nlohmann's exceptions for a wrong shape).
+// {"kind": "fitted", "text": "..."} per note.
 nlohmann::ordered_json notes_json(const std::vector<core::Note>& notes);
-std::vector<core::Note> notes_from_json(const nlohmann::ordered_json& j);
 
 // The step the lanes of the timeline span: the identical-replica step (with variability,
 // step_time and the breakdown are the drawn steps' mean; the lanes stay the identical step's).

@@ -17,10 +17,6 @@ namespace codesim::report {
 // switch_links, cost_usd}, notes.
 nlohmann::ordered_json run_json(const metrics::RunResult& r);
 
-// The inverse of run_json (a sweep reads its points' reports back). Throws nlohmann's
-// exceptions on a missing key or a wrong type: the caller says which file it was.
-metrics::RunResult run_from_json(const nlohmann::ordered_json& j);
-
 std::string run_table(const metrics::RunResult& r);
 
 }  // namespace codesim::report

@@ -12,7 +12,7 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/stopwatch.hpp"
 #include "sim/core/text.hpp"
-#include "sim/report/run_report.hpp"
+#include "sim/metrics/result_record.hpp"
 #include "sim/study/isolated.hpp"
 #include "sim/study/sweep_plan.hpp"
 #include "sim/study/training.hpp"
@@ -48,10 +48,9 @@ Steps steps_of(const std::string& path, const std::vector<config::Setting>& sett
   std::vector<IsolatedWork> works;
   const auto work = [&](std::vector<config::Setting> with) {
     return [path, with, fidelity, budget]() -> std::string {
-      return report::run_json(run_training(config::load_scenario(path, with),
-                                           {.budget = budget, .fidelity = fidelity})
-                                  .result)
-          .dump();
+      return metrics::pack(
+          run_training(config::load_scenario(path, with), {.budget = budget, .fidelity = fidelity})
+              .result);
     };
   };
   // A campaign's steps vary unless the scenario says otherwise (variability.enabled).
@@ -89,7 +88,7 @@ Steps steps_of(const std::string& path, const std::vector<config::Setting>& sett
   }
   std::vector<Step> out;
   for (const auto& payload : payloads) {
-    metrics::RunResult r = report::run_from_json(nlohmann::ordered_json::parse(payload));
+    metrics::RunResult r = metrics::unpack<metrics::RunResult>(payload);
     if (r.spread) {
       r.spread->step_times_s.clear();  // the campaign keeps the steps' figures, not each step
       r.spread->step_weights.clear();

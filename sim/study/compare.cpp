@@ -10,7 +10,7 @@ std::vector<config::Scenario> load_compared(const std::vector<std::string>& file
   std::vector<config::Scenario> out;
   for (const auto& f : files) {
     out.push_back(config::load_scenario(f));
-    require_training(out.back(), "comparisons");
+    require_training(out.back(), "comparisons");  // before the next loads
   }
   return out;
 }

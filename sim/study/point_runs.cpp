@@ -3,9 +3,10 @@
 
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
-#include "sim/report/run_record.hpp"
+#include "sim/metrics/result_record.hpp"
 #include "sim/study/compare.hpp"
 #include "sim/study/isolated.hpp"
+#include "sim/study/sweep_plan.hpp"
 #include "sim/study/training.hpp"
 
 namespace codesim::study {
@@ -28,7 +29,7 @@ std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>
     works.push_back([p, &o] {
       const TrainingRun run =
           run_training(p->scenario, {.budget = o.budget, .fidelity = o.fidelity});
-      return report::run_record_json(run.result).dump();
+      return metrics::pack(run.result);
     });
   }
   std::vector<PointOutcome> out(points.size());
@@ -38,7 +39,7 @@ std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>
     p.values = points[i]->values;
     p.exit_code = r.exit_code;
     if (r.exit_code == 0) {
-      p.result = report::run_from_record(nlohmann::ordered_json::parse(r.payload));
+      p.result = metrics::unpack<metrics::RunResult>(r.payload);
     } else {
       p.error = r.error.empty() ? "exit code " + std::to_string(r.exit_code) : r.error;
     }
@@ -54,18 +55,23 @@ metrics::SweepResult run_sweep(const SweepPlan& plan, const PointRunOptions& o) 
 }
 
 metrics::Comparison compare(const std::vector<std::string>& files, const PointRunOptions& o) {
-  const std::vector<config::Scenario> scenarios = load_compared(files);
+  return compare(load_compared(files), files, o);
+}
+
+metrics::Comparison compare(const std::vector<config::Scenario>& scenarios,
+                            const std::vector<std::string>& sources, const PointRunOptions& o) {
   std::vector<PlannedPoint> points;
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    require_training(scenarios[i], "comparisons");
     points.push_back({.index = i, .scenario = scenarios[i]});
   }
   metrics::Comparison out;
   const std::vector<PointOutcome> runs = simulate_points(pointers(points), o);
-  for (std::size_t i = 0; i < files.size(); ++i) {
+  for (std::size_t i = 0; i < sources.size(); ++i) {
     if (!runs[i].result) {
-      throw core::SimulationError(files[i] + ": " + runs[i].error);
+      throw core::SimulationError(sources[i] + ": " + runs[i].error);
     }
-    out.push_back(compared(files[i], *runs[i].result));
+    out.push_back(compared(sources[i], *runs[i].result));
   }
   return out;
 }

@@ -34,6 +34,11 @@ metrics::SweepResult run_sweep(const SweepPlan& plan, const PointRunOptions& o =
 // any runs). Throws core::SimulationError naming the file of a run that fails.
 metrics::Comparison compare(const std::vector<std::string>& files, const PointRunOptions& o = {});
 
+// Loaded scenarios side by side (training steps: require_training), `sources[i]` saying where
+// the i-th came from (its file, and the settings over it); a failed run throws as above.
+metrics::Comparison compare(const std::vector<config::Scenario>& scenarios,
+                            const std::vector<std::string>& sources, const PointRunOptions& o = {});
+
 // Every candidate screened by the fast tier, the best `top` simulated in full (o.fidelity is
 // ignored), ranked. `progress` hears one line per screened candidate; may be empty.
 metrics::SearchResult search(const SearchPlan& plan, int top, const PointRunOptions& o = {},

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <utility>
 
 #include "models/llm/analytics.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
+#include "sim/metrics/result_record.hpp"
 #include "sim/serve/arrivals.hpp"
 #include "sim/serve/request_trace.hpp"
 #include "sim/serve/serving_loop.hpp"
@@ -117,10 +117,8 @@ void ep_rounds(std::vector<Instance*> instances, const Budget& budget) {
     if (!inst->scenario.expert_parallel()) {
       continue;
     }
-    works.push_back([inst, budget] {
-      const auto r = simulate_inference(inst->scenario, budget);
-      return core::format_number(r.dispatch.value) + " " + core::format_number(r.combine.value);
-    });
+    works.push_back(
+        [inst, budget] { return metrics::pack(simulate_inference(inst->scenario, budget)); });
     ran.push_back(inst);
   }
   const auto outcomes = run_isolated(works, 2);
@@ -132,12 +130,9 @@ void ep_rounds(std::vector<Instance*> instances, const Budget& budget) {
           "the " + ran[k]->role + " instance's expert-parallel round failed: " + outcomes[k].error,
           ""});
     }
-    std::istringstream in(outcomes[k].payload);
-    double d = 0;
-    double c = 0;
-    in >> d >> c;
-    ran[k]->dispatch = core::Seconds(d);
-    ran[k]->combine = core::Seconds(c);
+    const auto round = metrics::unpack<metrics::InferenceResult>(outcomes[k].payload);
+    ran[k]->dispatch = round.dispatch;
+    ran[k]->combine = round.combine;
   }
 }
 

@@ -19,13 +19,40 @@ def cli_report(path, *flags):
     return json.loads(out)
 
 
+def cli_csv(*args):
+    """What the CLI writes as CSV (`codesim run ... --format csv`): its header and rows."""
+    out = subprocess.run([BINARY, *args, "--format", "csv"], check=True, capture_output=True,
+                         text=True).stdout
+    lines = out.splitlines()
+    return lines[0].split(","), [line.split(",") for line in lines[1:]]
+
+
 def test_simulate_returns_the_cli_reports_figures():
     result = codesim.simulate(codesim.load(SMALL), fidelity="fast")
     expected = cli_report(SMALL, "--fidelity", "fast")
+    assert isinstance(result, codesim.TrainingResult)
     assert result.fidelity == "fast"
     assert result.step_time_s == expected["step_time_s"]
-    assert result.breakdown_s == expected["breakdown_s"]
+    assert result.breakdown_s == expected["breakdown_s"]  # the report's other keys
     assert result.to_dict() == expected
+    with pytest.raises(AttributeError, match="no figure 'step_time' in the report"):
+        result.step_time
+
+
+def test_results_are_typed_with_the_csv_columns():
+    # The figures are the CLI's CSV columns, typed (floats equal to the CSV's digits, which are
+    # exact: shortest round trip) and documented by the column's label.
+    result = codesim.simulate(codesim.load(SMALL), fidelity="fast")
+    header, rows = cli_csv("run", SMALL, "--fidelity", "fast")
+    row = result.row()
+    assert list(row) == header
+    assert row["scenario"] == rows[0][0] == result.scenario
+    assert [row[c] for c in header[1:]] == [float(v) for v in rows[0][1:]]
+    assert isinstance(result.mfu_causal, float)
+    assert codesim.TrainingResult.step_time_s.__doc__ == "step time (s)"
+    assert codesim.TrainingResult.__module__ == "codesim"
+    assert repr(result).startswith("TrainingResult(scenario='small-step', step_time_s=")
+    assert result.notes and set(result.notes[0]) == {"kind", "text"}
 
 
 def test_every_study_takes_a_path_as_well():
@@ -87,8 +114,11 @@ def test_a_refused_setting_leaves_the_scenario_as_it_was():
 def test_inference_steps():
     bound = os.path.join(ROOT, "scenarios", "deepseek-v3-decode-bound-ib.yaml")
     result = codesim.simulate(codesim.load(bound))
-    assert result.phase == "decode"
+    assert isinstance(result, codesim.InferenceResult)
+    assert result.phase == "decode" and result.mode == "bound"
     assert result.tpot_ms == pytest.approx(14.75712, rel=1e-9)
+    assert result.row()["tpot_ms"] == result.tpot_ms
+    assert codesim.InferenceResult.tpot_ms.__doc__ == "TPOT (ms)"
     with pytest.raises(ValueError, match="fast is for training steps only"):
         codesim.simulate(codesim.load(bound), fidelity="fast")
 
@@ -121,9 +151,9 @@ def test_campaign_sweep_is_a_table_of_its_points():
                                                       "small-campaign-sweep.yaml")), sweep=True)
     rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
     assert len(rows) == 12
-    refused = [r for r in rows if r["campaign.node_failure_rate"] == "1e6"]
+    refused = [r for r in rows if r["campaign.node_failure_rate"] == 1e6]  # numbers, not text
     assert all("cannot progress" in r["error"] for r in refused)
-    ran = [r for r in rows if r["campaign.node_failure_rate"] == "500"]
+    ran = [r for r in rows if r["campaign.node_failure_rate"] == 500]
     assert min(ran, key=lambda r: r["days.expected"])["campaign.checkpoint_interval"] == "auto"
 
 
@@ -133,7 +163,7 @@ def test_campaign_search_ranks_by_the_run_objective():
     rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
     days = [r["days.p50"] for r in rows]
     assert days == sorted(days)
-    assert (rows[0]["campaign.checkpoint_interval"], rows[0]["campaign.spare_nodes"]) == ("auto", "1")
+    assert (rows[0]["campaign.checkpoint_interval"], rows[0]["campaign.spare_nodes"]) == ("auto", 1)
 
 
 def test_sweep_is_a_table_of_its_points():
@@ -146,7 +176,10 @@ def test_sweep_is_a_table_of_its_points():
         (1, "1f1b"), (1, "dualpipe"), (2, "1f1b"), (2, "dualpipe")]
     assert table["routing.node_limit"].dtype.kind == "i"  # numbers, not text
     assert (table["step_time_s"] > 0).all()
-    assert "breakdown_s.1F" in table.columns
+    # results.csv's columns: point, the swept keys, a run's CSV columns (less its name), error.
+    header, _ = cli_csv("run", SMALL, "--fidelity", "fast")
+    assert list(table.columns) == ["point", "routing.node_limit", "schedule.method",
+                                   *header[1:], "error"]
 
 
 def test_sweep_over_values_given_in_python():
@@ -160,6 +193,7 @@ def test_sweep_over_values_given_in_python():
     table = codesim.sweep(scenario, {"routing.node_limit": [1, 2], "schedule.method": ["dualpipe"]},
                           fidelity="fast")
     assert list(table["point"]) == [0, 1]
+    assert list(table.columns) == list(from_file.columns)  # one schema, results.csv's
     assert list(table["routing.node_limit"]) == [1, 2]
     expected = from_file[from_file["schedule.method"] == "dualpipe"].sort_values("routing.node_limit")
     assert list(table["step_time_s"]) == pytest.approx(list(expected["step_time_s"]), rel=1e-12)
@@ -178,8 +212,12 @@ def test_compare_and_search_are_tables():
     mrft = os.path.join(ROOT, "tests", "scenarios", "small-step-mrft.yaml")
     both = codesim.compare(small, codesim.load(mrft), fidelity="fast")
     assert list(both["name"]) == ["small-step", "small-step-mrft"]
-    with pytest.raises(ValueError, match="compare takes scenario files as they are written"):
-        codesim.compare(small, codesim.load(mrft).set("routing.node_limit", 2))
+    # A scenario changed in Python compares too; its file column names the change.
+    changed = codesim.compare(small, codesim.load(small).set("routing.node_limit", 2),
+                              fidelity="fast")
+    assert list(changed["file"]) == [small, small + " --set routing.node_limit=2"]
+    assert changed["step_time_s"][1] != changed["step_time_s"][0]
+    assert changed["switches"].dtype.kind == "i"  # counts are ints
     ranking = codesim.search(codesim.load(os.path.join(ROOT, "tests", "scenarios",
                                                        "small-search.yaml")), top=1)
     assert list(ranking["rank"]) == list(range(1, len(ranking) + 1))

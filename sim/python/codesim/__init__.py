@@ -6,12 +6,17 @@
     r = codesim.simulate(s, fidelity="fast")
     print(r.step_time_s, r.tokens_per_day, r.breakdown_s)
 
-Sweeps, comparisons and searches (`sweep`, `compare`, `search`) return a pandas DataFrame, one
-row per point, when pandas is installed (a list of dicts otherwise). Results carry the JSON
-report's keys as attributes (`step_time_s`, `tokens_per_day`,
-`breakdown_s`, ...; `r.to_dict()` gives them all). Each simulation runs in a forked child of the
-Python process, so several run one after another in one process. A scenario the model cannot run
-raises `codesim.ScenarioError` with the file, line, column and key of each problem.
+`simulate` returns a typed result: a `TrainingResult` or an `InferenceResult`, whose figures are
+attributes named as the columns of the CLI's CSV (`step_time_s`, `tokens_per_day`, `mfu_causal`,
+`tpot_ms`, ...: floats, each with its docstring); `r.row()` gives them as a dict, `r.to_dict()` the
+whole JSON report, whose other keys (`breakdown_s`, `busiest_links`, `energy`, ...) read as
+attributes too. Sweeps, comparisons and searches (`sweep`, `compare`, `search`) return a pandas
+DataFrame, one row per point, when pandas is installed (a list of dicts otherwise), with the
+columns of the CLI's CSV files (results.csv, compare's CSV, ranking.csv); swept values that are
+numbers come back as numbers. `serve` and `campaign` return their JSON reports as a `Result`.
+Each simulation runs in a forked child of the Python process, so several run one after another in
+one process. A scenario the model cannot run raises `codesim.ScenarioError` with the file, line,
+column and key of each problem.
 """
 import itertools
 import json
@@ -19,8 +24,13 @@ import os
 
 from . import _codesim
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load", "simulate", "serve", "campaign", "sweep",
-           "compare", "search"]
+__all__ = ["Scenario", "ScenarioError", "TrainingResult", "InferenceResult", "Result", "load",
+           "simulate", "serve", "campaign", "sweep", "compare", "search"]
+
+TrainingResult = _codesim.TrainingResult
+InferenceResult = _codesim.InferenceResult
+for _cls in (TrainingResult, InferenceResult):
+    _cls.__module__ = "codesim"
 
 ScenarioError = _codesim.ScenarioError
 ScenarioError.__module__ = "codesim"  # shown as codesim.ScenarioError
@@ -95,9 +105,8 @@ def _scenario(scenario):
 
 
 class Result:
-    """A simulation's figures: the JSON report's keys as attributes (a training step's
-    `step_time_s`, `breakdown_s`, `tokens_per_day`, `mfu_causal`, ...; an inference step's
-    `tpot_ms`, `tokens_per_s_per_gpu`, ...)."""
+    """A serving or campaign run's report: its JSON keys as attributes (`ttft_ms`, `days`, ...;
+    `to_dict()` gives them all)."""
 
     def __init__(self, report):
         self._report = report
@@ -108,22 +117,18 @@ class Result:
         return json.loads(json.dumps(self._report))
 
     def __repr__(self):
-        figures = ", ".join(f"{k}={self._report[k]!r}" for k in
-                            ("scenario", "step_time_s", "tokens_per_day", "tpot_ms")
+        figures = ", ".join(f"{k}={self._report[k]!r}" for k in ("scenario", "requests", "gpus")
                             if k in self._report)
         return f"Result({figures})"
 
 
-def _step_report(scenario, fidelity):
-    """One step's JSON report (a dict) of a Scenario."""
-    return json.loads(_codesim.simulate(scenario._source, scenario._is_path, scenario._name,
-                                        scenario._settings, fidelity))
-
-
 def simulate(scenario, fidelity="full"):
     """Simulates one step of `scenario` (training or inference): "full" replays it on SimGrid,
-    "fast" times its critical path (training only). `scenario`: a Scenario or a file path."""
-    return Result(_step_report(_scenario(scenario), fidelity))
+    "fast" times its critical path (training only). `scenario`: a Scenario or a file path.
+    Returns a TrainingResult or an InferenceResult."""
+    scenario = _scenario(scenario)
+    return _codesim.simulate(scenario._source, scenario._is_path, scenario._name,
+                             scenario._settings, fidelity)
 
 
 def _table(rows):
@@ -135,16 +140,31 @@ def _table(rows):
     return pandas.DataFrame(rows)
 
 
-def _figures(report):
-    """A run report's figures in one flat row: scalars as they are, the breakdown's items as
-    `breakdown_s.<item>`; lists (links, notes) left out (the report has them)."""
-    row = {}
-    for key, value in (report or {}).items():
-        if isinstance(value, dict) and key == "breakdown_s":
-            row.update({f"breakdown_s.{k}": v for k, v in value.items()})
-        elif not isinstance(value, (dict, list)):
-            row[key] = value
-    return row
+def _number(text):
+    """`text` as an int or a float, or None when it is not a plain number ("4min", "auto")."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return None
+
+
+def _numbers(rows, keys):
+    """Turns each column of `keys` whose cells are all text spelling plain numbers (a swept
+    value as written: "2", "1e6") into numbers, as pandas.read_csv reads the CLI's CSV."""
+    for key in keys:
+        cells = [row.get(key) for row in rows]
+        if cells and all(isinstance(c, str) and _number(c) is not None for c in cells):
+            for row in rows:
+                row[key] = _number(row[key])
+    return rows
+
+
+def _frame(frame):
+    """A study's table (columns and typed rows, the CLI's CSV schema) as a DataFrame."""
+    columns = frame["columns"]
+    return _table(_numbers([dict(zip(columns, row)) for row in frame["rows"]], columns))
 
 
 def _file_of(scenario, why):
@@ -154,25 +174,17 @@ def _file_of(scenario, why):
     return scenario._source
 
 
-def _typed(text):
-    """A swept value as the report spells it: a number as an int or a float, else the text (a
-    value with its unit, "4min", or a name)."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def _point_row(index, scenario, values, fidelity):
-    """One in-memory point: the scenario with `values` set, simulated; its row."""
-    row = {"point": index, **values, "error": ""}
+    """One in-memory point: the scenario with `values` set, simulated; its row as results.csv
+    has it (point, the values, the step columns, error)."""
+    row = {"point": index, **values, **dict.fromkeys(_codesim.step_columns()), "error": ""}
     try:
         point = scenario.copy()
         for key, value in values.items():
             point.set(key, value)
-        row.update(_figures(_step_report(point, fidelity)))
+        figures = simulate(point, fidelity).row()
+        del figures["scenario"]
+        row.update(figures)
     except ScenarioError as e:
         row["error"] = str(e)
     return row
@@ -195,8 +207,9 @@ def _reporter(progress, total):
 
 
 def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
-    """A table of runs, one row per point: its values, its `error` if it could not run, then the
-    run's figures.
+    """A table of runs, one row per point, with the columns of the CLI's results.csv: point, the
+    swept values, the step's figures (step_time_s, tokens_per_day, ...: empty where the point
+    could not run), error.
 
     Without `points`, every point of the scenario file's `sweep:` section (with the scenario's
     settings), simulated in forked children, `jobs` at a time. With `points`, a dict of key ->
@@ -218,10 +231,8 @@ def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
         finally:
             close()
         return _table(rows)
-    report = json.loads(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings, fidelity,
-                                       jobs))
-    return _table([{"point": p["point"], **{k: _typed(v) for k, v in p["values"].items()},
-                    "error": p["error"], **_figures(p["result"])} for p in report["points"]])
+    return _frame(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings,
+                                 fidelity, jobs))
 
 
 def serve(scenario):
@@ -247,8 +258,9 @@ def campaign(scenario, fidelity="fast", sweep=False, search=False):
         return Result(json.loads(_codesim.campaign(path, scenario._settings, fidelity)))
     study = _codesim.campaign_search if search else _codesim.campaign_sweep
     report = json.loads(study(path, scenario._settings, fidelity))
-    return _table([{**dict(zip(report["keys"], p["values"])), "error": p.get("error", ""),
-                    **_flat(p.get("campaign"))} for p in report["points"]])
+    return _table(_numbers([{**dict(zip(report["keys"], p["values"])), "error": p.get("error", ""),
+                             **_flat(p.get("campaign"))} for p in report["points"]],
+                           report["keys"]))
 
 
 def _flat(report):
@@ -263,24 +275,21 @@ def _flat(report):
 
 
 def compare(*scenarios, fidelity="full", jobs=2):
-    """The scenario files side by side (network cost and training throughput): one row per
-    scenario."""
-    for s in scenarios:
-        if isinstance(s, Scenario) and s._settings:
-            raise ValueError("compare takes scenario files as they are written; "
-                             f"{s!r} has settings a file would have to hold")
-    files = [_file_of(s, "compare reads each scenario") if isinstance(s, Scenario) else str(s) for s in scenarios]
-    return _table(json.loads(_codesim.compare(files, fidelity, jobs))["scenarios"])
+    """The scenarios (Scenarios, set or not, or file paths) side by side, network cost and
+    training throughput: one row per scenario, with the columns of `codesim compare --format csv`
+    (name, file, endpoints, switches, links, cost_usd, ..., step_time_s, tokens_per_day,
+    mfu_causal); `file` names a set scenario's settings too ("x.yaml --set key=value")."""
+    scenarios = [_scenario(s) for s in scenarios]
+    return _frame(_codesim.compare([(s._source, s._is_path, s._name, s._settings)
+                                    for s in scenarios], fidelity, jobs))
 
 
 def search(scenario, top=None, jobs=2):
     """The scenario file's `search:` section: every candidate screened by the fast tier, the best
-    `top` (default: the section's) simulated in full, ranked: one row per candidate (rank, its
-    values, the tier that ranked it, the objective, why it was rejected, then the figures of its
-    best run)."""
+    `top` (default: the section's) simulated in full, ranked: one row per candidate with the
+    columns of the CLI's ranking.csv (rank, its values, base, the tier that ranked it,
+    step_time_s, tokens_per_day, mfu_causal, memory_gb, network_usd, objective,
+    fast_step_time_s, and why it was rejected)."""
     scenario = _scenario(scenario)
-    report = json.loads(_codesim.search(_file_of(scenario, "search reads its section"), scenario._settings,
-                                        top or 0, jobs))
-    return _table([{"rank": e["rank"], **e["values"], "tier": e["tier"],
-                    "objective": e["objective"], "rejected": e["rejected"],
-                    **_figures(e["full"] or e["fast"])} for e in report["ranking"]])
+    return _frame(_codesim.search(_file_of(scenario, "search reads its section"),
+                                  scenario._settings, top or 0, jobs))

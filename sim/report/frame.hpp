@@ -1,0 +1,44 @@
+// A study's table as typed cells: the one column schema that the CLI's CSV files and Python's
+// DataFrames share (a column's name is its CSV header; units in the names: step_time_s).
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/metrics/inference_result.hpp"
+#include "sim/metrics/run_result.hpp"
+#include "sim/metrics/search_result.hpp"
+#include "sim/metrics/sweep_result.hpp"
+
+namespace codesim::report {
+
+// Empty (a failed point's figures), a count, a figure, or text (names, errors, swept values as
+// written: "450GBps").
+using Cell = std::variant<std::monostate, long long, double, std::string>;
+
+struct Frame {
+  std::vector<std::string> columns;
+  std::vector<std::vector<Cell>> rows;  // each as long as `columns`
+};
+
+// CSV (RFC 4180): the header, then a line per row; counts in decimal, figures at full precision
+// (core::format_number), empty cells empty.
+std::string frame_csv(const Frame& f);
+
+// One row: scenario, then every step column (report/columns.hpp).
+Frame run_frame(const metrics::RunResult& r);
+
+// One row: scenario, phase, mode, then every inference column.
+Frame inference_frame(const metrics::InferenceResult& r);
+
+// point, the varied keys, the step columns, error; one row per point, a failed point's figures
+// empty.
+Frame sweep_frame(const metrics::SweepResult& s);
+
+// rank, the searched keys, base, tier, step_time_s, tokens_per_day, mfu_causal, memory_gb,
+// network_usd, objective, fast_step_time_s, rejected; one row per configuration, best first; a
+// rejected one has empty figures and its reason.
+Frame search_frame(const metrics::SearchResult& s);
+
+}  // namespace codesim::report
