@@ -16,10 +16,13 @@
 #include "sim/core/error.hpp"
 #include "sim/metrics/result_record.hpp"
 #include "sim/python/results.hpp"
+#include "sim/report/atomic_file.hpp"
 #include "sim/report/campaign_report.hpp"
 #include "sim/report/campaign_sweep_report.hpp"
 #include "sim/report/columns.hpp"
 #include "sim/report/compare_report.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/inference_report.hpp"
 #include "sim/report/serve_report.hpp"
 #include "sim/study/campaign.hpp"
 #include "sim/study/campaign_sweep.hpp"
@@ -28,6 +31,7 @@
 #include "sim/study/point_runs.hpp"
 #include "sim/study/serve.hpp"
 #include "sim/study/training.hpp"
+#include "sim/workload/chrome_export.hpp"
 
 namespace py = pybind11;
 
@@ -40,6 +44,13 @@ metrics::Fidelity fidelity_of(const std::string& fidelity) {
     throw std::invalid_argument("fidelity must be 'full' or 'fast', got '" + fidelity + "'");
   }
   return *tier;
+}
+
+// Python's Ctrl-C: its handler only sets a flag; running the handlers turns it into a pending
+// KeyboardInterrupt (the bindings hold the GIL throughout). run_isolated then kills the children
+// and throws study::Stopped, which the module's translator leaves as that KeyboardInterrupt.
+bool interrupted() {
+  return PyErr_CheckSignals() != 0;
 }
 
 // A scenario as Python holds it: a file (includes relative to it) or a YAML text with the name
@@ -56,9 +67,25 @@ std::string resolved_yaml(const std::string& source, bool is_path, const std::st
   return config::to_yaml(load(source, is_path, name, settings));
 }
 
-// The step (a TrainingResult or an InferenceResult), simulated in a child process.
+// The training step, its Chrome trace written to `chrome_trace` unless empty (`codesim run
+// --chrome-trace`), in metrics' wire form. Runs in the child (the trace stays there).
+std::string training_step(const config::Scenario& s, metrics::Fidelity tier,
+                          const std::string& chrome_trace) {
+  const study::TrainingRun run =
+      study::run_training(s, {.fidelity = tier, .keep_trace = !chrome_trace.empty()});
+  if (!chrome_trace.empty()) {
+    report::write_file_atomically(
+        chrome_trace,
+        workload::chrome_trace(run.trace, run.timeline, run.power, run.memory).dump() + "\n");
+  }
+  return metrics::pack(run.result);
+}
+
+// The step (a TrainingResult or an InferenceResult), simulated in a child process; its HTML
+// report written to `html` and its Chrome trace to `chrome_trace` where they are not empty.
 py::object simulate(const std::string& source, bool is_path, const std::string& name,
-                    const std::vector<std::string>& settings, const std::string& fidelity) {
+                    const std::vector<std::string>& settings, const std::string& fidelity,
+                    const std::string& html, const std::string& chrome_trace) {
   const config::Scenario s = load(source, is_path, name, settings);  // errors here, in Python
   const metrics::Fidelity tier = fidelity_of(fidelity);
   const bool train = s.workload.kind == config::WorkloadKind::train;
@@ -66,18 +93,30 @@ py::object simulate(const std::string& source, bool is_path, const std::string& 
     throw std::invalid_argument(
         "fast is for training steps only (prefill and decode have one tier)");
   }
+  if (!train && !chrome_trace.empty()) {
+    throw std::invalid_argument("a Chrome trace is written for training steps only");
+  }
   const auto outcome =
-      study::run_isolated({[&s, train, tier]() -> std::string {
-                            if (!train) {
-                              return metrics::pack(study::simulate_inference(s));
-                            }
-                            return metrics::pack(study::run_training(s, {.fidelity = tier}).result);
+      study::run_isolated({[&]() -> std::string {
+                            return train ? training_step(s, tier, chrome_trace)
+                                         : metrics::pack(study::simulate_inference(s));
                           }},
-                          1);
+                          1, {}, interrupted);
   const study::IsolatedOutcome& o = outcome.front();
   if (o.exit_code == 0) {
-    return train ? py::cast(metrics::unpack<metrics::RunResult>(o.payload))
-                 : py::cast(metrics::unpack<metrics::InferenceResult>(o.payload));
+    const report::PageFooter footer{config::to_yaml(s), "codesim " CODESIM_VERSION};
+    if (train) {
+      auto r = metrics::unpack<metrics::RunResult>(o.payload);
+      if (!html.empty()) {
+        report::write_file_atomically(html, report::run_html(r, footer));
+      }
+      return py::cast(std::move(r));
+    }
+    auto r = metrics::unpack<metrics::InferenceResult>(o.payload);
+    if (!html.empty()) {
+      report::write_file_atomically(html, report::inference_html(r, footer));
+    }
+    return py::cast(std::move(r));
   }
   if (o.exit_code == 2) {
     throw core::InputError(core::Diagnostic{{name, 0, 0}, "", o.error, ""});
@@ -87,11 +126,21 @@ py::object simulate(const std::string& source, bool is_path, const std::string& 
 
 // The studies of several points, each point in a forked child (study/point_runs.hpp); their
 // tables, as the CLI's CSV files have them (results.csv, compare's CSV, ranking.csv).
+// `progress` (None or a callable) hears (points done, points, the point's row) as each ends.
 py::dict sweep(const std::string& path, const std::vector<std::string>& settings,
-               const std::string& fidelity, int jobs) {
+               const std::string& fidelity, int jobs, const py::object& progress) {
   const study::SweepPlan plan = study::plan_sweep(path, config::parse_settings(settings));
-  return frame_object(report::sweep_frame(
-      study::run_sweep(plan, {.jobs = jobs, .fidelity = fidelity_of(fidelity)})));
+  std::size_t done = 0;
+  const auto heard = [&](const study::PointOutcome& p) {
+    ++done;
+    if (!progress.is_none()) {
+      const report::Frame f = report::sweep_frame(study::sweep_result(plan, {p}));
+      progress(done, plan.points.size(), frame_row(f, p.index));
+    }
+  };
+  return frame_object(report::sweep_frame(study::run_sweep(
+      plan,
+      {.jobs = jobs, .fidelity = fidelity_of(fidelity), .on_done = heard, .stop = interrupted})));
 }
 
 // A scenario as Python hands it over: source, is_path, name, settings (as load takes them).
@@ -111,15 +160,15 @@ py::dict compare(const std::vector<ScenarioSource>& sources, const std::string& 
     }
     labels.push_back(label);
   }
-  return frame_object(report::compare_frame(
-      study::compare(scenarios, labels, {.jobs = jobs, .fidelity = fidelity_of(fidelity)})));
+  return frame_object(report::compare_frame(study::compare(
+      scenarios, labels, {.jobs = jobs, .fidelity = fidelity_of(fidelity), .stop = interrupted})));
 }
 
 py::dict search(const std::string& path, const std::vector<std::string>& settings, int top,
                 int jobs) {
   const study::SearchPlan plan = study::plan_search(path, config::parse_settings(settings));
-  return frame_object(
-      report::search_frame(study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs})));
+  return frame_object(report::search_frame(
+      study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs, .stop = interrupted})));
 }
 
 // The serving run of the file's serve: section (its EP rounds in forked children), as JSON text.
@@ -164,6 +213,10 @@ PYBIND11_MODULE(_codesim, m) {
       if (p) {
         std::rethrow_exception(p);
       }
+    } catch (const study::Stopped&) {
+      if (PyErr_Occurred() == nullptr) {  // interrupted() left KeyboardInterrupt pending
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+      }
     } catch (const core::InputError& e) {
       py::list diagnostics;
       for (const core::Diagnostic& d : e.diagnostics()) {
@@ -192,9 +245,9 @@ PYBIND11_MODULE(_codesim, m) {
   m.def("resolved_yaml", &python::resolved_yaml, py::arg("source"), py::arg("is_path"),
         py::arg("name"), py::arg("settings"));
   m.def("simulate", &python::simulate, py::arg("source"), py::arg("is_path"), py::arg("name"),
-        py::arg("settings"), py::arg("fidelity"));
+        py::arg("settings"), py::arg("fidelity"), py::arg("html"), py::arg("chrome_trace"));
   m.def("sweep", &python::sweep, py::arg("path"), py::arg("settings"), py::arg("fidelity"),
-        py::arg("jobs"));
+        py::arg("jobs"), py::arg("progress"));
   m.def("serve", &python::serve, py::arg("path"), py::arg("settings"));
   m.def("campaign", &python::campaign, py::arg("path"), py::arg("settings"), py::arg("fidelity"));
   m.def("campaign_sweep", &python::campaign_sweep, py::arg("path"), py::arg("settings"),

@@ -33,15 +33,6 @@ py::object json_object(const nlohmann::ordered_json& j) {
   return py::module_::import("json").attr("loads")(j.dump());
 }
 
-// The frame's one row as a dict (column -> value).
-py::dict row_of(const report::Frame& f) {
-  py::dict out;
-  for (std::size_t i = 0; i < f.columns.size(); ++i) {
-    out[py::str(f.columns[i])] = cell_object(f.rows.front()[i]);
-  }
-  return out;
-}
-
 // What a result class shares: its columns as properties, row(), to_dict(), the report's other
 // keys as attributes, and a repr of its headline figures.
 template <class Result, class Columns, class MakeFrame, class Report>
@@ -56,7 +47,7 @@ void add_common(py::class_<Result>& cls, const Columns& columns, MakeFrame frame
       "notes", [](const Result& r) { return json_object(report::notes_json(r.notes)); },
       "what the models folded, fitted, assumed, estimated or left out: [{kind, text}, ...]");
   cls.def(
-      "row", [frame](const Result& r) { return row_of(frame(r)); },
+      "row", [frame](const Result& r) { return frame_row(frame(r), 0); },
       "the result's row of the CLI's CSV (its columns: a DataFrame's), as a dict");
   cls.def(
       "to_dict", [report](const Result& r) { return json_object(report(r)); },
@@ -80,6 +71,14 @@ void add_common(py::class_<Result>& cls, const Columns& columns, MakeFrame frame
 }
 
 }  // namespace
+
+py::dict frame_row(const report::Frame& f, std::size_t i) {
+  py::dict out;
+  for (std::size_t k = 0; k < f.columns.size(); ++k) {
+    out[py::str(f.columns[k])] = cell_object(f.rows.at(i)[k]);
+  }
+  return out;
+}
 
 py::dict frame_object(const report::Frame& f) {
   py::list rows;

@@ -15,4 +15,7 @@ void bind_results(pybind11::module_& m);
 // {"columns": [...], "rows": [[None | int | float | str, ...], ...]}.
 pybind11::dict frame_object(const report::Frame& f);
 
+// Row `i` of the frame as a dict (column -> value).
+pybind11::dict frame_row(const report::Frame& f, std::size_t i);
+
 }  // namespace codesim::python

@@ -37,6 +37,7 @@ void write_all(int fd, const std::string& text) {
   std::string report;
   int code = 0;
   kernels::run_on_one_thread();  // the parent's OpenMP threads did not come along
+  std::signal(SIGINT, SIG_DFL);  // not a Python parent's handler, which this child never runs
   try {
     report = "R" + work();
   } catch (const core::InputError& e) {
@@ -104,50 +105,69 @@ IsolatedOutcome finish(Running& r) {
   return o;
 }
 
+// Kills and reaps every running child.
+void kill_all(std::vector<Running>& running) {
+  for (Running& r : running) {
+    ::kill(r.pid, SIGKILL);
+    finish(r);
+  }
+  running.clear();
+}
+
 }  // namespace
 
 std::vector<IsolatedOutcome> run_isolated(
     const std::vector<IsolatedWork>& works, int jobs,
-    const std::function<void(std::size_t, const IsolatedOutcome&)>& on_done) {
+    const std::function<void(std::size_t, const IsolatedOutcome&)>& on_done,
+    const StopAsked& stop) {
   std::vector<IsolatedOutcome> out(works.size());
   std::vector<Running> running;
   std::size_t next = 0;
-  while (next < works.size() || !running.empty()) {
-    while (next < works.size() && static_cast<int>(running.size()) < std::max(1, jobs)) {
-      running.push_back(start(next, works[next]));
-      ++next;
+  try {
+    while (next < works.size() || !running.empty()) {
+      while (next < works.size() && static_cast<int>(running.size()) < std::max(1, jobs)) {
+        running.push_back(start(next, works[next]));
+        ++next;
+      }
+      std::vector<pollfd> fds;
+      for (const auto& r : running) {
+        fds.push_back({r.fd, POLLIN, 0});
+      }
+      const int ready = ::poll(fds.data(), fds.size(), stop ? 100 : -1);
+      if (stop && stop()) {
+        throw Stopped();
+      }
+      if (ready < 0) {
+        if (errno == EINTR) {
+          continue;
+        }
+        throw std::runtime_error("poll failed while waiting for isolated runs");
+      }
+      for (std::size_t i = fds.size(); i-- > 0;) {
+        if (fds[i].revents == 0) {
+          continue;
+        }
+        char buffer[65536];
+        const ssize_t n = ::read(running[i].fd, buffer, sizeof buffer);
+        if (n > 0) {
+          running[i].received.append(buffer, static_cast<std::size_t>(n));
+          continue;
+        }
+        if (n < 0 && errno == EINTR) {
+          continue;
+        }
+        IsolatedOutcome o = finish(running[i]);  // end of file: the child has written all
+        const std::size_t index = running[i].index;
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+        out[index] = std::move(o);
+        if (on_done) {
+          on_done(index, out[index]);
+        }
+      }
     }
-    std::vector<pollfd> fds;
-    for (const auto& r : running) {
-      fds.push_back({r.fd, POLLIN, 0});
-    }
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      throw std::runtime_error("poll failed while waiting for isolated runs");
-    }
-    for (std::size_t i = fds.size(); i-- > 0;) {
-      if (fds[i].revents == 0) {
-        continue;
-      }
-      char buffer[65536];
-      const ssize_t n = ::read(running[i].fd, buffer, sizeof buffer);
-      if (n > 0) {
-        running[i].received.append(buffer, static_cast<std::size_t>(n));
-        continue;
-      }
-      if (n < 0 && errno == EINTR) {
-        continue;
-      }
-      IsolatedOutcome o = finish(running[i]);  // end of file: the child has written all
-      const std::size_t index = running[i].index;
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
-      out[index] = std::move(o);
-      if (on_done) {
-        on_done(index, out[index]);
-      }
-    }
+  } catch (...) {
+    kill_all(running);  // a stop, or what on_done threw: no child outlives the call
+    throw;
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,23 @@ struct IsolatedOutcome {
   std::string error;    // what it threw, or how the child died
 };
 
-// The work returns its result as text (the parent decodes it).
+// The work returns its result as bytes (the parent decodes them).
 using IsolatedWork = std::function<std::string()>;
 
+// Asked about ten times a second while children run: true stops them all (a caller's Ctrl-C).
+using StopAsked = std::function<bool()>;
+
+// What run_isolated throws when `stop` said so, after killing and reaping the running children.
+struct Stopped : std::runtime_error {
+  Stopped() : std::runtime_error("stopped: the isolated runs were killed") {}
+};
+
 // Runs each work in a forked child, at most `jobs` at a time; `on_done` hears each as it ends (in
-// the order they end, with its index). Results in the order of `works`.
+// the order they end, with its index). Results in the order of `works`. A child takes SIGINT's
+// default action (a terminal's Ctrl-C ends it with its parent's group).
 std::vector<IsolatedOutcome> run_isolated(
     const std::vector<IsolatedWork>& works, int jobs,
-    const std::function<void(std::size_t, const IsolatedOutcome&)>& on_done = {});
+    const std::function<void(std::size_t, const IsolatedOutcome&)>& on_done = {},
+    const StopAsked& stop = {});
 
 }  // namespace codesim::study

@@ -33,7 +33,7 @@ std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>
     });
   }
   std::vector<PointOutcome> out(points.size());
-  run_isolated(works, o.jobs, [&](std::size_t i, const IsolatedOutcome& r) {
+  const auto heard = [&](std::size_t i, const IsolatedOutcome& r) {
     PointOutcome& p = out[i];
     p.index = points[i]->index;
     p.values = points[i]->values;
@@ -46,7 +46,8 @@ std::vector<PointOutcome> simulate_points(const std::vector<const PlannedPoint*>
     if (o.on_done) {
       o.on_done(p);
     }
-  });
+  };
+  run_isolated(works, o.jobs, heard, o.stop);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/metrics/search_result.hpp"
 #include "sim/metrics/sweep_result.hpp"
 #include "sim/study/budget.hpp"
+#include "sim/study/isolated.hpp"
 #include "sim/study/search.hpp"
 #include "sim/study/sweep_plan.hpp"
 
@@ -21,6 +22,7 @@ struct PointRunOptions {
   metrics::Fidelity fidelity = metrics::Fidelity::full;
   Budget budget;
   std::function<void(const PointOutcome&)> on_done;  // hears each point as it ends; may be empty
+  StopAsked stop;  // true stops the children (run_isolated throws Stopped); may be empty
 };
 
 // Each point's training step; outcomes in the order of `points`.

@@ -1,7 +1,10 @@
 """The Python package as a user calls it (tools/test-python.sh installs it, then runs these)."""
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -169,9 +172,14 @@ def test_campaign_search_ranks_by_the_run_objective():
 def test_sweep_is_a_table_of_its_points():
     # small-sweep.yaml: node_limit [1, 2] x schedule [dualpipe, 1f1b], cartesian: 4 points; the
     # same figures as the sweep the golden test records (fast tier here: quicker, same points).
+    heard = []
     table = codesim.sweep(codesim.load(os.path.join(ROOT, "tests", "scenarios", "small-sweep.yaml")),
-                          fidelity="fast")
+                          fidelity="fast", progress=lambda done, total, row: heard.append(
+                              (done, total, row["point"], row["step_time_s"])))
     assert list(table["point"]) == [0, 1, 2, 3]
+    # Each point heard as it ended (in any order), with its row as the table has it.
+    assert [(done, total) for done, total, _, _ in heard] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert sorted((p, t) for _, _, p, t in heard) == list(zip(table["point"], table["step_time_s"]))
     assert sorted(zip(table["routing.node_limit"], table["schedule.method"])) == [
         (1, "1f1b"), (1, "dualpipe"), (2, "1f1b"), (2, "dualpipe")]
     assert table["routing.node_limit"].dtype.kind == "i"  # numbers, not text
@@ -225,3 +233,37 @@ def test_compare_and_search_are_tables():
     assert any(ranking["rejected"] != "")  # pp 3 does not divide the GPUs
     with pytest.raises(ValueError, match="reads its section from a scenario file"):
         codesim.sweep(codesim.Scenario.from_yaml(open(small).read(), name=small))
+
+
+def test_ctrl_c_stops_a_sweep_and_its_children():
+    # A sweep of full DeepSeek-V3 steps (minutes); SIGINT to the Python process, as Ctrl-C sends
+    # it, once the sweep has started: KeyboardInterrupt at once, not when the points are done.
+    code = ("import codesim, sys\n"
+            f"s = codesim.load({os.path.join(ROOT, 'scenarios', 'whatif-node-limit.yaml')!r})\n"
+            "print('ready', flush=True)\n"
+            "try:\n"
+            "    codesim.sweep(s, jobs=2)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "ready\n"
+    time.sleep(2)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert out == "interrupted\n"
+    assert child.returncode == 0
+
+
+def test_the_html_report_and_the_chrome_trace_from_python(tmp_path):
+    # The same files `codesim run --format html` and `--chrome-trace` write.
+    html, trace = tmp_path / "step.html", tmp_path / "trace.json"
+    codesim.simulate(SMALL, fidelity="fast", html=html, chrome_trace=str(trace))
+    cli_trace = tmp_path / "cli-trace.json"
+    cli_html = subprocess.run([BINARY, "run", SMALL, "--fidelity", "fast", "--format", "html",
+                               "--chrome-trace", str(cli_trace)], check=True, capture_output=True,
+                              text=True).stdout
+    assert html.read_text() == cli_html
+    assert json.loads(trace.read_text()) == json.loads(cli_trace.read_text())
+    decode = os.path.join(ROOT, "scenarios", "deepseek-v3-decode-bound-ib.yaml")
+    with pytest.raises(ValueError, match="a Chrome trace is written for training steps only"):
+        codesim.simulate(decode, chrome_trace=str(trace))

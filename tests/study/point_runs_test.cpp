@@ -3,8 +3,10 @@
 #include "sim/study/point_runs.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "sim/core/error.hpp"
@@ -39,6 +41,25 @@ TEST(Isolated, EachWorkInItsOwnChildWithItsOutcomeInOrder) {
   EXPECT_EQ(out[3].error, "replay deadlocked");
   EXPECT_EQ(out[4].exit_code, -1);
   EXPECT_EQ(out[4].error, "exited with code 7 without a result");
+}
+
+TEST(Isolated, AStopKillsAndReapsTheRunningChildren) {
+  // Two children that would sleep a minute; the third never starts (jobs 2). The stop is asked
+  // once the first poll has waited: run_isolated throws Stopped and leaves no child behind.
+  const std::vector<IsolatedWork> works(3, []() -> std::string {
+    ::sleep(60);
+    return "late";
+  });
+  int asked = 0;
+  bool heard = false;
+  EXPECT_THROW(run_isolated(
+                   works, 2, [&](std::size_t, const IsolatedOutcome&) { heard = true; },
+                   [&] { return ++asked >= 2; }),
+               Stopped);
+  EXPECT_EQ(asked, 2);
+  EXPECT_FALSE(heard);
+  EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);  // ECHILD: every child reaped
+  EXPECT_EQ(errno, ECHILD);
 }
 
 // Three points through study::run_sweep, each simulated (full tier, SimGrid) in a child; the

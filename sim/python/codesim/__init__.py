@@ -122,13 +122,16 @@ class Result:
         return f"Result({figures})"
 
 
-def simulate(scenario, fidelity="full"):
+def simulate(scenario, fidelity="full", html=None, chrome_trace=None):
     """Simulates one step of `scenario` (training or inference): "full" replays it on SimGrid,
     "fast" times its critical path (training only). `scenario`: a Scenario or a file path.
-    Returns a TrainingResult or an InferenceResult."""
+    Returns a TrainingResult or an InferenceResult. `html`: a path to write the HTML report to
+    (`codesim run --format html`); `chrome_trace`: a path for the step's Chrome trace (training
+    steps; open it in Perfetto or chrome://tracing)."""
     scenario = _scenario(scenario)
     return _codesim.simulate(scenario._source, scenario._is_path, scenario._name,
-                             scenario._settings, fidelity)
+                             scenario._settings, fidelity, os.fspath(html or ""),
+                             os.fspath(chrome_trace or ""))
 
 
 def _table(rows):
@@ -190,20 +193,26 @@ def _point_row(index, scenario, values, fidelity):
     return row
 
 
-def _reporter(progress, total):
-    """What `sweep` calls after each in-memory point: `progress` itself if callable (with the
-    points done, their total and the point's row), a tqdm bar if `progress` is True and tqdm is
-    installed, else nothing."""
+def _reporter(progress):
+    """What a sweep calls after each point, with the points done, their total and the point's
+    row: `progress` itself if callable, a tqdm bar if `progress` is True and tqdm is installed,
+    else nothing; and what closes the bar."""
     if callable(progress):
         return progress, lambda: None
     if progress:
         try:
             from tqdm import tqdm
-            bar = tqdm(total=total, unit="point")
-            return (lambda done, total, row: bar.update(1)), bar.close
         except ImportError:
-            pass
-    return (lambda done, total, row: None), lambda: None
+            return None, lambda: None
+        bars = []
+
+        def advance(done, total, row):
+            if not bars:
+                bars.append(tqdm(total=total, unit="point"))
+            bars[0].update(1)
+
+        return advance, lambda: bars and bars[0].close()
+    return None, lambda: None
 
 
 def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
@@ -215,24 +224,30 @@ def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
     settings), simulated in forked children, `jobs` at a time. With `points`, a dict of key ->
     list of values (Python values or unit strings, as `Scenario.set` takes them), every
     combination of them over the scenario, file or YAML text, one after another (each in a forked
-    child; `jobs` unused): `sweep(s, {"routing.node_limit": [1, 2, 4]})`; `progress` (a callable
-    taking the points done, their total and the last row, or True for a tqdm bar) hears of each
-    point as it ends. Swept numbers come back as numbers."""
+    child; `jobs` unused): `sweep(s, {"routing.node_limit": [1, 2, 4]})`. Either way `progress` (a
+    callable taking the points done, their total and the point's row, or True for a tqdm bar)
+    hears of each point as it ends, and Ctrl-C stops the children and raises KeyboardInterrupt.
+    Swept numbers come back as numbers."""
     scenario = _scenario(scenario)
     if points is not None:
         keys = list(points)
         combos = list(itertools.product(*(list(points[k]) for k in keys)))
-        report, close = _reporter(progress, len(combos))
+        report, close = _reporter(progress)
         rows = []
         try:
             for i, combo in enumerate(combos):
                 rows.append(_point_row(i, scenario, dict(zip(keys, combo)), fidelity))
-                report(i + 1, len(combos), rows[-1])
+                if report:
+                    report(i + 1, len(combos), rows[-1])
         finally:
             close()
         return _table(rows)
-    return _frame(_codesim.sweep(_file_of(scenario, "sweep reads its section"), scenario._settings,
-                                 fidelity, jobs))
+    report, close = _reporter(progress)
+    try:
+        return _frame(_codesim.sweep(_file_of(scenario, "sweep reads its section"),
+                                     scenario._settings, fidelity, jobs, report))
+    finally:
+        close()
 
 
 def serve(scenario):
