@@ -1,7 +1,9 @@
 // Per-pair BFS with predecessor lists, path counting and bounded enumeration.
 #include "topologies/routing.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -167,6 +169,19 @@ PathSet route(const Topology& t, int gpu_a, int gpu_b, const RoutingOptions& opt
   set.hops = static_cast<int>(set.paths.front().links.size());
   set.switch_hops = net.hops - 2;  // minus the two NIC-to-switch links
   return set;
+}
+
+PathTiming path_timing(const Topology& t, int gpu_a, int gpu_b) {
+  const PathSet set = route(t, gpu_a, gpu_b, {.max_paths = 1});
+  PathTiming out;
+  double slowest = std::numeric_limits<double>::infinity();  // the same GPU: no link
+  for (const EdgeId e : set.paths.front().links) {
+    const Link& l = t.graph()[e];
+    out.latency += l.latency;
+    slowest = std::min(slowest, l.bandwidth.value);
+  }
+  out.bandwidth = core::BytesPerSecond(slowest);
+  return out;
 }
 
 }  // namespace codesim::topologies

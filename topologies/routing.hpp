@@ -45,4 +45,14 @@ NetworkEnds network_ends(const Topology& t, int gpu_a, int gpu_b);
 // two GPUs are not connected.
 PathSet route(const Topology& t, int gpu_a, int gpu_b, const RoutingOptions& options = {});
 
+// A message alone from gpu_a to gpu_b on their first minimal path: its links' latencies summed
+// and its slowest link's bandwidth (a pipeline stage's hop, a KV-cache transfer). Throws as
+// route does.
+struct PathTiming {
+  core::Seconds latency;
+  core::BytesPerSecond bandwidth;
+  core::Seconds time(core::Bytes bytes) const { return latency + bytes / bandwidth; }
+};
+PathTiming path_timing(const Topology& t, int gpu_a, int gpu_b);
+
 }  // namespace codesim::topologies

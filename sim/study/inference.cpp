@@ -183,11 +183,12 @@ workload::OverlapSpec overlap_spec(const Scenario& s, const workload::LayerPiece
 // A step through pp pipeline stages: the first holds the first ceil(layers / pp) layers, the last
 // the last floor(layers / pp) and the output head; the pipeline keeps pp batches in flight,
 // so a request's token passes every stage in turn: pp x the slower end stage, plus the hops between
-// stages (each GPU's activations of its batch, over the NICs when a stage fills whole nodes, else
-// NVLink). pp = 1: the plain overlap.
+// stages (each GPU's activations of its batch over `link`, the topology's path between stages:
+// NVLink within a node, else through the NICs and switches). pp = 1: the plain overlap.
 workload::OverlapResult pipelined_step(const Scenario& s, const workload::LayerPieces& pieces,
                                        core::Seconds dispatch, core::Seconds combine,
-                                       int tokens_per_micro_batch) {
+                                       int tokens_per_micro_batch,
+                                       const topologies::PathTiming& link) {
   workload::OverlapSpec spec = overlap_spec(s, pieces, dispatch, combine);
   const int pp = s.parallelism.pp;
   if (pp == 1) {
@@ -202,13 +203,9 @@ workload::OverlapResult pipelined_step(const Scenario& s, const workload::LayerP
   const auto a = workload::overlap_step(pieces, first);
   const auto b = workload::overlap_step(pieces, last);
   workload::OverlapResult o = a.step >= b.step ? a : b;
-  const auto& hw = s.hardware.spec;
-  const bool across_nodes = s.gpus() / pp >= hw.gpus_per_node;
   const core::Bytes activations(static_cast<double>(tokens_per_micro_batch) *
                                 s.inference.micro_batches * s.model.spec.hidden * 2.0);
-  const core::Seconds hop = across_nodes
-                                ? hw.nic.latency_cross_leaf + activations / hw.nic.bandwidth
-                                : hw.scale_up.latency + activations / hw.scale_up.bandwidth;
+  const core::Seconds hop = link.time(activations);
   o.step = o.step * static_cast<double>(pp) + hop * static_cast<double>(pp - 1);
   o.compute_busy = o.compute_busy * static_cast<double>(pp);
   o.comm_busy = o.comm_busy * static_cast<double>(pp);
@@ -225,10 +222,10 @@ struct GovernedStep {
   double clock = 1;
 };
 
-GovernedStep governed_step(const Scenario& s, workload::LayerPieces pieces, core::Seconds dispatch,
-                           core::Seconds combine, int tokens_per_micro_batch) {
+GovernedStep governed_step(const Scenario& s, workload::LayerPieces pieces, const StepLoad& load) {
   GovernedStep g{.pieces = std::move(pieces)};
-  g.outcome = pipelined_step(s, g.pieces, dispatch, combine, tokens_per_micro_batch);
+  g.outcome =
+      pipelined_step(s, g.pieces, load.dispatch, load.combine, load.tokens, load.stage_link);
   g.work = workload::step_work(g.pieces, s.inference.micro_batches, true);
   const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
   if (power.limit_w <= 0) {
@@ -240,7 +237,8 @@ GovernedStep governed_step(const Scenario& s, workload::LayerPieces pieces, core
   if (governed.power_bound) {
     g.clock = governed.ratio;
     g.pieces = workload::at_clock(g.pieces, g.clock, power);
-    g.outcome = pipelined_step(s, g.pieces, dispatch, combine, tokens_per_micro_batch);
+    g.outcome =
+        pipelined_step(s, g.pieces, load.dispatch, load.combine, load.tokens, load.stage_link);
   }
   return g;
 }
@@ -270,8 +268,11 @@ double model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResu
   const workload::InferenceSpec spec =
       inference_spec(s, {.tokens = r.tokens_per_micro_batch, .context = r.context_len},
                      experts_per_gpu, busiest_expert_tokens);
-  const GovernedStep g = governed_step(s, workload::inference_pieces(spec), r.dispatch, r.combine,
-                                       r.tokens_per_micro_batch);
+  const GovernedStep g = governed_step(s, workload::inference_pieces(spec),
+                                       {.tokens = r.tokens_per_micro_batch,
+                                        .dispatch = r.dispatch,
+                                        .combine = r.combine,
+                                        .stage_link = stage_link(s, topology)});
   const workload::LayerPieces& pieces = g.pieces;
   const workload::OverlapResult& o = g.outcome;
   const hardware::PowerSpec& power = s.hardware.spec.gpu.power;
@@ -405,10 +406,18 @@ core::Seconds step_time_at(const Scenario& s, const StepLoad& load) {
   return step_price_at(s, load).time;
 }
 
+topologies::PathTiming stage_link(const Scenario& s, const topologies::Topology& t) {
+  const int pp = s.parallelism.pp;
+  return pp > 1 ? topologies::path_timing(t, 0, s.gpus() / pp) : topologies::PathTiming{};
+}
+
 StepPrice step_price_at(const Scenario& s, const StepLoad& load) {
+  StepLoad at = load;
+  if (s.parallelism.pp > 1 && at.stage_link.bandwidth.value <= 0) {
+    at.stage_link = stage_link(s, config::build_topology(s));
+  }
   const GovernedStep g = governed_step(
-      s, workload::inference_pieces(inference_spec(s, load, experts_per_gpu_of(s), 0)),
-      load.dispatch, load.combine, load.tokens);
+      s, workload::inference_pieces(inference_spec(s, at, experts_per_gpu_of(s), 0)), at);
   StepPrice out{.time = g.outcome.step};
   if (s.hardware.spec.gpu.power.limit_w > 0) {
     const metrics::StepEnergy e =

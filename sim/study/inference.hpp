@@ -4,6 +4,7 @@
 #include "sim/config/scenario.hpp"
 #include "sim/metrics/inference_result.hpp"
 #include "sim/study/budget.hpp"
+#include "topologies/routing.hpp"
 
 namespace codesim::study {
 
@@ -25,7 +26,14 @@ struct StepLoad {
   int context = 1;
   core::Seconds dispatch;
   core::Seconds combine;
+  // With pp > 1, the path from a stage's first GPU to the next stage's (stage_link); when not
+  // given (zero bandwidth), step_price_at builds the scenario's topology to find it.
+  topologies::PathTiming stage_link;
 };
+
+// The path between pipeline stages through the scenario's topology: from GPU 0 to the first GPU
+// of the second stage (stages hold gpus / pp consecutive GPUs); none (zero) when pp is 1.
+topologies::PathTiming stage_link(const config::Scenario& s, const topologies::Topology& t);
 core::Seconds step_time_at(const config::Scenario& s, const StepLoad& load);
 
 // The same step's time and the energy its GPUs (all of the scenario's) draw over it: busy at

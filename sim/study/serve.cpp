@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "models/llm/analytics.hpp"
+#include "sim/config/topology_from.hpp"
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
 #include "sim/metrics/result_record.hpp"
@@ -35,6 +36,7 @@ struct Instance {
   int reference_tokens = 1;  // per micro-batch and GPU
   core::Seconds dispatch;
   core::Seconds combine;
+  topologies::PathTiming stage_link;  // between pipeline stages, through the topology (pp > 1)
 
   int gpus() const { return scenario.gpus(); }
   int micro_batches() const { return scenario.inference.micro_batches; }
@@ -105,6 +107,9 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
     }
     throw core::InputError(std::move(named));
   }
+  if (inst.scenario.parallelism.pp > 1) {
+    inst.stage_link = stage_link(inst.scenario, config::build_topology(inst.scenario));
+  }
   return inst;
 }
 
@@ -147,7 +152,8 @@ StepPrice step(const Instance& inst, int tokens, int context) {
   return step_price_at(inst.scenario, {.tokens = tokens,
                                        .context = std::max(1, context),
                                        .dispatch = inst.dispatch * scale,
-                                       .combine = inst.combine * scale});
+                                       .combine = inst.combine * scale,
+                                       .stage_link = inst.stage_link});
 }
 
 std::vector<serve::Request> requests_of(const Scenario& s, std::string& described) {

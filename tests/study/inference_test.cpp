@@ -55,6 +55,29 @@ TEST(SimulateInference, PipelineStagesPassEachTokenInTurn) {
   EXPECT_NEAR(two.tokens_per_s_per_gpu, 64 / two.tpot.value, 1e-9);
 }
 
+TEST(SimulateInference, TheHopBetweenStagesTakesTheTopologysPath) {
+  // The same two stages within a node (NVLink: its latency, its bandwidth) and on two nodes (the
+  // first GPUs of two nodes share a leaf: PCIe, the NIC and one switch, 2.8 us end to end, at the
+  // slower of PCIe and the NIC): the steps differ by the two hops' difference, each carrying a
+  // micro-batch's activations (64 requests x 4096 x 2 B per micro-batch; one hop for pp 2).
+  const std::string llama = CODESIM_SOURCE_DIR "/scenarios/llama3.1-8b-decode-h200.yaml";
+  const auto inside =
+      config::load_scenario(llama, {config::parse_setting("hardware.gpus_per_node=2"),
+                                    config::parse_setting("parallelism.pp=2")});
+  const auto across = config::load_scenario(
+      llama,
+      {config::parse_setting("hardware.gpus_per_node=1"), config::parse_setting("hardware.nodes=2"),
+       config::parse_setting("topology.family=ft2"), config::parse_setting("parallelism.pp=2")});
+  const auto& hw = across.hardware.spec;
+  const double bytes = 64.0 * inside.inference.micro_batches * 4096 * 2;
+  const double nvlink = hw.scale_up.latency.value + bytes / hw.scale_up.bandwidth.value;
+  const double network = hw.nic.latency_same_leaf.value +
+                         bytes / std::min(hw.nic.bandwidth.value, hw.pcie_bandwidth.value);
+  const auto a = simulate_inference(inside);
+  const auto b = simulate_inference(across);
+  EXPECT_NEAR(b.step_time.value - a.step_time.value, network - nvlink, 1e-12);
+}
+
 TEST(SimulateInference, TheLargestBatchIsWhatFitsBesideTheWeights) {
   // Llama 3.1 8B at 4K context: a request's KV cache is 32 layers x 2 x 8 heads x 128 x 2 B x
   // 4096 = 536,870,912 B; its activations at the peak (the head) 272,896 B; the batch that fits
