@@ -10,19 +10,14 @@
 
 #include "sim/config/scenario.hpp"
 #include "sim/config/value.hpp"
+#include "sim/core/parameter.hpp"
 
 namespace codesim::config {
 
 // hardware.gpu value for a GPU described field by field, with no preset behind it.
 inline constexpr const char* kCustomHardware = "custom";
 
-enum class DefaultKind {
-  value,     // default_text, spelled as in YAML
-  preset,    // taken from the preset chosen by preset_source
-  required,  // must be given
-  empty,     // absent means none
-  derived,   // computed by `derive` from fields declared earlier; default_text says how
-};
+using DefaultKind = core::DefaultKind;
 
 struct FieldSpec {
   std::string path;  // "hardware.nvlink_bandwidth"

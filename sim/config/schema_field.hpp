@@ -9,48 +9,18 @@
 #include <vector>
 
 #include "sim/config/schema.hpp"
+#include "sim/core/parameter.hpp"
 
 namespace codesim::config::schema_fields {
 
-struct FieldInfo {
-  std::string doc;
-  DefaultKind default_kind = DefaultKind::value;
-  std::string default_text;
-  std::string preset_source;
-  std::optional<double> min;
-  bool min_exclusive = false;
-  std::optional<double> max;
-};
-
-inline FieldInfo with_default(std::string text, std::string doc) {
-  return {.doc = std::move(doc), .default_text = std::move(text)};
-}
-inline FieldInfo from_preset(std::string source, std::string doc) {
-  return {.doc = std::move(doc),
-          .default_kind = DefaultKind::preset,
-          .preset_source = std::move(source)};
-}
-inline FieldInfo derived(std::string how, std::string doc) {
-  return {
-      .doc = std::move(doc), .default_kind = DefaultKind::derived, .default_text = std::move(how)};
-}
-inline FieldInfo optional_field(std::string doc) {
-  return {.doc = std::move(doc), .default_kind = DefaultKind::empty};
-}
-inline FieldInfo at_least(FieldInfo f, double min) {
-  f.min = min;
-  return f;
-}
-inline FieldInfo positive(FieldInfo f) {
-  f.min = 0;
-  f.min_exclusive = true;
-  return f;
-}
-inline FieldInfo between(FieldInfo f, double min, double max) {
-  f.min = min;
-  f.max = max;
-  return f;
-}
+using FieldInfo = core::ParamInfo;
+using core::at_least;
+using core::between;
+using core::derived;
+using core::from_preset;
+using core::optional_field;
+using core::positive;
+using core::with_default;
 
 template <class T>
 std::vector<std::string> choices_for() {
@@ -87,11 +57,18 @@ FieldSpec field(std::string path, Access access, FieldInfo info) {
   return f;
 }
 
-// A Scenario member as a generic accessor: MEMBER(hardware.nodes).
-#define MEMBER(expr)     \
-  [](auto& s) -> auto& { \
-    return s.expr;       \
-  }
+// The keys a module declares (core/parameter.hpp: `declare_parameters` calls declare(key,
+// accessor, info) per key of its spec), each under `prefix` and bound through `section` (an
+// accessor of the Scenario member holding the module's spec): "variability." + "steps".
+template <class Section, class Declarations>
+void add_declared(std::vector<FieldSpec>& f, const std::string& prefix, Section section,
+                  Declarations declarations) {
+  declarations([&](const std::string& key, auto access, FieldInfo info) {
+    f.push_back(field(
+        prefix + key, [ section, access ](auto& s) -> auto& { return access(section(s)); },
+        std::move(info)));
+  });
+}
 
 // The scenario's own fields (name, description, include), its model, hardware, topology and cost.
 void add_system_fields(std::vector<FieldSpec>& f);

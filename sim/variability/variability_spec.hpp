@@ -1,7 +1,10 @@
-// What varies between the GPUs and NICs of a training step, and how many steps are drawn. Every
-// default with a source is in docs/model/variability.md; the others are labelled assumed there.
+// What varies between the GPUs and NICs of a training step, and how many steps are drawn. The
+// defaults are the scenario's (parameters.hpp declares each key with its doc; config's tests check
+// the two agree); every default with a source is in docs/model/variability.md, the others are
+// labelled assumed there.
 #pragma once
 
+#include "models/calibration/variability.hpp"
 #include "sim/core/units.hpp"
 
 namespace codesim::variability {
@@ -23,15 +26,15 @@ struct VariabilitySpec {
   // lognormal multiple of the modelled time of mean 1 and coefficient of variation gpu_cv,
   // independent of the others; a task takes its time x the mean pace over its span. Per NIC and
   // step, its transfers x a lognormal of cv nic_cv.
-  double gpu_cv = 0;
+  double gpu_cv = calibration::variability::gpu_cv;
   // gpu_cv is a GPU's spread computing flat out; with cv_by_duty each GPU's is gpu_cv x
   // duty_cv_share(its busy fraction of the step) (speed_draw.hpp): one that waits stays under
   // its power cap.
-  bool cv_by_duty = false;
-  core::Seconds gpu_pace_interval;
-  double nic_cv = 0;
-  FailSlow gpu_slow;
-  FailSlow link_slow;
+  bool cv_by_duty = true;
+  core::Seconds gpu_pace_interval{calibration::variability::gpu_pace_interval_ms / 1e3};
+  double nic_cv = 0.01;
+  FailSlow gpu_slow{.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 1.5};
+  FailSlow link_slow{.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 2};
   // Units (the GPUs that TP, CP and EP bind into one pipeline column) replayed explicitly: n, the
   // n with the largest draws (order statistics of their slowdowns); 0, every one while their
   // task end times (tasks x GPUs replayed per rank x 8 B) fit replay_memory, else as many as fit.

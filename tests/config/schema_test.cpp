@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "sim/config/loader.hpp"
 #include "sim/config/schema_doc.hpp"
 
 namespace codesim::config {
@@ -60,6 +61,23 @@ TEST(SchemaDoc, OneRowPerField) {
   EXPECT_EQ(nvlink->type, "bandwidth");
   EXPECT_EQ(nvlink->unit, "B/s (e.g. 50GBps, 400Gbps, 160 GB/s)");
   EXPECT_EQ(nvlink->default_value, "from hardware.gpu");
+}
+
+TEST(Schema, AModulesDeclaredDefaultsAreItsSpecsOwn) {
+  // The variability keys are declared beside VariabilitySpec (sim/variability/parameters.hpp),
+  // each with its default as scenario files spell it ("1h", "2GB"); the struct holds the same
+  // defaults in C++. A scenario that gives none of them, decoded, holds what a default-constructed
+  // Scenario does, key by key.
+  const Scenario given = load_scenario(CODESIM_SOURCE_DIR "/tests/scenarios/small-step.yaml");
+  const Scenario plain{};
+  int keys = 0;
+  for (const FieldSpec& f : scenario_schema()) {
+    if (f.path.rfind("variability.", 0) == 0 && f.path != "variability.enabled") {
+      EXPECT_EQ(f.get(given), f.get(plain)) << f.path << " (default " << f.default_text << ")";
+      ++keys;
+    }
+  }
+  EXPECT_EQ(keys, 14);
 }
 
 }  // namespace

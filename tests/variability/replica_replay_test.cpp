@@ -16,6 +16,21 @@ using workload::CommKind;
 using workload::CommRef;
 using workload::StepStream;
 
+// A spec with nothing varying and no fail-slow part (VariabilitySpec's defaults are the
+// scenario's, a real cluster's), with what `set` changes: each test states what it varies.
+template <class Set>
+VariabilitySpec calm(Set set) {
+  VariabilitySpec v;
+  v.gpu_cv = 0;
+  v.cv_by_duty = false;
+  v.gpu_pace_interval = core::Seconds(0);
+  v.nic_cv = 0;
+  v.gpu_slow = {};
+  v.link_slow = {};
+  set(v);
+  return v;
+}
+
 // One pipeline rank of four GPUs (dp 4, ep 2): compute A (1 s), an EP dispatch (0.5 s on the
 // network), compute B (1 s), a dense DP reduce-scatter (0.2 s). Folded: 0-1, 1-1.5, 1.5-2.5,
 // 2.5-2.7.
@@ -102,7 +117,7 @@ TEST(ReplicaReplay, OrderStatisticsPickTheSlowestUnit) {
 
 TEST(ReplicaReplay, ZeroSpreadDrawsGiveTheFoldedStepEveryStep) {
   const Small s;
-  const VariabilitySpec spec{.steps = 5};
+  const VariabilitySpec spec = calm([](auto& v) { v.steps = 5; });
   const metrics::StepSpread sp = spread_steps(s.program, s.timeline, s.shape, 8, spec);
   EXPECT_EQ(sp.steps, 5);
   EXPECT_DOUBLE_EQ(sp.identical.value, 2.7);
@@ -134,7 +149,8 @@ TEST(ReplicaReplay, TheBreakdownOfIdenticalDrawsIsTheFoldedStepsOne) {
   // No task belongs to a chunk: the whole folded step (2.7 s) is the tail after the chunks, the
   // breakdown's optimizer part, in every draw.
   const Small s;
-  const metrics::StepSpread sp = spread_steps(s.program, s.timeline, s.shape, 8, {.steps = 3});
+  const metrics::StepSpread sp =
+      spread_steps(s.program, s.timeline, s.shape, 8, calm([](auto& v) { v.steps = 3; }));
   EXPECT_NEAR(sp.breakdown.optimizer.value, 2.7, 1e-12);
   EXPECT_NEAR(sp.breakdown.total().value, sp.mean.value, 1e-12);
 }
@@ -160,7 +176,7 @@ TEST(ReplicaReplay, AComputeTaskTakesItsGpusMeanPaceOverItsSpan) {
 TEST(ReplicaReplay, EveryUnitWhileTheirReplayFitsTheMemory) {
   // 4 tasks x 2 GPUs per unit x 8 B = 64 B per unit: 128 B replays both units, 100 B one.
   const Small s;
-  VariabilitySpec spec{.steps = 2};
+  VariabilitySpec spec = calm([](auto& v) { v.steps = 2; });
   spec.replay_memory = core::Bytes(128);
   EXPECT_EQ(spread_steps(s.program, s.timeline, s.shape, 8, spec).units_replayed, 2);
   spec.replay_memory = core::Bytes(100);
@@ -172,7 +188,11 @@ TEST(ReplicaReplay, EachGpuDrawsItsSpreadAtItsRanksBusyFraction) {
   // (0.1145 + (0.7407 - 0.5) / 0.3 x (0.5352 - 0.1145) = 0.4521), the same draws as cv 0.2 x
   // 0.4521 flat out, and a smaller mean step than cv 0.2 flat out.
   const Small s;
-  VariabilitySpec by_duty{.steps = 50, .gpu_cv = 0.2, .cv_by_duty = true};
+  VariabilitySpec by_duty = calm([](auto& v) {
+    v.steps = 50;
+    v.gpu_cv = 0.2;
+    v.cv_by_duty = true;
+  });
   VariabilitySpec same = by_duty;
   same.cv_by_duty = false;
   same.gpu_cv = 0.2 * duty_cv_share(2.0 / 2.7);
@@ -188,7 +208,10 @@ TEST(SpeedDraws, LognormalOfMeanOneAndTheGivenSpread) {
   // 200,000 draws (one pace per GPU: no interval): the sample mean's standard error is cv /
   // sqrt(n) = 0.00022, the sample cv's about cv / sqrt(2n) = 0.00016 (the lognormal's excess
   // kurtosis at cv 0.1 adds little).
-  const VariabilitySpec spec{.gpu_cv = 0.1, .nic_cv = 0.05};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.gpu_cv = 0.1;
+    v.nic_cv = 0.05;
+  });
   SpeedDraws draws(spec, 200'000, 10);
   const StepDraw d = draws.next();
   auto moments = [](const std::vector<double>& x) {
@@ -215,7 +238,7 @@ TEST(SpeedDraws, FailSlowPartsAtRateTimesDuration) {
   const FailSlow slow{
       .per_1000_part_days = 1000, .duration = core::Seconds(6 * 3600), .slowdown = 2};
   EXPECT_DOUBLE_EQ(slow.probability(), 0.25);
-  SpeedDraws draws({.gpu_slow = slow}, 100'000, 10);
+  SpeedDraws draws(calm([&](auto& v) { v.gpu_slow = slow; }), 100'000, 10);
   const StepDraw d = draws.next();
   EXPECT_NEAR(d.slow_gpus, 25'000, 700);
   EXPECT_EQ(d.slow_links, 0);
@@ -230,9 +253,9 @@ TEST(SlowStrata, BinomialCountsOfSlowPartsUntilLessThanAThousandthIsLeft) {
   // 10 GPUs, each slow with probability 240 / 1,000 days x 1 h = 0.01, no slow link:
   // P(0) = 0.99^10 = 0.904382, P(1) = 10 x 0.01 x 0.99^9 = 0.091352, P(2) = 45 x 0.01^2 x
   // 0.99^8 = 0.004152; 1.14e-4 is left after 2, lumped into it. Steps: round(20 x P), at least 1.
-  const VariabilitySpec spec{
-      .steps = 20,
-      .gpu_slow = {.per_1000_part_days = 240, .duration = core::Seconds(3600), .slowdown = 2}};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.gpu_slow = {.per_1000_part_days = 240, .duration = core::Seconds(3600), .slowdown = 2};
+  });
   const std::vector<SlowStratum> strata = slow_strata(spec, 10);
   ASSERT_EQ(strata.size(), 3u);
   EXPECT_NEAR(strata[0].probability, 0.904382, 1e-6);
@@ -253,10 +276,10 @@ TEST(SlowStrata, BinomialCountsOfSlowPartsUntilLessThanAThousandthIsLeft) {
 TEST(SlowStrata, SlowGpusAndSlowLinksAreStrataOfTheirOwn) {
   // 64 GPUs and 64 NICs, each slow with probability 0.5 / 1,000 days x 1 h = 2.083e-5: none slow
   // 0.99734, one GPU 0.00133, one link 0.00133; then less than 1e-3 is left.
-  const VariabilitySpec spec{
-      .steps = 20,
-      .gpu_slow = {.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 1.5},
-      .link_slow = {.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 2}};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.gpu_slow = {.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 1.5};
+    v.link_slow = {.per_1000_part_days = 0.5, .duration = core::Seconds(3600), .slowdown = 2};
+  });
   const std::vector<SlowStratum> strata = slow_strata(spec, 64);
   ASSERT_EQ(strata.size(), 3u);
   EXPECT_NEAR(strata[0].probability, 0.99734, 1e-5);
@@ -267,9 +290,9 @@ TEST(SlowStrata, SlowGpusAndSlowLinksAreStrataOfTheirOwn) {
 
 TEST(SlowStrata, ManyPartsSlowAtOnceDrawEachPartInstead) {
   // Half of 1,000 parts slow: thousands of strata, more than the steps; one stratum instead.
-  const VariabilitySpec spec{
-      .steps = 20,
-      .gpu_slow = {.per_1000_part_days = 12'000, .duration = core::Seconds(3600), .slowdown = 2}};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.gpu_slow = {.per_1000_part_days = 12'000, .duration = core::Seconds(3600), .slowdown = 2};
+  });
   const std::vector<SlowStratum> strata = slow_strata(spec, 1000);
   ASSERT_EQ(strata.size(), 1u);
   EXPECT_EQ(strata[0].gpus, -1);
@@ -279,7 +302,10 @@ TEST(SlowStrata, ManyPartsSlowAtOnceDrawEachPartInstead) {
 TEST(SpeedDraws, PaceBlocksCoverTheHorizon) {
   // 10 s in blocks of 20 ms: 500 blocks per GPU, each of mean 1; over 100 GPUs x 500 blocks the
   // sample cv is 0.045 within 0.001.
-  const VariabilitySpec spec{.gpu_cv = 0.045, .gpu_pace_interval = core::Seconds(0.02)};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.gpu_cv = 0.045;
+    v.gpu_pace_interval = core::Seconds(0.02);
+  });
   SpeedDraws draws(spec, 100, 10);
   const StepDraw d = draws.next();
   EXPECT_EQ(d.blocks, 500);
@@ -310,8 +336,11 @@ TEST(SpeedDraws, ASpreadByDutyAsTheH200IdledMeasured) {
   // 100 GPUs busy 80% and 100 at rest, 500 blocks each: the first draw at cv 0.1 x 0.5352 =
   // 0.0535 (sample cv within 0.001 over 50,000 blocks), the others never move from 1; without
   // cv_by_duty all draw 0.1.
-  const VariabilitySpec spec{
-      .gpu_cv = 0.1, .cv_by_duty = true, .gpu_pace_interval = core::Seconds(0.02)};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.gpu_cv = 0.1;
+    v.cv_by_duty = true;
+    v.gpu_pace_interval = core::Seconds(0.02);
+  });
   std::vector<double> duty(200, 0.8);
   std::fill(duty.begin() + 100, duty.end(), 0.0);
   const StepDraw d = SpeedDraws(spec, 200, 10, duty).next();
@@ -334,7 +363,10 @@ TEST(SpeedDraws, ASpreadByDutyAsTheH200IdledMeasured) {
 }
 
 TEST(SpeedDraws, ASeedGivesTheSameDraws) {
-  const VariabilitySpec spec{.seed = 7, .gpu_cv = 0.02};
+  const VariabilitySpec spec = calm([](auto& v) {
+    v.seed = 7;
+    v.gpu_cv = 0.02;
+  });
   SpeedDraws a(spec, 100, 10);
   SpeedDraws b(spec, 100, 10);
   EXPECT_EQ(a.next().pace, b.next().pace);
@@ -343,8 +375,7 @@ TEST(SpeedDraws, ASeedGivesTheSameDraws) {
 // A pace per GPU and block of gpu_pace_interval: 30 s / 1 ns = 3e10 blocks x 64 GPUs x 4 B is far
 // past replay_memory (before, an int overflow made it one pace for the whole step, silently).
 TEST(SpeedDraws, APaceTableOverTheReplayMemoryIsRefusedAtItsKey) {
-  VariabilitySpec spec;
-  spec.gpu_pace_interval = core::Seconds(1e-9);
+  VariabilitySpec spec = calm([](auto& v) { v.gpu_pace_interval = core::Seconds(1e-9); });
   try {
     SpeedDraws draws(spec, 64, 30.0);
     FAIL() << "no error";

@@ -1,0 +1,69 @@
+// A parameter declared beside the module that reads it: its doc, its default as scenario files
+// spell it, and its range. A module lists its keys in a function template over its own spec
+// struct (`declare_parameters(declare)`, calling declare(key, accessor, info) per key; the
+// accessor a generic lambda returning the member, MEMBER(x)); sim/config turns each into a
+// schema field (type and unit from the member's C++ type) that decodes YAML and --set, checks the
+// range, and is listed in the schema's docs and the CLI. The module's struct holds the same
+// defaults, and config's tests check that each default text decodes to the struct's value.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace codesim::core {
+
+enum class DefaultKind {
+  value,     // default_text, spelled as in YAML
+  preset,    // taken from the preset chosen by preset_source
+  required,  // must be given
+  empty,     // absent means none
+  derived,   // computed by `derive` from fields declared earlier; default_text says how
+};
+
+struct ParamInfo {
+  std::string doc;
+  DefaultKind default_kind = DefaultKind::value;
+  std::string default_text;
+  std::string preset_source;
+  std::optional<double> min;
+  bool min_exclusive = false;
+  std::optional<double> max;
+};
+
+inline ParamInfo with_default(std::string text, std::string doc) {
+  return {.doc = std::move(doc), .default_text = std::move(text)};
+}
+inline ParamInfo from_preset(std::string source, std::string doc) {
+  return {.doc = std::move(doc),
+          .default_kind = DefaultKind::preset,
+          .preset_source = std::move(source)};
+}
+inline ParamInfo derived(std::string how, std::string doc) {
+  return {
+      .doc = std::move(doc), .default_kind = DefaultKind::derived, .default_text = std::move(how)};
+}
+inline ParamInfo optional_field(std::string doc) {
+  return {.doc = std::move(doc), .default_kind = DefaultKind::empty};
+}
+inline ParamInfo at_least(ParamInfo f, double min) {
+  f.min = min;
+  return f;
+}
+inline ParamInfo positive(ParamInfo f) {
+  f.min = 0;
+  f.min_exclusive = true;
+  return f;
+}
+inline ParamInfo between(ParamInfo f, double min, double max) {
+  f.min = min;
+  f.max = max;
+  return f;
+}
+
+}  // namespace codesim::core
+
+// A member as a generic accessor (const or not): MEMBER(hardware.nodes), MEMBER(gpu_slow.rate).
+#define MEMBER(expr)     \
+  [](auto& s) -> auto& { \
+    return s.expr;       \
+  }
