@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "models/calibration/grouped.hpp"
+
 namespace codesim::cost {
 namespace {
 
@@ -150,24 +152,38 @@ KernelCost predict_grouped_gemm(const KernelShape& k, const hardware::GpuSpec& g
 
 GroupedGemmParams grouped_gemm_params() {
   // Fitted by tools/calibration/fit_grouped.py (its output: models/calibration/h200/moe/
-  // fit_grouped.out) to the one-factor sweeps h200_grouped_sweep.json, h200_grouped_shapes.json
-  // and (FP8) h200_fp8_wgrad_k.json and the cases of h200_moe_kernels.json not held out: PyTorch
-  // 2.11's torch._grouped_mm (BF16) and torch._scaled_grouped_mm (FP8, row-wise scales) on the
-  // lent H200, CUDA-graph timed. {e, operand rate per SM, write rate per SM, p, odd k-tiles}.
-  using namespace core::literals;
-  return {.bf16 = {.ping = {0.4303, 51.58_GBps, 157.09_GBps, 5.297},
-                   .coop = {0.7997, 53.87_GBps, 33.22_GBps, 7.503},
-                   .coop_wgrad = {0.9055, 95.01_GBps, 20.37_GBps, 1.677},
-                   .memory_efficiency = 0.6172,
-                   .setup = 8.942_us},
-          // FP8's ping-pong is never bound by its epilogue (the fit's write rate runs away).
-          .fp8 = {.ping = {0.3853, 53.65_GBps, 4163.52_GBps, 8.988},
-                  .coop = {0.9337, 88.07_GBps, 16.69_GBps, 1.577},
-                  .coop_wgrad = {0.6865, 55.31_GBps, 14.76_GBps, 3.925},
-                  .wide = {0.2423, 953.55_GBps, 13.75_GBps, 2.470},
-                  .wide_wgrad = {0.6135, 11.51_GBps, 11.04_GBps, 1.316, 7.858_us},
-                  .memory_efficiency = 0.5478,
-                  .setup = 10.096_us}};
+  // fit_grouped.json, embedded as calibration::grouped) to the one-factor sweeps
+  // h200_grouped_sweep.json, h200_grouped_shapes.json and (FP8) h200_fp8_wgrad_k.json and the
+  // cases of h200_moe_kernels.json not held out: PyTorch 2.11's torch._grouped_mm (BF16) and
+  // torch._scaled_grouped_mm (FP8, row-wise scales) on the lent H200, CUDA-graph timed.
+  // {e, operand rate per SM, write rate per SM, p, odd k-tiles}. FP8's ping-pong is never bound
+  // by its epilogue (the fit's write rate runs away).
+  namespace g = calibration::grouped;
+  const auto gbps = [](double v) { return core::BytesPerSecond(v * 1e9); };
+  const auto us = [](double v) { return core::Seconds(v * 1e-6); };
+  const auto kind = [&](double e, double bw, double w, double p) {
+    return GroupedTerms{e, gbps(bw), gbps(w), p};
+  };
+  GroupedTerms fp8_wide_wgrad =
+      kind(g::fp8_widew_e, g::fp8_widew_bw_gbps, g::fp8_widew_w_gbps, g::fp8_widew_p);
+  fp8_wide_wgrad.odd_k_tiles = us(g::fp8_odd_k_tiles_us);
+  return {
+      .bf16 = {.ping =
+                   kind(g::bf16_ping_e, g::bf16_ping_bw_gbps, g::bf16_ping_w_gbps, g::bf16_ping_p),
+               .coop =
+                   kind(g::bf16_coop_e, g::bf16_coop_bw_gbps, g::bf16_coop_w_gbps, g::bf16_coop_p),
+               .coop_wgrad = kind(g::bf16_coopw_e, g::bf16_coopw_bw_gbps, g::bf16_coopw_w_gbps,
+                                  g::bf16_coopw_p),
+               .memory_efficiency = g::bf16_memory_efficiency,
+               .setup = us(g::bf16_setup_us)},
+      .fp8 = {.ping = kind(g::fp8_ping_e, g::fp8_ping_bw_gbps, g::fp8_ping_w_gbps, g::fp8_ping_p),
+              .coop = kind(g::fp8_coop_e, g::fp8_coop_bw_gbps, g::fp8_coop_w_gbps, g::fp8_coop_p),
+              .coop_wgrad =
+                  kind(g::fp8_coopw_e, g::fp8_coopw_bw_gbps, g::fp8_coopw_w_gbps, g::fp8_coopw_p),
+              .wide = kind(g::fp8_wide_e, g::fp8_wide_bw_gbps, g::fp8_wide_w_gbps, g::fp8_wide_p),
+              .wide_wgrad = fp8_wide_wgrad,
+              .memory_efficiency = g::fp8_memory_efficiency,
+              .setup = us(g::fp8_setup_us)}};
 }
 
 }  // namespace codesim::cost

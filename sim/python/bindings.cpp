@@ -2,7 +2,8 @@
 // in a forked child of the Python process (study/isolated.hpp: SimGrid allows one engine per
 // process). A step comes back as its typed result (results.hpp; the child sends it in metrics'
 // wire form), a sweep, comparison or search as its table (the CLI's CSV columns, typed cells);
-// serving and campaign runs as their JSON reports' text. The Python package (sim/python/codesim)
+// serving and campaign runs as their typed results, their sweeps as their JSON reports' text. The
+// Python package (sim/python/codesim)
 // wraps them.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -171,17 +172,18 @@ py::dict search(const std::string& path, const std::vector<std::string>& setting
       study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs, .stop = interrupted})));
 }
 
-// The serving run of the file's serve: section (its EP rounds in forked children), as JSON text.
-std::string serve(const std::string& path, const std::vector<std::string>& settings) {
-  return report::serve_json(study::simulate_serving(path, config::parse_settings(settings))).dump();
+// The serving run of the file's serve: section (its EP rounds in forked children): a
+// ServeResult.
+metrics::ServeResult serve(const std::string& path, const std::vector<std::string>& settings) {
+  return study::simulate_serving(path, config::parse_settings(settings));
 }
 
-// The training run of the file's campaign: section (its steps in forked children), as JSON text.
-std::string campaign(const std::string& path, const std::vector<std::string>& settings,
-                     const std::string& fidelity) {
-  return report::campaign_json(study::run_campaign(path, config::parse_settings(settings),
-                                                   {.fidelity = fidelity_of(fidelity)}))
-      .dump();
+// The training run of the file's campaign: section (its steps in forked children): a
+// CampaignResult.
+metrics::CampaignResult campaign(const std::string& path, const std::vector<std::string>& settings,
+                                 const std::string& fidelity) {
+  return study::run_campaign(path, config::parse_settings(settings),
+                             {.fidelity = fidelity_of(fidelity)});
 }
 
 // The training run at every point of the file's sweep: section, as JSON text.

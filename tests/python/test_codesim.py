@@ -133,8 +133,10 @@ def test_serve_returns_the_cli_report():
     out = subprocess.run([BINARY, "serve", path, "--set", "serve.arrivals.requests=40",
                           "--format", "json"], check=True, capture_output=True, text=True).stdout
     assert result.to_dict() == json.loads(out)
-    assert result.requests == 40
-    assert result.ttft_ms["p90"] >= result.ttft_ms["p50"]
+    assert isinstance(result, codesim.ServeResult)
+    assert result.requests == 40  # typed and documented
+    assert codesim.ServeResult.goodput.__doc__ == "requests per second meeting both SLO targets"
+    assert result.ttft_ms["p90"] >= result.ttft_ms["p50"]  # the report's other keys
 
 
 def test_campaign_returns_the_cli_report():
@@ -144,6 +146,8 @@ def test_campaign_returns_the_cli_report():
                           "campaign.trials=200", "--format", "json"], check=True,
                          capture_output=True, text=True).stdout
     assert result.to_dict() == json.loads(out)
+    assert isinstance(result, codesim.CampaignResult)
+    assert result.step_time_s == result.to_dict()["step_time_s"]
     assert result.days["p90"] >= result.days["p10"]
 
 

@@ -34,6 +34,9 @@ def differences(path):
         output = json.load(f)
     if "checked_by" in output:  # a fit the simulator's C++ makes: that test refits it
         return []
+    if "refit_by_hand" in output:  # too long for the test suite: its command is in the output
+        print(f"{path}: not refitted here ({output['refit_by_hand']})")
+        return []
     module = importlib.import_module(os.path.splitext(os.path.basename(output["script"]))[0])
     with contextlib.redirect_stdout(io.StringIO()):  # the fits print their figures
         refit = module.fit(**output.get("fit_args", {}))["constants"]
@@ -47,7 +50,12 @@ def main():
     wrong = [d for path in outputs for d in differences(path)]
     for d in wrong:
         print(d)
-    print(f"{len(outputs)} fits refitted, {len(wrong)} constants differ")
+    by_hand = 0
+    for path in outputs:
+        with open(os.path.join(CALIBRATION, path)) as f:
+            by_hand += "refit_by_hand" in json.load(f)
+    print(f"{len(outputs) - by_hand} fits refitted ({by_hand} refitted by hand only), "
+          f"{len(wrong)} constants differ")
     return 1 if wrong else 0
 
 

@@ -13,7 +13,8 @@ whole JSON report, whose other keys (`breakdown_s`, `busiest_links`, `energy`, .
 attributes too. Sweeps, comparisons and searches (`sweep`, `compare`, `search`) return a pandas
 DataFrame, one row per point, when pandas is installed (a list of dicts otherwise), with the
 columns of the CLI's CSV files (results.csv, compare's CSV, ranking.csv); swept values that are
-numbers come back as numbers. `serve` and `campaign` return their JSON reports as a `Result`.
+numbers come back as numbers. `serve` and `campaign` return a `ServeResult` and a
+`CampaignResult`, typed the same way (their scalar figures as attributes, `to_dict()` the report).
 Each simulation runs in a forked child of the Python process, so several run one after another in
 one process. A scenario the model cannot run raises `codesim.ScenarioError` with the file, line,
 column and key of each problem.
@@ -24,12 +25,14 @@ import os
 
 from . import _codesim
 
-__all__ = ["Scenario", "ScenarioError", "TrainingResult", "InferenceResult", "Result", "load",
-           "simulate", "serve", "campaign", "sweep", "compare", "search"]
+__all__ = ["Scenario", "ScenarioError", "TrainingResult", "InferenceResult", "ServeResult",
+           "CampaignResult", "load", "simulate", "serve", "campaign", "sweep", "compare", "search"]
 
 TrainingResult = _codesim.TrainingResult
 InferenceResult = _codesim.InferenceResult
-for _cls in (TrainingResult, InferenceResult):
+ServeResult = _codesim.ServeResult
+CampaignResult = _codesim.CampaignResult
+for _cls in (TrainingResult, InferenceResult, ServeResult, CampaignResult):
     _cls.__module__ = "codesim"
 
 ScenarioError = _codesim.ScenarioError
@@ -102,24 +105,6 @@ def _scenario(scenario):
     if isinstance(scenario, (str, os.PathLike)):
         return load(scenario)
     raise TypeError(f"a scenario is a codesim.Scenario or a file path, not {type(scenario).__name__}")
-
-
-class Result:
-    """A serving or campaign run's report: its JSON keys as attributes (`ttft_ms`, `days`, ...;
-    `to_dict()` gives them all)."""
-
-    def __init__(self, report):
-        self._report = report
-        for key, value in report.items():
-            setattr(self, key, value)
-
-    def to_dict(self):
-        return json.loads(json.dumps(self._report))
-
-    def __repr__(self):
-        figures = ", ".join(f"{k}={self._report[k]!r}" for k in ("scenario", "requests", "gpus")
-                            if k in self._report)
-        return f"Result({figures})"
 
 
 def simulate(scenario, fidelity="full", html=None, chrome_trace=None):
@@ -253,16 +238,15 @@ def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
 def serve(scenario):
     """The scenario file's `serve:` section (with the scenario's settings): requests through its
     prefill and decode instances; the report (TTFT, TPOT and latency percentiles, throughput,
-    SLO attainment, notes) as a Result."""
+    SLO attainment, notes) as a ServeResult."""
     scenario = _scenario(scenario)
-    return Result(json.loads(_codesim.serve(_file_of(scenario, "serve reads its section"),
-                                            scenario._settings)))
+    return _codesim.serve(_file_of(scenario, "serve reads its section"), scenario._settings)
 
 
 def campaign(scenario, fidelity="fast", sweep=False, search=False):
     """The scenario file's `campaign:` section (with the scenario's settings): its training run
     under failures and checkpoints; the report (days, GPU-hours, ETTR, interruptions, cost and
-    energy, each with p10/p50/p90 and the expectation) as a Result. With `sweep`, the run at
+    energy, each with p10/p50/p90 and the expectation) as a CampaignResult. With `sweep`, the run at
     every point of the file's `sweep:` section; with `search`, at every candidate of its `search:`
     section, ranked by its run objective (days, cost_usd, gpu_hours, energy_mwh: p50, least
     first): one row per point (its values, its `error` if it could not run, then the run's
@@ -270,7 +254,7 @@ def campaign(scenario, fidelity="fast", sweep=False, search=False):
     scenario = _scenario(scenario)
     path = _file_of(scenario, "campaign reads its section")
     if not sweep and not search:
-        return Result(json.loads(_codesim.campaign(path, scenario._settings, fidelity)))
+        return _codesim.campaign(path, scenario._settings, fidelity)
     study = _codesim.campaign_search if search else _codesim.campaign_sweep
     report = json.loads(study(path, scenario._settings, fidelity))
     return _table(_numbers([{**dict(zip(report["keys"], p["values"])), "error": p.get("error", ""),
