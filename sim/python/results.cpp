@@ -94,10 +94,11 @@ void add_columns(py::class_<Result>& cls, const Columns& columns, MakeFrame fram
              [value = first.value](const Result& r) { return py::object(py::float_(value(r))); });
 }
 
-// A run result without a column schema: its figures as typed properties.
+// A run result without a column schema, bound as class `name`: its figures as typed properties.
 template <class Result, class Report>
-void add_figures(py::class_<Result>& cls, const std::vector<Figure<Result>>& figures,
-                 Report report) {
+void bind_figures(py::module_& m, const char* name, const char* doc,
+                  const std::vector<Figure<Result>>& figures, Report report) {
+  py::class_<Result> cls(m, name, doc);
   for (const auto& f : figures) {
     cls.def_property_readonly(f.name, f.value, f.doc);
   }
@@ -116,14 +117,12 @@ std::function<py::object(const Result&)> seconds_of(core::Seconds Result::*membe
 
 void bind_serve(py::module_& m) {
   using R = metrics::ServeResult;
-  py::class_<R> serve(
+  bind_figures<R>(
       m, "ServeResult",
       "A serving run (codesim serve): requests through prefill and decode instances. Its scalar "
       "figures are typed attributes (each documented); the JSON report's other keys (ttft_ms, "
       "tpot_ms, latency_ms with p50/p90/p99, prefill, decode, slo, energy) read as attributes "
-      "too, `to_dict()` gives the whole report.");
-  add_figures<R>(
-      serve,
+      "too, `to_dict()` gives the whole report.",
       {{"requests", "requests served", value_of(&R::requests)},
        {"arrivals", "the arrival process, in words", value_of(&R::arrivals)},
        {"gpus", "GPUs of the prefill and decode instances together", value_of(&R::gpus)},
@@ -151,14 +150,12 @@ void bind_serve(py::module_& m) {
 
 void bind_campaign(py::module_& m) {
   using R = metrics::CampaignResult;
-  py::class_<R> campaign(
+  bind_figures<R>(
       m, "CampaignResult",
       "A training run (codesim campaign) under failures and checkpoints. Its scalar figures are "
       "typed attributes (each documented); the JSON report's other keys (days, gpu_hours, "
       "interruptions, degradations, cost_usd, energy_mwh with p10/p50/p90/mean/expected, "
-      "checkpoint, ettr, causes) read as attributes too, `to_dict()` gives the whole report.");
-  add_figures<R>(
-      campaign,
+      "checkpoint, ettr, causes) read as attributes too, `to_dict()` gives the whole report.",
       {{"step_time_s", "the healthy step (s; with variability the mean drawn step)",
         seconds_of(&R::step_time)},
        {"degraded_step_time_s",
