@@ -78,8 +78,8 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
   const fs::path dir(o.out_dir);
   const std::string json_text = report::sweep_json(result).dump(2) + "\n";
   report::write_file_atomically((dir / "results.json").string(), json_text);
-  report::write_file_atomically((dir / "results.csv").string(),
-                                report::frame_csv(report::sweep_frame(result)));
+  const std::string csv_text = report::frame_csv(report::sweep_frame(result));
+  report::write_file_atomically((dir / "results.csv").string(), csv_text);
   report::write_file_atomically(
       (dir / "report.html").string(),
       report::sweep_html(result, {scenario_text, "codesim " CODESIM_VERSION}));
@@ -88,7 +88,7 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
       out << json_text;
       break;
     case Format::csv:
-      out << report::frame_csv(report::sweep_frame(result));
+      out << csv_text;
       break;
     case Format::md:
       out << report::sweep_markdown(result);

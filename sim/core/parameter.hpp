@@ -62,7 +62,7 @@ inline ParamInfo between(ParamInfo f, double min, double max) {
 
 }  // namespace codesim::core
 
-// A member as a generic accessor (const or not): MEMBER(hardware.nodes), MEMBER(gpu_slow.rate).
+// A member as a generic accessor (const or not): MEMBER(hardware.nodes), MEMBER(gpu_slow.slowdown).
 #define MEMBER(expr)     \
   [](auto& s) -> auto& { \
     return s.expr;       \

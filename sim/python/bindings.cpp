@@ -3,8 +3,7 @@
 // process). A step comes back as its typed result (results.hpp; the child sends it in metrics'
 // wire form), a sweep, comparison or search as its table (the CLI's CSV columns, typed cells);
 // serving and campaign runs as their typed results, their sweeps as their JSON reports' text. The
-// Python package (sim/python/codesim)
-// wraps them.
+// Python package (sim/python/codesim) wraps them.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -131,12 +130,14 @@ py::object simulate(const std::string& source, bool is_path, const std::string& 
 py::dict sweep(const std::string& path, const std::vector<std::string>& settings,
                const std::string& fidelity, int jobs, const py::object& progress) {
   const study::SweepPlan plan = study::plan_sweep(path, config::parse_settings(settings));
+  const report::Frame heading{report::sweep_columns(study::sweep_result(plan, {}).keys), {}};
   std::size_t done = 0;
   const auto heard = [&](const study::PointOutcome& p) {
     ++done;
     if (!progress.is_none()) {
-      const report::Frame f = report::sweep_frame(study::sweep_result(plan, {p}));
-      progress(done, plan.points.size(), frame_row(f, p.index));
+      report::Frame one = heading;
+      one.rows.push_back(report::sweep_row(p.index, {p.values, p.result, p.error}));
+      progress(done, plan.points.size(), frame_row(one, 0));
     }
   };
   return frame_object(report::sweep_frame(study::run_sweep(

@@ -63,6 +63,9 @@ void add_report(py::class_<Result>& cls, Report report, const std::string& first
   cls.def(
       "__getattr__",
       [report](const Result& r, const std::string& key) -> py::object {
+        if (key.starts_with('_')) {  // Python's and IPython's probes: no report key starts so
+          throw py::attribute_error(key);
+        }
         const auto j = report(r);
         if (!j.contains(key)) {
           throw py::attribute_error("no figure '" + key + "' in the report");

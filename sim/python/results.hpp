@@ -1,7 +1,8 @@
 // The typed results Python gets: the C++ result structs themselves (metrics::RunResult as
-// codesim.TrainingResult, metrics::InferenceResult as codesim.InferenceResult), their figures as
-// attributes named and documented by the shared column schema (report/columns.hpp), and the
-// studies' tables (report/frame.hpp) as columns and typed rows.
+// codesim.TrainingResult, metrics::InferenceResult as codesim.InferenceResult, their figures as
+// attributes named and documented by the shared column schema, report/columns.hpp; ServeResult
+// and CampaignResult with their scalar figures listed in results.cpp), and the studies' tables
+// (report/frame.hpp) as columns and typed rows.
 #pragma once
 
 #include <pybind11/pybind11.h>

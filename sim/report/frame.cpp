@@ -71,18 +71,26 @@ Frame inference_frame(const metrics::InferenceResult& r) {
   return f;
 }
 
+std::vector<std::string> sweep_columns(const std::vector<std::string>& keys) {
+  std::vector<std::string> columns{"point"};
+  columns.insert(columns.end(), keys.begin(), keys.end());
+  add_step_columns(columns);
+  columns.emplace_back("error");
+  return columns;
+}
+
+std::vector<Cell> sweep_row(std::size_t index, const metrics::SweepPoint& p) {
+  std::vector<Cell> row{static_cast<long long>(index)};
+  add_text(row, p.values);
+  add_step(row, p.result ? &*p.result : nullptr);
+  row.emplace_back(p.error);
+  return row;
+}
+
 Frame sweep_frame(const metrics::SweepResult& s) {
-  Frame f{.columns = {"point"}, .rows = {}};
-  f.columns.insert(f.columns.end(), s.keys.begin(), s.keys.end());
-  add_step_columns(f.columns);
-  f.columns.emplace_back("error");
+  Frame f{.columns = sweep_columns(s.keys), .rows = {}};
   for (std::size_t i = 0; i < s.points.size(); ++i) {
-    const auto& p = s.points[i];
-    std::vector<Cell> row{static_cast<long long>(i)};
-    add_text(row, p.values);
-    add_step(row, p.result ? &*p.result : nullptr);
-    row.emplace_back(p.error);
-    f.rows.push_back(std::move(row));
+    f.rows.push_back(sweep_row(i, s.points[i]));
   }
   return f;
 }

@@ -35,6 +35,9 @@ Frame inference_frame(const metrics::InferenceResult& r);
 // point, the varied keys, the step columns, error; one row per point, a failed point's figures
 // empty.
 Frame sweep_frame(const metrics::SweepResult& s);
+// Its columns for the varied `keys`, and point `index`'s row (a point heard as it ends).
+std::vector<std::string> sweep_columns(const std::vector<std::string>& keys);
+std::vector<Cell> sweep_row(std::size_t index, const metrics::SweepPoint& p);
 
 // rank, the searched keys, base, tier, step_time_s, tokens_per_day, mfu_causal, memory_gb,
 // network_usd, objective, fast_step_time_s, rejected; one row per configuration, best first; a
