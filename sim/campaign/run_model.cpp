@@ -34,8 +34,9 @@ Rates rates_of(const RunSpec& s) {
 // A stop's restart: detection, then rescheduling (software, or hardware with a spare node) or the
 // repair (hardware, no spare), then the checkpoint's load.
 double restart_s(const RunSpec& s, bool software) {
-  const double wait = software || s.spare_nodes > 0 ? s.reschedule.value : s.repair.value;
-  return s.detection.value + wait + s.checkpoint_load.value;
+  const double wait =
+      software || s.restart.spare_nodes > 0 ? s.restart.reschedule.value : s.restart.repair.value;
+  return s.restart.detection.value + wait + s.checkpoint_load.value;
 }
 
 double mean_restart_s(const RunSpec& s, const Rates& r) {
@@ -52,7 +53,7 @@ double work_s(const RunSpec& s, const Rates& r) {
     return base;
   }
   const double slow = s.degraded_step.value / s.step.value - 1;
-  return base * (1 + std::min(1.0, r.degrade * s.repair.value) * slow);
+  return base * (1 + std::min(1.0, r.degrade * s.restart.repair.value) * slow);
 }
 
 // Expected wall time of a segment of T seconds restarted from its start on each failure.
@@ -115,7 +116,7 @@ bool fail(const RunSpec& s, const Rates& r, std::mt19937_64& rng, bool keep_span
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   if (unit(rng) * (r.stop + r.degrade) < r.degrade) {
     ++out.degradations;
-    degraded_until = t + s.repair.value;
+    degraded_until = t + s.restart.repair.value;
     if (keep_spans) {
       out.spans.push_back({RunSpan::degraded, t, degraded_until, cause_of(s, true, unit(rng))});
     }
@@ -291,7 +292,7 @@ RunStats simulate_run(const RunSpec& spec) {
   const double work = s.steps * s.step.value;
   const double per_trial =
       std::ceil(work / s.checkpoint_interval.value) + (r.stop + r.degrade) * work;
-  if (!(per_trial * s.trials <= s.max_events)) {
+  if (!(per_trial * s.monte_carlo.trials <= s.max_events)) {
     const bool one = !(per_trial <= s.max_events);
     const auto count = [](double x) {  // 48, or 2.4e21
       const int e = x < 1e6 ? 0 : static_cast<int>(std::floor(std::log10(x)));
@@ -301,18 +302,19 @@ RunStats simulate_run(const RunSpec& spec) {
     throw core::KeyedError(
         one ? "campaign.tokens" : "campaign.trials",
         "the run's Monte Carlo would step through " + count(per_trial) +
-            " checkpoint segments and failures per trial x " + std::to_string(s.trials) +
-            " trials, over the budget of " + count(s.max_events),
+            " checkpoint segments and failures per trial x " +
+            std::to_string(s.monte_carlo.trials) + " trials, over the budget of " +
+            count(s.max_events),
         one ? "fewer tokens, or a longer campaign.checkpoint_interval" : "fewer campaign.trials");
   }
-  std::mt19937_64 rng(s.seed);
+  std::mt19937_64 rng(s.monte_carlo.seed);
   std::vector<double> wall;
   std::vector<double> stops;
   std::vector<double> degradations;
   double ettr = 0;
   double checkpoints = 0;
   const double productive = s.steps * s.step.value;
-  for (int i = 0; i < s.trials; ++i) {
+  for (int i = 0; i < s.monte_carlo.trials; ++i) {
     const Trial t = one_run(s, r, rng, i == 0);
     if (i == 0) {
       stats.first_run = t.spans;
@@ -331,9 +333,9 @@ RunStats simulate_run(const RunSpec& spec) {
   const double up = expected / (1 + r.stop * stats.mean_restart.value);
   stats.interruptions = quantiles(stops, r.stop * up);
   stats.degradations = quantiles(degradations, r.degrade * up);
-  stats.ettr_mean = ettr / s.trials;
+  stats.ettr_mean = ettr / s.monte_carlo.trials;
   stats.ettr_expected = productive / expected;
-  stats.checkpoints = checkpoints / s.trials;
+  stats.checkpoints = checkpoints / s.monte_carlo.trials;
   for (const auto& c : s.causes) {
     stats.expected_by_cause.push_back(c.per_gpu_hour * s.gpus / 3600.0 * up);
   }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/campaign/campaign_spec.hpp"
 #include "sim/campaign/failure_table.hpp"
 #include "sim/core/units.hpp"
 
@@ -31,14 +32,10 @@ struct RunSpec {
   // Training between checkpoints; 0: Daly's optimum for the write and the stopping rate (the
   // whole run when nothing stops it).
   core::Seconds checkpoint_interval;
-  core::Seconds checkpoint_write;     // the job's pause per checkpoint
+  core::Seconds checkpoint_write;  // the job's pause per checkpoint
   core::Seconds checkpoint_load;
-  core::Seconds detection;
-  core::Seconds reschedule;  // onto a spare node (or a software restart)
-  core::Seconds repair;      // a node's or link's repair
-  int spare_nodes = 1;       // 0: a hardware failure waits for the repair
-  int trials = 1000;
-  std::uint64_t seed = 1;
+  Restart restart;
+  MonteCarlo monte_carlo;
   // The Monte Carlo's bound: checkpoint segments and failures over every trial (at least those
   // of the healthy work); a run past it is refused before it starts. 1e9: about a minute on one
   // core of this machine.
@@ -71,9 +68,9 @@ struct RunStats {
   double checkpoints = 0;  // written in a run
   // Expected interruptions by cause (rate x expected wall time), in the order of the causes.
   std::vector<double> expected_by_cause;
-  double stop_rate_per_s = 0;     // the summed rate of the causes that stop the job
-  double degrade_rate_per_s = 0;  // of those the fabric routes around
-  core::Seconds mean_restart;     // over the stopping causes, weighted by rate
+  double stop_rate_per_s = 0;         // the summed rate of the causes that stop the job
+  double degrade_rate_per_s = 0;      // of those the fabric routes around
+  core::Seconds mean_restart;         // over the stopping causes, weighted by rate
   core::Seconds checkpoint_interval;  // the one used (Daly's when the spec gave 0)
   // The first Monte-Carlo run as a timeline: its restarts and degraded periods, and its length.
   std::vector<RunSpan> first_run;

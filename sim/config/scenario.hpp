@@ -10,6 +10,7 @@
 
 #include "models/hardware/hardware_spec.hpp"
 #include "models/llm/llm_spec.hpp"
+#include "sim/campaign/campaign_spec.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/variability/variability_spec.hpp"
@@ -46,13 +47,20 @@ enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
 enum class StatePrecision { bf16, fp32 };
-enum class FailureRates { llama3, rate };
 enum class Balance { none, bias, perfect };
 using InferenceMode = workload::InferenceMode;
 
-// Spelling of each enum value in scenario files: EnumNames<E>::values.
+// Spelling of each enum value in scenario files: EnumNames<E>::values. A module names its own
+// enum by `spellings(E)` beside it (core/parameter.hpp); config names the others here.
 template <class E>
 struct EnumNames;
+template <class E>
+requires requires(E e) {
+  spellings(e);
+}
+struct EnumNames<E> {
+  static constexpr const auto& values = spellings(E{});
+};
 
 #define CODESIM_ENUM_NAMES(E, ...)                      \
   template <>                                           \
@@ -113,8 +121,6 @@ struct EnumNames<InferenceMode> {
 };
 CODESIM_ENUM_NAMES(GemmPrecision, std::pair{GemmPrecision::bf16, std::string_view("bf16")},
                    std::pair{GemmPrecision::fp8, std::string_view("fp8")})
-CODESIM_ENUM_NAMES(FailureRates, std::pair{FailureRates::llama3, std::string_view("llama3")},
-                   std::pair{FailureRates::rate, std::string_view("rate")})
 CODESIM_ENUM_NAMES(StatePrecision, std::pair{StatePrecision::bf16, std::string_view("bf16")},
                    std::pair{StatePrecision::fp32, std::string_view("fp32")})
 CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_view("bf16")},
@@ -282,30 +288,6 @@ struct ServeSection {
   double slo_attainment{};  // share of requests that must meet both
 };
 
-// A training run from the scenario's step (`codesim campaign`): tokens, failures, checkpoints,
-// power and price.
-struct CampaignSection {
-  double tokens{};                    // to train
-  core::Seconds checkpoint_interval;  // of training between checkpoints; 0: Daly's optimum
-  core::Seconds checkpoint_write;     // the job's pause per checkpoint; 0: from the state's bytes
-  core::Seconds checkpoint_load;      // 0: from the state's bytes
-  core::BytesPerSecond storage_bandwidth;
-  double checkpoint_bytes_per_param{};
-  bool async_checkpoint{};
-  core::Seconds detection;
-  core::Seconds reschedule;
-  core::Seconds repair;
-  int spare_nodes{};
-  FailureRates failures{};     // Llama 3's table per GPU-hour, or node_failure_rate
-  double node_failure_rate{};  // per 1,000 node-days, in Llama 3's mix (failures: rate)
-  double price_per_gpu_hour{};
-  double gpu_power_w{};
-  double node_power_w{};
-  double pue{};
-  int trials{};
-  int seed{};
-};
-
 // What varies between a training step's GPUs and NICs: the replay's own spec (sim/variability,
 // filled directly by the schema), and whether a step runs it.
 struct VariabilitySection : variability::VariabilitySpec {
@@ -330,7 +312,7 @@ struct Scenario {
   InferenceSection inference;
   SoftwareSection software;
   ServeSection serve;
-  CampaignSection campaign;
+  campaign::CampaignSpec campaign;
   VariabilitySection variability;
 
   int gpus() const { return hardware.nodes * hardware.spec.gpus_per_node; }

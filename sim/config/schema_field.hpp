@@ -58,15 +58,23 @@ FieldSpec field(std::string path, Access access, FieldInfo info) {
 }
 
 // The keys a module declares (core/parameter.hpp: `declare_parameters` calls declare(key,
-// accessor, info) per key of its spec), each under `prefix` and bound through `section` (an
-// accessor of the Scenario member holding the module's spec): "variability." + "steps".
+// accessor, info[, derive]) per key of its spec), each under `prefix` and bound through `section`
+// (an accessor of the Scenario member holding the module's spec): "variability." + "steps".
 template <class Section, class Declarations>
 void add_declared(std::vector<FieldSpec>& f, const std::string& prefix, Section section,
                   Declarations declarations) {
-  declarations([&](const std::string& key, auto access, FieldInfo info) {
-    f.push_back(field(
-        prefix + key, [ section, access ](auto& s) -> auto& { return access(section(s)); },
-        std::move(info)));
+  declarations([&](const std::string& key, auto access, FieldInfo info, auto... derive) {
+    const auto bound = [ section, access ](auto& s) -> auto& {
+      return access(section(s));
+    };
+    f.push_back(field(prefix + key, bound, std::move(info)));
+    if constexpr (sizeof...(derive) == 1) {
+      using T = std::remove_cvref_t<decltype(bound(std::declval<Scenario&>()))>;
+      f.back().derive = [section, prefix, derive...](const Scenario& s) {
+        const auto given = [&](const std::string& k) { return s.where.count(prefix + k) > 0; };
+        return Codec<T>::to((derive(section(s), given), ...));
+      };
+    }
   });
 }
 

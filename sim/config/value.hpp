@@ -9,6 +9,7 @@
 
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/parameter.hpp"
 #include "sim/core/quantity_parse.hpp"
 
 namespace codesim::config {
@@ -129,6 +130,12 @@ struct Codec<E> {
   static constexpr FieldType type = FieldType::choice;
   static E from(const Value& v) { return enum_from_name<E>(std::get<std::string>(v)); }
   static Value to(E x) { return std::string(enum_name(x)); }
+};
+template <core::SpelledValue T>
+struct Codec<T> {
+  static constexpr FieldType type = FieldType::string;
+  static T from(const Value& v) { return T::parse(std::get<std::string>(v)); }
+  static Value to(const T& x) { return x.text(); }
 };
 template <NamedEnum E>
 struct Codec<std::vector<E>> {

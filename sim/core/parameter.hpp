@@ -5,12 +5,26 @@
 // schema field (type and unit from the member's C++ type) that decodes YAML and --set, checks the
 // range, and is listed in the schema's docs and the CLI. The module's struct holds the same
 // defaults, and config's tests check that each default text decodes to the struct's value.
+//
+// A derived default (`derived(how, doc)`) comes with a fourth argument, derive(spec, given): the
+// value from the spec's other members and `given(key)`, whether the scenario wrote that key of
+// the module. A member's C++ type says how files spell it: numbers, flags, strings, quantities,
+// an enum named by a function `spellings(E)` beside it (found by argument-dependent lookup,
+// returning its (value, spelling) pairs), or a type of the module's own that spells itself
+// (SpelledValue: `T::parse(text)`, throwing core::UnitError, and `text()`).
 #pragma once
 
+#include <concepts>
 #include <optional>
 #include <string>
 
 namespace codesim::core {
+
+template <class T>
+concept SpelledValue = requires(const T& t, const std::string& text) {
+  { T::parse(text) } -> std::same_as<T>;
+  { t.text() } -> std::convertible_to<std::string>;
+};
 
 enum class DefaultKind {
   value,     // default_text, spelled as in YAML

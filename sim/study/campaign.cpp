@@ -163,21 +163,22 @@ void campaign_notes(const Scenario& s, const Step& step, const campaign::RunStat
            (degraded.value > 0 ? ", and again with plane 0 failed (network faults run degraded "
                                  "until repaired)"
                                : std::string()) +
-           "; the run's failures, checkpoints and restarts by " + std::to_string(c.trials) +
-           " Monte-Carlo runs and in expectation"});
+           "; the run's failures, checkpoints and restarts by " +
+           std::to_string(c.monte_carlo.trials) + " Monte-Carlo runs and in expectation"});
   r.notes.push_back(
-      {c.failures == config::FailureRates::rate ? core::NoteKind::assumed : core::NoteKind::fitted,
-       c.failures == config::FailureRates::rate && c.node_failure_rate <= 0
+      {c.failures == campaign::FailureRates::rate ? core::NoteKind::assumed
+                                                  : core::NoteKind::fitted,
+       c.failures == campaign::FailureRates::rate && c.node_failure_rate <= 0
            ? std::string("failures: none (campaign.node_failure_rate 0)")
-       : c.failures == config::FailureRates::rate
+       : c.failures == campaign::FailureRates::rate
            ? "failures: " + core::format_number(c.node_failure_rate) +
                  " per 1,000 node-days in Llama 3's mix of causes"
            : std::string("failures: Llama 3's 419 unexpected interruptions on 16,384 H100 over "
                          "54 days, per GPU-hour by cause (arXiv 2407.21783, Table 5)")});
   r.notes.push_back({core::NoteKind::assumed,
-                     "detection " + core::fixed(c.detection.value / 60, 0) + " min, reschedule " +
-                         core::fixed(c.reschedule.value / 60, 0) + " min, repair " +
-                         core::fixed(c.repair.value / 3600, 1) + " h, " +
+                     "detection " + core::fixed(c.restart.detection.value / 60, 0) +
+                         " min, reschedule " + core::fixed(c.restart.reschedule.value / 60, 0) +
+                         " min, repair " + core::fixed(c.restart.repair.value / 3600, 1) + " h, " +
                          core::format_number(c.checkpoint_bytes_per_param) +
                          " B of state per parameter" +
                          (c.gpu_power_w > 0 || c.node_power_w > 0
@@ -242,19 +243,15 @@ CampaignPlan campaign_plan(const Scenario& s, core::Seconds step, core::Seconds 
                .step = step,
                .degraded_step = degraded,
                .gpus = s.gpus(),
-               .causes = c.failures == config::FailureRates::rate
+               .causes = c.failures == campaign::FailureRates::rate
                              ? campaign::scaled_failure_table(c.node_failure_rate,
                                                               s.hardware.spec.gpus_per_node)
                              : campaign::llama3_failure_table(),
-               .checkpoint_interval = c.checkpoint_interval,
+               .checkpoint_interval = c.checkpoint_interval.every,
                .checkpoint_write = write,
                .checkpoint_load = load,
-               .detection = c.detection,
-               .reschedule = c.reschedule,
-               .repair = c.repair,
-               .spare_nodes = c.spare_nodes,
-               .trials = c.trials,
-               .seed = static_cast<std::uint64_t>(c.seed)};
+               .restart = c.restart,
+               .monte_carlo = c.monte_carlo};
   return plan;
 }
 
@@ -286,7 +283,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.degraded_step_time = degraded;
   r.tokens = c.tokens;
   r.tokens_per_step = step.tokens;
-  r.trials = c.trials;
+  r.trials = c.monte_carlo.trials;
 
   const CampaignPlan plan = campaign_plan(s, step.time, degraded, step.tokens);
   const campaign::RunSpec& spec = plan.spec;
@@ -294,7 +291,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
   r.checkpoint_bytes = plan.checkpoint_bytes;
   r.checkpoint_write = spec.checkpoint_write;
   r.checkpoint_load = spec.checkpoint_load;
-  r.checkpoint_interval_auto = c.checkpoint_interval.value <= 0;
+  r.checkpoint_interval_auto = c.checkpoint_interval.automatic();
   campaign::RunStats stats;
   try {
     const auto run_start = std::chrono::steady_clock::now();

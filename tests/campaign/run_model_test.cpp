@@ -21,11 +21,11 @@ RunSpec base() {
           .checkpoint_interval = core::Seconds(3600),
           .checkpoint_write = core::Seconds(60),
           .checkpoint_load = core::Seconds(300),
-          .detection = core::Seconds(600),
-          .reschedule = core::Seconds(1200),
-          .repair = core::Seconds(4 * 3600),
-          .trials = 2000,
-          .seed = 5};
+          .restart = {.detection = core::Seconds(600),
+                      .reschedule = core::Seconds(1200),
+                      .repair = core::Seconds(4 * 3600),
+                      .spare_nodes = 1},
+          .monte_carlo = {.trials = 2000, .seed = 5}};
 }
 
 TEST(RunModel, WithoutFailuresTheRunIsItsWorkAndItsCheckpoints) {
@@ -59,7 +59,7 @@ TEST(RunModel, DalysIntervalIsTheSweepsOptimum) {
   s.steps = 100000;
   s.checkpoint_write = core::Seconds(600);
   s.causes = {{"GPU", 7e-5, false}};
-  s.trials = 300;
+  s.monte_carlo.trials = 300;
   const core::Seconds mtbf(3600 / (7e-5 * 2048));
   const core::Seconds best = daly_interval(s.checkpoint_write, mtbf);
   auto wall_at = [&](double factor, bool monte_carlo) {

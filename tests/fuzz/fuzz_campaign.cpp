@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     auto plan = codesim::study::campaign_plan(s, codesim::core::Seconds(20),
                                               codesim::core::Seconds(25), 4.0e6);
-    plan.spec.trials = std::min(plan.spec.trials, 20);
+    plan.spec.monte_carlo.trials = std::min(plan.spec.monte_carlo.trials, 20);
     plan.spec.max_events = 1e6;
     codesim::campaign::simulate_run(plan.spec);
   } catch (const codesim::core::InputError&) {
