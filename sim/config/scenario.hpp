@@ -13,6 +13,7 @@
 #include "sim/campaign/campaign_spec.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/serve/serve_spec.hpp"
 #include "sim/variability/variability_spec.hpp"
 #include "sim/workload/ep_mode.hpp"
 #include "sim/workload/inference_kind.hpp"
@@ -258,36 +259,6 @@ struct InferenceSection {
   std::vector<std::vector<double>> expert_shares;
 };
 
-// One kind of serving instance (serve.prefill, serve.decode): how many, and each one's GPUs
-// (nodes of hardware.gpus_per_node) and parallelism.
-struct ServeInstanceSection {
-  int instances{};
-  int nodes{};
-  int tp{};
-  int ep{};
-  int pp{};
-};
-
-// A request-level serving run (`codesim serve`): prefill and decode instances, arrivals, SLOs.
-struct ServeSection {
-  ServeInstanceSection prefill;
-  ServeInstanceSection decode;
-  int chunk_tokens_per_gpu{};   // new prompt tokens each prefill GPU computes per step
-  int max_requests_per_gpu{};   // requests each decode GPU batches
-  double kv_memory_fraction{};  // of a decode GPU's HBM left after its weights, activations and
-                                // the framework, for KV cache
-  double rate{};                // Poisson arrivals per second
-  int requests{};               // Poisson arrivals in all
-  int prompt_tokens{};
-  int cached_tokens{};
-  int output_tokens{};
-  int seed{};
-  std::string trace;        // a request trace file instead of the Poisson arrivals
-  core::Seconds slo_ttft;   // 0: none
-  core::Seconds slo_tpot;   // 0: none
-  double slo_attainment{};  // share of requests that must meet both
-};
-
 // What varies between a training step's GPUs and NICs: the replay's own spec (sim/variability,
 // filled directly by the schema), and whether a step runs it.
 struct VariabilitySection : variability::VariabilitySpec {
@@ -311,7 +282,7 @@ struct Scenario {
   RoutingSection routing;
   InferenceSection inference;
   SoftwareSection software;
-  ServeSection serve;
+  serve::ServeSpec serve;
   campaign::CampaignSpec campaign;
   VariabilitySection variability;
 

@@ -17,9 +17,11 @@ using FieldInfo = core::ParamInfo;
 using core::at_least;
 using core::between;
 using core::derived;
+using core::file_path;
 using core::from_preset;
 using core::optional_field;
 using core::positive;
+using core::same_as;
 using core::with_default;
 
 template <class T>
@@ -52,6 +54,15 @@ FieldSpec field(std::string path, Access access, FieldInfo info) {
   f.min_exclusive = info.min_exclusive;
   f.max = info.max;
   f.doc = std::move(info.doc);
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (info.file_path) {
+      f.type = FieldType::path;
+    }
+  }
+  if (!info.default_key.empty()) {
+    // Looked up when a scenario is decoded: the schema is whole by then.
+    f.derive = [key = info.default_key](const Scenario& s) { return find_field(key)->get(s); };
+  }
   f.set = [access](Scenario& s, const Value& v) { access(s) = Codec<T>::from(v); };
   f.get = [access](const Scenario& s) { return Codec<T>::to(access(s)); };
   return f;

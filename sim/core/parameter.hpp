@@ -42,6 +42,8 @@ struct ParamInfo {
   std::optional<double> min;
   bool min_exclusive = false;
   std::optional<double> max;
+  std::string default_key;  // derived: the value of this key of the scenario (same_as)
+  bool file_path = false;   // a text member naming a file, relative to the scenario's
 };
 
 inline ParamInfo with_default(std::string text, std::string doc) {
@@ -55,6 +57,17 @@ inline ParamInfo from_preset(std::string source, std::string doc) {
 inline ParamInfo derived(std::string how, std::string doc) {
   return {
       .doc = std::move(doc), .default_kind = DefaultKind::derived, .default_text = std::move(how)};
+}
+// A default that is another key's value, wherever that key is declared: same_as("hardware.nodes").
+inline ParamInfo same_as(std::string key, std::string doc) {
+  ParamInfo f = derived(key, std::move(doc));
+  f.default_key = std::move(key);
+  return f;
+}
+// A file named relative to the scenario file that names it (from --set: to the working directory).
+inline ParamInfo file_path(ParamInfo f) {
+  f.file_path = true;
+  return f;
 }
 inline ParamInfo optional_field(std::string doc) {
   return {.doc = std::move(doc), .default_kind = DefaultKind::empty};

@@ -8,7 +8,7 @@ namespace codesim::serve {
 std::vector<Request> poisson_requests(const PoissonArrivals& a) {
   // std::mt19937_64's sequence is fixed by the standard; the exponential gap is drawn from it by
   // inversion here (std::exponential_distribution's algorithm is the library's own).
-  std::mt19937_64 engine(a.seed);
+  std::mt19937_64 engine(static_cast<std::uint64_t>(a.seed));
   std::vector<Request> out;
   out.reserve(static_cast<std::size_t>(a.requests));
   double t = 0;

@@ -15,7 +15,7 @@ struct PoissonArrivals {
   int prompt_tokens = 2048;
   int cached_tokens = 0;
   int output_tokens = 256;
-  std::uint64_t seed = 1;
+  int seed = 1;
 };
 
 // The first arrives after one gap from time 0.

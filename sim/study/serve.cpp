@@ -26,7 +26,7 @@ namespace codesim::study {
 namespace {
 
 using config::Scenario;
-using config::ServeInstanceSection;
+using serve::InstanceShape;
 
 // One kind of instance: its scenario at its reference load, and that load's dispatch and combine
 // per layer and micro-batch (zero without EP).
@@ -58,7 +58,7 @@ config::Setting set(const Scenario& base, const std::string& key, const std::str
 Instance instance(const std::string& path, std::vector<config::Setting> settings,
                   const Scenario& base, const std::string& role) {
   const bool prefill = role == "prefill";
-  const ServeInstanceSection& i = prefill ? base.serve.prefill : base.serve.decode;
+  const InstanceShape& i = prefill ? base.serve.prefill : base.serve.decode;
   const std::string key = "serve." + role;
   const bool moe_ep = base.model.spec.moe && i.ep > 1;
   const int mb = base.where.contains("inference.micro_batches") ? base.inference.micro_batches
@@ -92,7 +92,8 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
     const int batch = (base.serve.max_requests_per_gpu + mb - 1) / mb * mb;
     inst.reference_tokens = batch / mb;
     add("inference.requests_per_gpu", batch, "serve.decode.max_requests_per_gpu");
-    add("inference.context_len", base.serve.prompt_tokens + base.serve.output_tokens / 2,
+    add("inference.context_len",
+        base.serve.arrivals.prompt_tokens + base.serve.arrivals.output_tokens / 2,
         "serve.arrivals.prompt_tokens");
   }
   try {
@@ -161,25 +162,19 @@ std::vector<serve::Request> requests_of(const Scenario& s, std::string& describe
     described = "trace " + s.serve.trace;
     return serve::read_request_trace(s.serve.trace);
   }
-  if (s.serve.cached_tokens > s.serve.prompt_tokens) {
+  if (s.serve.arrivals.cached_tokens > s.serve.arrivals.prompt_tokens) {
     config::scenario_error(s, "serve.arrivals.cached_tokens",
-                           "cached tokens (" + std::to_string(s.serve.cached_tokens) +
+                           "cached tokens (" + std::to_string(s.serve.arrivals.cached_tokens) +
                                ") cannot exceed the prompt's (" +
-                               std::to_string(s.serve.prompt_tokens) + ")");
+                               std::to_string(s.serve.arrivals.prompt_tokens) + ")");
   }
-  described = "Poisson, " + core::format_number(s.serve.rate) + " requests/s";
-  return serve::poisson_requests({.rate = s.serve.rate,
-                                  .requests = s.serve.requests,
-                                  .prompt_tokens = s.serve.prompt_tokens,
-                                  .cached_tokens = s.serve.cached_tokens,
-                                  .output_tokens = s.serve.output_tokens,
-                                  .seed = static_cast<std::uint64_t>(s.serve.seed)});
+  described = "Poisson, " + core::format_number(s.serve.arrivals.rate) + " requests/s";
+  return serve::poisson_requests(s.serve.arrivals);
 }
 
 // `tokens`: what the reference step of the whole instance computes or emits.
-metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSection& sec,
-                                     double busy, long long steps, core::Seconds reference,
-                                     double tokens) {
+metrics::ServeInstances instances_of(const Instance& inst, const InstanceShape& sec, double busy,
+                                     long long steps, core::Seconds reference, double tokens) {
   const double nodes = static_cast<double>(inst.gpus()) / inst.scenario.hardware.spec.gpus_per_node;
   return {.instances = sec.instances,
           .gpus_each = inst.gpus(),
@@ -195,9 +190,9 @@ metrics::ServeInstances instances_of(const Instance& inst, const ServeInstanceSe
 // SLO attainment, goodput and the verdict; a target no load can meet is said so.
 void slo(const Scenario& s, const serve::ServingRun& run, const serve::StepCosts& costs,
          metrics::ServeResult& r) {
-  r.slo_ttft = s.serve.slo_ttft;
-  r.slo_tpot = s.serve.slo_tpot;
-  r.slo_attainment_target = s.serve.slo_attainment;
+  r.slo_ttft = s.serve.slo.ttft;
+  r.slo_tpot = s.serve.slo.tpot;
+  r.slo_attainment_target = s.serve.slo.attainment;
   if (r.slo_ttft.value <= 0 && r.slo_tpot.value <= 0) {
     return;
   }
@@ -212,8 +207,8 @@ void slo(const Scenario& s, const serve::ServingRun& run, const serve::StepCosts
   r.slo = r.slo_attainment >= r.slo_attainment_target ? metrics::SloVerdict::met
                                                       : metrics::SloVerdict::unmet;
   // One request alone: its prefill (every chunk), and a decode step of one request.
-  const int prompt = s.serve.prompt_tokens;
-  const int fresh = std::max(1, prompt - s.serve.cached_tokens);
+  const int prompt = s.serve.arrivals.prompt_tokens;
+  const int fresh = std::max(1, prompt - s.serve.arrivals.cached_tokens);
   const int chunk = s.serve.chunk_tokens_per_gpu * r.prefill.gpus_each;
   core::Seconds alone_ttft(0);
   for (int left = fresh; left > 0; left -= chunk) {
@@ -415,10 +410,11 @@ metrics::ServeResult simulate_serving(const std::string& path,
   r.gpus =
       prefill.gpus() * base.serve.prefill.instances + decode.gpus() * base.serve.decode.instances;
   r.prefill = instances_of(prefill, base.serve.prefill, run.prefill_busy, run.prefill_steps,
-                           costs.prefill(chunk, base.serve.prompt_tokens), chunk);
-  r.decode = instances_of(
-      decode, base.serve.decode, run.decode_busy, run.decode_steps,
-      costs.decode(batch, base.serve.prompt_tokens + base.serve.output_tokens / 2), batch);
+                           costs.prefill(chunk, base.serve.arrivals.prompt_tokens), chunk);
+  r.decode = instances_of(decode, base.serve.decode, run.decode_busy, run.decode_steps,
+                          costs.decode(batch, base.serve.arrivals.prompt_tokens +
+                                                  base.serve.arrivals.output_tokens / 2),
+                          batch);
   r.decode_kv_tokens = kv_tokens;
   r.horizon = run.end - run.start;
   const double output = request_figures(requests, run, r);

@@ -65,23 +65,38 @@ TEST(SchemaDoc, OneRowPerField) {
 }
 
 TEST(Schema, AModulesDeclaredDefaultsAreItsSpecsOwn) {
-  // The variability and campaign keys are declared beside VariabilitySpec and CampaignSpec
-  // (sim/variability/parameters.hpp, sim/campaign/parameters.hpp), each with its default as
-  // scenario files spell it ("1h", "2GB", "auto"); the structs hold the same defaults in C++. A
-  // scenario that gives none of them, decoded, holds what a default-constructed Scenario does,
-  // key by key (campaign.failures' derived default included: llama3 without a rate given).
+  // The variability, campaign and serve keys are declared beside VariabilitySpec, CampaignSpec
+  // and ServeSpec (sim/<module>/parameters.hpp), each with its default as scenario files spell it
+  // ("1h", "2GB", "auto"); the structs hold the same defaults in C++. A scenario that gives none
+  // of them, decoded, holds what a default-constructed Scenario does, key by key
+  // (campaign.failures' derived default included: llama3 without a rate given). Serve's keys
+  // that default to another key's value (same_as: serve.prefill.nodes is hardware.nodes) hold
+  // that key's value.
   const Scenario given = load_scenario(CODESIM_SOURCE_DIR "/tests/scenarios/small-step.yaml");
   const Scenario plain{};
   std::map<std::string, int> keys;
   for (const FieldSpec& f : scenario_schema()) {
     const std::string section = f.path.substr(0, f.path.find('.'));
-    if ((section == "variability" && f.path != "variability.enabled") || section == "campaign") {
-      EXPECT_EQ(f.get(given), f.get(plain)) << f.path << " (default " << f.default_text << ")";
-      ++keys[section];
+    if (section != "variability" && section != "campaign" && section != "serve") {
+      continue;
     }
+    if (f.path == "variability.enabled") {
+      continue;  // the scenario's own
+    }
+    const FieldSpec* other = f.default_kind == DefaultKind::derived && section == "serve"
+                                 ? find_field(f.default_text)
+                                 : nullptr;
+    if (f.default_kind == DefaultKind::derived && section == "serve") {
+      ASSERT_NE(other, nullptr) << f.path << " defaults to " << f.default_text;
+      EXPECT_EQ(f.get(given), other->get(given)) << f.path << " (default " << f.default_text << ")";
+    } else {
+      EXPECT_EQ(f.get(given), f.get(plain)) << f.path << " (default " << f.default_text << ")";
+    }
+    ++keys[section];
   }
   EXPECT_EQ(keys["variability"], 14);
   EXPECT_EQ(keys["campaign"], 19);
+  EXPECT_EQ(keys["serve"], 23);
 }
 
 }  // namespace
