@@ -61,6 +61,9 @@ const FamilyDescriptor& descriptor(Family f);
 std::string_view family_name(Family f);
 // Every family with its name, for the scenario decoder's enum table.
 const std::vector<std::pair<Family, std::string_view>>& family_names();
+inline const auto& spellings(Family) {
+  return family_names();
+}
 // A family by its name or alias; none for an unknown one.
 std::optional<Family> family_from_name(std::string_view name);
 // "node, ft2, ft3, mrft, mpft, slimfly (sf), dragonfly (df)"

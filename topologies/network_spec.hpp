@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace codesim::topologies {
@@ -17,6 +18,12 @@ enum class Family { node, ft2, ft3, mrft, mpft, slimfly, dragonfly };
 // How an MPFT packet reaches a GPU of another index on another node (spec: it must cross NVLink
 // once, on one side or the other).
 enum class PlaneCrossing { at_source, at_destination };
+inline constexpr std::array kPlaneCrossingNames = {
+    std::pair{PlaneCrossing::at_source, std::string_view("at-source")},
+    std::pair{PlaneCrossing::at_destination, std::string_view("at-destination")}};
+constexpr const auto& spellings(PlaneCrossing) {
+  return kPlaneCrossingNames;
+}
 
 struct NetworkSpec {
   Family family = Family::node;

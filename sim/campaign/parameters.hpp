@@ -61,7 +61,7 @@ void declare_parameters(Declare&& declare) {
                   "Where the interruptions' rates come from: llama3 (Llama 3's own rates per "
                   "GPU-hour by cause, 3.79 per 1,000 8-GPU node-days) or rate "
                   "(campaign.node_failure_rate in Llama 3's mix; 0: none)."),
-          [](const CampaignSpec&, auto given) {
+          [](const CampaignSpec&, auto given, auto) {
             return given("node_failure_rate") ? FailureRates::rate : FailureRates::llama3;
           });
   declare("node_failure_rate", MEMBER(node_failure_rate),

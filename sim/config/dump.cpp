@@ -49,8 +49,7 @@ std::string to_yaml(const Scenario& s) {
         [&](const auto& x) {
           using T = std::decay_t<decltype(x)>;
           if constexpr (std::is_same_v<T, double>) {
-            leaf = f.type == FieldType::quantity ? core::format_quantity(x, f.dimension)
-                                                 : core::format_number(x);
+            leaf = number_text(f, x);
           } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>> ||
                                std::is_same_v<T, std::vector<std::string>>) {
             leaf = YAML::Node(YAML::NodeType::Sequence);

@@ -137,11 +137,6 @@ Value decode(const FieldSpec& f, const YAML::Node& n, SourceLocation& where) {
   return {};
 }
 
-std::string shown_value(const FieldSpec& f, double v) {
-  return f.type == FieldType::quantity ? core::format_quantity(v, f.dimension)
-                                       : core::format_number(v);
-}
-
 // A value out of its field's range, shown as written (a quantity as its text: -5Gbps, not the
 // -625MBps it converts to).
 void check_range(const FieldSpec& f, const Value& value, const YAML::Node& node) {
@@ -155,17 +150,17 @@ void check_range(const FieldSpec& f, const Value& value, const YAML::Node& node)
   }
   const std::string got = f.type == FieldType::quantity && node.IsScalar()
                               ? core::quoted_excerpt(node.Scalar())
-                              : shown_value(f, v);
+                              : number_text(f, v);
   if (f.min) {
     if (f.min_exclusive && !(v > *f.min)) {
-      throw UnitError("must be greater than " + shown_value(f, *f.min) + ", got " + got, "");
+      throw UnitError("must be greater than " + number_text(f, *f.min) + ", got " + got, "");
     }
     if (!f.min_exclusive && v < *f.min) {
-      throw UnitError("must be at least " + shown_value(f, *f.min) + ", got " + got, "");
+      throw UnitError("must be at least " + number_text(f, *f.min) + ", got " + got, "");
     }
   }
   if (f.max && v > *f.max) {
-    throw UnitError("must be at most " + shown_value(f, *f.max) + ", got " + got, "");
+    throw UnitError("must be at most " + number_text(f, *f.max) + ", got " + got, "");
   }
 }
 
@@ -212,6 +207,10 @@ Scenario decode_all(const FlatScenario& flat, const std::string& path) {
   s.where = where;  // a derived default may depend on whether a key was written
   for (const FieldSpec* f : derived) {
     f->set(s, f->derive(s));
+  }
+  // The model as the step runs it: its vocabulary padded as the framework pads it.
+  if (const int m = s.software.vocab_multiple; m > 1) {
+    s.model.spec.vocab = (s.model.spec.vocab + m - 1) / m * m;
   }
   if (s.name.empty()) {
     s.name = fs::path(path).stem().string();

@@ -18,37 +18,26 @@
 #include "sim/workload/ep_mode.hpp"
 #include "sim/workload/inference_kind.hpp"
 #include "sim/workload/optimizer_update.hpp"
-#include "sim/workload/schedule.hpp"
-#include "sim/workload/software_stack.hpp"
+#include "sim/workload/routing_spec.hpp"
+#include "sim/workload/schedule_spec.hpp"
+#include "sim/workload/software_spec.hpp"
 #include "sim/workload/training_state.hpp"
 #include "topologies/cost.hpp"
 #include "topologies/family.hpp"
+#include "topologies/topology_spec.hpp"
 
 namespace codesim::config {
 
 using workload::ScheduleMethod;
 using DispatchMode = workload::EpMode;
+using workload::Balance;
 
-// `automatic`: the fabric's usual routing (InfiniBand: dmodk on fat trees, minhop on router
-// networks; RoCE: ecmp-hash).
-enum class PathSelection {
-  automatic,
-  ecmp_hash,
-  spread,
-  fixed,
-  dmodk,
-  ftree,
-  minhop,
-  updn,
-  valiant,
-  ugal
-};
-enum class Fabric { infiniband, roce };
+using topologies::Fabric;
+using topologies::PathSelection;
 enum class WorkloadKind { train, prefill, decode };
 enum class GemmPrecision { bf16, fp8 };
 enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
 enum class StatePrecision { bf16, fp32 };
-enum class Balance { none, bias, perfect };
 using InferenceMode = workload::InferenceMode;
 
 // Spelling of each enum value in scenario files: EnumNames<E>::values. A module names its own
@@ -60,7 +49,7 @@ requires requires(E e) {
   spellings(e);
 }
 struct EnumNames<E> {
-  static constexpr const auto& values = spellings(E{});
+  static inline const auto& values = spellings(E{});
 };
 
 #define CODESIM_ENUM_NAMES(E, ...)                      \
@@ -70,48 +59,8 @@ struct EnumNames<E> {
   };
 
 template <>
-struct EnumNames<topologies::Family> {
-  static inline const auto& values = topologies::family_names();  // the family registry's
-};
-template <>
-struct EnumNames<workload::SoftwareStack> {
-  static constexpr const auto& values = workload::kSoftwareStackNames;
-};
-CODESIM_ENUM_NAMES(topologies::PlaneCrossing,
-                   std::pair{topologies::PlaneCrossing::at_source, std::string_view("at-source")},
-                   std::pair{topologies::PlaneCrossing::at_destination,
-                             std::string_view("at-destination")})
-CODESIM_ENUM_NAMES(Fabric, std::pair{Fabric::infiniband, std::string_view("infiniband")},
-                   std::pair{Fabric::roce, std::string_view("roce")})
-CODESIM_ENUM_NAMES(PathSelection, std::pair{PathSelection::automatic, std::string_view("auto")},
-                   std::pair{PathSelection::ecmp_hash, std::string_view("ecmp-hash")},
-                   std::pair{PathSelection::spread, std::string_view("spread")},
-                   std::pair{PathSelection::fixed, std::string_view("static")},
-                   std::pair{PathSelection::dmodk, std::string_view("dmodk")},
-                   std::pair{PathSelection::ftree, std::string_view("ftree")},
-                   std::pair{PathSelection::minhop, std::string_view("minhop")},
-                   std::pair{PathSelection::updn, std::string_view("updn")},
-                   std::pair{PathSelection::valiant, std::string_view("valiant")},
-                   std::pair{PathSelection::ugal, std::string_view("ugal")})
-template <>
-struct EnumNames<ScheduleMethod> {
-  static constexpr std::array values = workload::kScheduleMethodNames;
-};
-template <>
-struct EnumNames<workload::OptimizerKernels> {
-  static constexpr const auto& values = workload::kOptimizerKernelsNames;
-};
-template <>
 struct EnumNames<workload::Recompute> {
   static constexpr std::array values = workload::kRecomputeNames;
-};
-template <>
-struct EnumNames<workload::AttentionKernel> {
-  static constexpr std::array values = workload::kAttentionKernelNames;
-};
-template <>
-struct EnumNames<DispatchMode> {
-  static constexpr std::array values = workload::kEpModeNames;
 };
 CODESIM_ENUM_NAMES(WorkloadKind, std::pair{WorkloadKind::train, std::string_view("train")},
                    std::pair{WorkloadKind::prefill, std::string_view("prefill")},
@@ -128,9 +77,6 @@ CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_vie
                    std::pair{WirePrecision::fp8, std::string_view("fp8")},
                    std::pair{WirePrecision::logfmt8, std::string_view("logfmt8")},
                    std::pair{WirePrecision::logfmt10, std::string_view("logfmt10")})
-CODESIM_ENUM_NAMES(Balance, std::pair{Balance::none, std::string_view("none")},
-                   std::pair{Balance::bias, std::string_view("bias")},
-                   std::pair{Balance::perfect, std::string_view("perfect")})
 #undef CODESIM_ENUM_NAMES
 
 template <class E>
@@ -164,14 +110,6 @@ struct HardwareSection {
   double host_power_w{};
 };
 
-struct TopologySection {
-  topologies::NetworkSpec network;
-  core::Seconds switch_latency;  // per switch-to-switch link
-  Fabric fabric{};
-  PathSelection path_selection{};
-  std::vector<int> failed_planes;
-};
-
 struct ParallelismSection {
   int pp{};
   int ep{};
@@ -182,12 +120,6 @@ struct ParallelismSection {
   bool sp{};          // sequence parallelism with tp > 1
   bool tp_overlap{};  // TP collectives hidden under the GEMMs
   bool dp_overlap{};  // the gradients' reduction under the backward
-};
-
-struct ScheduleSection {
-  ScheduleMethod method{};
-  int virtual_stages{};  // interleaved-1f1b: stages per pipeline rank
-  int micro_batch_sequences{};
 };
 
 struct PrecisionSection {
@@ -207,38 +139,6 @@ struct WorkloadSection {
   workload::Recompute recompute{};
   bool dropout{};  // attention-probability and hidden dropout
   PrecisionSection precision;
-};
-
-struct SkewSection {
-  double zipf{};  // popularity exponent of topic clusters; 0 = uniform
-  int topics{};
-};
-
-struct RoutingSection {
-  int node_limit{};
-  DispatchMode dispatch{};
-  Balance balance{};
-  SkewSection skew;
-  int seed{};
-  int plans{};          // routing plans per step
-  int sample_tokens{};  // per GPU, per plan
-  int balance_steps{};
-};
-
-// The software stack the step runs on, where it changes what the kernels see.
-struct SoftwareSection {
-  // Whose kernels the step runs: eager PyTorch, a fused stack (torch.compile's measurements),
-  // or DeepSeek's own (its H800 trace); software_stack.hpp.
-  workload::SoftwareStack stack = workload::SoftwareStack::fused;
-  // The step's kernels replayed from CUDA graphs; without, the host issues each one.
-  bool cuda_graphs = false;
-  // The framework pads the vocabulary to a multiple of this (Megatron: 128 x TP); the model's
-  // vocabulary as the step runs it (model.spec.vocab) is padded when this is decoded.
-  int vocab_multiple = 1;
-  // How AdamW's update runs: one fused kernel or PyTorch's foreach kernels.
-  workload::OptimizerKernels optimizer = workload::OptimizerKernels::fused;
-  // Attention's core as one fused kernel, or as Megatron-LM ran it in 2021.
-  workload::AttentionKernel attention = workload::AttentionKernel::flash;
 };
 
 // Prefill and decode steps (workload.kind prefill | decode).
@@ -274,14 +174,14 @@ struct Scenario {
   std::string description;
   ModelSection model;
   HardwareSection hardware;
-  TopologySection topology;
+  topologies::TopologySpec topology;
   topologies::UnitPrices cost;
   ParallelismSection parallelism;
-  ScheduleSection schedule;
+  workload::ScheduleSpec schedule;
   WorkloadSection workload;
-  RoutingSection routing;
+  workload::RoutingSpec routing;
   InferenceSection inference;
-  SoftwareSection software;
+  workload::SoftwareSpec software;
   serve::ServeSpec serve;
   campaign::CampaignSpec campaign;
   VariabilitySection variability;

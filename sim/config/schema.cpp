@@ -3,6 +3,7 @@
 #include "sim/config/schema.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/config/schema_field.hpp"
 #include "sim/core/text.hpp"
@@ -62,6 +63,42 @@ std::vector<std::string> children_of(std::string_view section) {
     }
   }
   return names;
+}
+
+std::string number_text(const FieldSpec& f, double v) {
+  return f.type == FieldType::quantity ? core::format_quantity(v, f.dimension)
+                                       : core::format_number(v);
+}
+
+std::string spelled_value(const Scenario& s, std::string_view path) {
+  const FieldSpec* f = find_field(path);
+  if (f == nullptr) {
+    throw std::logic_error("no scenario key " + std::string(path));
+  }
+  return std::visit(
+      [&](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, double>) {
+          return number_text(*f, x);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return x ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::int64_t>) {
+          return std::to_string(x);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return x;
+        } else {
+          std::vector<std::string> items;
+          for (const auto& item : x) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(item)>, std::string>) {
+              items.push_back(item);
+            } else {
+              items.push_back(std::to_string(item));
+            }
+          }
+          return "[" + core::join(items, ", ") + "]";
+        }
+      },
+      f->get(s));
 }
 
 std::string type_description(const FieldSpec& f) {

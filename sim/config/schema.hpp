@@ -53,6 +53,12 @@ bool is_section(std::string_view path);
 // Names directly under a section ("" = top level), for did-you-mean.
 std::vector<std::string> children_of(std::string_view section);
 
+// A number of field `f` as scenario files spell it: a quantity with its unit ("450GBps").
+std::string number_text(const FieldSpec& f, double v);
+
+// A key's value in `s` as scenario files spell it ("decode", "450GBps", "true", "[0, 1]").
+std::string spelled_value(const Scenario& s, std::string_view path);
+
 // "integer", "bandwidth", "one of: 1f1b, zb1p, ...", ... as shown to users.
 std::string type_description(const FieldSpec& f);
 

@@ -83,7 +83,8 @@ void add_declared(std::vector<FieldSpec>& f, const std::string& prefix, Section 
       using T = std::remove_cvref_t<decltype(bound(std::declval<Scenario&>()))>;
       f.back().derive = [section, prefix, derive...](const Scenario& s) {
         const auto given = [&](const std::string& k) { return s.where.count(prefix + k) > 0; };
-        return Codec<T>::to((derive(section(s), given), ...));
+        const auto spelled = [&](const std::string& path) { return spelled_value(s, path); };
+        return Codec<T>::to((derive(section(s), given, spelled), ...));
       };
     }
   });

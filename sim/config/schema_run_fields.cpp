@@ -7,6 +7,7 @@
 #include "models/llm/config_json.hpp"
 #include "sim/config/schema_field.hpp"
 #include "sim/core/text.hpp"
+#include "sim/workload/parameters.hpp"
 
 namespace codesim::config::schema_fields {
 
@@ -62,16 +63,8 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                  "2021 DDP). Needs zero 0 or 1.")));
 
   // --- schedule
-  f.push_back(field("schedule.method", MEMBER(schedule.method),
-                    with_default("1f1b", "Pipeline schedule.")));
-  f.push_back(field("schedule.virtual_stages", MEMBER(schedule.virtual_stages),
-                    between(with_default("1",
-                                         "Stages per pipeline rank of interleaved-1f1b (Megatron's "
-                                         "virtual pipeline stages); 1 for the other methods."),
-                            1, 1024)));
-  f.push_back(field("schedule.micro_batch_sequences", MEMBER(schedule.micro_batch_sequences),
-                    between(with_default("1", "Sequences per micro-batch per data-parallel rank."),
-                            1, 1'000'000)));
+  add_declared(f, "schedule.", MEMBER(schedule),
+               [](auto&& declare) { workload::declare_schedule_parameters(declare); });
 
   // --- workload
   f.push_back(field("workload.kind", MEMBER(workload.kind),
@@ -121,44 +114,8 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                  "torch.optim: the parameters' type).")));
 
   // --- routing
-  f.push_back(field("routing.node_limit", MEMBER(routing.node_limit),
-                    between(from_preset("model",
-                                        "M: at most M nodes (expert groups) per token; the model's "
-                                        "limited-group count by default."),
-                            1, 1024)));
-  f.push_back(
-      field("routing.dispatch", MEMBER(routing.dispatch),
-            with_default("deepep-normal", "Expert-parallel dispatch and combine algorithm.")));
-  f.push_back(
-      field("routing.balance", MEMBER(routing.balance),
-            with_default("bias", "Expert load balancing: none, aux-loss-free bias, or perfect.")));
-  f.push_back(field(
-      "routing.skew.zipf", MEMBER(routing.skew.zipf),
-      between(with_default(
-                  "0", "Zipf exponent of topic popularity in the synthetic tokens (0 = uniform)."),
-              0, 10)));
-  f.push_back(
-      field("routing.skew.topics", MEMBER(routing.skew.topics),
-            between(with_default("1", "Topic clusters in the synthetic tokens."), 1, 1'000'000)));
-  f.push_back(
-      field("routing.seed", MEMBER(routing.seed),
-            at_least(with_default("1", "Seed of the synthetic tokens and gate weights."), 0)));
-  f.push_back(field("routing.plans", MEMBER(routing.plans),
-                    between(with_default("4",
-                                         "Routing plans per step (token samples through one "
-                                         "balanced gate); layers and micro-batches take them in "
-                                         "turn."),
-                            1, 64)));
-  f.push_back(field("routing.sample_tokens", MEMBER(routing.sample_tokens),
-                    between(with_default("1024",
-                                         "Tokens per GPU each plan routes; its bytes are scaled "
-                                         "to the micro-batch's tokens."),
-                            8, 1'000'000)));
-  f.push_back(field("routing.balance_steps", MEMBER(routing.balance_steps),
-                    between(with_default("100",
-                                         "Bias-balancing steps before routing when balance is "
-                                         "bias or perfect."),
-                            0, 100'000)));
+  add_declared(f, "routing.", MEMBER(routing),
+               [](auto&& declare) { workload::declare_routing_parameters(declare); });
 
   // --- inference
   f.push_back(field("inference.mode", MEMBER(inference.mode),
@@ -226,59 +183,9 @@ void add_run_fields(std::vector<FieldSpec>& f) {
                                          "7000)."),
                             0, 1'000'000)));
 
-  // --- software (after model: padding the vocabulary needs the model decoded)
-  f.push_back(field(
-      "software.stack", MEMBER(software.stack),
-      with_default("fused",
-                   "Whose kernels the step runs, and so what each op costs: pytorch (eager "
-                   "PyTorch), fused (torch.compile, standing in for Transformer Engine-style "
-                   "fusion) or deepseek (DeepSeek's own kernels, from its H800 profile trace). "
-                   "docs/model/software-stacks.md.")));
-  f.push_back(field(
-      "software.cuda_graphs", MEMBER(software.cuda_graphs),
-      derived("true for decode steps, false otherwise",
-              "The step's kernels are replayed from CUDA graphs. Without, the host issues each "
-              "kernel (the stack's measured cost per kernel) and a piece of a layer takes at "
-              "least its kernels times that: what small kernels (decode, small micro-batches) "
-              "lose without graphs.")));
-  f.back().derive = [](const Scenario& s) {
-    return Value(s.workload.kind == WorkloadKind::decode);
-  };
-  f.push_back(field(
-      "software.optimizer", MEMBER(software.optimizer),
-      derived("foreach for stack pytorch, fused otherwise",
-              "How AdamW's update runs: fused (one kernel per step over the shard: torch's "
-              "fused=True, apex or Transformer Engine's FusedAdam, DeepSeek's) or foreach "
-              "(PyTorch's default, eight multi-tensor kernels: about 2.5x the bytes).")));
-  f.back().derive = [](const Scenario& s) {
-    return Value(std::string(enum_name(s.software.stack == workload::SoftwareStack::pytorch
-                                           ? workload::OptimizerKernels::foreach
-                                           : workload::OptimizerKernels::fused)));
-  };
-  f.push_back(field(
-      "software.attention", MEMBER(software.attention),
-      with_default("flash",
-                   "How attention's core runs: flash (one fused kernel; the scores never reach "
-                   "HBM) or unfused (Megatron-LM's 2021 core attention: the scores written by a "
-                   "batched GEMM, a fused softmax, dropout on the probabilities with "
-                   "workload.dropout, a batched GEMM with V; kernels measured on the H200, "
-                   "docs/model/software-stacks.md).")));
-  {
-    FieldSpec vocab = field(
-        "software.vocab_multiple", MEMBER(software.vocab_multiple),
-        between(with_default("1",
-                             "The framework pads the vocabulary to a multiple of this, and the "
-                             "output head and embedding run padded (Megatron: 128 x TP; 1 for a "
-                             "Hugging Face model). A BF16 head whose vocabulary is not a multiple "
-                             "of 8 runs cuBLAS's slow unaligned kernels."),
-                1, 1'000'000));
-    vocab.set = [](Scenario& s, const Value& v) {
-      s.software.vocab_multiple = static_cast<int>(std::get<std::int64_t>(v));
-      const int m = s.software.vocab_multiple;
-      s.model.spec.vocab = (s.model.spec.vocab + m - 1) / m * m;
-    };
-    f.push_back(std::move(vocab));
-  }
+  // --- software (its vocabulary multiple pads the model's when the scenario is decoded)
+  add_declared(f, "software.", MEMBER(software),
+               [](auto&& declare) { workload::declare_software_parameters(declare); });
 }
 
 }  // namespace codesim::config::schema_fields

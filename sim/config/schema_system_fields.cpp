@@ -7,6 +7,7 @@
 #include "models/llm/config_json.hpp"
 #include "sim/config/schema_field.hpp"
 #include "sim/core/text.hpp"
+#include "topologies/parameters.hpp"
 
 namespace codesim::config::schema_fields {
 namespace {
@@ -160,73 +161,12 @@ void add_system_fields(std::vector<FieldSpec>& f) {
                             0, 1'000'000)));
 
   // --- topology
-  f.push_back(field("topology.family", MEMBER(topology.network.family),
-                    with_default("node",
-                                 "Network family joining the nodes (a node is one NVLink domain: "
-                                 "hardware.gpus_per_node GPUs, 72 for gb200).")));
-  // The size parameters, from the network's parameter table; which families read each comes from
-  // the family registry.
-  const topologies::NetworkSpec network;
-  for (const topologies::NetworkParameter& p : topologies::kNetworkParameters) {
-    FieldInfo info = at_least(
-        with_default(std::to_string(network.*p.member),
-                     std::string(p.doc) + " Read by " + topologies::families_reading(p.name) + "."),
-        p.min);
-    info.max = p.max;
-    f.push_back(field(
-        "topology." + std::string(p.name),
-        [member = p.member](auto& s) -> auto& { return s.topology.network.*member; },
-        std::move(info)));
-  }
-  f.push_back(field("topology.plane_crossing", MEMBER(topology.network.plane_crossing),
-                    with_default("at-source",
-                                 "mpft: where a packet for another GPU index crosses NVLink "
-                                 "to the right plane, on the sending or the receiving node.")));
-  f.push_back(field("topology.switch_latency", MEMBER(topology.switch_latency),
-                    at_least(with_default("0.45us",
-                                          "Latency added per switch-to-switch link; default from "
-                                          "DeepSeek's IB latencies, (3.7us cross-leaf - 2.8us "
-                                          "same-leaf) / 2."),
-                             0)));
-  f.push_back(field("topology.fabric", MEMBER(topology.fabric),
-                    with_default("infiniband",
-                                 "infiniband (switches forward by destination through the subnet "
-                                 "manager's tables) or roce (Ethernet switches hash flows).")));
-  f.push_back(
-      field("topology.routing", MEMBER(topology.path_selection),
-            with_default("auto",
-                         "How flows pick their paths: auto (the fabric's own: on infiniband "
-                         "dmodk for fat trees and minhop for slimfly and dragonfly, on roce "
-                         "ecmp-hash), dmodk (InfiniBand's "
-                         "destination-based tables by d-mod-k's closed form: one minimal path per "
-                         "destination, the destinations behind a leaf on different "
-                         "ports), ftree, minhop or updn (OpenSM's engines' tables: ftree "
-                         "for fat trees, minhop its default, updn minhop over up*/down* "
-                         "paths), ecmp-hash or static (one minimal path per flow, hashed), "
-                         "spread (adaptive routing: evenly over the minimal paths), valiant "
-                         "or ugal (slimfly and dragonfly: through a random intermediate "
-                         "router, or the share of that detour that unloads the busiest "
-                         "link).")));
-  f.push_back(field("topology.failed_planes", MEMBER(topology.failed_planes),
-                    optional_field("Indices of planes taken out of service.")));
+  add_declared(f, "topology.", MEMBER(topology),
+               [](auto&& declare) { topologies::declare_parameters(declare); });
 
   // --- cost: unit prices, defaults (and how they were fitted) in topologies/cost.hpp
-  const topologies::UnitPrices prices;
-  f.push_back(field(
-      "cost.switch_usd", MEMBER(cost.switch_usd),
-      at_least(with_default(core::format_number(prices.switch_usd), "Price of one switch, USD."),
-               0)));
-  f.push_back(field("cost.switch_link_usd", MEMBER(cost.switch_link_usd),
-                    at_least(with_default(core::format_number(prices.switch_link_usd),
-                                          "Switch-to-switch link with its transceivers, USD."),
-                             0)));
-  f.push_back(field("cost.endpoint_link_usd", MEMBER(cost.endpoint_link_usd),
-                    at_least(with_default(core::format_number(prices.endpoint_link_usd),
-                                          "NIC-to-switch link with its transceivers, USD."),
-                             0)));
-  f.push_back(
-      field("cost.nic_usd", MEMBER(cost.nic_usd),
-            at_least(with_default(core::format_number(prices.nic_usd), "One NIC, USD."), 0)));
+  add_declared(f, "cost.", MEMBER(cost),
+               [](auto&& declare) { topologies::declare_cost_parameters(declare); });
 }
 
 }  // namespace codesim::config::schema_fields

@@ -6,12 +6,13 @@
 // range, and is listed in the schema's docs and the CLI. The module's struct holds the same
 // defaults, and config's tests check that each default text decodes to the struct's value.
 //
-// A derived default (`derived(how, doc)`) comes with a fourth argument, derive(spec, given): the
-// value from the spec's other members and `given(key)`, whether the scenario wrote that key of
-// the module. A member's C++ type says how files spell it: numbers, flags, strings, quantities,
-// an enum named by a function `spellings(E)` beside it (found by argument-dependent lookup,
-// returning its (value, spelling) pairs), or a type of the module's own that spells itself
-// (SpelledValue: `T::parse(text)`, throwing core::UnitError, and `text()`).
+// A derived default (`derived(how, doc)`) comes with a fourth argument, derive(spec, given,
+// spelled): the value from the spec's other members, `given(key)` (whether the scenario wrote
+// that key of the module) and `spelled(path)` (any key of the scenario, decoded, as files spell
+// it: spelled("workload.kind") == "decode"). A member's C++ type says how files spell it: numbers,
+// flags, strings, quantities, an enum named by a function `spellings(E)` beside it (found by
+// argument-dependent lookup, returning its (value, spelling) pairs), or a type of the module's own
+// that spells itself (SpelledValue: `T::parse(text)`, throwing core::UnitError, and `text()`).
 #pragma once
 
 #include <concepts>

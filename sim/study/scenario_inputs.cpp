@@ -72,14 +72,14 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
   constexpr int kGateHidden = 256;
   kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
   gate.topk_groups = std::min(s.routing.node_limit, gate.groups);
-  const bool perfect = s.routing.balance == config::Balance::perfect;
+  const bool perfect = s.routing.balance == workload::Balance::perfect;
   return {.gate = gate,
           .hidden = kGateHidden,
           .tokens = tokens,
           .ep = ep,
           .gpus_per_node = s.hardware.spec.gpus_per_node,
           .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
-          .balance_steps = s.routing.balance == config::Balance::none ? 0 : s.routing.balance_steps,
+          .balance_steps = s.routing.balance == workload::Balance::none ? 0 : s.routing.balance_steps,
           .redundant = redundant,
           .seed = static_cast<std::uint64_t>(s.routing.seed)};
 }

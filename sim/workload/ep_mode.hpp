@@ -19,6 +19,9 @@ inline constexpr std::array kEpModeNames = {
     std::pair{EpMode::deepep_low_latency, std::string_view("deepep-low-latency")},
     std::pair{EpMode::deepep_low_latency_nvlink, std::string_view("deepep-low-latency-nvlink")},
 };
+constexpr const auto& spellings(EpMode) {
+  return kEpModeNames;
+}
 
 constexpr std::string_view ep_mode_name(EpMode m) {
   for (const auto& [mode, name] : kEpModeNames) {

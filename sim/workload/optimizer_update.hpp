@@ -32,6 +32,9 @@ enum class OptimizerKernels { foreach, fused };
 inline constexpr std::array kOptimizerKernelsNames{
     std::pair{OptimizerKernels::foreach, std::string_view("foreach")},
     std::pair{OptimizerKernels::fused, std::string_view("fused")}};
+constexpr const auto& spellings(OptimizerKernels) {
+  return kOptimizerKernelsNames;
+}
 
 struct OptimizerTraffic {
   double bytes_per_param = 0;  // HBM bytes read and written

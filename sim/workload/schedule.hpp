@@ -40,6 +40,9 @@ inline constexpr std::array kScheduleMethodNames = {
     std::pair{ScheduleMethod::dualpipev, std::string_view("dualpipev")},
     std::pair{ScheduleMethod::interleaved_1f1b, std::string_view("interleaved-1f1b")},
 };
+constexpr const auto& spellings(ScheduleMethod) {
+  return kScheduleMethodNames;
+}
 std::string_view schedule_method_name(ScheduleMethod m);  // "1f1b", "zb1p", ...
 
 enum class ChunkKind {

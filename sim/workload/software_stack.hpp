@@ -40,6 +40,9 @@ inline constexpr std::array kSoftwareStackNames{
     std::pair{SoftwareStack::pytorch, std::string_view("pytorch")},
     std::pair{SoftwareStack::fused, std::string_view("fused")},
     std::pair{SoftwareStack::deepseek, std::string_view("deepseek")}};
+constexpr const auto& spellings(SoftwareStack) {
+  return kSoftwareStackNames;
+}
 
 std::string_view stack_name(SoftwareStack s);
 

@@ -52,5 +52,8 @@ inline constexpr std::array kAttentionKernelNames = {
     std::pair{AttentionKernel::flash, std::string_view("flash")},
     std::pair{AttentionKernel::unfused, std::string_view("unfused")},
 };
+constexpr const auto& spellings(AttentionKernel) {
+  return kAttentionKernelNames;
+}
 
 }  // namespace codesim::workload
