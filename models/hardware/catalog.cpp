@@ -6,6 +6,7 @@
 #include <span>
 #include <utility>
 
+#include "models/calibration/deepep_kernels.hpp"
 #include "models/calibration/nccl.hpp"
 #include "models/calibration/power_h100.hpp"
 #include "models/calibration/power_h200.hpp"
@@ -139,16 +140,15 @@ constexpr ScaleUpSpec nvlink(core::BytesPerSecond nominal, int domain_gpus) {
 // NCCL 2.28 on 2 H200 (tools/calibration/fit_nccl.py): the protocols' per-call costs (LL128's
 // are not identified, NCCL never ran it there: Simple's are taken), the collectives' rates per
 // channel (24 channels on an H200) and grouped point-to-point's link efficiency, fitted to 4 KiB
-// - 4 GiB (a third held out), NCCL's protocol choice taken from its tuner. DeepEP: its EP8 normal
-// row (153 GB/s NVLink) leaves no room for a fixed cost; the low-latency kernels' fixed cost is
-// fitted to their EP8 dispatch with intra-node NVLink; the internode normal kernels' forwarding
-// rate per SM to their EP16 dispatch (43 GB/s in DeepEP's accounting with 24 SMs, 12 of them
-// forwarding: 155 MB of NVLink per GPU in 1.40 ms is 9.27 GB/s per forwarding SM;
-// sim/engine/README.md); the low-latency kernels' rate against the NIC's small-message 40 GB/s
-// to their pure-RDMA EP8 dispatch (163 us: 1.091x, 43.7 GB/s), and the NVLink variant's cost per
-// message its SMs copy to a GPU of their node, with that rate, to its EP8 dispatch (77 us, 913
-// such messages on the busiest sender). Taken for every preset: the same libraries,
-// and no other GPU was measured.
+// - 4 GiB (a third held out), NCCL's protocol choice taken from its tuner. DeepEP
+// (tools/calibration/fit_deepep_kernels.py, one published H800 row per term): the internode
+// normal kernels' forwarding rate per SM to their EP16 dispatch (43 GB/s in DeepEP's accounting
+// with 24 SMs, 12 of them forwarding), the low-latency kernels' rate against the NIC's
+// small-message one to their pure-RDMA EP8 dispatch (163 us), and the NVLink variant's cost per
+// message its SMs copy to a GPU of their node to its EP8 dispatch (77 us); the other rows are
+// predictions (sim/engine/README.md). Not fitted, 0: the normal kernels' call (their EP8 row,
+// 153 GB/s over NVLink, leaves no room for one) and the low-latency kernels' (their rate absorbs
+// it). Taken for every preset: the same libraries, and no other GPU was measured.
 constexpr CommCosts kNcclHopper{
     .protocols = {NcclProtocol{.efficiency = 0.5,
                                .collective_call = core::microseconds(nccl_fit::coll_call_ll_us),
@@ -161,9 +161,11 @@ constexpr CommCosts kNcclHopper{
                                .p2p_call = core::microseconds(nccl_fit::p2p_call_simple_us)}},
     .ep_call = 0_us,
     .ep_low_latency_call = 0_us,
-    .ep_low_latency_nvlink_message = 0.02586_us,
-    .ep_forward_rate_per_sm = 9.27_GBps,
-    .ep_low_latency_rate = 1.0914,
+    .ep_low_latency_nvlink_message =
+        core::microseconds(calibration::deepep_kernels::ep_low_latency_nvlink_message_us),
+    .ep_forward_rate_per_sm =
+        core::gigabytes_per_second(calibration::deepep_kernels::ep_forward_rate_per_sm_gbps),
+    .ep_low_latency_rate = calibration::deepep_kernels::ep_low_latency_rate,
     .all_gather_per_channel = core::gigabytes_per_second(nccl_fit::all_gather_per_channel_gbps),
     .reduce_scatter_per_channel =
         core::gigabytes_per_second(nccl_fit::reduce_scatter_per_channel_gbps),

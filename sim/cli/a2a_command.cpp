@@ -202,6 +202,16 @@ ordered_json round_json(const A2aOptions& o, const BuiltNetwork& net,
   j["max_nodes_per_token"] = plan.max_nodes_per_token();
   j["mean_nodes_per_token"] = plan.mean_nodes_per_token();
   j["mean_experts_per_node"] = plan.mean_experts_per_node();
+  // The DeepEP terms the round is priced with (the hardware preset's; fitted by
+  // tools/calibration/fit_deepep_kernels.py from this very output).
+  const hardware::CommCosts& k = net.hardware.comm;
+  j["ep_costs"] = {
+      {"call_us", k.ep_call.value * 1e6},
+      {"low_latency_call_us", k.ep_low_latency_call.value * 1e6},
+      {"low_latency_nvlink_message_us", k.ep_low_latency_nvlink_message.value * 1e6},
+      {"forward_rate_per_sm_GBps", k.ep_forward_rate_per_sm.value / 1e9},
+      {"low_latency_rate", k.ep_low_latency_rate},
+      {"nic_small_message_efficiency", net.hardware.nic.small_message_efficiency}};
   j["dispatch"] = phase_json(round.dispatch);
   j["combine"] = phase_json(round.combine);
   if (o.bench) {
