@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "sim/comm/transfer.hpp"
+#include "sim/core/list_schedule.hpp"
 
 namespace codesim::comm {
 
-// Kahn's algorithm over a graph given by its successor lists: its nodes in an order that puts
-// each after its predecessors; fewer than all of them when the graph has a cycle.
-std::vector<int> topological_order(const std::vector<std::vector<std::size_t>>& next);
+// The program as the list scheduler's graph (core/list_schedule.hpp): streams as queues.
+core::TaskGraph task_graph(const StreamProgram& program);
 
 // Tasks on one stream each, dependencies and transfers in range, no cycle through stream orders
 // and dependencies. Throws core::SimulationError.

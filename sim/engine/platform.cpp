@@ -466,7 +466,7 @@ std::vector<comm::TransferTiming> Platform::run(const std::vector<comm::Transfer
       roots.push_back(static_cast<int>(i));
     }
   }
-  if (comm::topological_order(next).size() != next.size()) {
+  if (core::topological_order(next).size() != next.size()) {
     throw core::SimulationError("the transfers' dependencies form a cycle");
   }
   keep_binding(prepared, impl_->links, impl_->counts);

@@ -1,59 +1,67 @@
-// List schedule with measured slack.
+// A trace's ops on the list scheduler, with their measured slack.
 #include "sim/workload/replay.hpp"
 
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
+
+#include "sim/core/list_schedule.hpp"
 
 namespace codesim::workload {
 
 Timeline replay(const StepTrace& t, const std::vector<double>& duration_us) {
+  if (duration_us.size() != t.ops.size()) {
+    throw std::invalid_argument("replay: " + std::to_string(duration_us.size()) +
+                                " durations for " + std::to_string(t.ops.size()) + " ops");
+  }
   const Timeline measured = measured_timeline(t);
   std::unordered_map<int, std::size_t> index;
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
     index[t.ops[i].id] = i;
   }
-  // Predecessors: stream order plus dependencies (ops are listed in stream order).
-  std::vector<std::vector<std::size_t>> preds(t.ops.size());
-  std::map<std::pair<int, int>, std::size_t> last;
+  // Queues: each (rank, stream) in listed order (ops are listed in stream order).
+  core::TaskGraph g;
+  g.deps.resize(t.ops.size());
+  std::map<std::pair<int, int>, std::size_t> queue_of;
+  std::vector<std::vector<std::size_t>> preds(t.ops.size());  // queue predecessor and deps
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
     const auto key = std::make_pair(t.ops[i].rank, t.ops[i].stream);
-    if (const auto it = last.find(key); it != last.end()) {
-      preds[i].push_back(it->second);
+    const auto [it, added] = queue_of.emplace(key, g.queues.size());
+    if (added) {
+      g.queues.emplace_back();
     }
-    last[key] = i;
+    auto& queue = g.queues[it->second];
+    if (!queue.empty()) {
+      preds[i].push_back(static_cast<std::size_t>(queue.back()));
+    }
+    queue.push_back(static_cast<int>(i));
     for (int d : t.ops[i].deps) {
+      g.deps[i].push_back(static_cast<int>(index.at(d)));
       preds[i].push_back(index.at(d));
     }
   }
-  // Process in measured start order, which respects every edge of a measured trace.
-  std::vector<std::size_t> order(t.ops.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    order[i] = i;
+  double origin = 0;
+  if (!measured.start_us.empty()) {
+    origin = *std::min_element(measured.start_us.begin(), measured.start_us.end());
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return measured.start_us[a] < measured.start_us[b];
-  });
-  const double origin = measured.start_us.empty() ? 0.0 : measured.start_us[order.front()];
   Timeline out;
-  out.start_us.assign(t.ops.size(), 0.0);
   out.duration_us = duration_us;
-  std::vector<bool> done(t.ops.size(), false);
-  for (const std::size_t i : order) {
+  // Each op after its predecessors, plus the time it waited beyond them when measured.
+  const auto spans = core::list_schedule(g, [&](int op, double ready) {
+    const auto i = static_cast<std::size_t>(op);
     double ready_measured = origin;
-    double ready = origin;
     for (const std::size_t p : preds[i]) {
-      if (!done[p]) {
-        throw std::invalid_argument("op " + std::to_string(t.ops[i].id) +
-                                    " starts before an op it waits for");
-      }
       ready_measured = std::max(ready_measured, measured.start_us[p] + measured.duration_us[p]);
-      ready = std::max(ready, out.start_us[p] + out.duration_us[p]);
     }
-    const double slack = std::max(0.0, measured.start_us[i] - ready_measured);
-    out.start_us[i] = ready + slack;
-    done[i] = true;
+    const double start =
+        std::max(origin, ready) + std::max(0.0, measured.start_us[i] - ready_measured);
+    return core::TaskSpan{start, start + duration_us[i]};
+  });
+  out.start_us.reserve(spans.size());
+  for (const core::TaskSpan& span : spans) {
+    out.start_us.push_back(span.start);
   }
   return out;
 }

@@ -1,33 +1,68 @@
-// List scheduling of a pipeline schedule's chunks.
+// A pipeline schedule's chunks on the list scheduler: each rank a queue, each chunk waiting for
+// the chunks of other stages that produce its input.
 #include "sim/workload/schedule_timing.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/list_schedule.hpp"
+
 namespace codesim::workload {
 namespace {
 
-constexpr double kNotYet = -1.0;
-
-// End times of forwards and of backward input parts, per (direction, stage, micro-batch).
-class Done {
+// The tasks that end each forward and each backward input part, per (direction, stage,
+// micro-batch); -1 where none does.
+class Producers {
  public:
-  explicit Done(const PipelineSchedule& s)
+  explicit Producers(const PipelineSchedule& s)
       : stages_(s.stages),
         per_direction_(s.micro_batches / s.directions),
-        forward_(static_cast<std::size_t>(s.directions * s.stages * per_direction_), kNotYet),
-        backward_(forward_.size(), kNotYet) {}
+        forward_(static_cast<std::size_t>(s.directions * s.stages * per_direction_), -1),
+        backward_(forward_.size(), -1) {}
 
-  double& forward(const StageWork& w) { return forward_[index(w)]; }
-  double& backward(const StageWork& w) { return backward_[index(w)]; }
-
-  // When a forward / a backward of `w` may start, or kNotYet.
-  double forward_ready(const StageWork& w) const {
-    return w.stage == 0 ? 0.0 : forward_[index({w.direction, w.stage - 1, w.micro_batch})];
+  void add(const Chunk& c, int task) {
+    if (c.kind == ChunkKind::forward || c.kind == ChunkKind::forward_backward) {
+      forward_[index(c.work)] = task;
+    }
+    if (c.kind == ChunkKind::backward || c.kind == ChunkKind::backward_input) {
+      backward_[index(c.work)] = task;
+    }
+    if (c.kind == ChunkKind::forward_backward) {
+      backward_[index(c.backward)] = task;
+    }
   }
-  double backward_ready(const StageWork& w) const {
-    return w.stage == stages_ - 1 ? forward_[index(w)]
-                                  : backward_[index({w.direction, w.stage + 1, w.micro_batch})];
+
+  // What a chunk waits for on other ranks (or earlier on its own): the previous stage's forward
+  // before a forward; the next stage's backward (the last stage: its own forward) before a
+  // backward. A weight part follows its input part on the same rank.
+  std::vector<int> deps(const Chunk& c) const {
+    std::vector<int> out;
+    const auto forward = [&](const StageWork& w) {
+      if (w.stage > 0) {
+        out.push_back(forward_[index({w.direction, w.stage - 1, w.micro_batch})]);
+      }
+    };
+    const auto backward = [&](const StageWork& w) {
+      out.push_back(w.stage == stages_ - 1
+                        ? forward_[index(w)]
+                        : backward_[index({w.direction, w.stage + 1, w.micro_batch})]);
+    };
+    switch (c.kind) {
+      case ChunkKind::forward:
+        forward(c.work);
+        break;
+      case ChunkKind::backward:
+      case ChunkKind::backward_input:
+        backward(c.work);
+        break;
+      case ChunkKind::weight:
+        break;
+      case ChunkKind::forward_backward:
+        forward(c.work);
+        backward(c.backward);
+        break;
+    }
+    return out;
   }
 
  private:
@@ -37,42 +72,24 @@ class Done {
   }
   int stages_;
   int per_direction_;
-  std::vector<double> forward_;
-  std::vector<double> backward_;
+  std::vector<int> forward_;
+  std::vector<int> backward_;
 };
 
-// When a chunk may start (kNotYet while it waits for another rank) and how long it runs.
-std::pair<double, double> ready_and_duration(const Chunk& c, const ChunkTimes& t,
-                                             const Done& done) {
+double duration(const Chunk& c, const ChunkTimes& t) {
   switch (c.kind) {
     case ChunkKind::forward:
-      return {done.forward_ready(c.work), t.forward.value};
+      return t.forward.value;
     case ChunkKind::backward:
-      return {done.backward_ready(c.work), t.backward.value};
+      return t.backward.value;
     case ChunkKind::backward_input:
-      return {done.backward_ready(c.work), (t.backward - t.weight).value};
+      return (t.backward - t.weight).value;
     case ChunkKind::weight:
-      return {0, t.weight.value};  // its input part ran earlier on this rank
-    case ChunkKind::forward_backward: {
-      const double f = done.forward_ready(c.work);
-      const double b = done.backward_ready(c.backward);
-      return {f < 0 || b < 0 ? kNotYet : std::max(f, b), t.forward_backward.value};
-    }
+      return t.weight.value;
+    case ChunkKind::forward_backward:
+      return t.forward_backward.value;
   }
-  return {kNotYet, 0};
-}
-
-// What a chunk ending at `end` makes ready on other ranks.
-void mark_done(const Chunk& c, double end, Done& done) {
-  if (c.kind == ChunkKind::forward || c.kind == ChunkKind::forward_backward) {
-    done.forward(c.work) = end;
-  }
-  if (c.kind == ChunkKind::backward || c.kind == ChunkKind::backward_input) {
-    done.backward(c.work) = end;
-  }
-  if (c.kind == ChunkKind::forward_backward) {
-    done.backward(c.backward) = end;
-  }
+  return 0;
 }
 
 }  // namespace
@@ -85,39 +102,45 @@ ScheduleTiming time_schedule(const PipelineSchedule& s, const ChunkTimes& t) {
   if (t.weight > t.backward) {
     throw ScheduleError("the weight part (W) cannot be longer than the whole backward (B)");
   }
-  Done done(s);
-  const auto ranks = static_cast<std::size_t>(s.ranks);
+  // The chunks as the list scheduler's tasks, rank by rank; each rank a queue.
+  std::vector<const Chunk*> chunks;
+  core::TaskGraph g;
+  Producers producers(s);
+  for (const auto& rank : s.per_rank) {
+    g.queues.emplace_back();
+    for (const Chunk& c : rank) {
+      producers.add(c, static_cast<int>(chunks.size()));
+      g.queues.back().push_back(static_cast<int>(chunks.size()));
+      chunks.push_back(&c);
+    }
+  }
+  for (const Chunk* c : chunks) {
+    g.deps.push_back(producers.deps(*c));
+    if (std::ranges::find(g.deps.back(), -1) != g.deps.back().end()) {
+      throw std::logic_error("the schedule runs a chunk whose input no rank produces");
+    }
+  }
+  std::vector<core::TaskSpan> spans;
+  try {
+    spans = core::list_schedule(g, [&](int task, double ready) {
+      return core::TaskSpan{ready, ready + duration(*chunks[static_cast<std::size_t>(task)], t)};
+    });
+  } catch (const std::invalid_argument&) {
+    throw std::logic_error("the schedule deadlocks: its ranks wait for each other");
+  }
   ScheduleTiming out;
-  out.per_rank.resize(ranks);
-  std::vector<double> free(ranks, 0.0);
-  std::vector<std::size_t> next(ranks, 0);
-  bool progress = true;
-  while (progress) {
-    progress = false;
-    for (std::size_t r = 0; r < ranks; ++r) {
-      const auto& chunks = s.per_rank[r];
-      while (next[r] < chunks.size()) {
-        const Chunk& c = chunks[next[r]];
-        const auto [ready, duration] = ready_and_duration(c, t, done);
-        if (ready < 0) {
-          break;  // waits for another rank
-        }
-        const double start = std::max(free[r], ready);
-        const double end = start + duration;
-        mark_done(c, end, done);
-        out.per_rank[r].push_back({c, core::Seconds(start), core::Seconds(end)});
-        free[r] = end;
-        ++next[r];
-        progress = true;
-      }
+  out.per_rank.resize(g.queues.size());
+  std::vector<double> free(g.queues.size(), 0.0);
+  for (std::size_t r = 0; r < g.queues.size(); ++r) {
+    for (const int task : g.queues[r]) {
+      const core::TaskSpan& span = spans[static_cast<std::size_t>(task)];
+      out.per_rank[r].push_back({*chunks[static_cast<std::size_t>(task)], core::Seconds(span.start),
+                                 core::Seconds(span.end)});
+      free[r] = span.end;
     }
   }
-  for (std::size_t r = 0; r < ranks; ++r) {
-    if (next[r] != s.per_rank[r].size()) {
-      throw std::logic_error("the schedule deadlocks at rank " + std::to_string(r));
-    }
-  }
-  out.makespan = core::Seconds(*std::max_element(free.begin(), free.end()));
+  out.makespan = core::Seconds(free.empty() ? 0.0 : *std::max_element(free.begin(), free.end()));
+  const auto ranks = g.queues.size();
   for (std::size_t r = 0; r < ranks; ++r) {
     core::Seconds busy;
     for (const auto& tc : out.per_rank[r]) {
