@@ -21,6 +21,7 @@
 #include "sim/workload/routing_spec.hpp"
 #include "sim/workload/schedule_spec.hpp"
 #include "sim/workload/software_spec.hpp"
+#include "sim/workload/step_power.hpp"
 #include "sim/workload/training_state.hpp"
 #include "topologies/cost.hpp"
 #include "topologies/family.hpp"
@@ -103,11 +104,7 @@ struct HardwareSection {
   int nodes{};
   int comm_sms{};  // SMs held by communication kernels while they overlap compute
   core::BytesPerSecond sm_copy_rate;  // what one such SM sends per second
-  // Watts of what is not a GPU (a step's energy): per scale-out NIC, per scale-out switch, per
-  // node besides its GPUs and NICs.
-  double nic_power_w{};
-  double switch_power_w{};
-  double host_power_w{};
+  workload::FacilityPower facility;   // watts of what is not a GPU (a step's energy)
 };
 
 struct ParallelismSection {

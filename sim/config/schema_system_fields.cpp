@@ -7,6 +7,7 @@
 #include "models/llm/config_json.hpp"
 #include "sim/config/schema_field.hpp"
 #include "sim/core/text.hpp"
+#include "sim/workload/parameters.hpp"
 #include "topologies/parameters.hpp"
 
 namespace codesim::config::schema_fields {
@@ -142,23 +143,8 @@ void add_system_fields(std::vector<FieldSpec>& f) {
                                     "model (the top clock)."),
                             0, 10'000)));
   f.back().derive = [](const Scenario& s) { return Value(s.hardware.spec.gpu.power.tdp_w); };
-  f.push_back(field("hardware.nic_power", MEMBER(hardware.nic_power_w),
-                    between(with_default("25",
-                                         "Watts per scale-out NIC (assumed: a 400G adapter's "
-                                         "order of magnitude; docs/model/power.md)."),
-                            0, 10'000)));
-  f.push_back(field("hardware.switch_power", MEMBER(hardware.switch_power_w),
-                    between(with_default("750",
-                                         "Watts per scale-out switch (assumed: a 64-port 400G "
-                                         "switch's order of magnitude; docs/model/power.md)."),
-                            0, 100'000)));
-  f.push_back(field("hardware.host_power", MEMBER(hardware.host_power_w),
-                    between(with_default("4400",
-                                         "Watts of host per 8 GPUs, besides the GPUs and NICs "
-                                         "(DGX H100's 10.2 kW maximum less its 8 x 700 W GPUs "
-                                         "and 8 NICs at 25 W: an upper bound; "
-                                         "docs/model/power.md)."),
-                            0, 1'000'000)));
+  add_declared(f, "hardware.", MEMBER(hardware.facility),
+               [](auto&& declare) { workload::declare_facility_parameters(declare); });
 
   // --- topology
   add_declared(f, "topology.", MEMBER(topology),

@@ -8,16 +8,11 @@
 #include "models/cost/clock_model.hpp"
 #include "models/hardware/hardware_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/workload/step_power.hpp"
 
 namespace codesim::metrics {
 
-// Power of what is not a GPU, per device (scenario keys hardware.nic_power, switch_power,
-// host_power).
-struct FacilityPower {
-  double nic_w = 0;     // per scale-out NIC
-  double switch_w = 0;  // per scale-out switch
-  double host_w = 0;    // per node (JobDevices::nodes) besides its GPUs and NICs
-};
+using workload::FacilityPower;  // host_w per node of JobDevices::nodes
 
 struct StepEnergy {
   double gpu_compute_j = 0;  // boards while their kernels run
@@ -25,7 +20,7 @@ struct StepEnergy {
   double network_j = 0;      // NICs and switches
   double host_j = 0;         // nodes besides GPUs and NICs
   double per_token_j = 0;
-  double gpu_power_w = 0;    // mean board power, over the job's GPUs
+  double gpu_power_w = 0;  // mean board power, over the job's GPUs
   double power_limit_w = 0;
   double min_clock_mhz = 0;  // the governed SM clocks of the pipeline ranks
   double max_clock_mhz = 0;

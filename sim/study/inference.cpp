@@ -288,8 +288,7 @@ double model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResu
         s.gpus();
     r.energy =
         job_step_energy(s, {g.work}, {g.clock}, o.step, network_use(s, topology), tokens_per_step);
-    const auto notes = workload::power_notes(power, s.hardware.nic_power_w,
-                                             s.hardware.switch_power_w, s.hardware.host_power_w);
+    const auto notes = workload::power_notes(power, s.hardware.facility);
     r.notes.insert(r.notes.end(), notes.begin(), notes.end());
   }
   r.compute_busy = o.compute_busy / o.step;

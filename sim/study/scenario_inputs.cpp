@@ -73,15 +73,16 @@ kernels::BatchRoutingSpec routing_spec(const config::Scenario& s, int tokens, in
   kernels::GateSpec gate = kernels::gate_spec(s.model.spec);
   gate.topk_groups = std::min(s.routing.node_limit, gate.groups);
   const bool perfect = s.routing.balance == workload::Balance::perfect;
-  return {.gate = gate,
-          .hidden = kGateHidden,
-          .tokens = tokens,
-          .ep = ep,
-          .gpus_per_node = s.hardware.spec.gpus_per_node,
-          .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
-          .balance_steps = s.routing.balance == workload::Balance::none ? 0 : s.routing.balance_steps,
-          .redundant = redundant,
-          .seed = static_cast<std::uint64_t>(s.routing.seed)};
+  return {
+      .gate = gate,
+      .hidden = kGateHidden,
+      .tokens = tokens,
+      .ep = ep,
+      .gpus_per_node = s.hardware.spec.gpus_per_node,
+      .skew = {.zipf = perfect ? 0.0 : s.routing.skew.zipf, .topics = s.routing.skew.topics},
+      .balance_steps = s.routing.balance == workload::Balance::none ? 0 : s.routing.balance_steps,
+      .redundant = redundant,
+      .seed = static_cast<std::uint64_t>(s.routing.seed)};
 }
 
 void check_platform_budget(const config::Scenario& s, const topologies::Topology& t,
@@ -116,10 +117,7 @@ metrics::StepEnergy job_step_energy(const config::Scenario& s,
        .nics = static_cast<double>(network.endpoints),
        .switches = static_cast<double>(network.switches),
        .nodes = gpus / 8},  // host_power is per 8 GPUs
-      {.nic_w = s.hardware.nic_power_w,
-       .switch_w = s.hardware.switch_power_w,
-       .host_w = s.hardware.host_power_w},
-      tokens_per_step);
+      s.hardware.facility, tokens_per_step);
 }
 
 }  // namespace codesim::study

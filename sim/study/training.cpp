@@ -181,8 +181,7 @@ void add_notes(metrics::RunResult& r, const Scenario& s, const workload::StepPro
              "not measured: docs/model/software-stacks.md)"});
   }
   if (r.energy) {
-    const auto power = workload::power_notes(s.hardware.spec.gpu.power, s.hardware.nic_power_w,
-                                             s.hardware.switch_power_w, s.hardware.host_power_w);
+    const auto power = workload::power_notes(s.hardware.spec.gpu.power, s.hardware.facility);
     r.notes.insert(r.notes.end(), power.begin(), power.end());
   }
   r.notes.insert(r.notes.end(), routing_notes.begin(), routing_notes.end());

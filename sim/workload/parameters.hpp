@@ -1,11 +1,13 @@
-// The schedule: and software: sections' keys, declared beside the specs they fill
-// (core/parameter.hpp): each key's doc, default and range.
+// The keys sim/workload's specs take, declared beside them (core/parameter.hpp): each key's doc,
+// default and range. The schedule:, software: and routing: sections, and the power of what is
+// not a GPU (hardware.nic_power, switch_power, host_power).
 #pragma once
 
 #include "sim/core/parameter.hpp"
 #include "sim/workload/routing_spec.hpp"
 #include "sim/workload/schedule_spec.hpp"
 #include "sim/workload/software_spec.hpp"
+#include "sim/workload/step_power.hpp"
 
 namespace codesim::workload {
 
@@ -105,6 +107,28 @@ void declare_software_parameters(Declare&& declare) {
                                "a Hugging Face model). A BF16 head whose vocabulary is not a "
                                "multiple of 8 runs cuBLAS's slow unaligned kernels."),
                   1, 1'000'000));
+}
+
+// Calls declare(key, accessor, info) for every key of FacilityPower, in the schema's order.
+template <class Declare>
+void declare_facility_parameters(Declare&& declare) {
+  using namespace core;
+  declare("nic_power", MEMBER(nic_w),
+          between(with_default("25",
+                               "Watts per scale-out NIC (assumed: a 400G adapter's order of "
+                               "magnitude; docs/model/power.md)."),
+                  0, 10'000));
+  declare("switch_power", MEMBER(switch_w),
+          between(with_default("750",
+                               "Watts per scale-out switch (assumed: a 64-port 400G switch's "
+                               "order of magnitude; docs/model/power.md)."),
+                  0, 100'000));
+  declare("host_power", MEMBER(host_w),
+          between(with_default("4400",
+                               "Watts of host per 8 GPUs, besides the GPUs and NICs (DGX H100's "
+                               "10.2 kW maximum less its 8 x 700 W GPUs and 8 NICs at 25 W: an "
+                               "upper bound; docs/model/power.md)."),
+                  0, 1'000'000));
 }
 
 }  // namespace codesim::workload

@@ -20,8 +20,8 @@ cost::Governed govern_stack(const cost::Work& work, core::Seconds waiting,
   return g;
 }
 
-std::vector<core::Note> power_notes(const hardware::PowerSpec& power, double nic_w, double switch_w,
-                                    double host_w) {
+std::vector<core::Note> power_notes(const hardware::PowerSpec& power,
+                                    const FacilityPower& facility) {
   const std::string limit = "hardware.power_limit " + core::fixed(power.limit_w, 0) + " W";
   std::vector<core::Note> out;
   if (power.carried) {
@@ -39,11 +39,12 @@ std::vector<core::Note> power_notes(const hardware::PowerSpec& power, double nic
                        "of models/calibration/" +
                        std::string(power.measured_on) + "/power (docs/model/power.md)"});
   }
-  out.push_back({core::NoteKind::assumed,
-                 "energy beside the GPUs as stated, not measured: " + core::fixed(nic_w, 0) +
-                     " W per NIC, " + core::fixed(switch_w, 0) + " W per switch, " +
-                     core::fixed(host_w, 0) +
-                     " W of host per 8 GPUs (hardware.nic_power, switch_power, host_power)"});
+  out.push_back(
+      {core::NoteKind::assumed,
+       "energy beside the GPUs as stated, not measured: " + core::fixed(facility.nic_w, 0) +
+           " W per NIC, " + core::fixed(facility.switch_w, 0) + " W per switch, " +
+           core::fixed(facility.host_w, 0) +
+           " W of host per 8 GPUs (hardware.nic_power, switch_power, host_power)"});
   return out;
 }
 

@@ -15,6 +15,14 @@
 
 namespace codesim::workload {
 
+// Power of what is not a GPU, per device (scenario keys hardware.nic_power, switch_power,
+// host_power; parameters.hpp declares them): all assumed, docs/model/power.md says why each.
+struct FacilityPower {
+  double nic_w = 25;      // per scale-out NIC
+  double switch_w = 750;  // per scale-out switch
+  double host_w = 4400;   // per 8 GPUs (a node of 8) besides its GPUs and NICs
+};
+
 struct StepPower {
   std::vector<cost::Governed> ranks;  // per pipeline rank, over the step
   std::vector<double> stage_clock;    // per stage: the mean clock of the ranks that run it
@@ -30,8 +38,8 @@ cost::Governed govern_stack(const cost::Work& work, core::Seconds waiting,
 
 // What a report says of the power model it used: fitted to this GPU's runs, or carried from the
 // H200's; and the stated power of what is not a GPU.
-std::vector<core::Note> power_notes(const hardware::PowerSpec& power, double nic_w, double switch_w,
-                                    double host_w);
+std::vector<core::Note> power_notes(const hardware::PowerSpec& power,
+                                    const FacilityPower& facility);
 
 // `waiting`: per rank, its compute stream's idle gaps shorter than the governor's window
 // (PowerSpec::window), as simulated at the clocks before: the clock does not recover in them, so

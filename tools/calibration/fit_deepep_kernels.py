@@ -29,13 +29,12 @@ Run: python3 tools/calibration/fit_deepep_kernels.py [--binary build/sim/cli/cod
   recorded terms: each inversion removes the term the run was priced with); with --check (a
   test) it only checks that the record is what B prints.
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 
-from fitted_constants import write_fit
+from fitted_constants import recorded_fit_main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "models", "calibration", "deepep")
@@ -67,18 +66,6 @@ def record(binary):
     return out
 
 
-def same_record(a, b):
-    """The two records agree: the same commands, bounds and terms, figures within 1e-9."""
-    def close(x, y):
-        return abs(x - y) <= 1e-9 * max(abs(x), abs(y), 1.0)
-
-    def same(x, y):
-        if isinstance(x, dict):
-            return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
-        if isinstance(x, str):
-            return x == y
-        return close(x, y)
-    return same(a, b)
 
 
 def published_rows():
@@ -139,27 +126,8 @@ def fit():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", help="codesim, to (re)record the model's runs")
-    parser.add_argument("--check", action="store_true",
-                        help="only check that the recorded runs are the binary's")
-    args = parser.parse_args()
-    if args.binary:
-        now = record(args.binary)
-        if args.check:
-            with open(MODEL) as f:
-                recorded = json.load(f)
-            if not same_record(recorded, now):
-                print(f"{MODEL}: the model's runs moved; rerun "
-                      "tools/calibration/fit_deepep_kernels.py --binary <codesim>")
-                return 1
-            print("the recorded runs are this build's")
-            return 0
-        with open(MODEL, "w") as f:
-            json.dump(now, f, indent=1)
-            f.write("\n")
-    write_fit(fit(), OUTPUT)
-    return 0
+    return recorded_fit_main(__doc__.splitlines()[0], MODEL, record, fit, OUTPUT,
+                             "fit_deepep_kernels.py")
 
 
 if __name__ == "__main__":

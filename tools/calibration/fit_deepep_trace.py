@@ -25,14 +25,13 @@ rewrite it); `--binary B --check` (a test) fails when the build's model no longe
 
 Run: python3 tools/calibration/fit_deepep_trace.py [--binary build/sim/cli/codesim [--check]]
 """
-import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
 
-from fitted_constants import write_fit
+from fitted_constants import recorded_fit_main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "models", "calibration", "deepseek-h800")
@@ -70,16 +69,6 @@ def model_round(binary):
             "combine": {k: out["combine"][k] for k in keep}}
 
 
-def same_round(a, b):
-    """The two records agree: the same command and bounds, times within 1e-9 of each other."""
-    def close(x, y):
-        return abs(x - y) <= 1e-9 * max(abs(x), abs(y), 1.0)
-    return a["command"] == b["command"] and all(
-        a[k]["bound_by"] == b[k]["bound_by"] and
-        all(close(a[k][f], b[k][f]) for f in a[k] if f != "bound_by")
-        for k in ("dispatch", "combine"))
-
-
 def fit():
     """The fit's output: the constants, the measured kernels and the model's round."""
     measured = trace_kernels()
@@ -112,27 +101,8 @@ def fit():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", help="codesim, to (re)compute the model's round")
-    parser.add_argument("--check", action="store_true",
-                        help="only check that the recorded model round is the binary's")
-    args = parser.parse_args()
-    if args.binary:
-        now = model_round(args.binary)
-        if args.check:
-            with open(MODEL) as f:
-                recorded = json.load(f)
-            if not same_round(recorded, now):
-                print(f"{MODEL}: the model's round moved ({recorded} -> {now}); rerun "
-                      "tools/calibration/fit_deepep_trace.py --binary <codesim>")
-                return 1
-            print("the recorded model round is this build's")
-            return 0
-        with open(MODEL, "w") as f:
-            json.dump(now, f, indent=1)
-            f.write("\n")
-    write_fit(fit(), OUTPUT)
-    return 0
+    return recorded_fit_main(__doc__.splitlines()[0], MODEL, model_round, fit, OUTPUT,
+                             "fit_deepep_trace.py")
 
 
 if __name__ == "__main__":

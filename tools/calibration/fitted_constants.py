@@ -26,3 +26,42 @@ def write_fit(out, path):
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
+
+
+def same_record(a, b):
+    """Two records of the model's runs agree: the same keys and text, numbers within 1e-9 of
+    each other (relative)."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            same_record(a[k], b[k]) for k in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
+    return a == b
+
+
+def recorded_fit_main(description, model_path, record, fit, output_path, script):
+    """The command line of a fit that inverts the model's own runs, recorded in `model_path`:
+    --binary B records them anew with B (`record(B)`) before fitting; with --check it only checks
+    that the record is what B gives (a test). Writes `fit()` to `output_path`."""
+    import argparse
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--binary", help="codesim, to (re)record the model's runs")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the recorded runs are the binary's")
+    args = parser.parse_args()
+    if args.binary:
+        now = record(args.binary)
+        if args.check:
+            with open(model_path) as f:
+                recorded = json.load(f)
+            if not same_record(recorded, now):
+                print(f"{model_path}: the model's runs moved ({recorded} -> {now}); rerun "
+                      f"tools/calibration/{script} --binary <codesim>")
+                return 1
+            print("the recorded runs are this build's")
+            return 0
+        with open(model_path, "w") as f:
+            json.dump(now, f, indent=1)
+            f.write("\n")
+    write_fit(fit(), output_path)
+    return 0
