@@ -18,11 +18,13 @@
 #include "sim/workload/ep_mode.hpp"
 #include "sim/workload/inference_kind.hpp"
 #include "sim/workload/optimizer_update.hpp"
+#include "sim/workload/parallelism_spec.hpp"
 #include "sim/workload/routing_spec.hpp"
 #include "sim/workload/schedule_spec.hpp"
 #include "sim/workload/software_spec.hpp"
 #include "sim/workload/step_power.hpp"
 #include "sim/workload/training_state.hpp"
+#include "sim/workload/workload_spec.hpp"
 #include "topologies/cost.hpp"
 #include "topologies/family.hpp"
 #include "topologies/topology_spec.hpp"
@@ -32,17 +34,17 @@ namespace codesim::config {
 using workload::ScheduleMethod;
 using DispatchMode = workload::EpMode;
 using workload::Balance;
+using workload::GemmPrecision;
+using workload::StatePrecision;
+using workload::WirePrecision;
+using workload::WorkloadKind;
 
 using topologies::Fabric;
 using topologies::PathSelection;
-enum class WorkloadKind { train, prefill, decode };
-enum class GemmPrecision { bf16, fp8 };
-enum class WirePrecision { bf16, fp8, logfmt8, logfmt10 };
-enum class StatePrecision { bf16, fp32 };
 using InferenceMode = workload::InferenceMode;
 
-// Spelling of each enum value in scenario files: EnumNames<E>::values. A module names its own
-// enum by `spellings(E)` beside it (core/parameter.hpp); config names the others here.
+// Spelling of each enum value in scenario files: EnumNames<E>::values, from `spellings(E)`
+// beside the enum in its module (core/parameter.hpp).
 template <class E>
 struct EnumNames;
 template <class E>
@@ -52,33 +54,6 @@ requires requires(E e) {
 struct EnumNames<E> {
   static inline const auto& values = spellings(E{});
 };
-
-#define CODESIM_ENUM_NAMES(E, ...)                      \
-  template <>                                           \
-  struct EnumNames<E> {                                 \
-    static constexpr std::array values = {__VA_ARGS__}; \
-  };
-
-template <>
-struct EnumNames<workload::Recompute> {
-  static constexpr std::array values = workload::kRecomputeNames;
-};
-CODESIM_ENUM_NAMES(WorkloadKind, std::pair{WorkloadKind::train, std::string_view("train")},
-                   std::pair{WorkloadKind::prefill, std::string_view("prefill")},
-                   std::pair{WorkloadKind::decode, std::string_view("decode")})
-template <>
-struct EnumNames<InferenceMode> {
-  static constexpr const auto& values = workload::kInferenceModeNames;
-};
-CODESIM_ENUM_NAMES(GemmPrecision, std::pair{GemmPrecision::bf16, std::string_view("bf16")},
-                   std::pair{GemmPrecision::fp8, std::string_view("fp8")})
-CODESIM_ENUM_NAMES(StatePrecision, std::pair{StatePrecision::bf16, std::string_view("bf16")},
-                   std::pair{StatePrecision::fp32, std::string_view("fp32")})
-CODESIM_ENUM_NAMES(WirePrecision, std::pair{WirePrecision::bf16, std::string_view("bf16")},
-                   std::pair{WirePrecision::fp8, std::string_view("fp8")},
-                   std::pair{WirePrecision::logfmt8, std::string_view("logfmt8")},
-                   std::pair{WirePrecision::logfmt10, std::string_view("logfmt10")})
-#undef CODESIM_ENUM_NAMES
 
 template <class E>
 std::string_view enum_name(E e) {
@@ -105,37 +80,6 @@ struct HardwareSection {
   int comm_sms{};  // SMs held by communication kernels while they overlap compute
   core::BytesPerSecond sm_copy_rate;  // what one such SM sends per second
   workload::FacilityPower facility;   // watts of what is not a GPU (a step's energy)
-};
-
-struct ParallelismSection {
-  int pp{};
-  int ep{};
-  int dp{};
-  int tp{};
-  int zero{};         // ZeRO stage, 0-3
-  int cp{};           // context parallelism: each sequence over this many GPUs
-  bool sp{};          // sequence parallelism with tp > 1
-  bool tp_overlap{};  // TP collectives hidden under the GEMMs
-  bool dp_overlap{};  // the gradients' reduction under the backward
-};
-
-struct PrecisionSection {
-  GemmPrecision gemm{};
-  WirePrecision dispatch{};
-  WirePrecision combine{};
-  // The training state (training_state.hpp): FP32 master weights or not, gradients, moments.
-  bool master_weights{};
-  StatePrecision gradients{};
-  StatePrecision optimizer_states{};
-};
-
-struct WorkloadSection {
-  WorkloadKind kind{};
-  int seq_len{};
-  int global_batch_sequences{};
-  workload::Recompute recompute{};
-  bool dropout{};  // attention-probability and hidden dropout
-  PrecisionSection precision;
 };
 
 // Prefill and decode steps (workload.kind prefill | decode).
@@ -173,9 +117,9 @@ struct Scenario {
   HardwareSection hardware;
   topologies::TopologySpec topology;
   topologies::UnitPrices cost;
-  ParallelismSection parallelism;
+  workload::ParallelismSpec parallelism;
   workload::ScheduleSpec schedule;
-  WorkloadSection workload;
+  workload::WorkloadSpec workload;
   workload::RoutingSpec routing;
   InferenceSection inference;
   workload::SoftwareSpec software;

@@ -8,7 +8,7 @@ double bytes_of(config::StatePrecision p) {
   return p == config::StatePrecision::fp32 ? 4 : 2;
 }
 
-workload::TrainingPrecision training_precision(const config::PrecisionSection& p) {
+workload::TrainingPrecision training_precision(const workload::PrecisionSpec& p) {
   return {.master_weights = p.master_weights,
           .gradient_bytes = bytes_of(p.gradients),
           .moment_bytes = bytes_of(p.optimizer_states)};

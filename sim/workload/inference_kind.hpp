@@ -19,6 +19,9 @@ inline constexpr std::array kInferencePhaseNames{
 inline constexpr std::array kInferenceModeNames{
     std::pair{InferenceMode::model, std::string_view("model")},
     std::pair{InferenceMode::bound, std::string_view("bound")}};
+constexpr const auto& spellings(InferenceMode) {
+  return kInferenceModeNames;
+}
 
 inline std::string_view inference_phase_name(InferencePhase p) {
   return core::name_in(kInferencePhaseNames, p);

@@ -3,13 +3,119 @@
 // not a GPU (hardware.nic_power, switch_power, host_power).
 #pragma once
 
+#include <algorithm>
+#include <climits>
+#include <string>
+
 #include "sim/core/parameter.hpp"
+#include "sim/workload/parallelism_spec.hpp"
 #include "sim/workload/routing_spec.hpp"
 #include "sim/workload/schedule_spec.hpp"
 #include "sim/workload/software_spec.hpp"
 #include "sim/workload/step_power.hpp"
+#include "sim/workload/workload_spec.hpp"
 
 namespace codesim::workload {
+
+// Calls declare(key, accessor, info[, derive]) for every key of ParallelismSpec, in the schema's
+// order.
+template <class Declare>
+void declare_parallelism_parameters(Declare&& declare) {
+  using namespace core;
+  declare("pp", MEMBER(pp), between(with_default("1", "Pipeline-parallel stages."), 1, 1024));
+  declare("ep", MEMBER(ep),
+          between(with_default("1",
+                               "Expert-parallel group size (GPUs sharing one layer's "
+                               "experts)."),
+                  1, 1'000'000));
+  declare("tp", MEMBER(tp), between(with_default("1", "Tensor-parallel degree."), 1, 1024));
+  declare(
+      "dp", MEMBER(dp),
+      between(derived("GPUs / (pp x tp x cp)", "Data-parallel replicas per stage."), 1, 1'000'000),
+      [](const ParallelismSpec& p, auto, auto spelled) {
+        const long long gpus =
+            std::stoll(spelled("hardware.nodes")) * std::stoll(spelled("hardware.gpus_per_node"));
+        // pp or tp is 0 when it failed to decode (that error is reported): derive as if 1.
+        return static_cast<int>(gpus / (std::max(1, p.pp) * std::max(1, p.tp) * std::max(1, p.cp)));
+      });
+  declare("cp", MEMBER(cp),
+          between(with_default("1",
+                               "Context parallelism: each sequence's tokens over this many GPUs "
+                               "(in 2 x cp chunks for causal balance), K and V all-gathered per "
+                               "layer in forward, their gradients reduce-scattered in backward."),
+                  1, 1024));
+  declare("sp", MEMBER(sp),
+          with_default("true",
+                       "Megatron sequence parallelism with tp > 1: norms and the routed "
+                       "experts' tokens split over the TP group, an all-gather and a "
+                       "reduce-scatter per TP region (without it, one all-reduce)."));
+  declare("tp_overlap", MEMBER(tp_overlap),
+          with_default("false",
+                       "Hide the TP collectives under the GEMMs (as recent frameworks overlap "
+                       "them); they still load the links."));
+  declare("zero", MEMBER(zero),
+          between(with_default("1",
+                               "ZeRO stage over data parallelism: 0 shards nothing (gradients "
+                               "all-reduced, every replica updates every parameter), 1 shards the "
+                               "optimizer state, 2 the gradients too, 3 the parameters too "
+                               "(gathered per layer before its forward and backward)."),
+                  0, 3));
+  declare("dp_overlap", MEMBER(dp_overlap),
+          with_default("true",
+                       "The gradients' reduction over data parallelism overlaps the backward, "
+                       "bucket by bucket in each stage's last chunk; false: it starts when the "
+                       "rank's backward has ended (Megatron-LM's 2021 DDP). Needs zero 0 or 1."));
+}
+
+// Calls declare(key, accessor, info[, derive]) for every key of WorkloadSpec, in the schema's
+// order.
+template <class Declare>
+void declare_workload_parameters(Declare&& declare) {
+  using namespace core;
+  declare("kind", MEMBER(kind), with_default("train", "What step is simulated."));
+  declare("seq_len", MEMBER(seq_len),
+          between(with_default("4096", "Tokens per sequence."), 1, 10'000'000));
+  declare("global_batch_sequences", MEMBER(global_batch_sequences),
+          between(derived("dp x micro_batch_sequences",
+                          "Sequences per optimizer step, over all data-parallel ranks."),
+                  1, 1'000'000'000),
+          [](const WorkloadSpec&, auto, auto spelled) {
+            const long long sequences = std::stoll(spelled("parallelism.dp")) *
+                                        std::stoll(spelled("schedule.micro_batch_sequences"));
+            return static_cast<int>(std::min<long long>(sequences, INT_MAX));
+          });
+  declare("recompute", MEMBER(recompute),
+          with_default("none",
+                       "Activation recomputation: none, selective (the attention core's scores, "
+                       "which a fused attention backward recomputes anyway) or full (every "
+                       "layer's forward again before its backward; layer inputs kept)."));
+  declare("dropout", MEMBER(dropout),
+          with_default("false",
+                       "Training applies dropout (Megatron-LM's default 0.1 on the attention "
+                       "probabilities and the hidden states): a mask kept per element of the "
+                       "residual stream's dropouts, and with software.attention unfused a "
+                       "dropout kernel and mask over the attention probabilities (flash "
+                       "attention draws its mask inside the kernel)."));
+  declare("precision.gemm", MEMBER(precision.gemm),
+          with_default("fp8", "Precision of the GEMMs that DeepSeek runs in FP8."));
+  declare("precision.dispatch", MEMBER(precision.dispatch),
+          with_default("fp8", "Payload format of expert dispatch."));
+  declare("precision.combine", MEMBER(precision.combine),
+          with_default("bf16", "Payload format of expert combine."));
+  declare("precision.master_weights", MEMBER(precision.master_weights),
+          with_default("true",
+                       "The optimizer keeps FP32 master weights beside the BF16 ones (false: it "
+                       "updates the BF16 weights in place, as a model trained in BF16 with "
+                       "torch.optim does)."));
+  declare("precision.gradients", MEMBER(precision.gradients),
+          with_default("fp32",
+                       "Element type of the gradients kept and reduced across data-parallel "
+                       "replicas: fp32 or bf16."));
+  declare("precision.optimizer_states", MEMBER(precision.optimizer_states),
+          with_default("bf16",
+                       "Element type of AdamW's two moments (DeepSeek-V3: bf16; torch.optim: "
+                       "the parameters' type)."));
+}
 
 // Calls declare(key, accessor, info) for every key of ScheduleSpec, in the schema's order.
 template <class Declare>

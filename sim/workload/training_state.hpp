@@ -42,6 +42,9 @@ inline constexpr std::array kRecomputeNames = {
     std::pair{Recompute::selective, std::string_view("selective")},
     std::pair{Recompute::full, std::string_view("full")},
 };
+constexpr const auto& spellings(Recompute) {
+  return kRecomputeNames;
+}
 
 // How attention's core runs: one fused kernel (flash attention: the scores never reach HBM), or
 // as Megatron-LM ran it before fused attention (2021): the scores written by a batched GEMM,

@@ -65,31 +65,32 @@ TEST(SchemaDoc, OneRowPerField) {
 }
 
 TEST(Schema, AModulesDeclaredDefaultsAreItsSpecsOwn) {
-  // The variability, campaign, serve, schedule, software, routing, topology and cost keys are
-  // declared beside their modules' specs (<module>/parameters.hpp), each with its default as
-  // scenario files spell it
-  // ("1h", "2GB", "auto"); the structs hold the same defaults in C++. A scenario that gives none
-  // of them, decoded, holds what a default-constructed Scenario does, key by key
-  // (the derived defaults included where the file decides them as the struct does:
-  // campaign.failures llama3 without a rate given, software.cuda_graphs false for a training
-  // step, software.optimizer fused for the fused stack). Serve's keys
-  // that default to another key's value (same_as: serve.prefill.nodes is hardware.nodes) hold
-  // that key's value.
+  // The variability, campaign, serve, parallelism, schedule, workload, software, routing,
+  // topology and cost keys are declared beside their modules' specs (<module>/parameters.hpp),
+  // each with its default as scenario files spell it ("1h", "2GB", "auto"); the structs hold the
+  // same defaults in C++. A scenario that gives none of them, decoded, holds what a
+  // default-constructed Scenario does, key by key (the derived defaults included where the file
+  // decides them as the struct does: campaign.failures llama3 without a rate given,
+  // software.cuda_graphs false for a training step, software.optimizer fused for the fused
+  // stack). Serve's keys that default to another key's value (same_as: serve.prefill.nodes is
+  // hardware.nodes) hold that key's value.
   const Scenario given = load_scenario(CODESIM_SOURCE_DIR "/tests/scenarios/small-step.yaml");
   const Scenario plain{};
   // The keys of each section declared by its module (and the keys of hardware's declared by
   // sim/workload's step power).
-  const std::map<std::string, int> declared{{"variability", 15},
-                                            {"campaign", 19},
-                                            {"serve", 23},
-                                            {"schedule", 3},
-                                            {"software", 5},
-                                            {"routing", 9},
-                                            {"topology", 14},
-                                            {"cost", 4},
-                                            {"hardware.nic_power", 1},
-                                            {"hardware.switch_power", 1},
-                                            {"hardware.host_power", 1}};
+  const std::map<std::string, int> declared = {{"variability", 15},
+                                               {"campaign", 19},
+                                               {"serve", 23},
+                                               {"parallelism", 9},
+                                               {"schedule", 3},
+                                               {"workload", 11},
+                                               {"software", 5},
+                                               {"routing", 9},
+                                               {"topology", 14},
+                                               {"cost", 4},
+                                               {"hardware.nic_power", 1},
+                                               {"hardware.switch_power", 1},
+                                               {"hardware.host_power", 1}};
   std::map<std::string, int> keys;
   for (const FieldSpec& f : scenario_schema()) {
     const std::string section =
