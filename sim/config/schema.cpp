@@ -1,5 +1,6 @@
-// The scenario schema: its fields in declaration order (defaults live in the field files and only
-// there: schema_system_fields.cpp, schema_run_fields.cpp) and lookups over them.
+// The scenario schema: its fields in declaration order (each default once: in the module that
+// declares the key beside its spec, <module>/parameters.hpp, or in config's field files for the
+// keys config owns: the model and hardware presets, inference) and lookups over them.
 #include "sim/config/schema.hpp"
 
 #include <algorithm>
@@ -15,9 +16,7 @@ std::vector<FieldSpec> build_schema() {
   std::vector<FieldSpec> f;
   schema_fields::add_system_fields(f);
   schema_fields::add_run_fields(f);
-  schema_fields::add_serve_fields(f);
-  schema_fields::add_campaign_fields(f);
-  schema_fields::add_variability_fields(f);
+  schema_fields::add_study_fields(f);
   return f;
 }
 

@@ -1,6 +1,7 @@
-// The schema's field helpers, shared by the files that declare the scenario's fields
-// (schema_system_fields.cpp, schema_run_fields.cpp): what a field's default is, its range, and a
-// field bound to a Scenario member. Internal to sim/config.
+// The schema's field helpers, shared by the files that list the scenario's fields
+// (schema_system_fields.cpp, schema_run_fields.cpp, schema_study_fields.cpp): a field bound to a
+// Scenario member, and the keys a module declares beside its spec turned into fields. Internal to
+// sim/config.
 #pragma once
 
 #include <optional>
@@ -94,11 +95,7 @@ void add_declared(std::vector<FieldSpec>& f, const std::string& prefix, Section 
 void add_system_fields(std::vector<FieldSpec>& f);
 // What runs on it: parallelism, schedule, workload, routing, inference.
 void add_run_fields(std::vector<FieldSpec>& f);
-// A request-level serving run's: instances, arrivals, SLOs (`codesim serve`).
-void add_serve_fields(std::vector<FieldSpec>& f);
-// A training run's: tokens, failures, checkpoints, power, price (`codesim campaign`).
-void add_campaign_fields(std::vector<FieldSpec>& f);
-// What varies between a training step's GPUs and NICs.
-void add_variability_fields(std::vector<FieldSpec>& f);
+// Serving, a training campaign, and what varies between a training step's GPUs and NICs.
+void add_study_fields(std::vector<FieldSpec>& f);
 
 }  // namespace codesim::config::schema_fields

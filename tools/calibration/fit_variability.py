@@ -11,7 +11,7 @@ independent blocks of cv c, a window of length W >= L would have cv c x sqrt(L /
 of W <= L cv c. Fitted: c = the cv of single replays; L by least squares on log cv over the
 windows of 100 ms and longer. Written at the precision the scenario defaults take (c to three
 decimals, L to whole milliseconds) to models/calibration/h200/variability/fit_variability.json,
-which the build embeds (sim/config/schema_variability_fields.cpp's defaults).
+which the build embeds (the defaults of sim/variability/variability_spec.hpp and parameters.hpp).
 """
 import json
 import math
