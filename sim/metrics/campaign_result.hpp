@@ -1,4 +1,5 @@
-// What a training run's campaign gives (`codesim campaign`). Plain data; sim/study fills it,
+// What a training run's campaign gives (`codesim campaign`). Plain data; sim/study fills it with
+// the step and the run model's statistics, campaign_figures.hpp with the figures from them;
 // sim/report writes it.
 #pragma once
 
