@@ -65,8 +65,10 @@ std::string_view enum_name(E e) {
   return "?";
 }
 
-// The sections hold what the schema decodes; their defaults are the schema table's
-// (config/schema.cpp), set by the loader, and nowhere else: members start value-initialized.
+// Config's own sections (the presets and inference): their defaults are the schema table's
+// (schema_system_fields.cpp, schema_run_fields.cpp), set by the loader, and nowhere else:
+// members start value-initialized. The other members of a Scenario are the modules' own specs,
+// whose defaults the modules declare beside them (<module>/parameters.hpp).
 struct ModelSection {
   std::string preset;  // catalog name, or empty when `config` is given
   std::string config;  // model config JSON path, resolved against the scenario file
