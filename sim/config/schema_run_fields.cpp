@@ -1,12 +1,6 @@
-// The scenario fields of what runs: parallelism, schedule, workload, routing, inference.
-#include <algorithm>
-#include <limits>
-
-#include "models/hardware/catalog.hpp"
-#include "models/llm/catalog.hpp"
-#include "models/llm/config_json.hpp"
+// The scenario fields of what runs: parallelism, schedule, workload, routing and software, which
+// sim/workload declares beside its specs (workload/parameters.hpp), and inference, config's own.
 #include "sim/config/schema_field.hpp"
-#include "sim/core/text.hpp"
 #include "sim/workload/parameters.hpp"
 
 namespace codesim::config::schema_fields {

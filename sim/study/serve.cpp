@@ -412,9 +412,7 @@ metrics::ServeResult simulate_serving(const std::string& path,
   r.prefill = instances_of(prefill, base.serve.prefill, run.prefill_busy, run.prefill_steps,
                            costs.prefill(chunk, base.serve.arrivals.prompt_tokens), chunk);
   r.decode = instances_of(decode, base.serve.decode, run.decode_busy, run.decode_steps,
-                          costs.decode(batch, base.serve.arrivals.prompt_tokens +
-                                                  base.serve.arrivals.output_tokens / 2),
-                          batch);
+                          costs.decode(batch, decode.scenario.inference.context_len), batch);
   r.decode_kv_tokens = kv_tokens;
   r.horizon = run.end - run.start;
   const double output = request_figures(requests, run, r);

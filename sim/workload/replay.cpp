@@ -25,7 +25,7 @@ Timeline replay(const StepTrace& t, const std::vector<double>& duration_us) {
   core::TaskGraph g;
   g.deps.resize(t.ops.size());
   std::map<std::pair<int, int>, std::size_t> queue_of;
-  std::vector<std::vector<std::size_t>> preds(t.ops.size());  // queue predecessor and deps
+  std::vector<int> previous(t.ops.size(), -1);  // on its queue
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
     const auto key = std::make_pair(t.ops[i].rank, t.ops[i].stream);
     const auto [it, added] = queue_of.emplace(key, g.queues.size());
@@ -34,12 +34,11 @@ Timeline replay(const StepTrace& t, const std::vector<double>& duration_us) {
     }
     auto& queue = g.queues[it->second];
     if (!queue.empty()) {
-      preds[i].push_back(static_cast<std::size_t>(queue.back()));
+      previous[i] = queue.back();
     }
     queue.push_back(static_cast<int>(i));
     for (int d : t.ops[i].deps) {
       g.deps[i].push_back(static_cast<int>(index.at(d)));
-      preds[i].push_back(index.at(d));
     }
   }
   double origin = 0;
@@ -51,10 +50,16 @@ Timeline replay(const StepTrace& t, const std::vector<double>& duration_us) {
   // Each op after its predecessors, plus the time it waited beyond them when measured.
   const auto spans = core::list_schedule(g, [&](int op, double ready) {
     const auto i = static_cast<std::size_t>(op);
+    // When its queue predecessor and dependencies ended as measured.
     double ready_measured = origin;
-    for (const std::size_t p : preds[i]) {
-      ready_measured = std::max(ready_measured, measured.start_us[p] + measured.duration_us[p]);
+    const auto wait_for = [&](int p) {
+      const auto k = static_cast<std::size_t>(p);
+      ready_measured = std::max(ready_measured, measured.start_us[k] + measured.duration_us[k]);
+    };
+    if (previous[i] >= 0) {
+      wait_for(previous[i]);
     }
+    std::ranges::for_each(g.deps[i], wait_for);
     const double start =
         std::max(origin, ready) + std::max(0.0, measured.start_us[i] - ready_measured);
     return core::TaskSpan{start, start + duration_us[i]};
