@@ -260,23 +260,20 @@ double expected_wall_s(const RunSpec& spec) {
          segment_s(tau, r.stop, restart);
 }
 
-RunStats simulate_run(const RunSpec& spec) {
-  const RunSpec s = resolved(spec);
-  const Rates r = rates_of(s);
-  RunStats stats;
-  stats.checkpoint_interval = s.checkpoint_interval;
-  stats.stop_rate_per_s = r.stop;
-  stats.degrade_rate_per_s = r.degrade;
-  stats.mean_restart = core::Seconds(mean_restart_s(s, r));
-  if (r.stop > 0 && 1 / r.stop <= stats.mean_restart.value + s.checkpoint_write.value) {
-    // Blames what the scenario wrote among what sets the two sides.
+namespace {
+
+// Refuses a run the model cannot carry out: failures no farther apart than a restart and a
+// checkpoint write, a checkpoint interval almost never reached, or a Monte Carlo past its budget
+// of events. Blames what the scenario wrote among what sets each side.
+void refuse_unrunnable(const RunSpec& s, const Rates& r, core::Seconds mean_restart) {
+  if (r.stop > 0 && 1 / r.stop <= mean_restart.value + s.checkpoint_write.value) {
     throw core::KeyedError(
         {"campaign.failures", "campaign.node_failure_rate", "campaign.checkpoint_write",
          "campaign.storage_bandwidth", "campaign.checkpoint_load", "campaign.detection",
          "campaign.reschedule", "campaign.repair", "campaign.spare_nodes", "hardware.nodes"},
         "the job cannot progress: failures every " + core::duration_text(1 / r.stop) +
             " on average, no longer than a restart plus a checkpoint write (" +
-            core::duration_text(stats.mean_restart.value + s.checkpoint_write.value) + ")",
+            core::duration_text(mean_restart.value + s.checkpoint_write.value) + ")",
         "fewer GPUs, faster checkpoints or restarts, or a lower failure rate");
   }
   const double segment = s.checkpoint_interval.value + s.checkpoint_write.value;
@@ -307,6 +304,19 @@ RunStats simulate_run(const RunSpec& spec) {
             count(s.max_events),
         one ? "fewer tokens, or a longer campaign.checkpoint_interval" : "fewer campaign.trials");
   }
+}
+
+}  // namespace
+
+RunStats simulate_run(const RunSpec& spec) {
+  const RunSpec s = resolved(spec);
+  const Rates r = rates_of(s);
+  RunStats stats;
+  stats.checkpoint_interval = s.checkpoint_interval;
+  stats.stop_rate_per_s = r.stop;
+  stats.degrade_rate_per_s = r.degrade;
+  stats.mean_restart = core::Seconds(mean_restart_s(s, r));
+  refuse_unrunnable(s, r, stats.mean_restart);
   std::mt19937_64 rng(s.monte_carlo.seed);
   std::vector<double> wall;
   std::vector<double> stops;

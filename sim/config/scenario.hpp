@@ -16,7 +16,7 @@
 #include "sim/serve/serve_spec.hpp"
 #include "sim/variability/variability_spec.hpp"
 #include "sim/workload/ep_mode.hpp"
-#include "sim/workload/inference_kind.hpp"
+#include "sim/workload/inference_step_spec.hpp"
 #include "sim/workload/optimizer_update.hpp"
 #include "sim/workload/parallelism_spec.hpp"
 #include "sim/workload/routing_spec.hpp"
@@ -41,7 +41,6 @@ using workload::WorkloadKind;
 
 using topologies::Fabric;
 using topologies::PathSelection;
-using InferenceMode = workload::InferenceMode;
 
 // Spelling of each enum value in scenario files: EnumNames<E>::values, from `spellings(E)`
 // beside the enum in its module (core/parameter.hpp).
@@ -65,7 +64,7 @@ std::string_view enum_name(E e) {
   return "?";
 }
 
-// Config's own sections (the presets and inference): their defaults are the schema table's
+// Config's own sections (the model and hardware presets): their defaults are the schema table's
 // (schema_system_fields.cpp, schema_run_fields.cpp), set by the loader, and nowhere else:
 // members start value-initialized. The other members of a Scenario are the modules' own specs,
 // whose defaults the modules declare beside them (<module>/parameters.hpp).
@@ -82,24 +81,6 @@ struct HardwareSection {
   int comm_sms{};  // SMs held by communication kernels while they overlap compute
   core::BytesPerSecond sm_copy_rate;  // what one such SM sends per second
   workload::FacilityPower facility;   // watts of what is not a GPU (a step's energy)
-};
-
-// Prefill and decode steps (workload.kind prefill | decode).
-struct InferenceSection {
-  InferenceMode mode{};
-  int micro_batches{};          // overlapped: one's attention under the other's all-to-all
-  int prompt_tokens_per_gpu{};  // prefill: prompt tokens each GPU computes per step
-  int requests_per_gpu{};       // decode: sequences each GPU decodes per step
-  int context_len{};            // decode: tokens in each request's KV cache
-  int redundant_experts{};      // EPLB replicas in the EP group
-  bool shared_expert_routed{};  // decode: the shared expert as one more routed expert
-  bool mtp{};                   // multi-token prediction as a speculative draft
-  double mtp_acceptance{};      // of the drafted token
-  bool sampling{};              // a sampling kernel reads the logits at the step's end
-  int bound_hidden{};           // bound mode: channels per token on the wire; 0 = model's
-  std::string expert_counts;    // a run's routing, per MoE layer (workload/expert_shares.hpp)
-  // That file read when the scenario is loaded: each MoE layer's expert shares (empty: none).
-  std::vector<std::vector<double>> expert_shares;
 };
 
 // What varies between a training step's GPUs and NICs: the replay's own spec (sim/variability,
@@ -123,7 +104,7 @@ struct Scenario {
   workload::ScheduleSpec schedule;
   workload::WorkloadSpec workload;
   workload::RoutingSpec routing;
-  InferenceSection inference;
+  workload::InferenceStepSpec inference;
   workload::SoftwareSpec software;
   serve::ServeSpec serve;
   campaign::CampaignSpec campaign;

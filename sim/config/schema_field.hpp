@@ -69,6 +69,19 @@ FieldSpec field(std::string path, Access access, FieldInfo info) {
   return f;
 }
 
+// A declared derive's value: derive(spec, given, spelled), or with the scenario's model too where
+// it takes one (a default that an MoE model changes: inference.micro_batches).
+template <class Derive, class Spec, class Given, class Spelled>
+auto derive_default(const Derive& derive, const Spec& spec, const Given& given,
+                    const Spelled& spelled, const llm::LlmSpec& model) {
+  if constexpr (std::is_invocable_v<const Derive&, const Spec&, const Given&, const Spelled&,
+                                    const llm::LlmSpec&>) {
+    return derive(spec, given, spelled, model);
+  } else {
+    return derive(spec, given, spelled);
+  }
+}
+
 // The keys a module declares (core/parameter.hpp: `declare_parameters` calls declare(key,
 // accessor, info[, derive]) per key of its spec), each under `prefix` and bound through `section`
 // (an accessor of the Scenario member holding the module's spec): "variability." + "steps".
@@ -85,7 +98,8 @@ void add_declared(std::vector<FieldSpec>& f, const std::string& prefix, Section 
       f.back().derive = [section, prefix, derive...](const Scenario& s) {
         const auto given = [&](const std::string& k) { return s.where.count(prefix + k) > 0; };
         const auto spelled = [&](const std::string& path) { return spelled_value(s, path); };
-        return Codec<T>::to((derive(section(s), given, spelled), ...));
+        return Codec<T>::to(
+            (derive_default(derive, section(s), given, spelled, s.model.spec), ...));
       };
     }
   });

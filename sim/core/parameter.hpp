@@ -9,10 +9,12 @@
 // A derived default (`derived(how, doc)`) comes with a fourth argument, derive(spec, given,
 // spelled): the value from the spec's other members, `given(key)` (whether the scenario wrote
 // that key of the module) and `spelled(path)` (any key of the scenario, decoded, as files spell
-// it: spelled("workload.kind") == "decode"). A member's C++ type says how files spell it: numbers,
-// flags, strings, quantities, an enum named by a function `spellings(E)` beside it (found by
-// argument-dependent lookup, returning its (value, spelling) pairs), or a type of the module's own
-// that spells itself (SpelledValue: `T::parse(text)`, throwing core::UnitError, and `text()`).
+// it: spelled("workload.kind") == "decode"), and, where the derive takes a fourth argument, the
+// scenario's model (llm::LlmSpec: a default an MoE model changes). A member's C++ type says how
+// files spell it: numbers, flags, strings, quantities, an enum named by a function `spellings(E)`
+// beside it (found by argument-dependent lookup, returning its (value, spelling) pairs), or a type
+// of the module's own that spells itself (SpelledValue: `T::parse(text)`, throwing core::UnitError,
+// and `text()`).
 #pragma once
 
 #include <concepts>

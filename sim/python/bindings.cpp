@@ -187,21 +187,18 @@ metrics::CampaignResult campaign(const std::string& path, const std::vector<std:
                              {.fidelity = fidelity_of(fidelity)});
 }
 
-// The training run at every point of the file's sweep: section, as JSON text.
-std::string campaign_sweep(const std::string& path, const std::vector<std::string>& settings,
-                           const std::string& fidelity) {
-  return report::campaign_sweep_json(study::run_campaign_sweep(path,
-                                                               config::parse_settings(settings),
-                                                               fidelity_of(fidelity)))
-      .dump();
+// The training run at every point of the file's sweep: section, as its frame.
+py::dict campaign_sweep(const std::string& path, const std::vector<std::string>& settings,
+                        const std::string& fidelity) {
+  return frame_object(report::campaign_sweep_frame(
+      study::run_campaign_sweep(path, config::parse_settings(settings), fidelity_of(fidelity))));
 }
 
-// Every candidate of the file's search: section run as a campaign, ranked, as JSON text.
-std::string campaign_search(const std::string& path, const std::vector<std::string>& settings,
-                            const std::string& fidelity) {
-  return report::campaign_sweep_json(
-             study::search_campaigns(path, config::parse_settings(settings), fidelity_of(fidelity)))
-      .dump();
+// Every candidate of the file's search: section run as a campaign, ranked, as its frame.
+py::dict campaign_search(const std::string& path, const std::vector<std::string>& settings,
+                         const std::string& fidelity) {
+  return frame_object(report::campaign_sweep_frame(
+      study::search_campaigns(path, config::parse_settings(settings), fidelity_of(fidelity))));
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 #include "sim/report/campaign_sweep_report.hpp"
 
 #include "sim/report/campaign_report.hpp"
-#include "sim/report/csv.hpp"
 #include "sim/report/format.hpp"
+#include "sim/report/frame.hpp"
 #include "sim/report/markdown.hpp"
 #include "sim/report/schema_version.hpp"
 #include "sim/report/svg_chart.hpp"
@@ -87,11 +87,7 @@ std::string campaign_sweep_table(const metrics::CampaignSweep& s) {
 }
 
 std::string campaign_sweep_csv(const metrics::CampaignSweep& s) {
-  std::string out = csv_row(header(s));
-  for (const auto& p : s.points) {
-    out += csv_row(row(p));
-  }
-  return out;
+  return frame_csv(campaign_sweep_frame(s));
 }
 
 std::string campaign_sweep_markdown(const metrics::CampaignSweep& s) {

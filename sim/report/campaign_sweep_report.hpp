@@ -16,6 +16,7 @@ namespace codesim::report {
 nlohmann::ordered_json campaign_sweep_json(const metrics::CampaignSweep& s);
 
 std::string campaign_sweep_table(const metrics::CampaignSweep& s);
+// The frame of report/frame.hpp (campaign_sweep_frame) as CSV: the columns Python's DataFrame has.
 std::string campaign_sweep_csv(const metrics::CampaignSweep& s);
 std::string campaign_sweep_markdown(const metrics::CampaignSweep& s);
 std::string campaign_sweep_html(const metrics::CampaignSweep& s, const PageFooter& footer);

@@ -1,6 +1,9 @@
 // The training and inference steps' frames, and CSV from any frame.
 #include "sim/report/frame.hpp"
 
+#include <functional>
+#include <utility>
+
 #include "sim/core/quantity_parse.hpp"
 #include "sim/report/columns.hpp"
 #include "sim/report/csv.hpp"
@@ -37,6 +40,34 @@ void add_step(std::vector<Cell>& row, const metrics::RunResult* r) {
 template <class Range>
 void add_text(std::vector<Cell>& row, const Range& texts) {
   row.insert(row.end(), texts.begin(), texts.end());
+}
+
+// A campaign's figures, in campaign_sweep_frame's order.
+struct CampaignColumn {
+  std::string name;
+  std::function<double(const metrics::CampaignResult&)> value;
+};
+std::vector<CampaignColumn> campaign_columns() {
+  using R = metrics::CampaignResult;
+  std::vector<CampaignColumn> c{
+      {"step_time_s", [](const R& r) { return r.step_time.value; }},
+      {"checkpoint_interval_s", [](const R& r) { return r.checkpoint_interval.value; }},
+      {"mean_restart_s", [](const R& r) { return r.mean_restart.value; }},
+      {"mtbf_h", [](const R& r) { return r.mtbf_hours; }}};
+  for (const auto& [name, q] :
+       {std::pair{"days", &R::days}, std::pair{"gpu_hours", &R::gpu_hours},
+        std::pair{"interruptions", &R::interruptions}, std::pair{"cost_usd", &R::cost_usd},
+        std::pair{"energy_mwh", &R::energy_mwh}}) {
+    const std::string n(name);
+    c.push_back({n + "_p10", [q](const R& r) { return (r.*q).p10; }});
+    c.push_back({n + "_p50", [q](const R& r) { return (r.*q).p50; }});
+    c.push_back({n + "_p90", [q](const R& r) { return (r.*q).p90; }});
+    c.push_back({n + "_expected", [q](const R& r) { return (r.*q).expected; }});
+  }
+  c.push_back({"ettr_mean", [](const R& r) { return r.ettr_mean; }});
+  c.push_back({"ettr_expected", [](const R& r) { return r.ettr_expected; }});
+  c.push_back({"checkpoints", [](const R& r) { return r.checkpoints; }});
+  return c;
 }
 
 }  // namespace
@@ -119,6 +150,28 @@ Frame search_frame(const metrics::SearchResult& s) {
       row.insert(row.end(), 8, Cell());
     }
     row.emplace_back(e.rejected.empty() ? e.full_error : e.rejected);
+    f.rows.push_back(std::move(row));
+  }
+  return f;
+}
+
+Frame campaign_sweep_frame(const metrics::CampaignSweep& s) {
+  const bool search = !s.objective.empty();
+  Frame f{.columns = {search ? "rank" : "point"}, .rows = {}};
+  f.columns.insert(f.columns.end(), s.keys.begin(), s.keys.end());
+  const std::vector<CampaignColumn> columns = campaign_columns();
+  for (const CampaignColumn& c : columns) {
+    f.columns.push_back(c.name);
+  }
+  f.columns.emplace_back("error");
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const metrics::CampaignSweepPoint& p = s.points[i];
+    std::vector<Cell> row{static_cast<long long>(search ? i + 1 : i)};
+    add_text(row, p.values);
+    for (const CampaignColumn& c : columns) {
+      row.push_back(p.result ? Cell(c.value(*p.result)) : Cell());
+    }
+    row.emplace_back(p.error);
     f.rows.push_back(std::move(row));
   }
   return f;

@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "sim/metrics/campaign_sweep.hpp"
 #include "sim/metrics/inference_result.hpp"
 #include "sim/metrics/run_result.hpp"
 #include "sim/metrics/search_result.hpp"
@@ -43,5 +44,12 @@ std::vector<Cell> sweep_row(std::size_t index, const metrics::SweepPoint& p);
 // network_usd, objective, fast_step_time_s, rejected; one row per configuration, best first; a
 // rejected one has empty figures and its reason.
 Frame search_frame(const metrics::SearchResult& s);
+
+// point (a sweep's, from 0) or rank (a search's, from 1, best first), the varied keys, then the
+// run's figures: step_time_s, checkpoint_interval_s, mean_restart_s, mtbf_h, each of days,
+// gpu_hours, interruptions, cost_usd and energy_mwh as _p10, _p50, _p90 and _expected,
+// ettr_mean, ettr_expected, checkpoints, and error; a point that could not run has empty figures
+// and its reason.
+Frame campaign_sweep_frame(const metrics::CampaignSweep& s);
 
 }  // namespace codesim::report

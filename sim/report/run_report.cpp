@@ -8,6 +8,72 @@
 
 namespace codesim::report {
 
+namespace {
+
+nlohmann::ordered_json spread_json(const metrics::StepSpread& sp) {
+  return {{"identical_step_s", sp.identical.value},
+          {"steps", sp.steps},
+          {"gpus", sp.gpus},
+          {"units_per_rank", sp.units},
+          {"units_replayed", sp.units_replayed},
+          {"slow_gpus_per_step", sp.slow_gpus},
+          {"slow_links_per_step", sp.slow_links},
+          {"step_times_s", sp.step_times_s},
+          {"step_weights", sp.step_weights}};
+}
+
+nlohmann::ordered_json links_json(const metrics::RunResult& r) {
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (const auto& l : r.busiest_links) {
+    links.push_back({{"link", l.link},
+                     {"bytes", l.bytes.value},
+                     {"utilization", l.utilization},
+                     {"in_flight_s", l.in_flight.value},
+                     {"in_flight_utilization", l.in_flight_utilization}});
+  }
+  return links;
+}
+
+nlohmann::ordered_json tiers_json(const metrics::RunResult& r) {
+  nlohmann::ordered_json tiers = nlohmann::ordered_json::array();
+  for (const auto& t : r.tiers) {
+    tiers.push_back({{"tier", t.tier},
+                     {"links", t.links},
+                     {"used", t.used},
+                     {"bytes", t.bytes.value},
+                     {"mean_utilization", t.mean_utilization},
+                     {"max_utilization", t.max_utilization},
+                     {"max_in_flight_utilization", t.max_in_flight_utilization}});
+  }
+  return tiers;
+}
+
+nlohmann::ordered_json memory_json(const metrics::MemoryUse& m) {
+  return {{"parameters", m.parameters.value / 1e9},
+          {"gradients", m.gradients.value / 1e9},
+          {"optimizer", m.optimizer.value / 1e9},
+          {"activations", m.activations.value / 1e9},
+          {"peak_in_flight", m.peak_in_flight},
+          {"total", m.total().value / 1e9},
+          {"backward_transient", m.backward_transient.value / 1e9},
+          {"optimizer_transient", m.optimizer_transient.value / 1e9},
+          {"gradients_persist", m.gradients_persist},
+          {"framework", m.framework.value / 1e9},
+          {"ep_buffers", m.ep_buffers.value / 1e9},
+          {"capacity", m.capacity.value / 1e9}};
+}
+
+// A rank's memory chunk by chunk: [start s, end s, GB at its start, GB at its end].
+nlohmann::ordered_json memory_timeline_json(const metrics::RankLanes& lane) {
+  nlohmann::ordered_json chunks = nlohmann::ordered_json::array();
+  for (const metrics::MemoryStep& c : metrics::memory_steps(lane)) {
+    chunks.push_back({c.start.value, c.end.value, c.bytes_at_start / 1e9, c.bytes_at_end / 1e9});
+  }
+  return {{"state_gb", lane.memory.state_bytes / 1e9}, {"chunks", chunks}};
+}
+
+}  // namespace
+
 nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   nlohmann::ordered_json j;
   j["schema_version"] = kSchemaVersion;
@@ -19,15 +85,7 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
     j["step_time_p10_s"] = sp.p10.value;
     j["step_time_p50_s"] = sp.p50.value;
     j["step_time_p90_s"] = sp.p90.value;
-    j["variability"] = {{"identical_step_s", sp.identical.value},
-                        {"steps", sp.steps},
-                        {"gpus", sp.gpus},
-                        {"units_per_rank", sp.units},
-                        {"units_replayed", sp.units_replayed},
-                        {"slow_gpus_per_step", sp.slow_gpus},
-                        {"slow_links_per_step", sp.slow_links},
-                        {"step_times_s", sp.step_times_s},
-                        {"step_weights", sp.step_weights}};
+    j["variability"] = spread_json(sp);
   }
   nlohmann::ordered_json breakdown;
   for (const auto& part : kBreakdownParts) {
@@ -50,47 +108,11 @@ nlohmann::ordered_json run_json(const metrics::RunResult& r) {
   j["fb_pair_s"] = r.median_pair.value;
   j["fb_pairs_measured"] = r.pairs_measured;
   j["ib_bytes_per_gpu"] = r.ib_bytes_per_gpu.value;
-  nlohmann::ordered_json links = nlohmann::ordered_json::array();
-  for (const auto& l : r.busiest_links) {
-    links.push_back({{"link", l.link},
-                     {"bytes", l.bytes.value},
-                     {"utilization", l.utilization},
-                     {"in_flight_s", l.in_flight.value},
-                     {"in_flight_utilization", l.in_flight_utilization}});
-  }
-  j["busiest_links"] = links;
-  nlohmann::ordered_json tiers = nlohmann::ordered_json::array();
-  for (const auto& t : r.tiers) {
-    tiers.push_back({{"tier", t.tier},
-                     {"links", t.links},
-                     {"used", t.used},
-                     {"bytes", t.bytes.value},
-                     {"mean_utilization", t.mean_utilization},
-                     {"max_utilization", t.max_utilization},
-                     {"max_in_flight_utilization", t.max_in_flight_utilization}});
-  }
-  j["link_tiers"] = tiers;
-  const auto& m = r.memory;
-  j["memory_gb_per_gpu"] = {{"parameters", m.parameters.value / 1e9},
-                            {"gradients", m.gradients.value / 1e9},
-                            {"optimizer", m.optimizer.value / 1e9},
-                            {"activations", m.activations.value / 1e9},
-                            {"peak_in_flight", m.peak_in_flight},
-                            {"total", m.total().value / 1e9},
-                            {"backward_transient", m.backward_transient.value / 1e9},
-                            {"optimizer_transient", m.optimizer_transient.value / 1e9},
-                            {"gradients_persist", m.gradients_persist},
-                            {"framework", m.framework.value / 1e9},
-                            {"ep_buffers", m.ep_buffers.value / 1e9},
-                            {"capacity", m.capacity.value / 1e9}};
+  j["busiest_links"] = links_json(r);
+  j["link_tiers"] = tiers_json(r);
+  j["memory_gb_per_gpu"] = memory_json(r.memory);
   if (!r.lanes.empty()) {
-    // The first rank's memory chunk by chunk: [start s, end s, GB at its start, GB at its end].
-    nlohmann::ordered_json chunks = nlohmann::ordered_json::array();
-    for (const metrics::MemoryStep& c : metrics::memory_steps(r.lanes.front())) {
-      chunks.push_back({c.start.value, c.end.value, c.bytes_at_start / 1e9, c.bytes_at_end / 1e9});
-    }
-    j["memory_timeline"] = {{"state_gb", r.lanes.front().memory.state_bytes / 1e9},
-                            {"chunks", chunks}};
+    j["memory_timeline"] = memory_timeline_json(r.lanes.front());
   }
   if (r.energy) {
     j["energy"] = energy_json(*r.energy);

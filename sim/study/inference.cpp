@@ -454,7 +454,7 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   r.context_len = decode ? in.context_len : s.workload.seq_len;
   const int experts_per_gpu = experts_per_gpu_of(s);
   double busiest_expert_tokens = 0;
-  if (in.mode == config::InferenceMode::bound) {
+  if (in.mode == workload::InferenceMode::bound) {
     bound_step(s, r);
   } else {
     busiest_expert_tokens = model_step(s, experts_per_gpu, r, budget);

@@ -13,13 +13,13 @@
 #include "sim/core/quantity_parse.hpp"
 #include "sim/core/text.hpp"
 #include "sim/metrics/result_record.hpp"
+#include "sim/metrics/serve_figures.hpp"
 #include "sim/serve/arrivals.hpp"
 #include "sim/serve/request_trace.hpp"
 #include "sim/serve/serving_loop.hpp"
 #include "sim/study/inference.hpp"
 #include "sim/study/isolated.hpp"
-#include "sim/study/serve_energy.hpp"
-#include "sim/study/serve_figures.hpp"
+#include "sim/study/scenario_inputs.hpp"
 #include "sim/study/serve_memory.hpp"
 
 namespace codesim::study {
@@ -60,9 +60,9 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
   const bool prefill = role == "prefill";
   const InstanceShape& i = prefill ? base.serve.prefill : base.serve.decode;
   const std::string key = "serve." + role;
-  const bool moe_ep = base.model.spec.moe && i.ep > 1;
-  const int mb = base.where.contains("inference.micro_batches") ? base.inference.micro_batches
-                                                                : (moe_ep ? 2 : 1);
+  const int mb = base.where.contains("inference.micro_batches")
+                     ? base.inference.micro_batches
+                     : workload::default_micro_batches(base.model.spec, i.ep);
   Instance inst{.role = role};
   // Which serve key each setting comes from: an error about the instance names that key.
   std::map<std::string, std::string> from;
@@ -187,46 +187,36 @@ metrics::ServeInstances instances_of(const Instance& inst, const InstanceShape& 
           .full_load_tokens_per_s_per_node = tokens / reference.value / nodes};
 }
 
-// SLO attainment, goodput and the verdict; a target no load can meet is said so.
-void slo(const Scenario& s, const serve::ServingRun& run, const serve::StepCosts& costs,
-         metrics::ServeResult& r) {
-  r.slo_ttft = s.serve.slo.ttft;
-  r.slo_tpot = s.serve.slo.tpot;
-  r.slo_attainment_target = s.serve.slo.attainment;
-  if (r.slo_ttft.value <= 0 && r.slo_tpot.value <= 0) {
-    return;
+// What one request takes alone: its prefill's chunks to its first token, and a decode step of
+// that one request (only where the scenario sets a target).
+metrics::ServeAlone request_alone(const Scenario& s, const serve::StepCosts& costs,
+                                  int prefill_gpus) {
+  if (s.serve.slo.ttft.value <= 0 && s.serve.slo.tpot.value <= 0) {
+    return {};
   }
-  int met = 0;
-  for (const auto& q : run.requests) {
-    const bool ttft_ok = r.slo_ttft.value <= 0 || (q.first_token - q.arrival) <= r.slo_ttft;
-    const bool tpot_ok = r.slo_tpot.value <= 0 || q.tpot() <= r.slo_tpot;
-    met += ttft_ok && tpot_ok;
-  }
-  r.slo_attainment = static_cast<double>(met) / r.requests;
-  r.goodput = met / r.horizon.value;
-  r.slo = r.slo_attainment >= r.slo_attainment_target ? metrics::SloVerdict::met
-                                                      : metrics::SloVerdict::unmet;
-  // One request alone: its prefill (every chunk), and a decode step of one request.
   const int prompt = s.serve.arrivals.prompt_tokens;
   const int fresh = std::max(1, prompt - s.serve.arrivals.cached_tokens);
-  const int chunk = s.serve.chunk_tokens_per_gpu * r.prefill.gpus_each;
-  core::Seconds alone_ttft(0);
+  const int chunk = s.serve.chunk_tokens_per_gpu * prefill_gpus;
+  metrics::ServeAlone alone{.ttft = core::Seconds(0), .tpot = costs.decode(1, prompt)};
   for (int left = fresh; left > 0; left -= chunk) {
-    alone_ttft += costs.prefill(std::min(left, chunk), prompt);
+    alone.ttft += costs.prefill(std::min(left, chunk), prompt);
   }
-  const core::Seconds alone_tpot = costs.decode(1, prompt);
-  if (r.slo_ttft.value > 0 && alone_ttft > r.slo_ttft) {
-    r.notes.push_back(
-        {core::NoteKind::warning,
-         "SLO unmet at any load: a request alone takes " + core::fixed(alone_ttft.value * 1e3, 1) +
-             " ms to its first token (target " + core::fixed(r.slo_ttft.value * 1e3, 1) + " ms)"});
-  }
-  if (r.slo_tpot.value > 0 && alone_tpot > r.slo_tpot) {
-    r.notes.push_back(
-        {core::NoteKind::warning, "SLO unmet at any load: a decode step of one request takes " +
-                                      core::fixed(alone_tpot.value * 1e3, 2) + " ms (TPOT target " +
-                                      core::fixed(r.slo_tpot.value * 1e3, 2) + " ms)"});
-  }
+  return alone;
+}
+
+// One kind of instance as the run used it: its steps' GPU energy, and its own network's and
+// hosts' over the horizon, counted as a job's step counts them (no GPU work: the steps have it).
+metrics::InstanceDraw draw(const Instance& inst, int instances, double busy, double step_joules,
+                           core::Seconds horizon) {
+  const Scenario& s = inst.scenario;
+  const metrics::StepEnergy facility =
+      job_step_energy(s, {}, {}, horizon, network_use(s, config::build_topology(s)), 0);
+  return {.instances = instances,
+          .gpus_each = inst.gpus(),
+          .busy = busy,
+          .step_joules = step_joules,
+          .network_j = facility.network_j,
+          .host_j = facility.host_j};
 }
 
 // Step times already priced, by tokens per micro-batch and context; at most a million kept (a
@@ -396,14 +386,8 @@ metrics::ServeResult simulate_serving(const std::string& path,
         e.what(), e.hint());
   }
   // What the run's steps drew, before the reference steps below are priced.
-  const InstanceUse prefill_use{.scenario = &prefill.scenario,
-                                .instances = base.serve.prefill.instances,
-                                .busy = run.prefill_busy,
-                                .step_joules = prefill_memo.joules()};
-  const InstanceUse decode_use{.scenario = &decode.scenario,
-                               .instances = base.serve.decode.instances,
-                               .busy = run.decode_busy,
-                               .step_joules = decode_memo.joules()};
+  const double prefill_joules = prefill_memo.joules();
+  const double decode_joules = decode_memo.joules();
 
   r.requests = static_cast<int>(requests.size());
   r.gpus_per_node = base.hardware.spec.gpus_per_node;
@@ -415,13 +399,14 @@ metrics::ServeResult simulate_serving(const std::string& path,
                           costs.decode(batch, decode.scenario.inference.context_len), batch);
   r.decode_kv_tokens = kv_tokens;
   r.horizon = run.end - run.start;
-  const double output = request_figures(requests, run, r);
-  r.energy = serve_energy(prefill_use, decode_use, r.horizon, output);
-  energy_note(r);
-  r.waited_for_kv = run.waited_for_kv;
-  r.peak_decode_waiting = run.peak_decode_waiting;
-  slo(base, run, costs, r);
-  serve_notes(base, r);
+  const double output = metrics::add_request_figures(requests, run, r);
+  metrics::add_serve_energy(
+      base.hardware.spec.gpu.power,
+      {draw(prefill, base.serve.prefill.instances, run.prefill_busy, prefill_joules, r.horizon),
+       draw(decode, base.serve.decode.instances, run.decode_busy, decode_joules, r.horizon)},
+      output, r);
+  metrics::add_slo_figures(base.serve.slo, run, request_alone(base, costs, prefill.gpus()), r);
+  metrics::add_serve_notes(base.model.spec, r);
   return r;
 }
 

@@ -1,13 +1,15 @@
 // The keys sim/workload's specs take, declared beside them (core/parameter.hpp): each key's doc,
 // default and range. The schedule:, software: and routing: sections, and the power of what is
-// not a GPU (hardware.nic_power, switch_power, host_power).
+// not a GPU (hardware.nic_power, switch_power, host_power), and the inference: section.
 #pragma once
 
 #include <algorithm>
 #include <climits>
 #include <string>
 
+#include "models/llm/llm_spec.hpp"
 #include "sim/core/parameter.hpp"
+#include "sim/workload/inference_step_spec.hpp"
 #include "sim/workload/parallelism_spec.hpp"
 #include "sim/workload/routing_spec.hpp"
 #include "sim/workload/schedule_spec.hpp"
@@ -234,6 +236,73 @@ void declare_facility_parameters(Declare&& declare) {
                                "Watts of host per 8 GPUs, besides the GPUs and NICs (DGX H100's "
                                "10.2 kW maximum less its 8 x 700 W GPUs and 8 NICs at 25 W: an "
                                "upper bound; docs/model/power.md)."),
+                  0, 1'000'000));
+}
+
+// Calls declare(key, accessor, info[, derive]) for every key of InferenceStepSpec, in the schema's
+// order. micro_batches' derived default takes the scenario's model too (an MoE's or not).
+template <class Declare>
+void declare_inference_parameters(Declare&& declare) {
+  using namespace core;
+  declare("mode", MEMBER(mode),
+          with_default("model",
+                       "model: the simulator's full model (compute, latencies, overlap); "
+                       "bound: DeepSeek's ISCA 2.3.2 upper bound, communication only."));
+  declare("micro_batches", MEMBER(micro_batches),
+          between(derived("2 for an MoE model with ep > 1, else 1",
+                          "Micro-batches overlapped in a prefill or decode step (one's "
+                          "attention under the other's dispatch, MoE and combine)."),
+                  1, 16),
+          [](const InferenceStepSpec&, auto, auto spelled, const llm::LlmSpec& model) {
+            return default_micro_batches(model, std::stoll(spelled("parallelism.ep")));
+          });
+  declare("prompt_tokens_per_gpu", MEMBER(prompt_tokens_per_gpu),
+          between(with_default("16384",
+                               "Prefill: prompt tokens each GPU computes per "
+                               "step, over all its micro-batches."),
+                  1, 100'000'000));
+  declare("requests_per_gpu", MEMBER(requests_per_gpu),
+          between(with_default("64",
+                               "Decode: requests each GPU decodes per step (one "
+                               "token each), over all its micro-batches."),
+                  1, 1'000'000));
+  declare(
+      "context_len", MEMBER(context_len),
+      between(with_default("4096", "Decode: tokens in each request's KV cache."), 1, 10'000'000));
+  declare("redundant_experts", MEMBER(redundant_experts),
+          between(with_default("0",
+                               "EPLB: replicas of the busiest experts added to the "
+                               "EP group (DeepSeek prefill 32, decode 64)."),
+                  0, 1'000'000));
+  declare("shared_expert_routed", MEMBER(shared_expert_routed),
+          with_default("false",
+                       "Decode: the shared expert counts as one more routed "
+                       "expert (9 per token for DeepSeek-V3)."));
+  declare("mtp", MEMBER(mtp),
+          with_default("false",
+                       "Decode: multi-token prediction drafts one extra token "
+                       "per step (speculative decoding)."));
+  declare("mtp_acceptance", MEMBER(mtp_acceptance),
+          between(with_default("0.85",
+                               "Decode with mtp: how often the drafted token "
+                               "is accepted (DeepSeek: 0.80 to 0.90)."),
+                  0, 1));
+  declare("sampling", MEMBER(sampling),
+          with_default("true",
+                       "The step ends with a sampling kernel that reads the logits "
+                       "(false: it ends at the logits, as a timed forward pass "
+                       "does)."));
+  declare("expert_counts", MEMBER(expert_counts),
+          file_path(optional_field(
+              "A run's routing: JSON {\"layers\": [[token-expert pairs of each routed "
+              "expert], ...]}, one list per MoE layer, relative to this file; each "
+              "layer's experts take their shares of the step's pairs (default: spread "
+              "evenly). Without expert parallelism.")));
+  declare("bound_hidden", MEMBER(bound_hidden),
+          between(with_default("0",
+                               "Bound mode: channels per token on the wire; 0 = "
+                               "the model's hidden size (the paper's '7K' is "
+                               "7000)."),
                   0, 1'000'000));
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -128,22 +129,12 @@ class Lister {
     return expert_group_rows(m_, c_, op.gemm.groups);
   }
 
-  void gemm(const llm::LayerOp& op) {
-    llm::GemmDims g = op.gemm;
-    const auto [in_split, out_split] = tp_split(op);
-    g.in /= in_split;
-    g.out /= out_split;
-    const bool grouped = op.op_class == llm::OpClass::grouped_gemm;
-    KernelShape k{.kind = grouped ? KernelClass::grouped_gemm : KernelClass::gemm,
-                  .dtype = fp8(op) ? DType::fp8 : DType::bf16};
-    const std::vector<double> groups = grouped ? group_rows(op) : std::vector<double>{};
-    double rows = g.rows;
-    if (grouped) {
-      rows = 0;
-      for (double r : groups) {
-        rows += r;
-      }
-    }
+  // Orients the GEMM `k` for the pass over `rows` (grouped: each expert's `groups`): F computes
+  // out from in, B in from out, W the weight's in x out summed over the rows. Returns the
+  // elements its FP8 operand casts (none in W: F and B cast them), or nothing in no pass.
+  std::optional<double> orient(const llm::GemmDims& g, bool grouped,
+                               const std::vector<double>& groups, double rows,
+                               KernelShape& k) const {
     double cast_elements = 0;
     switch (pass()) {
       case Pass::forward:
@@ -157,9 +148,8 @@ class Lister {
         cast_elements = rows * g.out;
         break;
       case Pass::weight:
-        // The weight gradient: in x out, summed over the rows; its operands were cast when F
-        // and B produced them. Grouped: out x in per expert over that expert's rows (the
-        // orientation torch._grouped_mm's backward runs).
+        // Grouped: out x in per expert over that expert's rows (the orientation
+        // torch._grouped_mm's backward runs).
         if (grouped) {
           k.m = g.out;
           k.n = g.in;
@@ -170,17 +160,23 @@ class Lister {
           k.k = rows;
         }
         k.flops = core::Flops(2.0 * rows * g.in * g.out);
-        break;
+        return cast_elements;
       case Pass::none:
-        return;
+        return std::nullopt;
     }
-    if (pass() != Pass::weight) {
-      if (grouped) {
-        k.group_m = groups;
-      } else {
-        k.m = rows;
-      }
+    if (grouped) {
+      k.group_m = groups;
+    } else {
+      k.m = rows;
     }
+    return cast_elements;
+  }
+
+  // The kernels before a GEMM: the routed experts' permute and unpermute around their first
+  // grouped GEMM (F and B), and the cast of its operand to FP8 unless it arrives in FP8.
+  void gemm_companions(const llm::LayerOp& op, const KernelShape& k, const llm::GemmDims& g,
+                       double rows, double cast_elements) {
+    const bool grouped = op.op_class == llm::OpClass::grouped_gemm;
     const bool experts_in = op.routed_expert() && op.ffn == llm::FfnPart::in;
     const bool experts_down = op.routed_expert() && op.ffn == llm::FfnPart::down;
     if (grouped && experts_in && pass() != Pass::weight) {
@@ -208,6 +204,29 @@ class Lister {
                                   .bytes = core::Bytes(cast_elements * kCastBytes)},
                       false, std::nullopt});
     }
+  }
+
+  void gemm(const llm::LayerOp& op) {
+    llm::GemmDims g = op.gemm;
+    const auto [in_split, out_split] = tp_split(op);
+    g.in /= in_split;
+    g.out /= out_split;
+    const bool grouped = op.op_class == llm::OpClass::grouped_gemm;
+    KernelShape k{.kind = grouped ? KernelClass::grouped_gemm : KernelClass::gemm,
+                  .dtype = fp8(op) ? DType::fp8 : DType::bf16};
+    const std::vector<double> groups = grouped ? group_rows(op) : std::vector<double>{};
+    double rows = g.rows;
+    if (grouped) {
+      rows = 0;
+      for (double r : groups) {
+        rows += r;
+      }
+    }
+    const std::optional<double> cast_elements = orient(g, grouped, groups, rows, k);
+    if (!cast_elements) {
+      return;
+    }
+    gemm_companions(op, k, g, rows, *cast_elements);
     out_.push_back({op.name, std::move(k), pass() == Pass::weight, std::nullopt});
     if (pass() == Pass::weight) {
       accumulate(op.name, g.in * g.out * (grouped ? static_cast<double>(groups.size()) : 1.0));

@@ -161,14 +161,18 @@ def test_campaign_sweep_is_a_table_of_its_points():
     refused = [r for r in rows if r["campaign.node_failure_rate"] == 1e6]  # numbers, not text
     assert all("cannot progress" in r["error"] for r in refused)
     ran = [r for r in rows if r["campaign.node_failure_rate"] == 500]
-    assert min(ran, key=lambda r: r["days.expected"])["campaign.checkpoint_interval"] == "auto"
+    assert min(ran, key=lambda r: r["days_expected"])["campaign.checkpoint_interval"] == "auto"
+    # One schema: the columns of `codesim campaign --sweep --format csv`.
+    header, _ = cli_csv("campaign", os.path.join(ROOT, "tests", "scenarios",
+                                                 "small-campaign-sweep.yaml"), "--sweep")
+    assert list(rows[0].keys()) == header
 
 
 def test_campaign_search_ranks_by_the_run_objective():
     rows = codesim.campaign(codesim.load(os.path.join(ROOT, "tests", "scenarios",
                                                       "small-campaign-search.yaml")), search=True)
     rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
-    days = [r["days.p50"] for r in rows]
+    days = [r["days_p50"] for r in rows]
     assert days == sorted(days)
     assert (rows[0]["campaign.checkpoint_interval"], rows[0]["campaign.spare_nodes"]) == ("auto", 1)
 

@@ -20,7 +20,6 @@ one process. A scenario the model cannot run raises `codesim.ScenarioError` with
 column and key of each problem.
 """
 import itertools
-import json
 import os
 
 from . import _codesim
@@ -249,28 +248,15 @@ def campaign(scenario, fidelity="fast", sweep=False, search=False):
     energy, each with p10/p50/p90 and the expectation) as a CampaignResult. With `sweep`, the run at
     every point of the file's `sweep:` section; with `search`, at every candidate of its `search:`
     section, ranked by its run objective (days, cost_usd, gpu_hours, energy_mwh: p50, least
-    first): one row per point (its values, its `error` if it could not run, then the run's
-    figures, `days.p50` and the like)."""
+    first): one row per point, the columns of the CLI's `--format csv` (point or rank, the
+    varied keys, the run's figures: `days_p50`, `cost_usd_expected` and the like, then `error`,
+    why a point could not run)."""
     scenario = _scenario(scenario)
     path = _file_of(scenario, "campaign reads its section")
     if not sweep and not search:
         return _codesim.campaign(path, scenario._settings, fidelity)
     study = _codesim.campaign_search if search else _codesim.campaign_sweep
-    report = json.loads(study(path, scenario._settings, fidelity))
-    return _table(_numbers([{**dict(zip(report["keys"], p["values"])), "error": p.get("error", ""),
-                             **_flat(p.get("campaign"))} for p in report["points"]],
-                           report["keys"]))
-
-
-def _flat(report):
-    """A report's scalars in one flat row, its objects of scalars as `key.item`; lists left out."""
-    row = {}
-    for key, value in (report or {}).items():
-        if isinstance(value, dict):
-            row.update({f"{key}.{k}": v for k, v in value.items() if not isinstance(v, (dict, list))})
-        elif not isinstance(value, list):
-            row[key] = value
-    return row
+    return _frame(study(path, scenario._settings, fidelity))
 
 
 def compare(*scenarios, fidelity="full", jobs=2):
