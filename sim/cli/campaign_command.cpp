@@ -24,8 +24,8 @@ void run_campaign_sweep(const CampaignOptions& o, const std::vector<config::Sett
                         std::ostream& out) {
   const auto say = [](const std::string& line) { progress("campaign", line); };
   const metrics::CampaignSweep r =
-      o.search ? study::search_campaigns(o.scenario, settings, o.fidelity, {}, say)
-               : study::run_campaign_sweep(o.scenario, settings, o.fidelity, {}, say);
+      o.search ? study::search_campaigns({o.scenario, {}, settings}, o.fidelity, {}, say)
+               : study::run_campaign_sweep({o.scenario, {}, settings}, o.fidelity, {}, say);
   write_report(
       report::campaign_sweep_json(r),
       {[&] { return report::campaign_sweep_csv(r); },
@@ -48,7 +48,7 @@ void run_campaign(const CampaignOptions& o, std::ostream& out) {
   }
   study::CampaignBench bench;
   const metrics::CampaignResult r =
-      study::run_campaign(o.scenario, settings, {.fidelity = o.fidelity, .bench = &bench});
+      study::run_campaign({o.scenario, {}, settings}, {.fidelity = o.fidelity, .bench = &bench});
   nlohmann::ordered_json j = report::campaign_json(r);
   if (o.bench) {
     j["bench"] = {{"steps_seconds", bench.steps.value},

@@ -50,7 +50,8 @@ std::string dry_run_table(const study::SearchPlan& plan) {
 }  // namespace
 
 int run_search(const SearchOptions& o, std::ostream& out) {
-  const study::SearchPlan plan = study::plan_search(o.scenario, config::parse_settings(o.settings));
+  const study::SearchPlan plan =
+      study::plan_search({o.scenario, {}, config::parse_settings(o.settings)});
   if (o.dry_run) {
     out << dry_run_table(plan);
     return 0;

@@ -15,7 +15,7 @@ namespace codesim::cli {
 void run_serve(const ServeOptions& o, std::ostream& out) {
   const auto settings = config::parse_settings(o.settings);
   const metrics::ServeResult r =
-      study::simulate_serving(o.scenario, settings, {.max_serve_steps = o.max_steps},
+      study::simulate_serving({o.scenario, {}, settings}, {.max_serve_steps = o.max_steps},
                               [](const std::string& line) { progress("serve", line); });
   write_report(report::serve_json(r),
                {[&] { return report::serve_csv(r); }, [&] { return report::serve_markdown(r); },

@@ -46,7 +46,8 @@ std::string dry_run_table(const study::SweepPlan& plan) {
 }  // namespace
 
 int run_sweep(const SweepOptions& o, std::ostream& out) {
-  const study::SweepPlan plan = study::plan_sweep(o.scenario, config::parse_settings(o.settings));
+  const study::SweepPlan plan =
+      study::plan_sweep({o.scenario, {}, config::parse_settings(o.settings)});
   if (o.dry_run) {
     out << dry_run_table(plan);
     return 0;

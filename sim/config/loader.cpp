@@ -296,6 +296,24 @@ Scenario decode_scenario(FlatScenario flat, const std::string& path,
   return decode_all(flat, path);
 }
 
+ScenarioSource ScenarioSource::with(const std::vector<Setting>& more) const {
+  ScenarioSource out = *this;
+  out.settings.insert(out.settings.end(), more.begin(), more.end());
+  return out;
+}
+
+FlatScenario read_source(const ScenarioSource& source) {
+  FlatScenario flat =
+      source.text ? read_scenario_text(*source.text, source.path) : read_scenario_yaml(source.path);
+  apply_settings(flat, source.settings);
+  return flat;
+}
+
+Scenario load_scenario(const ScenarioSource& source) {
+  return source.text ? load_scenario_text(*source.text, source.path, source.settings)
+                     : load_scenario(source.path, source.settings);
+}
+
 Scenario load_scenario(const std::string& path, const std::vector<Setting>& settings) {
   return decode_scenario(read_scenario_yaml(path), path, settings);
 }

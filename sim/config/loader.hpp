@@ -3,7 +3,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/config/scenario.hpp"
 #include "sim/config/yaml_source.hpp"
@@ -26,7 +28,23 @@ Setting parse_setting(const std::string& assignment, const std::string& flag = "
 // Each of `assignments` parsed as --set gives it.
 std::vector<Setting> parse_settings(const std::vector<std::string>& assignments);
 
+// Where a scenario comes from: a file, or YAML text in memory (its includes resolved against
+// `path`'s directory, which also names it), with settings over what it writes. The studies that
+// vary a scenario (serve's instances, a campaign's steps, a sweep's points, a search's
+// candidates) take this and decode each variant anew, so that its derived defaults follow.
+struct ScenarioSource {
+  std::string path;
+  std::optional<std::string> text;  // none: read `path`
+  std::vector<Setting> settings;
+  // The same source with `more` settings after its own (theirs win).
+  ScenarioSource with(const std::vector<Setting>& more) const;
+};
+
+// The source's entries with its settings over them (an unknown key is one of its problems).
+FlatScenario read_source(const ScenarioSource& source);
+
 // Throws core::InputError with every problem found.
+Scenario load_scenario(const ScenarioSource& source);
 Scenario load_scenario(const std::string& path, const std::vector<Setting>& settings = {});
 
 // The same for text in memory (tests, fuzzing); includes resolve against `path`'s directory.

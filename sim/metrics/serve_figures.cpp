@@ -121,8 +121,9 @@ void add_serve_notes(const llm::LlmSpec& model, ServeResult& r) {
   r.notes.push_back(
       {core::NoteKind::method,
        "request-level discrete-event loop: chunked prefill first come first served, the KV "
-       "cache sent over the prefill TP group's NICs, continuous-batching decode admitting a "
-       "request when its prompt and output fit the instance's KV cache (no eviction)"});
+       "cache sent through the deployment's network (the topology over every instance's nodes) "
+       "by the prefill TP group's GPUs, continuous-batching decode admitting a request when its "
+       "prompt and output fit the instance's KV cache (no eviction)"});
   r.notes.push_back(
       {core::NoteKind::method,
        "each step priced by the inference model at its load (routing uniform); dispatch and "

@@ -62,6 +62,17 @@ config::Scenario load(const std::string& source, bool is_path, const std::string
                  : config::load_scenario_text(source, name, parsed);
 }
 
+// A scenario as Python hands it over: source, is_path, name, settings (as load takes them).
+using PySource = std::tuple<std::string, bool, std::string, std::vector<std::string>>;
+
+// That scenario as the studies that vary it take it (config::ScenarioSource).
+config::ScenarioSource source_of(const PySource& py_source) {
+  const auto& [source, is_path, name, settings] = py_source;
+  return {.path = is_path ? source : name,
+          .text = is_path ? std::nullopt : std::optional<std::string>(source),
+          .settings = config::parse_settings(settings)};
+}
+
 std::string resolved_yaml(const std::string& source, bool is_path, const std::string& name,
                           const std::vector<std::string>& settings) {
   return config::to_yaml(load(source, is_path, name, settings));
@@ -127,9 +138,9 @@ py::object simulate(const std::string& source, bool is_path, const std::string& 
 // The studies of several points, each point in a forked child (study/point_runs.hpp); their
 // tables, as the CLI's CSV files have them (results.csv, compare's CSV, ranking.csv).
 // `progress` (None or a callable) hears (points done, points, the point's row) as each ends.
-py::dict sweep(const std::string& path, const std::vector<std::string>& settings,
-               const std::string& fidelity, int jobs, const py::object& progress) {
-  const study::SweepPlan plan = study::plan_sweep(path, config::parse_settings(settings));
+py::dict sweep(const PySource& scenario, const std::string& fidelity, int jobs,
+               const py::object& progress) {
+  const study::SweepPlan plan = study::plan_sweep(source_of(scenario));
   const report::Frame heading{report::sweep_columns(study::sweep_result(plan, {}).keys), {}};
   std::size_t done = 0;
   const auto heard = [&](const study::PointOutcome& p) {
@@ -145,13 +156,9 @@ py::dict sweep(const std::string& path, const std::vector<std::string>& settings
       {.jobs = jobs, .fidelity = fidelity_of(fidelity), .on_done = heard, .stop = interrupted})));
 }
 
-// A scenario as Python hands it over: source, is_path, name, settings (as load takes them).
-using ScenarioSource = std::tuple<std::string, bool, std::string, std::vector<std::string>>;
-
 // Each scenario loaded (refused here, in Python, before any runs), then compared; its file
 // column says where it came from: the file or YAML name, and each setting as `--set k=v`.
-py::dict compare(const std::vector<ScenarioSource>& sources, const std::string& fidelity,
-                 int jobs) {
+py::dict compare(const std::vector<PySource>& sources, const std::string& fidelity, int jobs) {
   std::vector<config::Scenario> scenarios;
   std::vector<std::string> labels;
   for (const auto& [source, is_path, name, settings] : sources) {
@@ -166,39 +173,34 @@ py::dict compare(const std::vector<ScenarioSource>& sources, const std::string& 
       scenarios, labels, {.jobs = jobs, .fidelity = fidelity_of(fidelity), .stop = interrupted})));
 }
 
-py::dict search(const std::string& path, const std::vector<std::string>& settings, int top,
-                int jobs) {
-  const study::SearchPlan plan = study::plan_search(path, config::parse_settings(settings));
+py::dict search(const PySource& scenario, int top, int jobs) {
+  const study::SearchPlan plan = study::plan_search(source_of(scenario));
   return frame_object(report::search_frame(
       study::search(plan, top > 0 ? top : plan.search.top, {.jobs = jobs, .stop = interrupted})));
 }
 
-// The serving run of the file's serve: section (its EP rounds in forked children): a
+// The serving run of the scenario's serve: section (its EP rounds in forked children): a
 // ServeResult.
-metrics::ServeResult serve(const std::string& path, const std::vector<std::string>& settings) {
-  return study::simulate_serving(path, config::parse_settings(settings));
+metrics::ServeResult serve(const PySource& scenario) {
+  return study::simulate_serving(source_of(scenario));
 }
 
-// The training run of the file's campaign: section (its steps in forked children): a
+// The training run of the scenario's campaign: section (its steps in forked children): a
 // CampaignResult.
-metrics::CampaignResult campaign(const std::string& path, const std::vector<std::string>& settings,
-                                 const std::string& fidelity) {
-  return study::run_campaign(path, config::parse_settings(settings),
-                             {.fidelity = fidelity_of(fidelity)});
+metrics::CampaignResult campaign(const PySource& scenario, const std::string& fidelity) {
+  return study::run_campaign(source_of(scenario), {.fidelity = fidelity_of(fidelity)});
 }
 
-// The training run at every point of the file's sweep: section, as its frame.
-py::dict campaign_sweep(const std::string& path, const std::vector<std::string>& settings,
-                        const std::string& fidelity) {
+// The training run at every point of the scenario's sweep: section, as its frame.
+py::dict campaign_sweep(const PySource& scenario, const std::string& fidelity) {
   return frame_object(report::campaign_sweep_frame(
-      study::run_campaign_sweep(path, config::parse_settings(settings), fidelity_of(fidelity))));
+      study::run_campaign_sweep(source_of(scenario), fidelity_of(fidelity))));
 }
 
-// Every candidate of the file's search: section run as a campaign, ranked, as its frame.
-py::dict campaign_search(const std::string& path, const std::vector<std::string>& settings,
-                         const std::string& fidelity) {
+// Every candidate of the scenario's search: section run as a campaign, ranked, as its frame.
+py::dict campaign_search(const PySource& scenario, const std::string& fidelity) {
   return frame_object(report::campaign_sweep_frame(
-      study::search_campaigns(path, config::parse_settings(settings), fidelity_of(fidelity))));
+      study::search_campaigns(source_of(scenario), fidelity_of(fidelity))));
 }
 
 }  // namespace
@@ -246,15 +248,12 @@ PYBIND11_MODULE(_codesim, m) {
         py::arg("name"), py::arg("settings"));
   m.def("simulate", &python::simulate, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("settings"), py::arg("fidelity"), py::arg("html"), py::arg("chrome_trace"));
-  m.def("sweep", &python::sweep, py::arg("path"), py::arg("settings"), py::arg("fidelity"),
-        py::arg("jobs"), py::arg("progress"));
-  m.def("serve", &python::serve, py::arg("path"), py::arg("settings"));
-  m.def("campaign", &python::campaign, py::arg("path"), py::arg("settings"), py::arg("fidelity"));
-  m.def("campaign_sweep", &python::campaign_sweep, py::arg("path"), py::arg("settings"),
-        py::arg("fidelity"));
-  m.def("campaign_search", &python::campaign_search, py::arg("path"), py::arg("settings"),
-        py::arg("fidelity"));
+  m.def("sweep", &python::sweep, py::arg("scenario"), py::arg("fidelity"), py::arg("jobs"),
+        py::arg("progress"));
+  m.def("serve", &python::serve, py::arg("scenario"));
+  m.def("campaign", &python::campaign, py::arg("scenario"), py::arg("fidelity"));
+  m.def("campaign_sweep", &python::campaign_sweep, py::arg("scenario"), py::arg("fidelity"));
+  m.def("campaign_search", &python::campaign_search, py::arg("scenario"), py::arg("fidelity"));
   m.def("compare", &python::compare, py::arg("scenarios"), py::arg("fidelity"), py::arg("jobs"));
-  m.def("search", &python::search, py::arg("path"), py::arg("settings"), py::arg("top"),
-        py::arg("jobs"));
+  m.def("search", &python::search, py::arg("scenario"), py::arg("top"), py::arg("jobs"));
 }

@@ -36,22 +36,21 @@ struct Steps {
 };
 
 // Steps, each simulated in a child process unless `cache` has them.
-Steps steps_of(const std::string& path, const std::vector<config::Setting>& settings,
-               const Scenario& s, metrics::Fidelity fidelity, const Budget& budget,
-               CampaignStepCache* cache) {
+Steps steps_of(const config::ScenarioSource& source, const Scenario& s, metrics::Fidelity fidelity,
+               const Budget& budget, CampaignStepCache* cache) {
   const auto& net = s.topology.network;
   const bool degradable =
       net.family == topologies::Family::mpft && net.planes > 1 && s.topology.failed_planes.empty();
   std::vector<IsolatedWork> works;
   const auto work = [&](std::vector<config::Setting> with) {
-    return [path, with, fidelity, budget]() -> std::string {
+    return [step = source.with(with), fidelity, budget]() -> std::string {
       return metrics::pack(
-          run_training(config::load_scenario(path, with), {.budget = budget, .fidelity = fidelity})
+          run_training(config::load_scenario(step), {.budget = budget, .fidelity = fidelity})
               .result);
     };
   };
   // A campaign's steps vary unless the scenario says otherwise (variability.enabled).
-  auto base = settings;
+  std::vector<config::Setting> base;
   if (s.where.count("variability.enabled") == 0) {
     base.push_back(config::parse_setting("variability.enabled=true"));
   }
@@ -129,11 +128,10 @@ CampaignPlan campaign_plan(const Scenario& s, core::Seconds step, core::Seconds 
   return plan;
 }
 
-metrics::CampaignResult run_campaign(const std::string& path,
-                                     const std::vector<config::Setting>& settings,
+metrics::CampaignResult run_campaign(const config::ScenarioSource& source,
                                      const CampaignOptions& o) {
   const metrics::Fidelity fidelity = o.fidelity;
-  const Scenario s = config::load_scenario(path, settings);
+  const Scenario s = config::load_scenario(source);
   require_training(s, "campaign");
   const auto& c = s.campaign;
   if (!(c.tokens > 0)) {
@@ -141,7 +139,7 @@ metrics::CampaignResult run_campaign(const std::string& path,
                            "e.g. campaign: {tokens: 14.8e12}");
   }
   const auto steps_start = std::chrono::steady_clock::now();
-  const auto [step, degraded, simulated] = steps_of(path, settings, s, fidelity, o.budget, o.cache);
+  const auto [step, degraded, simulated] = steps_of(source, s, fidelity, o.budget, o.cache);
   if (o.bench != nullptr) {
     o.bench->steps = core::Seconds(core::seconds_since(steps_start));
     o.bench->steps_simulated = simulated;

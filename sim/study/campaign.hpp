@@ -48,11 +48,10 @@ struct CampaignPlan {
 CampaignPlan campaign_plan(const config::Scenario& s, core::Seconds step, core::Seconds degraded,
                            double tokens_per_step);
 
-// Reads `path` with `settings` over it; the steps run in forked children at `o.fidelity` (or
-// come from `o.cache`). Throws core::InputError (located at the scenario key) for a scenario that
-// is not a training step, has no campaign.tokens, or whose job cannot progress.
-metrics::CampaignResult run_campaign(const std::string& path,
-                                     const std::vector<config::Setting>& settings,
+// The scenario `source` gives; its steps (each decoded from `source`) run in forked children at
+// `o.fidelity` (or come from `o.cache`). Throws core::InputError (located at the scenario key) for
+// a scenario that is not a training step, has no campaign.tokens, or whose job cannot progress.
+metrics::CampaignResult run_campaign(const config::ScenarioSource& source,
                                      const CampaignOptions& o = {});
 
 }  // namespace codesim::study

@@ -22,15 +22,13 @@ std::string one_line(const core::InputError& e) {
 }
 
 // A point's campaign, or why it could not run.
-metrics::CampaignSweepPoint campaign_point(const std::string& path,
-                                           std::vector<config::Setting> with,
+metrics::CampaignSweepPoint campaign_point(const config::ScenarioSource& source,
                                            const std::vector<config::Setting>& values,
                                            std::vector<std::string> written,
                                            const CampaignOptions& o) {
-  with.insert(with.end(), values.begin(), values.end());
   metrics::CampaignSweepPoint p{.values = std::move(written)};
   try {
-    p.result = run_campaign(path, with, o);
+    p.result = run_campaign(source.with(values), o);
   } catch (const core::InputError& e) {
     p.error = one_line(e);
   }
@@ -70,10 +68,9 @@ struct Planned {
 
 // The campaign at each planned point of `sweep` (a sweep's points or a search's candidates), the
 // keys and points into `out`; points differing only in campaign keys share one step simulation.
-void run_points(metrics::CampaignSweep& out, const std::string& path,
-                const std::vector<config::Setting>& settings, const config::Sweep& sweep,
-                const std::vector<Planned>& points, const std::string& word,
-                const CampaignOptions& options,
+void run_points(metrics::CampaignSweep& out, const config::ScenarioSource& source,
+                const config::Sweep& sweep, const std::vector<Planned>& points,
+                const std::string& word, const CampaignOptions& options,
                 const std::function<void(const std::string&)>& progress) {
   for (const auto& axis : sweep.axes) {
     out.keys.push_back(axis.key);
@@ -91,35 +88,32 @@ void run_points(metrics::CampaignSweep& out, const std::string& path,
           {.values = p.point->values, .result = std::nullopt, .error = *p.rejected});
       continue;
     }
-    out.points.push_back(
-        campaign_point(path, settings, sweep.points[p.point->index], p.point->values, o));
+    out.points.push_back(campaign_point(source, sweep.points[p.point->index], p.point->values, o));
   }
   out.steps_simulated = steps_simulated(cache);
 }
 
 }  // namespace
 
-metrics::CampaignSweep run_campaign_sweep(const std::string& path,
-                                          const std::vector<config::Setting>& settings,
+metrics::CampaignSweep run_campaign_sweep(const config::ScenarioSource& source,
                                           metrics::Fidelity fidelity, const Budget& budget,
                                           const std::function<void(const std::string&)>& progress) {
-  const SweepPlan plan = plan_sweep(path, settings);
+  const SweepPlan plan = plan_sweep(source);
   require_training(plan.base, "campaign");
   metrics::CampaignSweep out{.scenario = plan.base.name, .mode = plan.sweep.mode};
   std::vector<Planned> points;
   for (const PlannedPoint& point : plan.points) {
     points.push_back({&point, std::nullopt});
   }
-  run_points(out, path, settings, plan.sweep, points, "point",
-             {.fidelity = fidelity, .budget = budget}, progress);
+  run_points(out, source, plan.sweep, points, "point", {.fidelity = fidelity, .budget = budget},
+             progress);
   return out;
 }
 
-metrics::CampaignSweep search_campaigns(const std::string& path,
-                                        const std::vector<config::Setting>& settings,
+metrics::CampaignSweep search_campaigns(const config::ScenarioSource& source,
                                         metrics::Fidelity fidelity, const Budget& budget,
                                         const std::function<void(const std::string&)>& progress) {
-  const SearchPlan plan = plan_campaign_search(path, settings);
+  const SearchPlan plan = plan_campaign_search(source);
   const config::SearchObjective objective = plan.search.objective;
   metrics::CampaignSweep out{.scenario = plan.base.name,
                              .mode = core::SweepMode::cartesian,
@@ -129,7 +123,7 @@ metrics::CampaignSweep search_campaigns(const std::string& path,
     candidates.push_back(
         {&c.point, c.scenario ? std::nullopt : std::optional<std::string>(c.rejected)});
   }
-  run_points(out, path, settings, plan.search.candidates, candidates, "candidate",
+  run_points(out, source, plan.search.candidates, candidates, "candidate",
              {.fidelity = fidelity, .budget = budget}, progress);
   // Least objective first; those that could not run after, in candidate order.
   std::stable_sort(out.points.begin(), out.points.end(),

@@ -18,16 +18,14 @@ namespace codesim::study {
 // the sweep); a point whose campaign is refused (say, its job cannot progress) keeps the reason
 // and the others run. `progress` hears one line per point; may be empty.
 metrics::CampaignSweep run_campaign_sweep(
-    const std::string& path, const std::vector<config::Setting>& settings,
-    metrics::Fidelity fidelity = metrics::Fidelity::fast, const Budget& budget = {},
-    const std::function<void(const std::string&)>& progress = {});
+    const config::ScenarioSource& source, metrics::Fidelity fidelity = metrics::Fidelity::fast,
+    const Budget& budget = {}, const std::function<void(const std::string&)>& progress = {});
 
 // Every candidate of the scenario's search: section (its keys, every combination) run as a
 // campaign and ranked by the search's run objective (days, cost_usd, gpu_hours or energy_mwh:
 // the p50, least first); candidates that do not decode or cannot progress last, with why.
 metrics::CampaignSweep search_campaigns(
-    const std::string& path, const std::vector<config::Setting>& settings,
-    metrics::Fidelity fidelity = metrics::Fidelity::fast, const Budget& budget = {},
-    const std::function<void(const std::string&)>& progress = {});
+    const config::ScenarioSource& source, metrics::Fidelity fidelity = metrics::Fidelity::fast,
+    const Budget& budget = {}, const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace codesim::study

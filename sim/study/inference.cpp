@@ -18,6 +18,7 @@
 #include "sim/workload/piece_model.hpp"
 #include "sim/workload/step_power.hpp"
 #include "sim/workload/training_state.hpp"
+#include "topologies/routing.hpp"
 
 namespace codesim::study {
 namespace {
@@ -55,6 +56,19 @@ core::Bytes weights_per_gpu(const Scenario& s, int experts_per_gpu) {
       bytes / s.parallelism.pp);
 }
 
+// Whether the EP group (the first `ep` GPUs) is joined by the scale-up domain alone: the path
+// the topology routes from its first GPU to its last crosses no NIC.
+bool within_scale_up(const topologies::Topology& t, int ep) {
+  const topologies::PathSet set = topologies::route(t, 0, ep - 1, {.max_paths = 1});
+  for (const auto e : set.paths.front().links) {
+    const topologies::LinkKind k = t.graph()[e].kind;
+    if (k == topologies::LinkKind::ib || k == topologies::LinkKind::ethernet) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void bound_step(const Scenario& s, metrics::InferenceResult& r) {
   const auto& m = s.model.spec;
   const auto& in = s.inference;
@@ -62,7 +76,7 @@ void bound_step(const Scenario& s, metrics::InferenceResult& r) {
     config::scenario_error(s, "inference.mode", "bound mode is the decode bound (ISCA 2.3.2)",
                            "use mode: model for prefill");
   }
-  const bool inside_node = s.parallelism.ep <= s.hardware.spec.gpus_per_node;
+  const bool inside_node = within_scale_up(config::build_topology(s), s.parallelism.ep);
   const workload::DecodeBoundSpec spec{
       .tokens = r.tokens_per_micro_batch,
       .experts_per_token = (m.moe ? m.moe->activated_experts : 0) +
@@ -70,7 +84,7 @@ void bound_step(const Scenario& s, metrics::InferenceResult& r) {
       .hidden = in.bound_hidden > 0 ? in.bound_hidden : m.hidden,
       .dispatch_bytes = channel_bytes(s.workload.precision.dispatch),
       .combine_bytes = channel_bytes(s.workload.precision.combine),
-      // ISCA's bound takes the line rates.
+      // ISCA's bound takes the line rates, of the tier the topology routes the EP group over.
       .bandwidth = inside_node ? s.hardware.spec.scale_up.nominal_bandwidth
                                : s.hardware.spec.nic.nominal_bandwidth,
       .layers = m.layers,

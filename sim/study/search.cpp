@@ -21,12 +21,11 @@ std::string reason(const core::InputError& e) {
   return d.key_path.empty() ? d.message : d.key_path + ": " + d.message;
 }
 
-// The search of `path` whose objective ranks runs (`campaign`) or steps; the other kind is refused
-// at search.objective.
-SearchPlan plan_of(const std::string& path, const std::vector<config::Setting>& settings,
-                   bool campaign) {
-  config::FlatScenario flat = config::read_scenario_yaml(path);
-  config::apply_settings(flat, settings);
+// The search of `source` whose objective ranks runs (`campaign`) or steps; the other kind is
+// refused at search.objective.
+SearchPlan plan_of(const config::ScenarioSource& source, bool campaign) {
+  const std::string& path = source.path;
+  const config::FlatScenario flat = config::read_source(source);
   SearchPlan plan{config::decode_scenario(flat, path), {}, {}};
   require_training(plan.base, "searches");
   const auto search = config::read_search(flat);
@@ -65,13 +64,12 @@ SearchPlan plan_of(const std::string& path, const std::vector<config::Setting>& 
 
 }  // namespace
 
-SearchPlan plan_search(const std::string& path, const std::vector<config::Setting>& settings) {
-  return plan_of(path, settings, false);
+SearchPlan plan_search(const config::ScenarioSource& source) {
+  return plan_of(source, false);
 }
 
-SearchPlan plan_campaign_search(const std::string& path,
-                                const std::vector<config::Setting>& settings) {
-  return plan_of(path, settings, true);
+SearchPlan plan_campaign_search(const config::ScenarioSource& source) {
+  return plan_of(source, true);
 }
 
 double objective_of(const metrics::RunResult& r, config::SearchObjective objective) {

@@ -28,14 +28,13 @@ struct SearchPlan {
   std::vector<SearchCandidate> candidates;
 };
 
-// Reads `path` with `settings` over every candidate. Throws core::InputError when the scenario
-// has no search: section or the section is malformed; a candidate that does not decode is kept,
-// rejected with its first problem.
-SearchPlan plan_search(const std::string& path, const std::vector<config::Setting>& settings);
+// Reads the scenario `source` gives, each candidate's values over it. Throws core::InputError when
+// the scenario has no search: section or the section is malformed; a candidate that does not decode
+// is kept, rejected with its first problem.
+SearchPlan plan_search(const config::ScenarioSource& source);
 // The same for a search of whole runs (codesim campaign --search: objective days, cost_usd,
 // gpu_hours or energy_mwh); a step objective is refused, and plan_search refuses run objectives.
-SearchPlan plan_campaign_search(const std::string& path,
-                                const std::vector<config::Setting>& settings);
+SearchPlan plan_campaign_search(const config::ScenarioSource& source);
 
 // The fast tier over every candidate that decodes; each result is checked against the memory,
 // task and network-cost bounds. `progress` hears one line per candidate. The entries come back

@@ -21,6 +21,8 @@
 #include "sim/study/isolated.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/serve_memory.hpp"
+#include "topologies/build.hpp"
+#include "topologies/routing.hpp"
 
 namespace codesim::study {
 namespace {
@@ -55,8 +57,8 @@ config::Setting set(const Scenario& base, const std::string& key, const std::str
 // The instance's scenario: the base with the instance's nodes and parallelism, at its full load
 // (a prefill chunk on every GPU; a decode batch of the most requests, at the mean request's
 // context half way through its output).
-Instance instance(const std::string& path, std::vector<config::Setting> settings,
-                  const Scenario& base, const std::string& role) {
+Instance instance(const config::ScenarioSource& source, const Scenario& base,
+                  const std::string& role) {
   const bool prefill = role == "prefill";
   const InstanceShape& i = prefill ? base.serve.prefill : base.serve.decode;
   const std::string key = "serve." + role;
@@ -64,6 +66,7 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
                      ? base.inference.micro_batches
                      : workload::default_micro_batches(base.model.spec, i.ep);
   Instance inst{.role = role};
+  std::vector<config::Setting> settings;
   // Which serve key each setting comes from: an error about the instance names that key.
   std::map<std::string, std::string> from;
   const auto add = [&](const std::string& k, long long v, const std::string& at) {
@@ -97,7 +100,7 @@ Instance instance(const std::string& path, std::vector<config::Setting> settings
         "serve.arrivals.prompt_tokens");
   }
   try {
-    inst.scenario = config::load_scenario(path, settings);
+    inst.scenario = config::load_scenario(source.with(settings));
   } catch (const core::InputError& e) {
     std::vector<core::Diagnostic> named = e.diagnostics();
     for (core::Diagnostic& d : named) {
@@ -312,43 +315,71 @@ serve::StepCosts counted(const serve::StepCosts& costs, const Scenario& base,
           .kv_transfer = costs.kv_transfer};
 }
 
+// The path a prompt's KV cache takes, from the first prefill instance's first GPU to the first
+// decode instance's, through the deployment's network: the scenario's topology over every
+// instance's nodes, the prefill instances' first (where the two meet: the same leaf, or across
+// the spine, is the topology's to say). A scenario whose topology is a single node (family node)
+// says nothing of the network between instances: a two-tier fat tree is assumed there, and said
+// in `notes`.
+topologies::PathTiming kv_path(const Scenario& base, std::vector<core::Note>& notes) {
+  Scenario whole = base;
+  const int prefill_nodes = base.serve.prefill.nodes * base.serve.prefill.instances;
+  whole.hardware.nodes = prefill_nodes + base.serve.decode.nodes * base.serve.decode.instances;
+  if (whole.topology.network.family == topologies::Family::node) {
+    whole.topology.network.family = topologies::Family::ft2;
+    notes.push_back({core::NoteKind::assumed,
+                     "the scenario's topology is one node: the KV cache crosses between "
+                     "instances over a two-tier fat tree of radix " +
+                         std::to_string(whole.topology.network.radix) + " (ft2) joining the " +
+                         std::to_string(whole.hardware.nodes) + " nodes of the deployment"});
+  }
+  try {
+    return topologies::path_timing(config::build_topology(whole), 0,
+                                   prefill_nodes * base.hardware.spec.gpus_per_node);
+  } catch (const topologies::SpecError& e) {
+    config::scenario_error(base, "topology.family",
+                           "the serving deployment's " + std::to_string(whole.hardware.nodes) +
+                               " nodes (every prefill and decode instance) do not fit the "
+                               "topology: " +
+                               e.what(),
+                           "a topology that holds them, or fewer or smaller instances");
+  }
+}
+
 // The loop's prices: each instance's step at the load asked for (per GPU and micro-batch,
-// remembered), and the KV transfer of a prompt's cache over the prefill TP group's NICs.
-serve::StepCosts step_costs(const Instance& prefill, const Instance& decode, double kv_per_token,
+// remembered), and the KV transfer of a prompt's cache over the prefill TP group's GPUs, each
+// its share over `kv` at once.
+serve::StepCosts step_costs(const Instance& prefill, const Instance& decode,
+                            const topologies::PathTiming& kv, double kv_per_token,
                             StepMemo& prefill_memo, StepMemo& decode_memo) {
-  const hardware::NicSpec nic = prefill.scenario.hardware.spec.nic;
   const int tp = prefill.scenario.parallelism.tp;
-  return {.prefill =
-              [&prefill, &prefill_memo, tp](int tokens, int prompt) {
-                const int t = per(per(tokens, prefill.gpus()), prefill.micro_batches());
-                const int p = std::min(prompt, t * tp);
-                return prefill_memo.at(t, p, [&] { return step(prefill, t, p); });
-              },
-          .decode =
-              [&decode, &decode_memo](int requests, int context) {
-                const int t = per(per(requests, decode.gpus()), decode.micro_batches());
-                // Contexts priced to the nearest 64 tokens above (a step's cost barely moves
-                // within).
-                const int c = (context + 63) / 64 * 64;
-                return decode_memo.at(t, c, [&] { return step(decode, t, c); });
-              },
-          .kv_transfer =
-              [nic, tp, kv_per_token](int tokens) {
-                return nic.latency_cross_leaf + core::Bytes(tokens * kv_per_token) /
-                                                    (nic.bandwidth * static_cast<double>(tp));
-              }};
+  return {
+      .prefill =
+          [&prefill, &prefill_memo, tp](int tokens, int prompt) {
+            const int t = per(per(tokens, prefill.gpus()), prefill.micro_batches());
+            const int p = std::min(prompt, t * tp);
+            return prefill_memo.at(t, p, [&] { return step(prefill, t, p); });
+          },
+      .decode =
+          [&decode, &decode_memo](int requests, int context) {
+            const int t = per(per(requests, decode.gpus()), decode.micro_batches());
+            // Contexts priced to the nearest 64 tokens above (a step's cost barely moves
+            // within).
+            const int c = (context + 63) / 64 * 64;
+            return decode_memo.at(t, c, [&] { return step(decode, t, c); });
+          },
+      .kv_transfer = [kv, tp, kv_per_token](
+                         int tokens) { return kv.time(core::Bytes(tokens * kv_per_token / tp)); }};
 }
 
 }  // namespace
 
-metrics::ServeResult simulate_serving(const std::string& path,
-                                      const std::vector<config::Setting>& settings,
-                                      const Budget& budget,
+metrics::ServeResult simulate_serving(const config::ScenarioSource& source, const Budget& budget,
                                       const std::function<void(const std::string&)>& progress) {
-  const Scenario base = config::load_scenario(path, settings);
+  const Scenario base = config::load_scenario(source);
   refuse_without_section(base);
-  Instance prefill = instance(path, settings, base, "prefill");
-  Instance decode = instance(path, settings, base, "decode");
+  Instance prefill = instance(source, base, "prefill");
+  Instance decode = instance(source, base, "decode");
   ep_rounds({&prefill, &decode}, budget);
 
   refuse_prefill_over_memory(base, prefill.scenario,
@@ -360,8 +391,9 @@ metrics::ServeResult simulate_serving(const std::string& path,
 
   StepMemo prefill_memo;
   StepMemo decode_memo;
+  std::vector<core::Note> kv_notes;
   const serve::StepCosts costs =
-      step_costs(prefill, decode, kv_per_token, prefill_memo, decode_memo);
+      step_costs(prefill, decode, kv_path(base, kv_notes), kv_per_token, prefill_memo, decode_memo);
 
   // A whole instance's prefill chunk and decode batch.
   const int chunk = base.serve.chunk_tokens_per_gpu * prefill.gpus();
@@ -407,6 +439,7 @@ metrics::ServeResult simulate_serving(const std::string& path,
       output, r);
   metrics::add_slo_figures(base.serve.slo, run, request_alone(base, costs, prefill.gpus()), r);
   metrics::add_serve_notes(base.model.spec, r);
+  r.notes.insert(r.notes.end(), kv_notes.begin(), kv_notes.end());
   return r;
 }
 

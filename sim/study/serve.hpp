@@ -14,12 +14,12 @@
 
 namespace codesim::study {
 
-// Reads `path` with `settings` over it. Throws core::InputError (located at the scenario key, or
-// at the trace file's line) for a scenario, instance or trace the model cannot run, or whose
-// fewest steps (serve::least_steps) are past `budget.max_serve_steps`. `progress` hears a line
-// every million steps; may be empty.
-metrics::ServeResult simulate_serving(const std::string& path,
-                                      const std::vector<config::Setting>& settings,
+// The scenario `source` gives, its instances each decoded from it with the instance's nodes,
+// parallelism and load over it. Throws core::InputError (located at the scenario key, or at the
+// trace file's line) for a scenario, instance or trace the model cannot run, or whose fewest
+// steps (serve::least_steps) are past `budget.max_serve_steps`. `progress` hears a line every ten
+// million steps; may be empty.
+metrics::ServeResult simulate_serving(const config::ScenarioSource& source,
                                       const Budget& budget = {},
                                       const std::function<void(const std::string&)>& progress = {});
 

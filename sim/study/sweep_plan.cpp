@@ -6,9 +6,9 @@
 
 namespace codesim::study {
 
-SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>& settings) {
-  config::FlatScenario flat = config::read_scenario_yaml(path);
-  config::apply_settings(flat, settings);
+SweepPlan plan_sweep(const config::ScenarioSource& source) {
+  const std::string& path = source.path;
+  const config::FlatScenario flat = config::read_source(source);
   SweepPlan plan{config::decode_scenario(flat, path), {}, {}};
   const auto sweep = config::read_sweep(flat);
   if (!sweep) {

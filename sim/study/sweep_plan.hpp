@@ -30,9 +30,9 @@ struct SweepPlan {
 // caller's to fill.
 PlannedPoint planned_point(std::size_t index, const std::vector<config::Setting>& values);
 
-// Reads `path` with `settings` over every point. Throws core::InputError when the scenario has no
-// sweep: section or any point does not decode.
-SweepPlan plan_sweep(const std::string& path, const std::vector<config::Setting>& settings);
+// Reads the scenario `source` gives, each point's values over it. Throws core::InputError when
+// the scenario has no sweep: section or any point does not decode.
+SweepPlan plan_sweep(const config::ScenarioSource& source);
 
 // Sweeps and comparisons report training steps; an inference scenario is refused at its
 // workload.kind (what `study` names the reports for).

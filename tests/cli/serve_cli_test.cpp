@@ -185,6 +185,21 @@ TEST(ServeCli, AnSloNoLoadMeetsIsUnmetAndSaysWhy) {
   EXPECT_EQ(at_any_load, 2);
 }
 
+TEST(ServeCli, ADeploymentItsTopologyCannotHoldIsRefused) {
+  // The KV cache crosses the deployment's network: the topology over every instance's nodes, 1
+  // prefill + 8 decode nodes of one GPU here. A two-tier fat tree of radix 4 holds 4 x 4 / 2 = 8
+  // endpoints: each instance alone fits, the deployment does not.
+  const auto r = run_codesim(kServe +
+                             " --set topology.family=ft2 --set topology.switch_radix=4 "
+                             "--set serve.decode.instances=8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "--set topology.family=ft2: error: topology.family: the serving deployment's 9 nodes "
+            "(every prefill and decode instance) do not fit the topology: nodes: 9 nodes x 1 GPUs "
+            "= 9 endpoints exceed the ft2's 8\n"
+            "  hint: a topology that holds them, or fewer or smaller instances\n");
+}
+
 TEST(ServeCli, ADecodeInstanceMayPipelineItsLayers) {
   // Two decode GPUs per instance as two stages: each holds half the weights, so its KV cache
   // holds more tokens than one GPU's; every step passes both stages.

@@ -137,6 +137,9 @@ def test_serve_returns_the_cli_report():
     assert result.requests == 40  # typed and documented
     assert codesim.ServeResult.goodput.__doc__ == "requests per second meeting both SLO targets"
     assert result.ttft_ms["p90"] >= result.ttft_ms["p50"]  # the report's other keys
+    # The same scenario as YAML text (its include found from `name`) serves alike.
+    text = codesim.Scenario.from_yaml(open(path).read(), name=path)
+    assert codesim.serve(text.set("serve.arrivals.requests", 40)).to_dict() == result.to_dict()
 
 
 def test_campaign_returns_the_cli_report():
@@ -234,12 +237,15 @@ def test_compare_and_search_are_tables():
     assert list(changed["file"]) == [small, small + " --set routing.node_limit=2"]
     assert changed["step_time_s"][1] != changed["step_time_s"][0]
     assert changed["switches"].dtype.kind == "i"  # counts are ints
-    ranking = codesim.search(codesim.load(os.path.join(ROOT, "tests", "scenarios",
-                                                       "small-search.yaml")), top=1)
+    search = os.path.join(ROOT, "tests", "scenarios", "small-search.yaml")
+    ranking = codesim.search(codesim.load(search), top=1)
     assert list(ranking["rank"]) == list(range(1, len(ranking) + 1))
     assert list(ranking["tier"]).count("full") == 1  # the best one, simulated in full
     assert any(ranking["rejected"] != "")  # pp 3 does not divide the GPUs
-    with pytest.raises(ValueError, match="reads its section from a scenario file"):
+    # The file's text searches as the file does (its includes found from `name`).
+    from_text = codesim.search(codesim.Scenario.from_yaml(open(search).read(), name=search), top=1)
+    assert from_text.equals(ranking)
+    with pytest.raises(codesim.ScenarioError, match="the scenario has no sweep: section"):
         codesim.sweep(codesim.Scenario.from_yaml(open(small).read(), name=small))
 
 

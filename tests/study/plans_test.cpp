@@ -13,7 +13,7 @@ namespace {
 const std::string kSweep = CODESIM_SOURCE_DIR "/tests/scenarios/small-sweep.yaml";
 
 TEST(SweepPlan, EveryPointIsAScenarioWithItsSettings) {
-  const SweepPlan plan = plan_sweep(kSweep, {config::parse_setting("routing.plans=1")});
+  const SweepPlan plan = plan_sweep({kSweep, {}, {config::parse_setting("routing.plans=1")}});
   ASSERT_EQ(plan.points.size(), 4u);  // node_limit [1, 2] x method [dualpipe, 1f1b]
   const PlannedPoint& p = plan.points[1];
   EXPECT_EQ(p.values, (std::vector<std::string>{"1", "1f1b"}));
@@ -33,7 +33,7 @@ TEST(SweepPlan, EveryPointIsAScenarioWithItsSettings) {
 }
 
 TEST(SweepPlan, OutcomesLandAtTheirPoints) {
-  const SweepPlan plan = plan_sweep(kSweep, {});
+  const SweepPlan plan = plan_sweep({kSweep});
   const metrics::SweepResult r =
       sweep_result(plan, {{.index = 2, .values = {"2", "dualpipe"}, .error = "did not fit"}});
   EXPECT_EQ(r.keys, (std::vector<std::string>{"routing.node_limit", "schedule.method"}));

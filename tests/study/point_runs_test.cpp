@@ -66,7 +66,7 @@ TEST(Isolated, AStopKillsAndReapsTheRunningChildren) {
 // fast tier of the same point in this process agrees with the child's within what link sharing
 // adds (the full tier is never faster).
 TEST(RunSweep, ThreePointsAsALibraryCall) {
-  const SweepPlan plan = plan_sweep(kThreePoints, {});
+  const SweepPlan plan = plan_sweep({kThreePoints});
   std::vector<std::size_t> heard;
   const metrics::SweepResult r = run_sweep(
       plan, {.jobs = 2, .on_done = [&](const PointOutcome& p) { heard.push_back(p.index); }});
@@ -89,7 +89,7 @@ TEST(RunSweep, ThreePointsAsALibraryCall) {
 // The parent routes first (the reference gate's OpenMP threads run here), then forks: the children
 // must not wait for OpenMP threads the fork left behind.
 TEST(RunSweep, APointThatCannotRunSaysWhyAndTheOthersRun) {
-  SweepPlan plan = plan_sweep(kThreePoints, {});
+  SweepPlan plan = plan_sweep({kThreePoints});
   const auto here = run_training(plan.points[0].scenario, {.fidelity = metrics::Fidelity::fast});
   plan.points[1].scenario.hardware.spec.gpu.hbm_capacity =
       core::Bytes(1e9);  // nothing fits in 1 GB
@@ -107,7 +107,7 @@ TEST(RunSweep, APointThatCannotRunSaysWhyAndTheOthersRun) {
 // the best two simulated in full in children; ranked: the two simulated in full first, by their
 // objective, then the screened-only ones by theirs, then the rejected.
 TEST(Search, ScreensHereSimulatesTheBestInChildrenAndRanks) {
-  const SearchPlan plan = plan_search(kSearch, {});
+  const SearchPlan plan = plan_search({kSearch});
   const metrics::SearchResult r = search(plan, 2, {.jobs = 2});
   ASSERT_EQ(r.entries.size(), plan.candidates.size());
   EXPECT_EQ(r.top, 2);

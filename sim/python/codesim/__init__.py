@@ -154,11 +154,10 @@ def _frame(frame):
     return _table(_numbers([dict(zip(columns, row)) for row in frame["rows"]], columns))
 
 
-def _file_of(scenario, why):
-    """The file a file-only study reads (`why` says what it reads there)."""
-    if not scenario._is_path:
-        raise ValueError(f"{why} from a scenario file: use codesim.load(path)")
-    return scenario._source
+def _source(scenario):
+    """`scenario` as the studies that vary it take it: its file or YAML text, its name, its
+    settings."""
+    return (scenario._source, scenario._is_path, scenario._name, scenario._settings)
 
 
 def _point_row(index, scenario, values, fidelity):
@@ -204,7 +203,7 @@ def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
     swept values, the step's figures (step_time_s, tokens_per_day, ...: empty where the point
     could not run), error.
 
-    Without `points`, every point of the scenario file's `sweep:` section (with the scenario's
+    Without `points`, every point of the scenario's `sweep:` section (with the scenario's
     settings), simulated in forked children, `jobs` at a time. With `points`, a dict of key ->
     list of values (Python values or unit strings, as `Scenario.set` takes them), every
     combination of them over the scenario, file or YAML text, one after another (each in a forked
@@ -228,35 +227,33 @@ def sweep(scenario, points=None, fidelity="full", jobs=2, progress=None):
         return _table(rows)
     report, close = _reporter(progress)
     try:
-        return _frame(_codesim.sweep(_file_of(scenario, "sweep reads its section"),
-                                     scenario._settings, fidelity, jobs, report))
+        return _frame(_codesim.sweep(_source(scenario), fidelity, jobs, report))
     finally:
         close()
 
 
 def serve(scenario):
-    """The scenario file's `serve:` section (with the scenario's settings): requests through its
+    """The scenario's `serve:` section (file or YAML text, with its settings): requests through its
     prefill and decode instances; the report (TTFT, TPOT and latency percentiles, throughput,
     SLO attainment, notes) as a ServeResult."""
     scenario = _scenario(scenario)
-    return _codesim.serve(_file_of(scenario, "serve reads its section"), scenario._settings)
+    return _codesim.serve(_source(scenario))
 
 
 def campaign(scenario, fidelity="fast", sweep=False, search=False):
-    """The scenario file's `campaign:` section (with the scenario's settings): its training run
+    """The scenario's `campaign:` section (file or YAML text, with its settings): its training run
     under failures and checkpoints; the report (days, GPU-hours, ETTR, interruptions, cost and
     energy, each with p10/p50/p90 and the expectation) as a CampaignResult. With `sweep`, the run at
-    every point of the file's `sweep:` section; with `search`, at every candidate of its `search:`
+    every point of its `sweep:` section; with `search`, at every candidate of its `search:`
     section, ranked by its run objective (days, cost_usd, gpu_hours, energy_mwh: p50, least
     first): one row per point, the columns of the CLI's `--format csv` (point or rank, the
     varied keys, the run's figures: `days_p50`, `cost_usd_expected` and the like, then `error`,
     why a point could not run)."""
     scenario = _scenario(scenario)
-    path = _file_of(scenario, "campaign reads its section")
     if not sweep and not search:
-        return _codesim.campaign(path, scenario._settings, fidelity)
+        return _codesim.campaign(_source(scenario), fidelity)
     study = _codesim.campaign_search if search else _codesim.campaign_sweep
-    return _frame(study(path, scenario._settings, fidelity))
+    return _frame(study(_source(scenario), fidelity))
 
 
 def compare(*scenarios, fidelity="full", jobs=2):
@@ -265,16 +262,14 @@ def compare(*scenarios, fidelity="full", jobs=2):
     (name, file, endpoints, switches, links, cost_usd, ..., step_time_s, tokens_per_day,
     mfu_causal); `file` names a set scenario's settings too ("x.yaml --set key=value")."""
     scenarios = [_scenario(s) for s in scenarios]
-    return _frame(_codesim.compare([(s._source, s._is_path, s._name, s._settings)
-                                    for s in scenarios], fidelity, jobs))
+    return _frame(_codesim.compare([_source(s) for s in scenarios], fidelity, jobs))
 
 
 def search(scenario, top=None, jobs=2):
-    """The scenario file's `search:` section: every candidate screened by the fast tier, the best
+    """The scenario's `search:` section (file or YAML text, with its settings): every candidate screened by the fast tier, the best
     `top` (default: the section's) simulated in full, ranked: one row per candidate with the
     columns of the CLI's ranking.csv (rank, its values, base, the tier that ranked it,
     step_time_s, tokens_per_day, mfu_causal, memory_gb, network_usd, objective,
     fast_step_time_s, and why it was rejected)."""
     scenario = _scenario(scenario)
-    return _frame(_codesim.search(_file_of(scenario, "search reads its section"),
-                                  scenario._settings, top or 0, jobs))
+    return _frame(_codesim.search(_source(scenario), top or 0, jobs))
