@@ -54,11 +54,12 @@ std::vector<CampaignColumn> campaign_columns() {
       {"checkpoint_interval_s", [](const R& r) { return r.checkpoint_interval.value; }},
       {"mean_restart_s", [](const R& r) { return r.mean_restart.value; }},
       {"mtbf_h", [](const R& r) { return r.mtbf_hours; }}};
-  for (const auto& [name, q] :
+  for (const auto& quantiles :
        {std::pair{"days", &R::days}, std::pair{"gpu_hours", &R::gpu_hours},
         std::pair{"interruptions", &R::interruptions}, std::pair{"cost_usd", &R::cost_usd},
         std::pair{"energy_mwh", &R::energy_mwh}}) {
-    const std::string n(name);
+    const std::string n(quantiles.first);
+    const auto q = quantiles.second;
     c.push_back({n + "_p10", [q](const R& r) { return (r.*q).p10; }});
     c.push_back({n + "_p50", [q](const R& r) { return (r.*q).p50; }});
     c.push_back({n + "_p90", [q](const R& r) { return (r.*q).p90; }});

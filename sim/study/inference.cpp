@@ -10,6 +10,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/config/topology_from.hpp"
 #include "sim/core/text.hpp"
+#include "sim/metrics/inference_figures.hpp"
 #include "sim/study/ep_round.hpp"
 #include "sim/study/scenario_inputs.hpp"
 #include "sim/study/step_shape.hpp"
@@ -339,33 +340,6 @@ double model_step(const Scenario& s, int experts_per_gpu, metrics::InferenceResu
   return busiest_expert_tokens;
 }
 
-// Decode: TPOT with MTP, output tokens per second and the KV cache of every request; prefill:
-// TTFT, prompt tokens per second and their KV cache.
-void throughput(const Scenario& s, metrics::InferenceResult& r) {
-  const auto& in = s.inference;
-  // One request's cache at its context (sliding and chunked layers keep their window).
-  const double kv_per_request = llm::kv_cache_bytes(s.model.spec, in.context_len).value;
-  if (s.workload.kind == config::WorkloadKind::decode) {
-    r.tpot_without_mtp = r.step_time;
-    r.tpot = workload::effective_tpot(r.step_time, in.mtp, in.mtp_acceptance);
-    r.tokens_per_s_per_request = 1.0 / r.tpot.value;
-    r.tokens_per_s_per_gpu = in.requests_per_gpu / r.tpot.value;
-    // Each request's cache on one GPU of its TP group (sequence-parallel attention).
-    r.kv_cache_per_gpu = core::Bytes(kv_per_request * in.requests_per_gpu);
-    if (in.mtp) {
-      r.notes.push_back({core::NoteKind::assumed, "MTP: " + core::fixed(1 + in.mtp_acceptance, 2) +
-                                                      " tokens per request and step (acceptance " +
-                                                      core::fixed(in.mtp_acceptance, 2) + ")"});
-    }
-  } else {
-    r.ttft = r.step_time;
-    r.tokens_per_s_per_gpu = in.prompt_tokens_per_gpu / r.step_time.value;
-    r.kv_cache_per_gpu =
-        core::Bytes(kv_per_request * in.prompt_tokens_per_gpu / std::max(1, in.context_len));
-  }
-  r.tokens_per_s_per_node = r.tokens_per_s_per_gpu * r.gpus_per_node;
-}
-
 // The transient peak of a step of `tokens` per micro-batch on each GPU; the busiest GPU's experts
 // take `busiest_expert_tokens` token-expert pairs (0: tokens x top-k).
 workload::TransientPeak transient(const Scenario& s, int tokens, double busiest_expert_tokens) {
@@ -391,26 +365,10 @@ void memory(const Scenario& s, double busiest_expert_tokens, metrics::InferenceR
   const bool decode = s.workload.kind == config::WorkloadKind::decode;
   const workload::TransientPeak peak =
       transient(s, r.tokens_per_micro_batch, busiest_expert_tokens);
-  r.activations_per_gpu = core::Bytes(peak.bytes);
-  r.activations_peak = peak.where;
-  // Per request or prompt token: its KV cache and its share of the activations (both in
-  // proportion to the batch).
-  const double units = decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu;
-  const double per_unit = (r.kv_cache_per_gpu.value + peak.bytes) / std::max(1.0, units);
   r.framework = core::Bytes(workload::kFrameworkBytes);
   r.ep_buffers = ep_buffers_of(s, r.tokens_per_micro_batch);
-  const double free = (r.hbm - r.weights_per_gpu - r.framework - r.ep_buffers).value;
-  r.largest_batch = free > 0 ? static_cast<long long>(std::floor(free / per_unit)) : 0;
-  const core::Bytes need =
-      r.weights_per_gpu + r.kv_cache_per_gpu + r.activations_per_gpu + r.framework + r.ep_buffers;
-  if (need > r.hbm) {
-    r.notes.push_back({core::NoteKind::warning,
-                       "weights, KV cache, activations and the framework need " +
-                           core::fixed(need.value / 1e9, 1) + " GB per GPU, more than its " +
-                           core::fixed(r.hbm.value / 1e9, 0) + " GB: at most " +
-                           std::to_string(r.largest_batch) +
-                           (decode ? " requests" : " prompt tokens") + " per GPU fit"});
-  }
+  metrics::add_memory_figures(core::Bytes(peak.bytes), peak.where,
+                              decode ? in.requests_per_gpu : in.prompt_tokens_per_gpu, r);
 }
 
 }  // namespace
@@ -475,7 +433,13 @@ metrics::InferenceResult simulate_inference(const Scenario& s, const Budget& bud
   }
   r.weights_per_gpu = weights_per_gpu(s, experts_per_gpu);
   r.hbm = s.hardware.spec.gpu.hbm_capacity;
-  throughput(s, r);
+  // One request's cache at its context (sliding and chunked layers keep their window).
+  metrics::add_throughput({.requests_per_gpu = in.requests_per_gpu,
+                           .prompt_tokens_per_gpu = in.prompt_tokens_per_gpu,
+                           .context_len = in.context_len,
+                           .mtp = in.mtp,
+                           .mtp_acceptance = in.mtp_acceptance},
+                          llm::kv_cache_bytes(s.model.spec, in.context_len), r);
   memory(s, busiest_expert_tokens, r);
   return r;
 }
