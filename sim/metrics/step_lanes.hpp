@@ -5,13 +5,15 @@
 
 #include <vector>
 
+#include "sim/core/intervals.hpp"
 #include "sim/metrics/breakdown.hpp"
-#include "sim/metrics/intervals.hpp"
 #include "sim/metrics/pipeline_lanes.hpp"
 #include "sim/metrics/replayed_step.hpp"
 #include "sim/workload/step_program.hpp"
 
 namespace codesim::metrics {
+
+using core::Interval;  // seconds
 
 struct ChunkInterval {
   Interval span;  // first task's start to the next chunk's start (or its own last end)

@@ -10,7 +10,7 @@
 
 #include "models/llm/analytics.hpp"
 #include "sim/core/text.hpp"
-#include "sim/metrics/intervals.hpp"
+#include "sim/core/intervals.hpp"
 #include "sim/metrics/step_lanes.hpp"
 #include "sim/workload/memory_timeline.hpp"
 #include "sim/workload/saved_tensors.hpp"

@@ -1,53 +1,15 @@
-// Interval unions and intersections over a timeline.
+// A trace's measured timeline and what its streams were busy with (core/intervals.hpp).
 #include "sim/workload/timeline.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/intervals.hpp"
+
 namespace codesim::workload {
+
 namespace {
-
-using Intervals = std::vector<std::pair<double, double>>;
-
-Intervals merged(Intervals v) {
-  std::sort(v.begin(), v.end());
-  Intervals out;
-  for (const auto& [a, b] : v) {
-    if (!out.empty() && a <= out.back().second) {
-      out.back().second = std::max(out.back().second, b);
-    } else {
-      out.emplace_back(a, b);
-    }
-  }
-  return out;
-}
-
-double length(const Intervals& v) {
-  double total = 0;
-  for (const auto& [a, b] : v) {
-    total += b - a;
-  }
-  return total;
-}
-
-// Length of the intersection of two merged interval lists.
-double intersection(const Intervals& x, const Intervals& y) {
-  double total = 0;
-  std::size_t i = 0;
-  std::size_t j = 0;
-  while (i < x.size() && j < y.size()) {
-    const double lo = std::max(x[i].first, y[j].first);
-    const double hi = std::min(x[i].second, y[j].second);
-    total += std::max(0.0, hi - lo);
-    if (x[i].second < y[j].second) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return total;
-}
-
+using Intervals = std::vector<core::Interval>;  // microseconds
 }  // namespace
 
 Timeline measured_timeline(const StepTrace& t) {
@@ -79,9 +41,9 @@ TimelineSummary summarize(const StepTrace& t, const Timeline& tl) {
     first = i == 0 ? a : std::min(first, a);
     last = i == 0 ? b : std::max(last, b);
     (op.op_class == cost::KernelClass::memcpy ? s.memory_ops : s.kernels) += 1;
-    by_stream[{op.rank, op.stream}].emplace_back(a, b);
+    by_stream[{op.rank, op.stream}].push_back({a, b});
     ++count[{op.rank, op.stream}];
-    (op.op_class == cost::KernelClass::communication ? communication : compute).emplace_back(a, b);
+    (op.op_class == cost::KernelClass::communication ? communication : compute).push_back({a, b});
     auto& piece = s.pieces[op.tags.piece];
     ++piece.ops;
     piece.time_us += tl.duration_us[i];
@@ -91,13 +53,13 @@ TimelineSummary summarize(const StepTrace& t, const Timeline& tl) {
   }
   s.span_us = last - first;
   for (auto& [key, intervals] : by_stream) {
-    s.streams.push_back({key.first, key.second, count[key], length(merged(intervals))});
+    s.streams.push_back({key.first, key.second, count[key], core::length(core::merged(intervals))});
   }
-  const Intervals comm = merged(communication);
-  const Intervals comp = merged(compute);
-  s.communication_busy_us = length(comm);
-  s.compute_busy_us = length(comp);
-  s.overlap_us = intersection(comm, comp);
+  const Intervals comm = core::merged(communication);
+  const Intervals comp = core::merged(compute);
+  s.communication_busy_us = core::length(comm);
+  s.compute_busy_us = core::length(comp);
+  s.overlap_us = core::overlap(comm, comp);
   return s;
 }
 

@@ -1,9 +1,9 @@
-// Interval union and uncovered parts.
-#include "sim/metrics/intervals.hpp"
+// Interval union, uncovered parts, length and overlap.
+#include "sim/core/intervals.hpp"
 
 #include <algorithm>
 
-namespace codesim::metrics {
+namespace codesim::core {
 
 std::vector<Interval> merged(std::vector<Interval> v) {
   std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
@@ -39,11 +39,30 @@ std::vector<Interval> uncovered_parts(const Interval& x, const std::vector<Inter
 }
 
 double uncovered(const Interval& x, const std::vector<Interval>& cover) {
-  double left = 0;
-  for (const auto& i : uncovered_parts(x, cover)) {
-    left += i.b - i.a;
-  }
-  return left;
+  return length(uncovered_parts(x, cover));
 }
 
-}  // namespace codesim::metrics
+double length(const std::vector<Interval>& v) {
+  double total = 0;
+  for (const auto& i : v) {
+    total += i.b - i.a;
+  }
+  return total;
+}
+
+double overlap(const std::vector<Interval>& x, const std::vector<Interval>& y) {
+  double total = 0;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < x.size() && j < y.size()) {
+    total += std::max(0.0, std::min(x[i].b, y[j].b) - std::max(x[i].a, y[j].a));
+    if (x[i].b < y[j].b) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return total;
+}
+
+}  // namespace codesim::core
