@@ -252,19 +252,21 @@ def test_compare_and_search_are_tables():
 def test_ctrl_c_stops_a_sweep_and_its_children():
     # A sweep of full DeepSeek-V3 steps (minutes); SIGINT to the Python process, as Ctrl-C sends
     # it, once the sweep has started: KeyboardInterrupt at once, not when the points are done.
+    # 'ready' is printed inside the try, so a slow machine cannot deliver the signal before it.
     code = ("import codesim, sys\n"
             f"s = codesim.load({os.path.join(ROOT, 'scenarios', 'whatif-node-limit.yaml')!r})\n"
-            "print('ready', flush=True)\n"
             "try:\n"
+            "    print('ready', flush=True)\n"
             "    codesim.sweep(s, jobs=2)\n"
             "except KeyboardInterrupt:\n"
             "    print('interrupted', flush=True)\n")
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
     assert child.stdout.readline() == "ready\n"
     time.sleep(2)
     child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=30)
-    assert out == "interrupted\n"
+    out, err = child.communicate(timeout=30)
+    assert out == "interrupted\n", err
     assert child.returncode == 0
 
 
