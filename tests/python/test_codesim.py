@@ -250,10 +250,13 @@ def test_compare_and_search_are_tables():
 
 
 def test_ctrl_c_stops_a_sweep_and_its_children():
-    # A sweep of full DeepSeek-V3 steps (minutes); SIGINT to the Python process, as Ctrl-C sends
+    # A sweep of full DeepSeek-V3 steps (about 20 s); SIGINT to the Python process, as Ctrl-C sends
     # it, once the sweep has started: KeyboardInterrupt at once, not when the points are done.
     # 'ready' is printed inside the try, so a slow machine cannot deliver the signal before it.
-    code = ("import codesim, sys\n"
+    # Python's own SIGINT handler is installed whatever the test was started under (a shell's
+    # background job starts with SIGINT ignored, and Python then keeps ignoring it).
+    code = ("import codesim, signal, sys\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             f"s = codesim.load({os.path.join(ROOT, 'scenarios', 'whatif-node-limit.yaml')!r})\n"
             "try:\n"
             "    print('ready', flush=True)\n"
