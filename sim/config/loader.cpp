@@ -310,8 +310,7 @@ FlatScenario read_source(const ScenarioSource& source) {
 }
 
 Scenario load_scenario(const ScenarioSource& source) {
-  return source.text ? load_scenario_text(*source.text, source.path, source.settings)
-                     : load_scenario(source.path, source.settings);
+  return decode_scenario(read_source(source), source.path);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<Setting>& settings) {

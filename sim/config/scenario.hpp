@@ -65,7 +65,7 @@ std::string_view enum_name(E e) {
 }
 
 // Config's own sections (the model and hardware presets): their defaults are the schema table's
-// (schema_system_fields.cpp, schema_run_fields.cpp), set by the loader, and nowhere else:
+// (schema_system_fields.cpp), set by the loader, and nowhere else:
 // members start value-initialized. The other members of a Scenario are the modules' own specs,
 // whose defaults the modules declare beside them (<module>/parameters.hpp).
 struct ModelSection {

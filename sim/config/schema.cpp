@@ -1,6 +1,6 @@
 // The scenario schema: its fields in declaration order (each default once: in the module that
-// declares the key beside its spec, <module>/parameters.hpp, or in config's field files for the
-// keys config owns: the model and hardware presets, inference) and lookups over them.
+// declares the key beside its spec, <module>/parameters.hpp, or in schema_system_fields.cpp for
+// the keys config owns: the model and hardware presets) and lookups over them.
 #include "sim/config/schema.hpp"
 
 #include <algorithm>

@@ -4,9 +4,6 @@
 #include <stdexcept>
 
 namespace codesim::core {
-namespace {
-
-// Each task's predecessor on its queue, -1 for a queue's first (or a task on none).
 std::vector<int> queue_predecessors(const TaskGraph& g) {
   std::vector<int> previous(g.deps.size(), -1);
   for (const auto& queue : g.queues) {
@@ -16,8 +13,6 @@ std::vector<int> queue_predecessors(const TaskGraph& g) {
   }
   return previous;
 }
-
-}  // namespace
 
 std::vector<int> topological_order(const std::vector<std::vector<std::size_t>>& next) {
   std::vector<int> indegree(next.size(), 0);

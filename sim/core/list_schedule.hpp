@@ -27,6 +27,9 @@ struct TaskSpan {
 // each after its predecessors; fewer than all of them when the graph has a cycle.
 std::vector<int> topological_order(const std::vector<std::vector<std::size_t>>& next);
 
+// Each task's predecessor on its queue, -1 for a queue's first (or a task on none).
+std::vector<int> queue_predecessors(const TaskGraph& g);
+
 // The graph's tasks in an order that runs each after its queue predecessor and its
 // dependencies; fewer than all of them when those form a cycle. Tasks and dependencies must be
 // in range (0 to deps.size() - 1), each task on at most one queue.

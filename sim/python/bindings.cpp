@@ -54,23 +54,20 @@ bool interrupted() {
 }
 
 // A scenario as Python holds it: a file (includes relative to it) or a YAML text with the name
-// its errors give, and the `key=value` settings applied over it.
-config::Scenario load(const std::string& source, bool is_path, const std::string& name,
-                      const std::vector<std::string>& settings) {
-  const auto parsed = config::parse_settings(settings);
-  return is_path ? config::load_scenario(source, parsed)
-                 : config::load_scenario_text(source, name, parsed);
-}
-
-// A scenario as Python hands it over: source, is_path, name, settings (as load takes them).
+// its errors give, and the `key=value` settings applied over it: source, is_path, name, settings.
 using PySource = std::tuple<std::string, bool, std::string, std::vector<std::string>>;
 
-// That scenario as the studies that vary it take it (config::ScenarioSource).
+// That scenario as config takes it (the studies that vary it take it so).
 config::ScenarioSource source_of(const PySource& py_source) {
   const auto& [source, is_path, name, settings] = py_source;
   return {.path = is_path ? source : name,
           .text = is_path ? std::nullopt : std::optional<std::string>(source),
           .settings = config::parse_settings(settings)};
+}
+
+config::Scenario load(const std::string& source, bool is_path, const std::string& name,
+                      const std::vector<std::string>& settings) {
+  return config::load_scenario(source_of({source, is_path, name, settings}));
 }
 
 std::string resolved_yaml(const std::string& source, bool is_path, const std::string& name,

@@ -25,18 +25,13 @@ Timeline replay(const StepTrace& t, const std::vector<double>& duration_us) {
   core::TaskGraph g;
   g.deps.resize(t.ops.size());
   std::map<std::pair<int, int>, std::size_t> queue_of;
-  std::vector<int> previous(t.ops.size(), -1);  // on its queue
   for (std::size_t i = 0; i < t.ops.size(); ++i) {
     const auto key = std::make_pair(t.ops[i].rank, t.ops[i].stream);
     const auto [it, added] = queue_of.emplace(key, g.queues.size());
     if (added) {
       g.queues.emplace_back();
     }
-    auto& queue = g.queues[it->second];
-    if (!queue.empty()) {
-      previous[i] = queue.back();
-    }
-    queue.push_back(static_cast<int>(i));
+    g.queues[it->second].push_back(static_cast<int>(i));
     for (int d : t.ops[i].deps) {
       g.deps[i].push_back(static_cast<int>(index.at(d)));
     }
@@ -45,6 +40,7 @@ Timeline replay(const StepTrace& t, const std::vector<double>& duration_us) {
   if (!measured.start_us.empty()) {
     origin = *std::min_element(measured.start_us.begin(), measured.start_us.end());
   }
+  const std::vector<int> previous = core::queue_predecessors(g);  // on its queue
   Timeline out;
   out.duration_us = duration_us;
   // Each op after its predecessors, plus the time it waited beyond them when measured.

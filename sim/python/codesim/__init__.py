@@ -266,9 +266,9 @@ def compare(*scenarios, fidelity="full", jobs=2):
 
 
 def search(scenario, top=None, jobs=2):
-    """The scenario's `search:` section (file or YAML text, with its settings): every candidate screened by the fast tier, the best
-    `top` (default: the section's) simulated in full, ranked: one row per candidate with the
-    columns of the CLI's ranking.csv (rank, its values, base, the tier that ranked it,
+    """The scenario's `search:` section (file or YAML text, with its settings): every candidate
+    screened by the fast tier, the best `top` (default: the section's) simulated in full, ranked:
+    one row per candidate with the columns of the CLI's ranking.csv (rank, its values, base, the tier that ranked it,
     step_time_s, tokens_per_day, mfu_causal, memory_gb, network_usd, objective,
     fast_step_time_s, and why it was rejected)."""
     scenario = _scenario(scenario)
